@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs what cosched needs on a Debian 12 machine, only what is missing. Idempotent, non-interactive.
+set -euo pipefail
+
+packages=(
+  build-essential cmake pkg-config git
+  libhwloc-dev hwloc libmemkind-dev libnuma-dev numactl
+  libcli11-dev nlohmann-json3-dev libtomlplusplus-dev libfmt-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  likwid
+  python3 python3-matplotlib python3-pandas
+)
+
+missing=()
+for package in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$package")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+sudo_cmd=()
+if [ "$(id -u)" -ne 0 ]; then sudo_cmd=(sudo); fi
+echo "setup: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+"${sudo_cmd[@]}" apt-get update -qq
+"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Sets up a fresh machine, builds with warnings as errors and runs the whole test suite.
+#   scripts/test.sh             release build in build-ci/, ctest
+#   scripts/test.sh --sanitize  ASan+UBSan build in build-asan/, ctest
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+"$root/scripts/setup.sh"
+
+build_dir="$root/build-ci"
+cmake_args=(-DCOSCHED_WERROR=ON)
+if [ "${1:-}" = "--sanitize" ]; then
+  build_dir="$root/build-asan"
+  cmake_args+=(-DCOSCHED_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCOSCHED_BUILD_BENCH=OFF)
+  export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+fi
+"$root/scripts/build.sh" "$build_dir" "${cmake_args[@]}"
+cd "$build_dir"
+ctest --output-on-failure -j 2 --timeout 600
