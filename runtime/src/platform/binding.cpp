@@ -46,12 +46,12 @@ std::string describe(std::span<const unsigned> pus) {
 }  // namespace
 
 std::vector<unsigned> allowed_pus() {
-  return to_vector(hwloc_topology_get_allowed_cpuset(system_topology()));
+  return to_vector(usable_cpuset());
 }
 
 std::vector<std::vector<unsigned>> allowed_cores() {
   hwloc_topology_t topology = system_topology();
-  hwloc_const_cpuset_t allowed = hwloc_topology_get_allowed_cpuset(topology);
+  hwloc_const_cpuset_t allowed = usable_cpuset();
   std::vector<std::vector<unsigned>> cores;
   const int depth = hwloc_get_type_depth(topology, HWLOC_OBJ_CORE);
   const bool has_cores = depth >= 0;

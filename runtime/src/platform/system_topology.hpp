@@ -8,4 +8,9 @@ namespace cosched::platform {
 // Loaded on first use (thread-safe); throws PlatformError if hwloc cannot load this system.
 [[nodiscard]] hwloc_topology_t system_topology();
 
+// The PUs this process may use: hwloc's allowed cpuset (cgroups, Slurm's task/cgroup) intersected with the CPU
+// affinity the process was started with (taskset, numactl, Slurm's task/affinity), which hwloc's allowed set
+// does not reflect. The startup affinity is read before main(), so cosched's own later bindings do not shrink it.
+[[nodiscard]] hwloc_const_cpuset_t usable_cpuset();
+
 }  // namespace cosched::platform

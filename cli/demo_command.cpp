@@ -1,0 +1,32 @@
+// `cosched demo`: the main job — profile this node, plan a STREAM batch with the eight algorithms, launch every
+// plan and compare observed with predicted makespans (docs/launcher.md). The output folder is the last line.
+#include <memory>
+#include <string>
+
+#include "command_registry.hpp"
+#include "cosched/launcher/demo.hpp"
+
+namespace {
+
+struct DemoFlags {
+  bool quick = false;
+  std::string output;
+  std::string stream_bench;
+};
+
+const cosched::cli::CommandRegistration registration{"demo", [](CLI::App& app) {
+  auto* sub = app.add_subcommand("demo", "The main job: profile, plan with all eight algorithms, launch, compare");
+  auto flags = std::make_shared<DemoFlags>();
+  sub->add_flag("--quick", flags->quick, "Under a minute: fewer and shorter tasks, one profiling run per point");
+  sub->add_option("--output", flags->output, "Output folder (default: ./cosched-demo-<UTC time>)");
+  sub->add_option("--stream-bench", flags->stream_bench, "stream_bench executable (default: next to cosched)");
+  sub->callback([flags] {
+    cosched::launcher::DemoOptions options;
+    options.quick = flags->quick;
+    options.output = flags->output;
+    options.stream_bench = flags->stream_bench;
+    (void)cosched::launcher::run_demo(options);
+  });
+}};
+
+}  // namespace

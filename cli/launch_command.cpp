@@ -1,0 +1,136 @@
+// `cosched launch`: run a list or pack schedule on this node's cores and memory tiers, journal it, and compare
+// the observed makespan with the predicted one (docs/launcher.md).
+#include <fmt/core.h>
+
+#include <exception>
+#include <fstream>
+#include <iterator>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "command_registry.hpp"
+#include "cosched/common/error.hpp"
+#include "cosched/launcher/launch.hpp"
+#include "cosched/launcher/node_config.hpp"
+#include "cosched/launcher/policies.hpp"
+#include "cosched/sched/io.hpp"
+
+namespace {
+
+namespace launcher = cosched::launcher;
+
+struct LaunchFlags {
+  std::string schedule;
+  std::string workload;
+  std::string platform;
+  std::string instance;
+  std::string journal;
+  std::string resume;
+  std::string policy = "auto";
+  std::string tier_backend;
+  std::string log_dir;
+  unsigned chunks = 20;
+  std::optional<double> timeout_s;
+  double kill_grace_s = 2.0;
+  bool fail_fast = false;
+};
+
+launcher::LaunchPlan read_plan(const LaunchFlags& flags, const launcher::NodeConfig& node) {
+  if (!flags.instance.empty()) {
+    // With the instance, the schedule is checked against the model (durations, capacities over time).
+    const auto instance = cosched::sched::load_instance(flags.instance);
+    std::ifstream in(flags.schedule);
+    if (!in) throw cosched::InputError(flags.schedule, "cannot open schedule");
+    const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    const auto schedule = cosched::sched::parse_schedule(text, instance, flags.schedule);
+    const auto violations = cosched::sched::find_violations(instance, schedule);
+    if (!violations.empty()) throw cosched::InputError(flags.schedule, "invalid schedule: " + violations.front());
+    return launcher::plan_from_schedule(instance, schedule);
+  }
+  std::vector<std::string> names{"cores"};
+  std::vector<int> capacities{static_cast<int>(node.cores)};
+  if (node.fast_chunks > 0) {
+    names.emplace_back("fast_chunks");
+    capacities.push_back(static_cast<int>(node.fast_chunks));
+  }
+  try {
+    return launcher::load_schedule_plan(flags.schedule, names, capacities);
+  } catch (const cosched::InputError&) {
+    if (names.size() == 1) throw;
+    // A cores-only schedule (Fig. 3(b) configurations) on a node with a fast tier; if it is not one either, the
+    // first error is the one to show.
+    const std::exception_ptr first = std::current_exception();
+    try {
+      return launcher::load_schedule_plan(flags.schedule, {"cores"}, {static_cast<int>(node.cores)});
+    } catch (const cosched::InputError&) {
+      std::rethrow_exception(first);
+    }
+  }
+}
+
+void run_launch(const LaunchFlags& flags) {
+  if (!flags.journal.empty() && !flags.resume.empty() && flags.journal != flags.resume) {
+    throw cosched::UsageError("--journal and --resume name different files: --resume continues its own journal");
+  }
+  launcher::NodeConfig node = flags.platform.empty() ? launcher::this_node_config(
+                                                           flags.tier_backend.empty() ? "auto" : flags.tier_backend,
+                                                           flags.chunks)
+                                                     : launcher::load_node_config(flags.platform);
+  if (!flags.tier_backend.empty()) node.tier_backend = flags.tier_backend;
+  const launcher::LaunchPlan plan = read_plan(flags, node);
+  const launcher::Workload workload = launcher::load_workload(flags.workload, flags.platform);
+
+  launcher::LaunchSettings settings;
+  settings.resume = !flags.resume.empty();
+  settings.journal = settings.resume ? std::filesystem::path(flags.resume)
+                     : flags.journal.empty() ? std::filesystem::path(flags.schedule).replace_extension(".journal.jsonl")
+                                             : std::filesystem::path(flags.journal);
+  settings.policy = flags.policy;
+  settings.engine.fail_fast = flags.fail_fast;
+  settings.clock.timeout_s = flags.timeout_s;
+  settings.clock.kill_grace_s = flags.kill_grace_s;
+  settings.tier = node.tier();
+  settings.log_dir = flags.log_dir;
+  settings.schedule_source = flags.schedule;
+  settings.workload_source = flags.workload;
+
+  fmt::print("launching {} tasks of {} ({} policy) on {} cores{}, tier backend {}{}; journal {}\n", plan.tasks.size(),
+             plan.algorithm, flags.policy, node.cores,
+             node.fast_chunks > 0 ? fmt::format(" + {} fast chunks", node.fast_chunks) : std::string(),
+             settings.tier.backend, settings.tier.emulated() ? " (EMULATED fast tier)" : "",
+             settings.journal.string());
+  std::fflush(stdout);
+  const launcher::LaunchSummary summary = launcher::launch(plan, workload, settings);
+  fmt::print("{}", launcher::format_summary(summary));
+  if (summary.observed.interrupted) throw cosched::RuntimeFailure("interrupted: resume with --resume " +
+                                                                  settings.journal.string());
+  if (summary.observed.failed > 0) {
+    throw cosched::RuntimeFailure(fmt::format("{} task(s) failed (see {})", summary.observed.failed,
+                                              settings.journal.string()));
+  }
+}
+
+const cosched::cli::CommandRegistration registration{"launch", [](CLI::App& app) {
+  auto* sub = app.add_subcommand("launch", "Run a schedule on this node's cores and memory tiers, journaled");
+  auto flags = std::make_shared<LaunchFlags>();
+  sub->add_option("schedule", flags->schedule, "Schedule JSON (cosched plan)")->required();
+  sub->add_option("--workload", flags->workload,
+                  "What each task id runs: workload TOML, Instance JSON of `cosched instance`, or command JSON")
+      ->required();
+  sub->add_option("--platform", flags->platform, "Platform TOML (cores, fast chunks, tier backend); "
+                                                 "default: this machine as detected");
+  sub->add_option("--instance", flags->instance, "Instance JSON the schedule came from (checks the schedule)");
+  sub->add_option("--journal", flags->journal, "Journal to write (default: <schedule>.journal.jsonl)");
+  sub->add_option("--resume", flags->resume, "Continue the run this journal records: only unfinished tasks run");
+  sub->add_option("--policy", flags->policy, "auto | list | pack")->capture_default_str();
+  sub->add_option("--tier-backend", flags->tier_backend, "Override the platform's tier backend");
+  sub->add_option("--chunks", flags->chunks, "Fast chunks without --platform")->capture_default_str();
+  sub->add_option("--timeout", flags->timeout_s, "Per-task timeout in seconds (SIGTERM, then SIGKILL)");
+  sub->add_option("--kill-grace", flags->kill_grace_s, "Seconds between SIGTERM and SIGKILL")->capture_default_str();
+  sub->add_option("--log-dir", flags->log_dir, "Task stdout/stderr (default: <journal>.logs/)");
+  sub->add_flag("--fail-fast", flags->fail_fast, "Stop the batch at the first failed task");
+  sub->callback([flags] { run_launch(*flags); });
+}};
+
+}  // namespace

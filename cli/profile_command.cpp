@@ -1,0 +1,106 @@
+// `cosched profile`: execution-time tables (kernel x footprint x cores x fast chunks) measured with the stream
+// kernels or produced by the KNL bandwidth model. Flags override the TOML config (docs/profiler.md).
+#include <fmt/core.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "command_registry.hpp"
+#include "cosched/common/error.hpp"
+#include "cosched/profiler/profile_session.hpp"
+#include "cosched/profiler/sweep_config.hpp"
+
+namespace {
+
+namespace prof = cosched::profiler;
+
+struct ProfileFlags {
+  std::string config;
+  std::vector<std::string> kernels;
+  std::vector<double> footprints_mib;
+  std::vector<double> footprints_percent;
+  std::string cores;
+  std::string chunks;
+  std::optional<unsigned> reps;
+  std::optional<unsigned> warmup;
+  std::string platform;
+  std::string tier_backend;
+  std::optional<double> emulation_ratio;
+  std::string model;
+  std::string output;
+  bool resume = false;
+  bool force = false;
+  bool quiet = false;
+};
+
+prof::SweepConfig sweep_from_flags(const ProfileFlags& flags) {
+  prof::SweepConfig config = flags.config.empty() ? prof::SweepConfig{} : prof::load_sweep_config(flags.config);
+  if (!flags.kernels.empty()) config.kernels = flags.kernels;
+  if (!flags.footprints_mib.empty() || !flags.footprints_percent.empty()) {
+    config.footprints_mib = flags.footprints_mib;
+    config.footprints_percent_of_fast = flags.footprints_percent;
+  }
+  if (!flags.cores.empty()) config.cores = prof::parse_count_list(flags.cores);
+  if (!flags.chunks.empty()) config.chunks = prof::parse_count_list(flags.chunks);
+  if (flags.reps) config.reps = *flags.reps;
+  if (flags.warmup) config.warmup = *flags.warmup;
+  if (!flags.platform.empty()) config.platform_file = flags.platform;
+  if (!flags.tier_backend.empty()) config.tier_backend = flags.tier_backend;
+  if (flags.emulation_ratio) config.emulation_ratio = *flags.emulation_ratio;
+  if (!flags.model.empty()) config.model = flags.model;
+  return config;
+}
+
+void run_profile_command(const ProfileFlags& flags) {
+  const prof::SweepConfig config = sweep_from_flags(flags);
+  const prof::PlatformConfig platform = prof::resolve_sweep_platform(config);
+  prof::ProfileRunOptions options;
+  options.output = flags.output;
+  options.resume = flags.resume;
+  options.force = flags.force;
+  // A model sweep takes milliseconds: a progress line per point would only be noise.
+  options.show_progress = !flags.quiet && config.model.empty();
+  const auto outcome = prof::run_profile(config, platform, options);
+  fmt::print(stderr, "profile: {} points measured, {} already done, into {}\n", outcome.measured, outcome.skipped,
+             flags.output);
+  if (config.model.empty() && outcome.measured > 0) {
+    fmt::print(stderr,
+               "profile: sweep {:.1f} s, kernel passes {:.1f} s: overhead {:.1f} % (profiler's own {:.2f} %, the "
+               "rest is allocation, first touch and validation in the stream runs)\n",
+               outcome.wall_s, outcome.kernel_s, 100.0 * outcome.overhead(), 100.0 * outcome.profiler_overhead());
+  }
+  if (outcome.interrupted) {
+    throw cosched::RuntimeFailure(fmt::format("interrupted: {} holds every finished point; run the same command "
+                                              "with --resume to continue",
+                                              flags.output));
+  }
+}
+
+const cosched::cli::CommandRegistration registration{"profile", [](CLI::App& app) {
+  auto* sub = app.add_subcommand("profile", "Profile kernels over cores x fast-memory chunks (CSV + JSON sidecar)");
+  auto flags = std::make_shared<ProfileFlags>();
+  sub->add_option("--config", flags->config, "Sweep config TOML (configs/profiles/); flags override it");
+  sub->add_option("--kernels", flags->kernels, "Kernels: write, ddot, copy, scale, add, triad")->delimiter(',');
+  sub->add_option("--footprints-mib", flags->footprints_mib, "Task footprints in MiB (all arrays together)")
+      ->delimiter(',');
+  sub->add_option("--footprints-percent-of-fast", flags->footprints_percent,
+                  "Task footprints as % of the platform's fast capacity (as in Fig. 2 of the paper)")
+      ->delimiter(',');
+  sub->add_option("--cores", flags->cores, "Core counts: list and ranges, e.g. 1,2,4..8 (default 1..platform)");
+  sub->add_option("--chunks", flags->chunks, "Fast chunks: list and ranges, e.g. 0..20 (default 0..platform)");
+  sub->add_option("--reps", flags->reps, "Timed repetitions per point (median and spread recorded)");
+  sub->add_option("--warmup", flags->warmup, "Untimed warm-up repetitions per point");
+  sub->add_option("--platform", flags->platform, "Platform TOML (configs/platforms/)");
+  sub->add_option("--tier-backend", flags->tier_backend, "Override the platform's tier backend");
+  sub->add_option("--emulation-ratio", flags->emulation_ratio, "Emulated backend: slow:fast bandwidth ratio");
+  sub->add_option("--model", flags->model, "Model instead of measuring: knl")->check(CLI::IsMember({"knl"}));
+  sub->add_option("-o,--output", flags->output, "Profile CSV to write")->required();
+  sub->add_flag("--resume", flags->resume, "Continue a partial CSV, skipping points already measured");
+  sub->add_flag("--force", flags->force, "Overwrite an existing CSV");
+  sub->add_flag("--quiet", flags->quiet, "No progress output");
+  sub->callback([flags] { run_profile_command(*flags); });
+}};
+
+}  // namespace

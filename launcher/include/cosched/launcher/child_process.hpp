@@ -1,0 +1,74 @@
+#pragma once
+// One task as a child process: fork + exec (never a shell), placed before exec — bound to its PUs with
+// sched_setaffinity (checked in the child, then read back from the parent), given a NUMA memory policy when one
+// is asked for, in its own process group (so a timeout or Ctrl-C reaches every process the task started) and
+// killed if the launcher dies (PR_SET_PDEATHSIG). Every failure before exec comes back through a close-on-exec
+// pipe, naming the step and errno: a task that could not be bound never runs unbound.
+#include <chrono>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cosched::launcher {
+
+// A set_mempolicy(2) applied in the child before exec. `mode` is MPOL_BIND or MPOL_PREFERRED (numaif.h); no
+// policy when `nodes` is empty.
+struct MemoryPolicy {
+  int mode = 0;
+  std::vector<unsigned> nodes;
+};
+
+struct ChildSpec {
+  std::vector<std::string> argv;   // argv[0]: a path, or a name looked up in PATH (by the parent)
+  std::vector<unsigned> pus;       // PU OS indices to bind to; never empty
+  MemoryPolicy memory;
+  std::filesystem::path stdout_path;  // empty: /dev/null
+  std::filesystem::path stderr_path;  // empty: /dev/null
+};
+
+struct ExitInfo {
+  int exit_code = -1;  // when it exited
+  int signal = 0;      // when a signal ended it
+  [[nodiscard]] bool ok() const noexcept { return signal == 0 && exit_code == 0; }
+  [[nodiscard]] std::string describe() const;  // "exit 3", "signal 9 (Killed)"
+};
+
+class ChildProcess {
+ public:
+  // Starts the child and returns once it has exec'd and its binding has been verified. Throws RuntimeFailure
+  // naming the step (lookup, open, binding, mempolicy, exec) when it could not start; nothing is left running.
+  [[nodiscard]] static ChildProcess spawn(const ChildSpec& spec);
+
+  ChildProcess(ChildProcess&& other) noexcept;
+  ChildProcess& operator=(ChildProcess&& other) noexcept;
+  ChildProcess(const ChildProcess&) = delete;
+  ChildProcess& operator=(const ChildProcess&) = delete;
+  ~ChildProcess();  // a child still running is killed (SIGKILL to its group) and reaped
+
+  [[nodiscard]] int pid() const noexcept { return pid_; }
+  [[nodiscard]] int pidfd() const noexcept { return pidfd_; }  // readable once the child has exited
+  // fork -> exec confirmed -> binding read back, in seconds.
+  [[nodiscard]] double launch_overhead_s() const noexcept { return overhead_s_; }
+
+  // Sends `signal` to the child's process group (ESRCH, already gone, is fine).
+  void signal_group(int signal) const;
+  // Reaps the child if it has exited; nullopt while it runs.
+  [[nodiscard]] std::optional<ExitInfo> try_reap();
+  // Blocks until the child exits.
+  ExitInfo reap();
+
+ private:
+  ChildProcess(int pid, int pidfd, double overhead_s) : pid_(pid), pidfd_(pidfd), overhead_s_(overhead_s) {}
+  void close_and_forget() noexcept;
+
+  int pid_ = -1;
+  int pidfd_ = -1;
+  double overhead_s_ = 0.0;
+  bool reaped_ = false;
+};
+
+// The executable `name` resolves to (a name without '/' is looked up in PATH). Throws InputError when none.
+[[nodiscard]] std::filesystem::path resolve_executable(const std::string& name);
+
+}  // namespace cosched::launcher

@@ -1,0 +1,69 @@
+#pragma once
+// A whole launch: predict the plan on the simulated clock, run it on the wall clock with a journal, and compare.
+// Resume: the journal of a killed run says which tasks completed (status ok); only the others run, appended to
+// the same journal as a new segment.
+#include <cstddef>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cosched/launcher/engine.hpp"
+#include "cosched/launcher/plan.hpp"
+#include "cosched/launcher/task_command.hpp"
+#include "cosched/launcher/wall_clock.hpp"
+#include "cosched/launcher/workload.hpp"
+
+namespace cosched::launcher {
+
+struct LaunchSettings {
+  std::filesystem::path journal;
+  bool resume = false;                 // continue `journal` instead of starting it
+  std::string policy = "auto";
+  EngineOptions engine;
+  WallClockOptions clock;
+  TierSetup tier;
+  std::filesystem::path stream_bench;  // empty: default_stream_bench_path()
+  std::filesystem::path log_dir;       // task stdout/stderr; empty: next to the journal (<journal>.logs/)
+  std::string schedule_source;         // for the journal header
+  std::string workload_source;
+  std::string label;                   // free text for the header (e.g. the demo's configuration)
+};
+
+struct TaskDeviation {
+  std::string id;
+  double predicted_start = 0, predicted_end = 0;  // simulated clock, same policy
+  double observed_start = 0, observed_end = 0;
+  double launch_overhead_s = 0;
+  TaskStatus status = TaskStatus::ok;
+};
+
+struct LaunchSummary {
+  LaunchPlan plan;                  // what ran (the remaining tasks when resumed)
+  EngineResult observed;
+  std::vector<std::string> already_completed;  // skipped on resume
+  double predicted_makespan = 0.0;  // simulated clock, same policy, predicted durations
+  double observed_makespan = 0.0;
+  double lower_bound = 0.0;
+  std::vector<TaskDeviation> tasks;
+  [[nodiscard]] double ratio() const noexcept {
+    return predicted_makespan > 0 ? observed_makespan / predicted_makespan : 0.0;
+  }
+};
+
+// The concrete node pool for `plan`: this machine's allowed cores through the core allocator and, when the plan
+// schedules fast chunks, a budget of that many chunks of tier.chunk_bytes.
+[[nodiscard]] std::unique_ptr<NodeResources> make_node_pool(const LaunchPlan& plan, const TierSetup& tier);
+
+// The predicted run: the plan on the simulated clock with the policy it will run with.
+[[nodiscard]] EngineResult predict(const LaunchPlan& plan, std::string_view policy);
+
+// Runs the plan (or what is left of it). Throws UsageError when the journal exists and resume is off, or when a
+// resumed journal belongs to another schedule.
+[[nodiscard]] LaunchSummary launch(const LaunchPlan& plan, const Workload& workload, const LaunchSettings& settings);
+
+// Text for people: makespans, ratio, lower bound, deviations and launch overheads.
+[[nodiscard]] std::string format_summary(const LaunchSummary& summary);
+
+}  // namespace cosched::launcher

@@ -1,0 +1,50 @@
+#pragma once
+// What the launcher executes: a schedule turned into planned tasks (id, allocation vector, planned start,
+// predicted duration, pack). The same LaunchPlan drives the simulated clock (prediction) and the wall clock (a
+// real run), so predicted and observed schedules come out of the same engine and policy code.
+#include <cstddef>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "cosched/sched/model.hpp"
+#include "cosched/sched/schedule.hpp"
+
+namespace cosched::launcher {
+
+struct PlannedTask {
+  std::string id;
+  std::vector<int> demand;         // amount of each resource type (cores, fast chunks, ...)
+  double planned_start = 0.0;      // seconds from the batch start
+  double predicted_duration = 0.0;
+  int pack = -1;                   // pack number, -1 in list schedules
+  [[nodiscard]] double planned_end() const noexcept { return planned_start + predicted_duration; }
+};
+
+struct LaunchPlan {
+  std::string algorithm;
+  std::vector<std::string> resource_names;  // "cores", "fast_chunks", ...
+  std::vector<int> capacities;              // P(i), one per resource name
+  double lower_bound = 0.0;                 // L_min(d) of the instance the schedule came from (0: unknown)
+  std::vector<PlannedTask> tasks;
+
+  [[nodiscard]] bool is_pack() const noexcept;  // every task carries a pack number
+  [[nodiscard]] double predicted_makespan() const noexcept;
+  [[nodiscard]] std::size_t dimensions() const noexcept { return capacities.size(); }
+};
+
+// A plan from a schedule of `instance` (ids, resource names and capacities from the instance).
+[[nodiscard]] LaunchPlan plan_from_schedule(const sched::Instance& instance, const sched::Schedule& schedule);
+
+// Reads Schedule JSON (docs/formats.md) without its instance: resources are named by `resource_names` with
+// `capacities`. Checks what a launch relies on — ids unique, alloc lengths, amounts within capacity and each
+// task's demand >= 1 core, finite non-negative starts and durations, packs all-or-none — and throws InputError
+// naming the file and task otherwise.
+[[nodiscard]] LaunchPlan load_schedule_plan(const std::filesystem::path& path,
+                                            std::vector<std::string> resource_names, std::vector<int> capacities);
+
+// The tasks not in `done_ids`, with planned starts shifted so the earliest remaining one starts at 0 (a resumed
+// batch does not wait for time that already passed in the killed run). Packs keep their numbers.
+[[nodiscard]] LaunchPlan remaining_plan(const LaunchPlan& plan, const std::vector<std::string>& done_ids);
+
+}  // namespace cosched::launcher

@@ -1,0 +1,48 @@
+#pragma once
+// Summaries of a journal, for `cosched report` and the demo: makespans, bound, task counts, deviations.
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cosched::launcher {
+
+struct TaskReport {
+  std::string id;
+  std::string status;  // last "end" status, "" when the task never ended
+  double planned_start = 0, planned_end = 0;
+  double predicted_start = 0;
+  double observed_start = 0, observed_end = 0;  // within its segment
+  std::vector<unsigned> cores;
+  double launch_overhead_s = 0;
+  std::size_t segment = 0;
+};
+
+struct JournalReport {
+  std::string algorithm, policy, host, tier_backend;
+  bool emulated = false;
+  double lower_bound = 0;
+  double predicted_makespan = 0;  // of the whole plan (the first segment's header)
+  // The batch's observed makespan; for a resumed batch the sum of its segments' spans (the time the launcher was
+  // down between segments is not counted).
+  double observed_makespan = 0;
+  std::size_t tasks_planned = 0, tasks_completed = 0, tasks_failed = 0, tasks_killed = 0;
+  std::size_t segments = 0;
+  bool finished = false;         // the last segment has a batch_end
+  bool truncated_tail = false;   // the journal's last line was cut short (and ignored)
+  double median_launch_overhead_s = 0, max_launch_overhead_s = 0;
+  double max_abs_start_deviation_s = 0;  // observed vs predicted start, same policy
+  std::vector<TaskReport> tasks;
+  [[nodiscard]] double ratio() const noexcept {
+    return predicted_makespan > 0 ? observed_makespan / predicted_makespan : 0.0;
+  }
+};
+
+// Throws InputError (journal.hpp) for a malformed journal or one without a batch_start.
+[[nodiscard]] JournalReport summarize_journal(const std::filesystem::path& path);
+[[nodiscard]] nlohmann::json to_json(const JournalReport& report);
+[[nodiscard]] std::string format_report(const JournalReport& report);
+
+}  // namespace cosched::launcher

@@ -1,0 +1,50 @@
+#pragma once
+// From a scheduled task and the resources it was granted to the child process that runs it: argv (stream_bench
+// with the task's kernel, footprint, passes, cores, fast fraction and tier backend; or the workload's command with
+// its placeholders substituted), the PUs to bind, and how its fast-memory share is applied on this backend.
+#include <cstddef>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cosched/launcher/child_process.hpp"
+#include "cosched/launcher/resources.hpp"
+#include "cosched/launcher/workload.hpp"
+
+namespace cosched::launcher {
+
+struct TierSetup {
+  std::string backend = "none";        // resolved backend name: none | emulated | numa | memkind
+  double emulation_ratio = 5.0;        // emulated only
+  double chunk_bytes = 0.0;            // bytes of one fast chunk
+  std::vector<unsigned> fast_nodes;    // numa / memkind: where a command's fast share goes
+  std::vector<unsigned> slow_nodes;
+  [[nodiscard]] bool emulated() const noexcept { return backend == "emulated"; }
+};
+
+// A TierSetup for `backend` ("auto" resolves to this machine's, as platform::resolve_tier_backend_name says) with
+// chunks of `chunk_bytes`; numa / memkind also get this machine's fast and slow nodes. Throws like
+// platform::make_tier_backend for unknown or unusable backends.
+[[nodiscard]] TierSetup make_tier_setup(const std::string& backend, double emulation_ratio, double chunk_bytes);
+
+struct TaskLaunch {
+  ChildSpec spec;
+  std::size_t fast_bytes = 0;
+  std::string placement;  // how the fast share is applied, in words (journaled)
+  std::optional<double> timeout_s;
+};
+
+// {threads} = granted cores, {cpuset} = their PUs ("0-3,8"), {cores} = core indices ("0,1"),
+// {fast_bytes} = the fast-tier bytes granted. Unknown {names} are left as they are.
+[[nodiscard]] std::string substitute_placeholders(const std::string& arg, const Grant& grant, std::size_t fast_bytes);
+
+// `stream_bench` is the stream_bench executable; `log_dir` (may be empty: /dev/null) gets <id>.out / <id>.err.
+[[nodiscard]] TaskLaunch build_task_launch(const WorkloadTask& task, const Grant& grant, const TierSetup& tier,
+                                           const std::filesystem::path& stream_bench,
+                                           const std::filesystem::path& log_dir);
+
+// The stream_bench executable next to the running cosched binary (build/bin), else in PATH.
+[[nodiscard]] std::filesystem::path default_stream_bench_path();
+
+}  // namespace cosched::launcher

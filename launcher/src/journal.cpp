@@ -1,0 +1,126 @@
+#include "cosched/launcher/journal.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cassert>
+#include <cerrno>
+#include <fstream>
+#include <sstream>
+
+#include "cosched/common/error.hpp"
+
+namespace cosched::launcher {
+
+namespace {
+
+// Bytes after the last '\n' of the open file (the partial line a killed writer may have left).
+std::size_t partial_tail_bytes(int fd, const std::filesystem::path& path) {
+  const off_t size = ::lseek(fd, 0, SEEK_END);
+  if (size < 0) throw PlatformError("lseek", path.string(), errno);
+  constexpr off_t block = 4096;
+  char buffer[block];
+  off_t end = size;
+  while (end > 0) {
+    const off_t begin = end > block ? end - block : 0;
+    const auto length = static_cast<std::size_t>(end - begin);
+    if (::pread(fd, buffer, length, begin) != static_cast<ssize_t>(length)) {
+      throw PlatformError("pread", path.string(), errno);
+    }
+    for (std::size_t i = length; i > 0; --i) {
+      if (buffer[i - 1] == '\n') return static_cast<std::size_t>(size - (begin + static_cast<off_t>(i)));
+    }
+    end = begin;
+  }
+  return static_cast<std::size_t>(size);
+}
+
+void write_all(int fd, const std::string& text, const std::filesystem::path& path) {
+  std::size_t written = 0;
+  while (written < text.size()) {
+    const ssize_t n = ::write(fd, text.data() + written, text.size() - written);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      throw PlatformError("write", path.string(), errno);
+    }
+    written += static_cast<std::size_t>(n);
+  }
+}
+
+bool is_task_event(const std::string& name) { return name == "start" || name == "end"; }
+
+}  // namespace
+
+JournalWriter::JournalWriter(const std::filesystem::path& path) : path_(path) {
+  fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd_ < 0) throw PlatformError("open", "cannot open journal " + path.string(), errno);
+  repaired_bytes_ = partial_tail_bytes(fd_, path);
+  if (repaired_bytes_ > 0) {
+    const off_t size = ::lseek(fd_, 0, SEEK_END);
+    if (::ftruncate(fd_, size - static_cast<off_t>(repaired_bytes_)) != 0) {
+      const int saved = errno;
+      ::close(fd_);
+      throw PlatformError("ftruncate", "cannot cut the partial last line of " + path.string(), saved);
+    }
+  }
+  // O_APPEND after the repair: every later write lands at the end even if someone else appended meanwhile.
+  if (::fcntl(fd_, F_SETFL, O_APPEND) != 0) {
+    const int saved = errno;
+    ::close(fd_);
+    throw PlatformError("fcntl", "cannot set O_APPEND on " + path.string(), saved);
+  }
+}
+
+JournalWriter::~JournalWriter() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+void JournalWriter::append(const nlohmann::json& event) {
+  assert(event.is_object() && event.contains("event") && event["event"].is_string());
+  // One write(2) per line keeps a line whole unless the process dies inside the call; fsync makes it durable.
+  write_all(fd_, event.dump() + "\n", path_);
+  if (::fsync(fd_) != 0) throw PlatformError("fsync", path_.string(), errno);
+}
+
+JournalContents read_journal(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path.string(), "cannot open journal");
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  const std::string text = buffer.str();
+
+  JournalContents contents;
+  std::size_t line_number = 0;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    ++line_number;
+    const std::size_t newline = text.find('\n', pos);
+    const bool complete = newline != std::string::npos;
+    const std::string line = text.substr(pos, complete ? newline - pos : std::string::npos);
+    pos = complete ? newline + 1 : text.size();
+    const std::string where = path.string() + ":" + std::to_string(line_number);
+    if (line.empty()) continue;
+    nlohmann::json event = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
+    if (event.is_discarded()) {
+      // Only the very last line may be broken: the writer died while writing it.
+      if (pos >= text.size()) {
+        contents.truncated_tail = line;
+        contents.truncated_line = line_number;
+        break;
+      }
+      throw InputError(where, "not a JSON object (only the last line of a journal may be cut short)");
+    }
+    if (!event.is_object() || !event.contains("event") || !event["event"].is_string()) {
+      throw InputError(where, "journal line without a string \"event\" field");
+    }
+    if (is_task_event(event["event"].get<std::string>()) &&
+        (!event.contains("task") || !event["task"].is_string())) {
+      throw InputError(where, "task event without a string \"task\" field");
+    }
+    contents.events.push_back(std::move(event));
+  }
+  return contents;
+}
+
+}  // namespace cosched::launcher

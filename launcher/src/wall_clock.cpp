@@ -1,0 +1,210 @@
+#include "cosched/launcher/wall_clock.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <limits>
+
+#include "cosched/common/error.hpp"
+
+namespace cosched::launcher {
+
+// SIGINT / SIGTERM -> a byte in a non-blocking self-pipe that the wait loop polls. A handler (not a blocked mask
+// with signalfd) because OpenMP or other threads of the process would otherwise take the signal's default action.
+// One instance at a time (the handler writes to one pipe).
+class WallClock::StopSignals {
+ public:
+  StopSignals() {
+    int fds[2];
+    if (::pipe2(fds, O_CLOEXEC | O_NONBLOCK) != 0) throw PlatformError("pipe2", "stop-signal pipe", errno);
+    read_fd_ = fds[0];
+    own_write_fd_ = fds[1];
+    handler_write_fd = own_write_fd_;
+    struct sigaction action{};
+    action.sa_handler = &StopSignals::on_signal;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;
+    ::sigaction(SIGINT, &action, &previous_int_);
+    ::sigaction(SIGTERM, &action, &previous_term_);
+  }
+  ~StopSignals() {
+    ::sigaction(SIGINT, &previous_int_, nullptr);
+    ::sigaction(SIGTERM, &previous_term_, nullptr);
+    handler_write_fd = -1;
+    ::close(read_fd_);
+    ::close(own_write_fd_);
+  }
+  StopSignals(const StopSignals&) = delete;
+  StopSignals& operator=(const StopSignals&) = delete;
+
+  [[nodiscard]] int fd() const noexcept { return read_fd_; }
+  // True when a signal arrived since the last call.
+  [[nodiscard]] bool drain() const {
+    char buffer[64];
+    bool any = false;
+    while (::read(read_fd_, buffer, sizeof buffer) > 0) any = true;
+    return any;
+  }
+
+ private:
+  static void on_signal(int /*signal*/) {
+    const int saved = errno;
+    const int fd = handler_write_fd;
+    if (fd >= 0) {
+      const char byte = 1;
+      [[maybe_unused]] const ssize_t n = ::write(fd, &byte, 1);
+    }
+    errno = saved;
+  }
+
+  static inline volatile sig_atomic_t handler_write_fd = -1;
+  int read_fd_ = -1;
+  int own_write_fd_ = -1;
+  struct sigaction previous_int_{};
+  struct sigaction previous_term_{};
+};
+
+WallClock::WallClock(TaskLauncher launcher, WallClockOptions options)
+    : launcher_(std::move(launcher)), options_(options), epoch_(std::chrono::steady_clock::now()) {
+  if (options_.catch_stop_signals) signals_ = std::make_unique<StopSignals>();
+}
+
+WallClock::~WallClock() {
+  // Children still running (an exception unwound the engine) die with their ChildProcess (SIGKILL + reap).
+  running_.clear();
+}
+
+double WallClock::now() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - epoch_).count();
+}
+
+LaunchRecord WallClock::launch(std::size_t task, const Grant& grant) {
+  LaunchRecord record;
+  record.start = now();
+  const auto begin = std::chrono::steady_clock::now();
+  try {
+    TaskLaunch launch = launcher_(task, grant);
+    record.argv = launch.spec.argv;
+    record.fast_bytes = launch.fast_bytes;
+    record.placement = launch.placement;
+    ChildProcess child = ChildProcess::spawn(launch.spec);
+    record.pid = child.pid();
+    Running running{task, std::move(child), std::nullopt, std::nullopt, false, false};
+    const auto timeout = launch.timeout_s ? launch.timeout_s : options_.timeout_s;
+    if (timeout) running.deadline = record.start + *timeout;
+    running_.push_back(std::move(running));
+  } catch (const Error& e) {
+    record.error = e.what();
+  }
+  record.overhead_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+  return record;
+}
+
+std::optional<double> WallClock::next_timer() const {
+  std::optional<double> next;
+  for (const auto& run : running_) {
+    const std::optional<double> t = run.kill_at ? run.kill_at : (run.timed_out || run.stopping ? std::nullopt
+                                                                                                : run.deadline);
+    if (t && (!next || *t < *next)) next = t;
+  }
+  return next;
+}
+
+void WallClock::fire_timers() {
+  const double t = now();
+  for (auto& run : running_) {
+    if (run.kill_at && t >= *run.kill_at) {
+      run.child.signal_group(SIGKILL);
+      run.kill_at.reset();
+    } else if (!run.timed_out && !run.stopping && run.deadline && t >= *run.deadline) {
+      run.timed_out = true;
+      run.child.signal_group(SIGTERM);
+      run.kill_at = t + options_.kill_grace_s;
+    }
+  }
+}
+
+Completion WallClock::complete(Running& running, const ExitInfo& exit) {
+  Completion completion;
+  completion.task = running.task;
+  completion.end = now();
+  completion.exit_code = exit.exit_code;
+  completion.signal = exit.signal;
+  if (running.timed_out) {
+    completion.status = TaskStatus::timeout;
+    completion.message = fmt::format("timed out, ended by {}", exit.describe());
+  } else if (exit.ok()) {
+    completion.status = TaskStatus::ok;
+  } else if (running.stopping) {
+    completion.status = TaskStatus::killed;
+    completion.message = fmt::format("stopped, {}", exit.describe());
+  } else {
+    completion.status = TaskStatus::failed;
+    completion.message = exit.describe();
+  }
+  return completion;
+}
+
+std::vector<Completion> WallClock::poll_once(std::optional<double> until) {
+  std::vector<pollfd> fds;
+  for (const auto& run : running_) fds.push_back({run.child.pidfd(), POLLIN, 0});
+  if (signals_) fds.push_back({signals_->fd(), POLLIN, 0});
+  std::optional<double> wake = next_timer();
+  if (until && (!wake || *until < *wake)) wake = until;
+  timespec timeout{};
+  timespec* timeout_ptr = nullptr;
+  if (wake) {
+    const double seconds = std::max(0.0, *wake - now());
+    timeout.tv_sec = static_cast<time_t>(seconds);
+    timeout.tv_nsec = static_cast<long>((seconds - static_cast<double>(timeout.tv_sec)) * 1e9);
+    timeout_ptr = &timeout;
+  }
+  if (fds.empty() && !timeout_ptr) return {};
+  const int ready = ::ppoll(fds.data(), fds.size(), timeout_ptr, nullptr);
+  if (ready < 0 && errno != EINTR) throw PlatformError("ppoll", "waiting for tasks", errno);
+  if (signals_ && signals_->drain()) stop_requested_ = true;
+  std::vector<Completion> done;
+  for (auto it = running_.begin(); it != running_.end();) {
+    if (auto exit = it->child.try_reap()) {
+      done.push_back(complete(*it, *exit));
+      it = running_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  fire_timers();
+  return done;
+}
+
+std::vector<Completion> WallClock::wait(std::optional<double> wake_at) {
+  while (true) {
+    if (stop_requested_) return {};
+    std::vector<Completion> done = poll_once(wake_at);
+    if (!done.empty() || stop_requested_) return done;
+    if (running_.empty() && !wake_at) return {};
+    if (wake_at && now() >= *wake_at) return {};
+  }
+}
+
+std::vector<Completion> WallClock::stop_running() {
+  const double t = now();
+  for (auto& run : running_) {
+    run.stopping = true;
+    run.child.signal_group(SIGTERM);
+    run.kill_at = t + options_.kill_grace_s;
+  }
+  std::vector<Completion> done;
+  while (!running_.empty()) {
+    for (auto& completion : poll_once(std::nullopt)) done.push_back(completion);
+  }
+  return done;
+}
+
+}  // namespace cosched::launcher

@@ -1,0 +1,197 @@
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <stdlib.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <numeric>
+
+#include "cosched/common/error.hpp"
+#include "cosched/launcher/child_process.hpp"
+#include "cosched/launcher/journal_recorder.hpp"
+#include "cosched/platform/binding.hpp"
+#include "with_profiler/demo/demo_setup.hpp"
+
+namespace cosched::launcher::demo {
+
+namespace {
+
+double median(std::vector<double> values) {
+  if (values.empty()) return 0.0;
+  std::sort(values.begin(), values.end());
+  const std::size_t n = values.size();
+  return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2.0;
+}
+
+double mean(const std::vector<double>& values) {
+  return values.empty() ? 0.0 : std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
+}
+
+std::vector<double> concat(const std::vector<RunRow>& rows, std::vector<double> RunRow::*field,
+                           const std::string& configuration) {
+  std::vector<double> all;
+  for (const auto& row : rows) {
+    if (row.configuration == configuration) all.insert(all.end(), (row.*field).begin(), (row.*field).end());
+  }
+  return all;
+}
+
+// Runs a plotting script with /usr/bin/python3 (matplotlib lives there, not in a pyenv python on PATH).
+std::string plot(const DemoSetup& setup, const std::string& script, const std::vector<std::string>& args) {
+  std::filesystem::path dir = setup.options.scripts_dir;
+#ifdef COSCHED_LAUNCHER_SCRIPTS_DIR
+  if (dir.empty()) dir = COSCHED_LAUNCHER_SCRIPTS_DIR;
+#endif
+  const auto path = dir / script;
+  if (!std::filesystem::exists(path) || !std::filesystem::exists("/usr/bin/python3")) {
+    return fmt::format("skipped ({} or /usr/bin/python3 missing)", path.string());
+  }
+  ChildSpec spec;
+  spec.argv = {"/usr/bin/python3", path.string()};
+  spec.argv.insert(spec.argv.end(), args.begin(), args.end());
+  spec.pus = platform::allowed_pus();
+  spec.stdout_path = setup.output / "plots.log";
+  spec.stderr_path = setup.output / (script + ".err");
+  try {
+    ChildProcess child = ChildProcess::spawn(spec);
+    const ExitInfo exit = child.reap();
+    return exit.ok() ? "ok" : fmt::format("failed ({}, see {})", exit.describe(), spec.stderr_path.string());
+  } catch (const Error& e) {
+    return fmt::format("failed: {}", e.what());
+  }
+}
+
+}  // namespace
+
+void write_results(const DemoSetup& setup, const std::vector<RunRow>& rows, double total_s) {
+  std::FILE* out = setup.options.out;
+  const bool emulated = setup.tier.emulated();
+  const std::string note = emulated ? " [EMULATED fast tier]" : "";
+
+  // The main table: the eight algorithms with cores and fast memory scheduled.
+  fmt::print(out, "\nObserved vs predicted makespan, cores + fast memory scheduled{}\n", note);
+  fmt::print(out, "{:<12} {:>10} {:>11} {:>11} {:>10} {:>9} {:>11}\n", "algorithm", "L_min(d)", "predicted",
+             "observed", "obs/pred", "obs/Lmin", "sched time");
+  std::vector<double> errors;
+  for (const auto& row : rows) {
+    if (row.configuration != "cores+fast") continue;
+    errors.push_back(std::fabs(row.ratio() - 1.0));
+    fmt::print(out, "{:<12} {:>9.3f}s {:>10.3f}s {:>10.3f}s {:>10.4f} {:>9.3f} {:>9.3f}ms{}\n", row.algorithm,
+               row.lower_bound, row.predicted, row.observed, row.ratio(),
+               row.lower_bound > 0 ? row.observed / row.lower_bound : 0.0, row.scheduling_s * 1e3,
+               row.tasks_failed > 0 ? fmt::format("  ({} tasks failed)", row.tasks_failed) : "");
+  }
+  const double median_error = median(errors);
+  const double worst_error = errors.empty() ? 0.0 : *std::max_element(errors.begin(), errors.end());
+
+  // Fig. 3(b): three memory configurations.
+  fmt::print(out, "\nFig. 3(b): observed makespan (predicted) per memory configuration{}\n", note);
+  fmt::print(out, "{:<12} {:>22} {:>22} {:>22}\n", "algorithm", "cores + fast memory", "cores only, all slow",
+             "cores only, system");
+  for (const auto& algorithm : setup.fig3b_algorithms) {
+    std::map<std::string, const RunRow*> by_config;
+    for (const auto& row : rows) {
+      if (row.algorithm == algorithm) by_config[row.configuration] = &row;
+    }
+    const auto cell = [&](const std::string& configuration) {
+      const RunRow* row = by_config.count(configuration) ? by_config[configuration] : nullptr;
+      return row ? fmt::format("{:.2f}s ({:.2f}s)", row->observed, row->predicted) : std::string("-");
+    };
+    fmt::print(out, "{:<12} {:>22} {:>22} {:>22}\n", algorithm, cell("cores+fast"), cell("cores-only-slow"),
+               cell("cores-only-system"));
+  }
+  if (emulated) {
+    fmt::print(out, "note: \"system\" is plain DRAM here — this VM has no real slow tier, so it runs at the speed of "
+                    "the emulated FAST tier; on a KNL it would be MCDRAM in cache mode.\n");
+  }
+
+  std::vector<double> overheads;
+  for (const auto& row : rows) overheads.insert(overheads.end(), row.overheads_s.begin(), row.overheads_s.end());
+  const auto alone = concat(rows, &RunRow::duration_ratio_alone, "cores+fast");
+  const auto corun = concat(rows, &RunRow::duration_ratio_corun, "cores+fast");
+  fmt::print(out, "\nFidelity over the eight algorithms: |observed/predicted - 1| median {:.2f} %, worst {:.2f} %{}\n",
+             median_error * 100, worst_error * 100, note);
+  fmt::print(out, "Task durations observed/predicted: {:.3f} when running alone ({} tasks), {:.3f} when co-running "
+                  "({} tasks) — co-runners share memory bandwidth that isolated profiles do not see.\n",
+             mean(alone), alone.size(), mean(corun), corun.size());
+  double load[3] = {0, 0, 0};
+  const bool have_load = ::getloadavg(load, 3) == 3;
+  fmt::print(out, "Launch overhead per task (fork/exec + binding + placement): min {:.3f} ms, median {:.3f} ms, "
+                  "max {:.3f} ms over {} launches{}.\n",
+             overheads.empty() ? 0.0 : *std::min_element(overheads.begin(), overheads.end()) * 1e3,
+             median(overheads) * 1e3,
+             overheads.empty() ? 0.0 : *std::max_element(overheads.begin(), overheads.end()) * 1e3, overheads.size(),
+             have_load ? fmt::format(" (load average now {:.1f}: other processes share these cores and slow "
+                                     "everything, the tasks most)", load[0])
+                       : std::string());
+
+  // Files.
+  std::ofstream csv(setup.output / "results.csv");
+  csv << "configuration,algorithm,lower_bound_s,planned_makespan_s,predicted_makespan_s,observed_makespan_s,"
+         "observed_over_predicted,observed_over_lower_bound,scheduling_time_s,tasks_ok,tasks_failed,emulated,journal\n";
+  nlohmann::json json_rows = nlohmann::json::array();
+  for (const auto& row : rows) {
+    const double over_bound = row.lower_bound > 0 ? row.observed / row.lower_bound : 0.0;
+    csv << fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{}\n", row.configuration, row.algorithm, row.lower_bound,
+                       row.planned, row.predicted, row.observed, row.ratio(), over_bound, row.scheduling_s,
+                       row.tasks_ok, row.tasks_failed, emulated, row.journal.filename().string());
+    json_rows.push_back({{"configuration", row.configuration},
+                         {"algorithm", row.algorithm},
+                         {"lower_bound", row.lower_bound},
+                         {"planned_makespan", row.planned},
+                         {"predicted_makespan", row.predicted},
+                         {"observed_makespan", row.observed},
+                         {"observed_over_predicted", row.ratio()},
+                         {"scheduling_time_s", row.scheduling_s},
+                         {"tasks_ok", row.tasks_ok},
+                         {"tasks_failed", row.tasks_failed},
+                         {"journal", row.journal.string()}});
+  }
+  nlohmann::json passes = nlohmann::json::array();
+  for (const auto& entry : setup.workload.entries) {
+    passes.push_back({{"kernel", entry.kernel}, {"footprint_bytes", entry.footprint_bytes}, {"count", entry.count},
+                      {"passes", entry.passes}});
+  }
+  const nlohmann::json summary = {
+      {"host", host_name()},
+      {"date", utc_now()},
+      {"quick", setup.options.quick},
+      {"emulated", emulated},
+      {"tier_backend", setup.tier.backend},
+      {"emulation_ratio", emulated ? nlohmann::json(setup.tier.emulation_ratio) : nlohmann::json(nullptr)},
+      {"cores", setup.platform.cores},
+      {"fast_capacity_bytes", setup.platform.fast_capacity_bytes},
+      {"fast_chunks", setup.platform.fast_chunks},
+      {"batch", passes},
+      {"rows", json_rows},
+      {"fidelity",
+       {{"median_abs_error", median_error},
+        {"worst_abs_error", worst_error},
+        {"duration_ratio_alone_mean", mean(alone)},
+        {"duration_ratio_corun_mean", mean(corun)},
+        {"tasks_alone", alone.size()},
+        {"tasks_corun", corun.size()},
+        {"launch_overhead_median_s", median(overheads)},
+        {"launch_overhead_min_s", overheads.empty() ? 0.0 : *std::min_element(overheads.begin(), overheads.end())},
+        {"load_average_1min_at_end", have_load ? nlohmann::json(load[0]) : nlohmann::json(nullptr)},
+        {"launch_overhead_max_s",
+         overheads.empty() ? 0.0 : *std::max_element(overheads.begin(), overheads.end())}}},
+      {"total_seconds", total_s}};
+  std::ofstream(setup.output / "results.json") << summary.dump(2) << '\n';
+  csv.close();  // the plotting script reads it next
+
+  const std::string bars = plot(setup, "plot_makespans.py",
+                                {(setup.output / "results.csv").string(), "--output",
+                                 (setup.output / "makespans.png").string()});
+  const std::string gantt = plot(setup, "plot_gantt.py",
+                                 {(setup.output / "runs" / "cores+fast-t-list-lpt.jsonl").string(), "--output",
+                                  (setup.output / "gantt-t-list-lpt.png").string()});
+  fmt::print(out, "plots: makespans.png {}, gantt-t-list-lpt.png {}\n", bars, gantt);
+  fmt::print(out, "demo finished in {:.0f} s{}\n", total_s, note);
+  fmt::print(out, "demo output: {}\n", setup.output.string());
+  std::fflush(out);
+}
+
+}  // namespace cosched::launcher::demo

@@ -1,0 +1,92 @@
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <fstream>
+
+#include "cosched/common/error.hpp"
+#include "cosched/sched/algorithm.hpp"
+#include "cosched/sched/allocation.hpp"
+#include "cosched/sched/io.hpp"
+#include "with_profiler/demo/demo_setup.hpp"
+
+namespace cosched::launcher::demo {
+
+namespace {
+
+Workload workload_of(const sched::Instance& instance, const DemoSetup& setup) {
+  // The instance's ids are the profiler's "<kernel>-<MiB>MiB-<k>"; the same expansion gives each its task.
+  Workload workload;
+  workload.source = "demo batch";
+  std::map<std::pair<std::string, std::uint64_t>, unsigned> next;
+  for (const auto& entry : setup.workload.entries) {
+    for (unsigned i = 0; i < entry.count; ++i) {
+      WorkloadTask task;
+      task.id = stream_task_id(entry.kernel, entry.footprint_bytes, next[{entry.kernel, entry.footprint_bytes}]++);
+      task.kernel = entry.kernel;
+      task.footprint_bytes = entry.footprint_bytes;
+      task.passes = entry.passes;
+      workload.tasks.push_back(task);
+    }
+  }
+  for (const auto& task : instance.tasks()) (void)workload.find(task.id);
+  return workload;
+}
+
+}  // namespace
+
+RunRow plan_and_launch(const DemoSetup& setup, const sched::Instance& instance, const std::string& configuration,
+                       const std::string& algorithm, const TierSetup& tier) {
+  RunRow row;
+  row.configuration = configuration;
+  row.algorithm = algorithm;
+  row.lower_bound = sched::lower_bound(instance);
+  const sched::PlanResult planned = sched::plan(sched::find_algorithm(algorithm), instance, row.lower_bound);
+  row.planned = planned.schedule.makespan;
+  row.scheduling_s = planned.seconds;
+  const std::string stem = configuration + "-" + algorithm;
+  std::ofstream(setup.output / "runs" / (stem + ".schedule.json")) << sched::schedule_to_json(instance, planned.schedule)
+                                                                   << '\n';
+
+  const LaunchPlan plan = plan_from_schedule(instance, planned.schedule);
+  LaunchSettings settings;
+  settings.journal = setup.output / "runs" / (stem + ".jsonl");
+  std::filesystem::remove(settings.journal);
+  settings.log_dir = setup.output / "runs" / (stem + ".logs");
+  settings.tier = tier;
+  settings.stream_bench = setup.stream_bench;
+  settings.schedule_source = (setup.output / "runs" / (stem + ".schedule.json")).string();
+  settings.workload_source = "demo batch";
+  settings.label = configuration;
+  double longest = 0;
+  for (const auto& task : plan.tasks) longest = std::max(longest, task.predicted_duration);
+  settings.clock.timeout_s = std::max(60.0, 10.0 * longest);  // only a hung task is stopped
+  const LaunchSummary summary = launch(plan, workload_of(instance, setup), settings);
+  if (summary.observed.interrupted) {
+    throw RuntimeFailure("demo interrupted; the journal of the run in progress is " + settings.journal.string());
+  }
+
+  row.predicted = summary.predicted_makespan;
+  row.observed = summary.observed_makespan;
+  row.tasks_ok = summary.observed.completed;
+  row.tasks_failed = summary.observed.failed + summary.observed.killed;
+  row.journal = settings.journal;
+  // Which tasks shared the node with another one: their durations show the contention isolated profiles miss.
+  for (const auto& task : summary.tasks) {
+    row.overheads_s.push_back(task.launch_overhead_s);
+    bool corun = false;
+    for (const auto& other : summary.tasks) {
+      if (&other == &task) continue;
+      const double overlap = std::min(task.observed_end, other.observed_end) -
+                             std::max(task.observed_start, other.observed_start);
+      if (overlap > 0.01 * (task.observed_end - task.observed_start)) corun = true;
+    }
+    const double predicted = task.predicted_end - task.predicted_start;
+    if (predicted <= 0) continue;
+    const double ratio = (task.observed_end - task.observed_start) / predicted;
+    (corun ? row.duration_ratio_corun : row.duration_ratio_alone).push_back(ratio);
+  }
+  return row;
+}
+
+}  // namespace cosched::launcher::demo

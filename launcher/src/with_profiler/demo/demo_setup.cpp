@@ -1,0 +1,153 @@
+#include <fmt/chrono.h>
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <ctime>
+
+#include "cosched/platform/binding.hpp"
+#include "cosched/platform/tier_backends.hpp"
+#include "cosched/profiler/profile_context.hpp"
+#include "cosched/profiler/profile_csv.hpp"
+#include "cosched/profiler/progress.hpp"
+#include "cosched/profiler/sweep.hpp"
+#include "cosched/stream/kernels.hpp"
+#include "cosched/stream/stream_run.hpp"
+#include "with_profiler/demo/demo_setup.hpp"
+#include "with_profiler/process_measurer.hpp"
+
+namespace cosched::launcher::demo {
+
+namespace {
+
+constexpr std::uint64_t mib = std::uint64_t{1} << 20;
+// On a node without a fast tier the demo emulates one: 480 MiB in 20 chunks of 24 MiB, so that the batch's two
+// footprints (96 and 288 MiB) need 4 and 12 chunks and two large tasks cannot both be fully fast — the regime
+// where scheduling fast memory matters (Fig. 2 and 3 of the paper). Both footprints are well beyond this VM's
+// 32 MiB L3, so the tasks are memory-bound as on KNL, not cache-bound.
+constexpr std::uint64_t emulated_fast_capacity = 480 * mib;
+constexpr unsigned chunk_count = 20;
+constexpr double emulation_ratio = 5.0;
+
+std::filesystem::path default_output() {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  return std::filesystem::current_path() / fmt::format("cosched-demo-{:%Y%m%d-%H%M%S}", utc);
+}
+
+// Passes that make one task's kernel time about `target_s` on one core with all of it fast.
+unsigned calibrate_passes(const std::string& kernel, std::uint64_t footprint, double target_s,
+                          platform::TierBackend& backend) {
+  stream::StreamConfig config;
+  config.kernel = kernel;
+  config.threads = 1;
+  config.array_bytes = footprint / stream::find_kernel(kernel).touched().size() / sizeof(double) * sizeof(double);
+  config.reps = 3;
+  config.warmup_reps = 1;
+  config.fast_fraction = 1.0;
+  const stream::StreamResult result = stream::run_stream(config, backend);
+  return static_cast<unsigned>(std::clamp(std::lround(target_s / result.median_time_s), 1L, 100000L));
+}
+
+}  // namespace
+
+DemoSetup make_setup(const DemoOptions& options) {
+  DemoSetup setup;
+  setup.options = options;
+  setup.output = options.output.empty() ? default_output() : options.output;
+  std::filesystem::create_directories(setup.output / "runs");
+  setup.stream_bench = options.stream_bench.empty() ? default_stream_bench_path() : options.stream_bench;
+
+  const std::string backend = platform::auto_tier_backend_name();
+  platform::TierOptions tier_options;
+  tier_options.backend = backend;
+  tier_options.emulation_ratio = emulation_ratio;
+  const bool emulated = backend == "emulated";
+  // --quick halves the emulated tier (48 and 144 MiB tasks, still beyond the L3): every task's allocation and first
+  // touch shrink with it.
+  const std::uint64_t capacity = emulated ? emulated_fast_capacity / (options.quick ? 2 : 1)
+                                          : platform::fast_tier_capacity_bytes(tier_options);
+  tier_options.emulated_fast_bytes = capacity;
+  tier_options.budget_chunks = chunk_count;
+
+  setup.platform.name = emulated ? "this node, EMULATED fast tier" : "this node";
+  setup.platform.cores = static_cast<unsigned>(platform::allowed_cores().size());
+  setup.platform.fast_capacity_bytes = capacity;
+  setup.platform.fast_chunks = chunk_count;
+  setup.platform.tier_backend = backend;
+  setup.platform.emulation_ratio = emulation_ratio;
+  setup.platform.source = "cosched demo";
+  setup.tier = make_tier_setup(backend, emulation_ratio, setup.platform.chunk_bytes());
+
+  // Two footprints, 20 % and 60 % of the fast tier (whole MiB): small tasks fit beside others, large ones compete.
+  setup.footprints = {capacity / 5 / mib * mib, capacity * 3 / 5 / mib * mib};
+  setup.target_fast_s = options.quick ? 0.03 : 0.15;
+  setup.profile_reps = options.quick ? 1 : 2;
+  setup.fig3b_algorithms = options.quick ? std::vector<std::string>{"t-list-lpt"}
+                                         : std::vector<std::string>{"t-list-spt", "t-list-lpt", "t-pack-nf",
+                                                                    "t-pack-ff"};
+  const unsigned count = options.quick ? 2 : 4;
+
+  const auto backend_for_calibration = platform::make_tier_backend(tier_options);
+  setup.workload.name = "demo";
+  for (const auto& kernel : demo_kernels) {
+    for (const std::uint64_t footprint : setup.footprints) {
+      const unsigned passes = calibrate_passes(kernel, footprint, setup.target_fast_s, *backend_for_calibration);
+      setup.passes[{kernel, footprint}] = passes;
+      setup.workload.entries.push_back({kernel, footprint, count, passes});
+    }
+  }
+  return setup;
+}
+
+std::filesystem::path profile_tasks(const DemoSetup& setup, const TierSetup& tier, const std::string& name,
+                                    bool chunk_points) {
+  profiler::PlatformConfig platform = setup.platform;
+  platform.tier_backend = tier.backend;
+  std::vector<profiler::ProfilePoint> points;
+  for (const auto& kernel : demo_kernels) {
+    for (const std::uint64_t footprint : setup.footprints) {
+      // Where the footprint fits, half of that, and none: the interpolation is linear in between and flat
+      // beyond (docs/profiler.md), which is the shape the tier gives (Fig. 2).
+      const auto fit = static_cast<unsigned>(std::min<double>(
+          platform.fast_chunks, std::ceil(static_cast<double>(footprint) / platform.chunk_bytes())));
+      std::vector<unsigned> chunks{0};
+      if (chunk_points) chunks = {0, (fit + 1) / 2, fit};
+      for (unsigned cores = 1; cores <= platform.cores; ++cores) {
+        for (const unsigned k : chunks) points.push_back({kernel, footprint, cores, k});
+      }
+    }
+  }
+  ProcessMeasurer measurer(platform, tier, setup.stream_bench, setup.passes, setup.profile_reps, 0);
+  const auto csv = setup.output / ("profile-" + name + ".csv");
+  profiler::SweepConfig sweep;
+  sweep.reps = setup.profile_reps;
+  sweep.warmup = 0;
+  profiler::write_profile_context(csv, profiler::make_profile_context(platform, sweep, measurer.describe()));
+  profiler::ProfileCsvWriter writer(csv, profiler::ProfileCsvWriter::Mode::create);
+  profiler::ProgressReporter progress(points.size(), setup.options.out, ::isatty(::fileno(setup.options.out)) != 0);
+  (void)profiler::run_sweep(points, measurer, writer, &progress, nullptr);
+  progress.finish();
+  return csv;
+}
+
+nlohmann::json make_instance(const DemoSetup& setup, const std::filesystem::path& profile_csv, bool cores_only) {
+  nlohmann::json instance =
+      profiler::build_instance(setup.workload, profiler::load_profile_set({profile_csv}), setup.platform);
+  if (!cores_only) return instance;
+  // The chunks = 0 column: every task with all its memory where the configuration puts it, cores scheduled only.
+  const unsigned cores = setup.platform.cores;
+  const unsigned width = setup.platform.fast_chunks + 1;
+  instance["resources"] = nlohmann::json::array({{{"name", "cores"}, {"capacity", cores}}});
+  for (auto& task : instance["tasks"]) {
+    nlohmann::json column = nlohmann::json::array();
+    for (unsigned c = 0; c <= cores; ++c) column.push_back(task["times"][c * width]);
+    task["times"] = column;
+  }
+  return instance;
+}
+
+}  // namespace cosched::launcher::demo

@@ -1,0 +1,71 @@
+#pragma once
+// The demo's pieces: the node and batch it chooses, the profiles it measures, the runs it makes.
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cosched/launcher/demo.hpp"
+#include "cosched/launcher/launch.hpp"
+#include "cosched/profiler/instance_builder.hpp"
+#include "cosched/profiler/platform_config.hpp"
+#include "cosched/profiler/workload.hpp"
+#include "cosched/sched/model.hpp"
+
+namespace cosched::launcher::demo {
+
+using PassTable = std::map<std::pair<std::string, std::uint64_t>, unsigned>;
+
+struct DemoSetup {
+  DemoOptions options;
+  std::filesystem::path output;
+  std::filesystem::path stream_bench;
+  profiler::PlatformConfig platform;  // this node: its cores, the fast tier (emulated here) in 20 chunks
+  TierSetup tier;                     // how tasks get their fast share
+  std::vector<std::uint64_t> footprints;
+  PassTable passes;                   // per (kernel, footprint): kernel passes of one task
+  profiler::Workload workload;
+  double target_fast_s = 0.0;         // one task's kernel time, 1 core, all fast (what passes aim at)
+  unsigned profile_reps = 1;
+  std::vector<std::string> fig3b_algorithms;
+};
+
+inline const std::vector<std::string> demo_kernels{"write", "ddot", "triad"};
+
+// Chooses the node, footprints and batch, and calibrates the passes (a short in-process run per task type).
+[[nodiscard]] DemoSetup make_setup(const DemoOptions& options);
+
+// Profiles every task type as the launcher will run it (whole child processes) with `tier`; returns the CSV.
+// `chunk_points` false: only chunks = 0 (the cores-only configurations).
+[[nodiscard]] std::filesystem::path profile_tasks(const DemoSetup& setup, const TierSetup& tier,
+                                                  const std::string& name, bool chunk_points);
+
+// The instance of the batch from a profile; `cores_only` keeps the chunks = 0 column as a 1-resource instance.
+[[nodiscard]] nlohmann::json make_instance(const DemoSetup& setup, const std::filesystem::path& profile_csv,
+                                           bool cores_only);
+
+struct RunRow {
+  std::string configuration;  // "cores+fast", "cores-only-slow", "cores-only-system"
+  std::string algorithm;
+  double lower_bound = 0, planned = 0, predicted = 0, observed = 0, scheduling_s = 0;
+  std::size_t tasks_ok = 0, tasks_failed = 0;
+  std::vector<double> overheads_s;
+  std::vector<double> duration_ratio_alone, duration_ratio_corun;  // observed / predicted task durations
+  std::filesystem::path journal;
+  [[nodiscard]] double ratio() const noexcept { return predicted > 0 ? observed / predicted : 0.0; }
+};
+
+// Plans the instance with `algorithm` and launches it with `tier`; writes the schedule and the journal.
+[[nodiscard]] RunRow plan_and_launch(const DemoSetup& setup, const sched::Instance& instance,
+                                     const std::string& configuration, const std::string& algorithm,
+                                     const TierSetup& tier);
+
+// Table, CSV, JSON and plots; returns the fidelity summary (also in the JSON).
+void write_results(const DemoSetup& setup, const std::vector<RunRow>& rows, double total_s);
+
+}  // namespace cosched::launcher::demo

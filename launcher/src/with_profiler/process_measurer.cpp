@@ -1,0 +1,73 @@
+#include "with_profiler/process_measurer.hpp"
+
+#include <fmt/format.h>
+
+#include <chrono>
+
+#include "cosched/common/error.hpp"
+#include "cosched/launcher/child_process.hpp"
+#include "cosched/platform/topology.hpp"
+#include "cosched/stream/kernels.hpp"
+
+namespace cosched::launcher {
+
+ProcessMeasurer::ProcessMeasurer(profiler::PlatformConfig platform, TierSetup tier, std::filesystem::path stream_bench,
+                                 std::map<std::pair<std::string, std::uint64_t>, unsigned> passes, unsigned reps,
+                                 unsigned warmup)
+    : platform_(std::move(platform)),
+      tier_(std::move(tier)),
+      stream_bench_(std::move(stream_bench)),
+      passes_(std::move(passes)),
+      reps_(reps),
+      warmup_(warmup),
+      cores_(std::make_shared<platform::CoreAllocator>(platform::Topology::this_system())) {
+  if (reps_ == 0) throw UsageError("the process measurer needs at least one timed launch per point");
+}
+
+void ProcessMeasurer::check_kernel(const std::string& kernel) const { (void)stream::find_kernel(kernel); }
+
+profiler::Measurement ProcessMeasurer::measure(const profiler::ProfilePoint& point) {
+  const auto found = passes_.find({point.kernel, point.footprint_bytes});
+  if (found == passes_.end()) {
+    throw UsageError(fmt::format("no passes given for {} with footprint_bytes={}", point.kernel, point.footprint_bytes));
+  }
+  WorkloadTask task;
+  task.id = stream_task_id(point.kernel, point.footprint_bytes, 0);
+  task.kernel = point.kernel;
+  task.footprint_bytes = point.footprint_bytes;
+  task.passes = found->second;
+  Grant grant;
+  grant.amounts = {static_cast<int>(point.cores), static_cast<int>(point.chunks)};
+  grant.cores = cores_->allocate(point.cores);
+  grant.fast_chunks = point.chunks;
+  const TaskLaunch launch = build_task_launch(task, grant, tier_, stream_bench_, {});
+  cores_->release(grant.cores);
+
+  profiler::Measurement measurement;
+  for (unsigned rep = 0; rep < warmup_ + reps_; ++rep) {
+    const auto begin = std::chrono::steady_clock::now();
+    ChildProcess child = ChildProcess::spawn(launch.spec);
+    const ExitInfo exit = child.reap();
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+    if (!exit.ok()) {
+      throw RuntimeFailure(fmt::format("{} footprint_bytes={} cores={} chunks={}: stream_bench ended with {}",
+                                       point.kernel, point.footprint_bytes, point.cores, point.chunks,
+                                       exit.describe()));
+    }
+    measurement.overhead_free_s += seconds;
+    if (rep >= warmup_) measurement.times_s.push_back(seconds / task.passes);
+  }
+  return measurement;
+}
+
+nlohmann::json ProcessMeasurer::describe() const {
+  nlohmann::json context = {{"measurer", "process"},
+                            {"measures", "whole stream_bench child processes, per pass (time / passes)"},
+                            {"tier_backend", tier_.backend},
+                            {"emulated", tier_.emulated()},
+                            {"stream_bench", stream_bench_.string()}};
+  if (tier_.emulated()) context["emulation_ratio"] = tier_.emulation_ratio;
+  return context;
+}
+
+}  // namespace cosched::launcher

@@ -1,0 +1,44 @@
+#pragma once
+// Tables to tasks: a workload plus profile tables become the scheduling core's instance JSON (docs/formats.md):
+//   {"resources": [{"name": "cores", "capacity": P1}, {"name": "fast_chunks", "capacity": P2}],
+//    "tasks": [{"id": "triad-256MiB-0", "times": [...], "kernel": "triad", "footprint_bytes": ..., "passes": 1}]}
+// `times` is dense over every allocation (p_cores, p_chunks), row-major (cores slowest), null where infeasible
+// (no core). Grid points the profile lacks are filled by fill_monotone_grid (interpolation.hpp); the platform's
+// chunks are converted to fast bytes capped at the footprint, so profiles measured with another chunk size
+// still apply and chunks beyond the footprint give no benefit.
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "cosched/profiler/platform_config.hpp"
+#include "cosched/profiler/profile.hpp"
+#include "cosched/profiler/workload.hpp"
+
+namespace cosched::profiler {
+
+// Profile rows with the chunk size they were measured with (from each CSV's sidecar).
+struct ProfileSet {
+  struct Entry {
+    ProfileRow row;
+    double chunk_bytes = 0.0;
+  };
+  std::vector<Entry> entries;
+  void add(const std::vector<ProfileRow>& rows, double chunk_bytes);
+};
+
+// Reads each CSV and its JSON sidecar (chunk_bytes). Throws InputError for a missing sidecar, a point present
+// twice, a malformed file.
+[[nodiscard]] ProfileSet load_profile_set(const std::vector<std::filesystem::path>& csv_paths);
+
+// Dense seconds of one pass of (kernel, footprint) on the platform, index p_cores * (P2 + 1) + p_chunks;
+// +infinity for p_cores = 0. Throws InputError when the profile has no row for the kernel and footprint.
+[[nodiscard]] std::vector<double> task_time_table(const ProfileSet& profiles, const std::string& kernel,
+                                                  std::uint64_t footprint_bytes, const PlatformConfig& platform);
+
+[[nodiscard]] nlohmann::json build_instance(const Workload& workload, const ProfileSet& profiles,
+                                            const PlatformConfig& platform);
+
+}  // namespace cosched::profiler

@@ -1,0 +1,30 @@
+#pragma once
+// One `cosched profile` run, end to end: choose the platform and the measurer, open (or resume) the CSV, write
+// the sidecar, sweep with progress and Ctrl-C handling, record the sweep's wall time and overhead.
+#include <cstdio>
+#include <filesystem>
+
+#include "cosched/profiler/platform_config.hpp"
+#include "cosched/profiler/sweep.hpp"
+#include "cosched/profiler/sweep_config.hpp"
+
+namespace cosched::profiler {
+
+struct ProfileRunOptions {
+  std::filesystem::path output;  // the CSV; the sidecar goes next to it (sidecar_path)
+  bool resume = false;           // continue an existing CSV (created when missing)
+  bool force = false;            // overwrite an existing CSV
+  bool show_progress = true;     // progress on `progress_out` (a bar on a terminal, lines otherwise)
+  std::FILE* progress_out = stderr;
+};
+
+// The platform of a sweep: config.platform_file when set; else the KNL 7210 node for model sweeps, this machine
+// otherwise. config.tier_backend / emulation_ratio override the platform's (the backend name is checked).
+[[nodiscard]] PlatformConfig resolve_sweep_platform(const SweepConfig& config);
+
+// Throws UsageError for an existing output without --resume/--force, a resume whose sidecar does not match, a
+// kernel the measurer does not know; RuntimeFailure if a run does not validate. An interrupted sweep returns
+// normally with outcome.interrupted set (the CSV holds every finished point).
+SweepOutcome run_profile(const SweepConfig& config, const PlatformConfig& platform, const ProfileRunOptions& options);
+
+}  // namespace cosched::profiler

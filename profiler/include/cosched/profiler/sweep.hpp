@@ -1,0 +1,41 @@
+#pragma once
+// The sweep loop: measure every point not already in the CSV, append each row as soon as it is known, stop
+// cleanly when asked.
+#include <atomic>
+#include <cstddef>
+#include <vector>
+
+#include "cosched/profiler/measurer.hpp"
+#include "cosched/profiler/profile.hpp"
+#include "cosched/profiler/profile_csv.hpp"
+#include "cosched/profiler/progress.hpp"
+
+namespace cosched::profiler {
+
+struct SweepOutcome {
+  std::size_t measured = 0;
+  std::size_t skipped = 0;  // already in the CSV (resume)
+  bool interrupted = false;
+  double wall_s = 0.0;     // the whole loop, measurement setup included
+  double measure_s = 0.0;  // inside PointMeasurer::measure (kernel runs plus their allocation, first touch, checks)
+  double kernel_s = 0.0;   // the kernels' own run time (timed reps + warm-ups)
+  // Wall time over kernel time, minus 1: everything that is not a kernel pass.
+  [[nodiscard]] double overhead() const noexcept { return kernel_s > 0.0 ? wall_s / kernel_s - 1.0 : 0.0; }
+  // The profiler's own share (CSV, progress, bookkeeping) relative to kernel time.
+  [[nodiscard]] double profiler_overhead() const noexcept {
+    return kernel_s > 0.0 ? (wall_s - measure_s) / kernel_s : 0.0;
+  }
+};
+
+// Points already present in `writer.existing_rows()` are skipped. `progress` and `stop` may be null.
+SweepOutcome run_sweep(const std::vector<ProfilePoint>& points, PointMeasurer& measurer, ProfileCsvWriter& writer,
+                       ProgressReporter* progress, const std::atomic<bool>* stop);
+
+// The row for a point from its repetitions.
+[[nodiscard]] ProfileRow make_row(const ProfilePoint& point, const Measurement& measurement);
+
+// Points of `points` not in `done`, in order.
+[[nodiscard]] std::vector<ProfilePoint> remaining_points(const std::vector<ProfilePoint>& points,
+                                                         const std::vector<ProfileRow>& done);
+
+}  // namespace cosched::profiler

@@ -1,0 +1,135 @@
+#include "cosched/profiler/profile_csv.hpp"
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <charconv>
+#include <fstream>
+#include <sstream>
+#include <string_view>
+
+#include "cosched/common/error.hpp"
+
+namespace cosched::profiler {
+namespace {
+
+std::vector<std::string_view> split_fields(std::string_view line) {
+  std::vector<std::string_view> fields;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t comma = line.find(',', start);
+    fields.push_back(line.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
+    if (comma == std::string_view::npos) return fields;
+    start = comma + 1;
+  }
+}
+
+template <typename Number>
+Number parse_field(std::string_view text, const std::string& where, const char* column) {
+  Number value{};
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc{} || end != text.data() + text.size()) {
+    throw InputError(where, fmt::format("column {}: '{}' is not a valid number", column, text));
+  }
+  return value;
+}
+
+ProfileRow parse_row(std::string_view line, const std::string& where) {
+  const auto fields = split_fields(line);
+  if (fields.size() != 9) {
+    throw InputError(where, fmt::format("expected 9 comma-separated fields, found {}", fields.size()));
+  }
+  ProfileRow row;
+  row.point.kernel = std::string(fields[0]);
+  if (row.point.kernel.empty()) throw InputError(where, "column kernel is empty");
+  row.point.footprint_bytes = parse_field<std::uint64_t>(fields[1], where, "footprint_bytes");
+  row.point.cores = parse_field<unsigned>(fields[2], where, "cores");
+  row.point.chunks = parse_field<unsigned>(fields[3], where, "chunks");
+  row.time_s = parse_field<double>(fields[4], where, "time_s");
+  row.time_min_s = parse_field<double>(fields[5], where, "time_min_s");
+  row.time_max_s = parse_field<double>(fields[6], where, "time_max_s");
+  row.reps = parse_field<unsigned>(fields[7], where, "reps");
+  row.gbs = parse_field<double>(fields[8], where, "gbs");
+  if (row.point.cores == 0) throw InputError(where, "cores must be at least 1");
+  if (!(row.time_s > 0.0) || !(row.time_min_s > 0.0) || !(row.time_max_s > 0.0)) {
+    throw InputError(where, "times must be positive");
+  }
+  return row;
+}
+
+}  // namespace
+
+std::string format_profile_row(const ProfileRow& row) {
+  // "{}" prints the shortest representation that reads back to the same double: the round trip is exact.
+  return fmt::format("{},{},{},{},{},{},{},{},{}", row.point.kernel, row.point.footprint_bytes, row.point.cores,
+                     row.point.chunks, row.time_s, row.time_min_s, row.time_max_s, row.reps, row.gbs);
+}
+
+ProfileCsvContents read_profile_csv(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path.string(), "cannot open profile CSV");
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  const std::string text = buffer.str();
+
+  ProfileCsvContents contents;
+  std::size_t start = 0;
+  std::size_t line_number = 0;
+  while (start < text.size()) {
+    const std::size_t newline = text.find('\n', start);
+    ++line_number;
+    const std::string where = fmt::format("{}:{}", path.string(), line_number);
+    if (newline == std::string::npos) {
+      // An interrupted write: the row is incomplete whatever it looks like, so it is measured again.
+      contents.truncated_tail = true;
+      break;
+    }
+    std::string_view line(text.data() + start, newline - start);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (line_number == 1) {
+      if (line != kProfileCsvHeader) {
+        throw InputError(where, fmt::format("not a profile CSV: header must be '{}'", kProfileCsvHeader));
+      }
+    } else if (!line.empty()) {
+      contents.rows.push_back(parse_row(line, where));
+    }
+    start = newline + 1;
+    contents.complete_bytes = start;
+  }
+  if (line_number == 0 || (line_number == 1 && contents.truncated_tail)) {
+    throw InputError(path.string(), "empty profile CSV (no complete header line)");
+  }
+  return contents;
+}
+
+ProfileCsvWriter::ProfileCsvWriter(const std::filesystem::path& path, Mode mode) : path_(path) {
+  if (mode == Mode::resume) {
+    auto contents = read_profile_csv(path);
+    existing_ = std::move(contents.rows);
+    dropped_tail_ = contents.truncated_tail;
+    if (dropped_tail_) std::filesystem::resize_file(path, contents.complete_bytes);
+    file_ = std::fopen(path.c_str(), "ab");
+  } else {
+    file_ = std::fopen(path.c_str(), "wb");
+  }
+  if (file_ == nullptr) throw PlatformError("fopen", path.string(), errno);
+  if (mode == Mode::create) {
+    if (std::fprintf(file_, "%s\n", kProfileCsvHeader) < 0 || std::fflush(file_) != 0) {
+      throw PlatformError("fwrite", path.string(), errno);
+    }
+  }
+}
+
+ProfileCsvWriter::~ProfileCsvWriter() {
+  if (file_ != nullptr) std::fclose(file_);
+}
+
+void ProfileCsvWriter::append(const ProfileRow& row) {
+  // One write + flush per row: after a crash or Ctrl-C at most the last line is incomplete.
+  const std::string line = format_profile_row(row) + "\n";
+  if (std::fwrite(line.data(), 1, line.size(), file_) != line.size() || std::fflush(file_) != 0) {
+    throw PlatformError("fwrite", path_.string(), errno);
+  }
+}
+
+}  // namespace cosched::profiler

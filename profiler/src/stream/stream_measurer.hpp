@@ -1,0 +1,14 @@
+#pragma once
+// PointMeasurer that runs the stream kernels in-process (cosched::stream), pinned to the first N allowed cores,
+// with the point's fast fraction placed through the platform's tier backend.
+#include <memory>
+
+#include "cosched/profiler/measurer.hpp"
+
+namespace cosched::profiler {
+
+// Builds the tier backend named by the platform (TierOptions: backend, emulation ratio, emulated capacity,
+// chunks). Throws UsageError / ResourceError from the platform layer when it cannot work here.
+[[nodiscard]] std::unique_ptr<PointMeasurer> make_stream_measurer(const MeasurerOptions& options);
+
+}  // namespace cosched::profiler

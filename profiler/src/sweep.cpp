@@ -1,0 +1,58 @@
+#include "cosched/profiler/sweep.hpp"
+
+#include <chrono>
+#include <set>
+
+namespace cosched::profiler {
+
+ProfileRow make_row(const ProfilePoint& point, const Measurement& measurement) {
+  const TimeSummary summary = summarize_times(measurement.times_s);
+  ProfileRow row;
+  row.point = point;
+  row.time_s = summary.median;
+  row.time_min_s = summary.min;
+  row.time_max_s = summary.max;
+  row.reps = static_cast<unsigned>(measurement.times_s.size());
+  row.gbs = static_cast<double>(point.footprint_bytes) / summary.median / 1e9;
+  return row;
+}
+
+std::vector<ProfilePoint> remaining_points(const std::vector<ProfilePoint>& points,
+                                           const std::vector<ProfileRow>& done) {
+  std::set<ProfilePoint> done_points;
+  for (const auto& row : done) done_points.insert(row.point);
+  std::vector<ProfilePoint> remaining;
+  for (const auto& point : points) {
+    if (!done_points.contains(point)) remaining.push_back(point);
+  }
+  return remaining;
+}
+
+SweepOutcome run_sweep(const std::vector<ProfilePoint>& points, PointMeasurer& measurer, ProfileCsvWriter& writer,
+                       ProgressReporter* progress, const std::atomic<bool>* stop) {
+  SweepOutcome outcome;
+  const auto todo = remaining_points(points, writer.existing_rows());
+  outcome.skipped = points.size() - todo.size();
+  const auto start = std::chrono::steady_clock::now();
+  for (const auto& point : todo) {
+    if (stop != nullptr && stop->load()) {
+      outcome.interrupted = true;
+      break;
+    }
+    const auto measure_start = std::chrono::steady_clock::now();
+    const Measurement measurement = measurer.measure(point);
+    outcome.measure_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - measure_start).count();
+    const ProfileRow row = make_row(point, measurement);
+    writer.append(row);
+    outcome.kernel_s += measurement.overhead_free_s;
+    ++outcome.measured;
+    if (progress != nullptr) progress->point_done(row);
+  }
+  // A Ctrl-C during the last point still counts as an interruption for the report, though nothing is missing.
+  if (stop != nullptr && stop->load()) outcome.interrupted = true;
+  outcome.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (progress != nullptr) progress->finish();
+  return outcome;
+}
+
+}  // namespace cosched::profiler

@@ -1,0 +1,62 @@
+#pragma once
+// Choosing and building a memory-tier backend by name. Backends: "none" (everything where the OS puts it — no
+// tiering; what stream_bench uses without --fast-fraction), "memkind", "numa", "emulated"; "auto" picks one
+// for this machine and always says which.
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cosched/platform/fast_tier_budget.hpp"
+#include "cosched/platform/memory_tier.hpp"
+
+namespace cosched::platform {
+
+struct TierOptions {
+  std::string backend = "auto";       // auto | none | memkind | numa | emulated
+  double emulation_ratio = 5.0;       // slow:fast bandwidth ratio the emulated backend imposes (MCDRAM:DDR ≈ 5)
+  std::vector<unsigned> fast_nodes;   // numa backend: fast NUMA nodes (empty: detected from the topology)
+  std::vector<unsigned> slow_nodes;   // numa backend: slow NUMA nodes (empty: detected from the topology)
+  // Fast bytes a backend places are reserved on this budget (its release returns them). Null: the backend builds
+  // one sized to its fast tier (see fast_tier_capacity_bytes) with `budget_chunks` chunks.
+  std::shared_ptr<FastTierBudget> budget;
+  std::size_t budget_chunks = FastTierBudget::default_chunk_count;
+  // Capacity of the emulated fast tier; 0 = default_emulated_fast_bytes() (docs/memory-tiers.md says why).
+  std::size_t emulated_fast_bytes = 0;
+};
+
+// Builds the backend; throws UsageError for an unknown name, ResourceError when the named backend cannot work
+// here (e.g. "memkind" without HBW nodes, "numa" without a fast node).
+[[nodiscard]] std::unique_ptr<TierBackend> make_tier_backend(const TierOptions& options);
+
+// The concrete backend `options.backend` stands for: itself, or for "auto" the one chosen for this machine —
+// "memkind" when memkind finds HBW nodes, else "numa" when there are fast NUMA nodes (given or detected), else
+// "emulated". Throws UsageError for an unknown name.
+[[nodiscard]] std::string resolve_tier_backend_name(const TierOptions& options);
+
+// What "auto" resolves to with default options (for `cosched topo`).
+[[nodiscard]] std::string auto_tier_backend_name();
+
+// Bytes of the fast tier the named backend would use: the sizes of its fast NUMA nodes, the configured emulated
+// capacity, 0 for "none". Throws like make_tier_backend when the backend cannot work here.
+[[nodiscard]] std::size_t fast_tier_capacity_bytes(const TierOptions& options);
+
+// A budget over fast_tier_capacity_bytes(options) with options.budget_chunks chunks; share it between backends
+// and the launcher through TierOptions::budget. Throws ResourceError when that backend has no fast tier.
+[[nodiscard]] std::shared_ptr<FastTierBudget> make_fast_tier_budget(const TierOptions& options);
+
+// Default emulated fast-tier capacity: physical memory / 7, i.e. fast:slow = 1:6 like the 16 GiB MCDRAM +
+// 96 GiB DDR KNL nodes of the core paper.
+[[nodiscard]] std::size_t default_emulated_fast_bytes();
+
+// Names accepted by make_tier_backend, for help texts and error messages.
+[[nodiscard]] std::vector<std::string> tier_backend_names();
+
+// Bytes of one page for rounding tier splits.
+[[nodiscard]] std::size_t page_bytes();
+
+// Elements of `count` doubles that go to the fast tier for fraction f in [0,1]: ceil(f * bytes) rounded up to a
+// whole page, capped at the array. Throws UsageError for f outside [0,1] or NaN.
+[[nodiscard]] std::size_t fast_element_count(std::size_t count, double fast_fraction);
+
+}  // namespace cosched::platform

@@ -1,0 +1,51 @@
+#pragma once
+// Phase 1 of the two-phase algorithms: the resource allocation strategy RA_d(s) of Algorithm 1 (Sec. 4.2), which
+// returns an allocation matrix p minimising L(p, s) = max(A(p)/s, t_max(p)). With s = d its value is L_min(d),
+// the makespan lower bound of Lemma 1.
+#include <cstddef>
+#include <vector>
+
+#include "cosched/sched/model.hpp"
+
+namespace cosched::sched {
+
+// One admissible allocation of a task: along a task's list, time strictly increases and area strictly decreases.
+struct AdmissibleAllocation {
+  double time;
+  double area;
+  std::size_t index;  // linear index into the AllocationSpace
+};
+
+// Lines 5-12 of Algorithm 1 for one task: the allocations that survive "sort by time, keep an allocation only if
+// its area is below every area seen so far" (ties in time broken by area, then by index). Streams the task's times
+// through an internal buffer of P doubles (reused across tasks) and returns only the admissible list.
+class AdmissibleScanner {
+ public:
+  void scan(const AllocationSpace& space, const TimeProfile& profile, std::vector<AdmissibleAllocation>& out);
+
+ private:
+  const double* weights_for(const AllocationSpace& space);
+  static bool blocked_by_smaller_neighbour(const AllocationSpace& space, const double* times, std::size_t index);
+
+  std::vector<double> times_;
+  std::vector<int> weights_capacities_;  // the space weights_ was computed for
+  std::vector<double> weights_;          // sum_i p_i/P(i) per allocation
+  std::vector<double> bucket_threshold_;
+  std::vector<AdmissibleAllocation> candidates_;
+};
+
+struct ResourceAllocation {
+  std::vector<std::size_t> allocation;  // per task, linear index into the instance's AllocationSpace
+  std::vector<double> time;             // t_j(p_j)
+  double total_area = 0.0;              // A(p)
+  double max_time = 0.0;                // t_max(p)
+  double bound = 0.0;                   // L(p, s) = L_min(s)
+};
+
+// RA_d(s), Algorithm 1. Throws InputError naming the task when a task has no finite time at any allocation.
+[[nodiscard]] ResourceAllocation allocate_resources(const Instance& instance, double s);
+
+// L_min(d) of Lemma 1: the value of RA_d(d).
+[[nodiscard]] double lower_bound(const Instance& instance);
+
+}  // namespace cosched::sched

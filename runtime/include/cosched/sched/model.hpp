@@ -1,0 +1,109 @@
+#pragma once
+// The d-RESOURCE-SCHEDULING model of Sun et al., "Scheduling Parallel Tasks under Multiple Resources: List
+// Scheduling vs. Pack Scheduling" (RR-9140), Sec. 3 and 4.1: d resource types with integer capacities P(i), and
+// moldable tasks whose execution time is a function t_j(p) of the integer allocation vector p.
+//
+// A task's times are reached through TimeProfile so that dense tables (read from JSON) and functions evaluated on
+// demand (synthetic speedup profiles, the transformed instance of TF) are interchangeable: the allocation phase
+// streams one task's times through a reusable buffer, so nothing of size n·P is ever materialised.
+#include <cstddef>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace cosched::sched {
+
+struct Resource {
+  std::string name;
+  int capacity = 0;  // P(i) >= 1
+};
+
+// All integer allocation vectors 0 <= p_i <= P(i), linearised row-major: p_1 varies slowest, p_d fastest.
+class AllocationSpace {
+ public:
+  // Throws InputError for a capacity < 1 and ResourceError when P = prod(P(i)+1) exceeds 2^32 vectors.
+  explicit AllocationSpace(std::vector<int> capacities);
+
+  [[nodiscard]] std::size_t dimensions() const noexcept { return capacities_.size(); }
+  [[nodiscard]] const std::vector<int>& capacities() const noexcept { return capacities_; }
+  [[nodiscard]] int capacity(std::size_t resource) const { return capacities_[resource]; }
+  // P = prod(P(i)+1), the number of allocation vectors (Sec. 4.2).
+  [[nodiscard]] std::size_t size() const noexcept { return size_; }
+  [[nodiscard]] std::size_t stride(std::size_t resource) const { return strides_[resource]; }
+
+  [[nodiscard]] std::size_t index_of(std::span<const int> alloc) const;
+  void decode(std::size_t index, std::span<int> alloc) const;
+  [[nodiscard]] std::vector<int> decode(std::size_t index) const;
+  [[nodiscard]] bool contains(std::span<const int> alloc) const;
+
+  // p_i / P(i) and the left fold sum_i p_i/P(i) in resource order. Every area in the library is computed as
+  // share_sum(p) * t(p) in this exact order, so areas agree bit for bit however an allocation was reached.
+  [[nodiscard]] double share(std::size_t resource, int amount) const {
+    return static_cast<double>(amount) / static_cast<double>(capacities_[resource]);
+  }
+  [[nodiscard]] double share_sum(std::span<const int> alloc) const;
+
+ private:
+  std::vector<int> capacities_;
+  std::vector<std::size_t> strides_;
+  std::size_t size_ = 1;
+};
+
+// a_j(p) = sum_i p_i/P(i) * t_j(p) (Definition 2), +inf when t is +inf (footnote 3 of the paper).
+[[nodiscard]] double area(const AllocationSpace& space, std::span<const int> alloc, double time);
+
+// Execution times of one task. Contract: non-increasing in every resource, i.e. the monotone closure of
+// footnote 1 is already applied; +inf marks allocations the task cannot run with. Never NaN, never negative.
+class TimeProfile {
+ public:
+  virtual ~TimeProfile() = default;
+  // Times at every allocation vector of `space` in row-major order; out.size() == space.size().
+  virtual void fill_times(const AllocationSpace& space, std::span<double> out) const = 0;
+  // The same value fill_times writes at `alloc`, bit for bit.
+  [[nodiscard]] virtual double time_at(const AllocationSpace& space, std::span<const int> alloc) const = 0;
+};
+
+// Replaces t(p) by min over q <= p of t(q) (footnote 1) in one row-major sweep: when p is reached every p - e_i
+// is already closed, so t(p) = min(t(p), min_i t(p - e_i)) — O(d * P).
+void apply_monotone_closure(const AllocationSpace& space, std::span<double> times);
+
+// A dense table over all allocation vectors (the Instance JSON format); closed at construction.
+class DenseTimeTable final : public TimeProfile {
+ public:
+  DenseTimeTable(const AllocationSpace& space, std::vector<double> raw_times);
+  void fill_times(const AllocationSpace& space, std::span<double> out) const override;
+  [[nodiscard]] double time_at(const AllocationSpace& space, std::span<const int> alloc) const override;
+  [[nodiscard]] const std::vector<double>& times() const noexcept { return times_; }
+
+ private:
+  std::vector<double> times_;
+};
+
+struct Task {
+  std::string id;
+  std::shared_ptr<const TimeProfile> profile;
+};
+
+class Instance {
+ public:
+  Instance(std::vector<Resource> resources, std::vector<Task> tasks);
+
+  [[nodiscard]] const std::vector<Resource>& resources() const noexcept { return resources_; }
+  [[nodiscard]] const AllocationSpace& space() const noexcept { return space_; }
+  [[nodiscard]] const std::vector<Task>& tasks() const noexcept { return tasks_; }
+  [[nodiscard]] std::size_t task_count() const noexcept { return tasks_.size(); }
+  [[nodiscard]] std::size_t dimensions() const noexcept { return space_.dimensions(); }
+  [[nodiscard]] double time(std::size_t task, std::span<const int> alloc) const {
+    return tasks_[task].profile->time_at(space_, alloc);
+  }
+
+ private:
+  std::vector<Resource> resources_;
+  AllocationSpace space_;
+  std::vector<Task> tasks_;
+};
+
+[[nodiscard]] std::vector<int> capacities_of(const std::vector<Resource>& resources);
+
+}  // namespace cosched::sched

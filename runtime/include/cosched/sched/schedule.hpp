@@ -1,0 +1,38 @@
+#pragma once
+// A moldable schedule (allocation vector + start time per task) and the validator every schedule passes before it
+// leaves the library's callers: tests, `cosched plan` and `cosched simulate`.
+#include <string>
+#include <vector>
+
+#include "cosched/sched/model.hpp"
+
+namespace cosched::sched {
+
+struct ScheduledTask {
+  std::vector<int> alloc;  // p_j, one amount per resource
+  double start = 0.0;      // s_j
+  double duration = 0.0;   // t_j(p_j)
+  int pack = -1;           // pack number for pack schedules, -1 for list schedules
+};
+
+struct Schedule {
+  std::string algorithm;
+  double makespan = 0.0;
+  double lower_bound = 0.0;       // L_min(d) of the instance (Lemma 1); filled in by the caller that knows it
+  double allocation_bound = 0.0;  // L(p, d) of the algorithm's own allocation phase (L'_min(d) for TF variants)
+  std::vector<ScheduledTask> tasks;  // tasks[j] schedules instance task j
+};
+
+// Makespan of the tasks' completion times (0 for no task).
+[[nodiscard]] double completion_time(const std::vector<ScheduledTask>& tasks);
+
+// Every way `schedule` breaks the model, in words (empty = valid): task count, allocation vectors inside the
+// capacities, durations equal to the instance's (closed) times, start times finite and >= 0, no resource over
+// capacity at any instant (event sweep, intervals half-open), makespan = last completion, and for pack
+// schedules: one start per pack, each pack starting after the previous one ended.
+[[nodiscard]] std::vector<std::string> find_violations(const Instance& instance, const Schedule& schedule);
+
+// Throws std::logic_error listing the violations: an invalid schedule from an algorithm is a bug, not bad input.
+void require_valid(const Instance& instance, const Schedule& schedule);
+
+}  // namespace cosched::sched

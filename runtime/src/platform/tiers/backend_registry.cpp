@@ -1,0 +1,34 @@
+#include "platform/tiers/backend_registry.hpp"
+
+#include <array>
+#include <string>
+
+#include "cosched/common/error.hpp"
+
+namespace cosched::platform::tiers {
+
+std::span<const TierBackendEntry* const> tier_backend_entries() {
+  // Order matters: "auto" takes the first usable entry after "none" (real tiers before emulation).
+  static const std::array<const TierBackendEntry*, 4> entries{
+      &none_backend_entry(), &memkind_backend_entry(), &numa_backend_entry(), &emulated_backend_entry()};
+  return entries;
+}
+
+void check_fast_count(std::size_t count, std::size_t fast_count) {
+  if (fast_count > count) {
+    throw UsageError("fast element count " + std::to_string(fast_count) + " exceeds the array of " +
+                     std::to_string(count) + " elements");
+  }
+}
+
+const TierBackendEntry& tier_backend_entry(std::string_view name) {
+  std::string known;
+  for (const TierBackendEntry* entry : tier_backend_entries()) {
+    if (entry->name == name) return *entry;
+    known += ", ";
+    known += entry->name;
+  }
+  throw UsageError("unknown tier backend \"" + std::string(name) + "\" (known: auto" + known + ")");
+}
+
+}  // namespace cosched::platform::tiers

@@ -1,0 +1,125 @@
+#include "cosched/sched/model.hpp"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <unordered_set>
+
+#include "cosched/common/error.hpp"
+
+namespace cosched::sched {
+
+namespace {
+// Allocation indices are stored in 64-bit but one task's times are streamed through a buffer of P doubles:
+// 2^32 vectors would already be 32 GiB.
+constexpr std::size_t max_allocation_vectors = std::size_t{1} << 32;
+}  // namespace
+
+AllocationSpace::AllocationSpace(std::vector<int> capacities) : capacities_(std::move(capacities)) {
+  if (capacities_.empty()) throw InputError("resources", "at least one resource type is needed");
+  strides_.assign(capacities_.size(), 1);
+  for (std::size_t i = capacities_.size(); i-- > 0;) {
+    if (capacities_[i] < 1) {
+      throw InputError("resources[" + std::to_string(i) + "]",
+                       "capacity " + std::to_string(capacities_[i]) + " is below 1");
+    }
+    strides_[i] = size_;
+    const auto extent = static_cast<std::size_t>(capacities_[i]) + 1;
+    if (size_ > max_allocation_vectors / extent) {
+      throw ResourceError("the allocation space has more than 2^32 vectors (product of capacity+1 over " +
+                          std::to_string(capacities_.size()) + " resources)");
+    }
+    size_ *= extent;
+  }
+}
+
+std::size_t AllocationSpace::index_of(std::span<const int> alloc) const {
+  assert(contains(alloc));
+  std::size_t index = 0;
+  for (std::size_t i = 0; i < alloc.size(); ++i) index += static_cast<std::size_t>(alloc[i]) * strides_[i];
+  return index;
+}
+
+void AllocationSpace::decode(std::size_t index, std::span<int> alloc) const {
+  assert(index < size_ && alloc.size() == capacities_.size());
+  for (std::size_t i = 0; i < capacities_.size(); ++i) {
+    alloc[i] = static_cast<int>(index / strides_[i]);
+    index %= strides_[i];
+  }
+}
+
+std::vector<int> AllocationSpace::decode(std::size_t index) const {
+  std::vector<int> alloc(capacities_.size());
+  decode(index, alloc);
+  return alloc;
+}
+
+bool AllocationSpace::contains(std::span<const int> alloc) const {
+  if (alloc.size() != capacities_.size()) return false;
+  for (std::size_t i = 0; i < alloc.size(); ++i) {
+    if (alloc[i] < 0 || alloc[i] > capacities_[i]) return false;
+  }
+  return true;
+}
+
+double AllocationSpace::share_sum(std::span<const int> alloc) const {
+  double sum = 0.0;
+  for (std::size_t i = 0; i < alloc.size(); ++i) sum += share(i, alloc[i]);
+  return sum;
+}
+
+double area(const AllocationSpace& space, std::span<const int> alloc, double time) {
+  if (std::isinf(time)) return std::numeric_limits<double>::infinity();
+  return space.share_sum(alloc) * time;
+}
+
+void apply_monotone_closure(const AllocationSpace& space, std::span<double> times) {
+  assert(times.size() == space.size());
+  // The min over the box q <= p separates into one prefix-min per axis.
+  for (std::size_t i = 0; i < space.dimensions(); ++i) {
+    const std::size_t stride = space.stride(i);
+    const std::size_t block = stride * (static_cast<std::size_t>(space.capacity(i)) + 1);
+    for (std::size_t start = 0; start < times.size(); start += block) {
+      for (std::size_t k = start + stride; k < start + block; ++k) times[k] = std::min(times[k], times[k - stride]);
+    }
+  }
+}
+
+DenseTimeTable::DenseTimeTable(const AllocationSpace& space, std::vector<double> raw_times)
+    : times_(std::move(raw_times)) {
+  assert(times_.size() == space.size());
+  for (double& t : times_) {
+    assert(!std::isnan(t) && t >= 0.0);
+    t += 0.0;  // -0.0 -> +0.0, so bit patterns of times order like their values
+  }
+  apply_monotone_closure(space, times_);
+}
+
+void DenseTimeTable::fill_times([[maybe_unused]] const AllocationSpace& space, std::span<double> out) const {
+  assert(out.size() == space.size() && out.size() == times_.size());
+  std::copy(times_.begin(), times_.end(), out.begin());
+}
+
+double DenseTimeTable::time_at(const AllocationSpace& space, std::span<const int> alloc) const {
+  return times_[space.index_of(alloc)];
+}
+
+Instance::Instance(std::vector<Resource> resources, std::vector<Task> tasks)
+    : resources_(std::move(resources)), space_(capacities_of(resources_)), tasks_(std::move(tasks)) {
+  std::unordered_set<std::string> ids;
+  for (const auto& task : tasks_) {
+    if (!ids.insert(task.id).second) throw InputError("task \"" + task.id + "\"", "duplicate task id");
+    assert(task.profile != nullptr);
+  }
+}
+
+std::vector<int> capacities_of(const std::vector<Resource>& resources) {
+  std::vector<int> capacities;
+  capacities.reserve(resources.size());
+  for (const auto& resource : resources) capacities.push_back(resource.capacity);
+  return capacities;
+}
+
+}  // namespace cosched::sched

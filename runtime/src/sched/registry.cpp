@@ -1,0 +1,68 @@
+// The one place that lists the algorithms (Sec. 5.1): direct / transform x list SPT / LPT, pack NF / FF.
+#include <fmt/format.h>
+
+#include <chrono>
+
+#include "cosched/common/error.hpp"
+#include "cosched/sched/algorithm.hpp"
+#include "sched/two_phase.hpp"
+
+namespace cosched::sched {
+
+namespace {
+
+std::vector<std::unique_ptr<Algorithm>> make_registry() {
+  using detail::Approach;
+  using detail::TwoPhaseAlgorithm;
+  const auto list = [](ListOrder order) {
+    return [order](const RigidTasks& tasks) { return list_schedule(tasks, order); };
+  };
+  const auto pack = [](PackFit fit) { return [fit](const RigidTasks& tasks) { return pack_schedule(tasks, fit); }; };
+  std::vector<std::unique_ptr<Algorithm>> registry;
+  registry.push_back(std::make_unique<TwoPhaseAlgorithm>("d-list-spt", Approach::direct,
+                                                         list(ListOrder::shortest_first)));
+  registry.push_back(std::make_unique<TwoPhaseAlgorithm>("d-list-lpt", Approach::direct,
+                                                         list(ListOrder::longest_first)));
+  registry.push_back(std::make_unique<TwoPhaseAlgorithm>("t-list-spt", Approach::transform,
+                                                         list(ListOrder::shortest_first)));
+  registry.push_back(std::make_unique<TwoPhaseAlgorithm>("t-list-lpt", Approach::transform,
+                                                         list(ListOrder::longest_first)));
+  registry.push_back(std::make_unique<TwoPhaseAlgorithm>("d-pack-nf", Approach::direct, pack(PackFit::next_fit)));
+  registry.push_back(std::make_unique<TwoPhaseAlgorithm>("d-pack-ff", Approach::direct, pack(PackFit::first_fit)));
+  registry.push_back(std::make_unique<TwoPhaseAlgorithm>("t-pack-nf", Approach::transform,
+                                                         pack(PackFit::next_fit)));
+  registry.push_back(std::make_unique<TwoPhaseAlgorithm>("t-pack-ff", Approach::transform,
+                                                         pack(PackFit::first_fit)));
+  return registry;
+}
+
+}  // namespace
+
+const std::vector<std::unique_ptr<Algorithm>>& algorithms() {
+  static const std::vector<std::unique_ptr<Algorithm>> registry = make_registry();
+  return registry;
+}
+
+std::vector<std::string> algorithm_names() {
+  std::vector<std::string> names;
+  for (const auto& algorithm : algorithms()) names.emplace_back(algorithm->name());
+  return names;
+}
+
+const Algorithm& find_algorithm(std::string_view name) {
+  for (const auto& algorithm : algorithms()) {
+    if (algorithm->name() == name) return *algorithm;
+  }
+  throw UsageError(fmt::format("unknown algorithm \"{}\" (known: {})", name, fmt::join(algorithm_names(), ", ")));
+}
+
+PlanResult plan(const Algorithm& algorithm, const Instance& instance, double lower_bound) {
+  const auto begin = std::chrono::steady_clock::now();
+  PlanResult result{algorithm.schedule(instance), 0.0};
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+  result.schedule.lower_bound = lower_bound;
+  require_valid(instance, result.schedule);
+  return result;
+}
+
+}  // namespace cosched::sched

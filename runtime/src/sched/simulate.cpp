@@ -1,0 +1,57 @@
+#include "cosched/sched/simulate.hpp"
+
+#include <algorithm>
+
+#include "cosched/sched/algorithm.hpp"
+#include "cosched/sched/allocation.hpp"
+
+namespace cosched::sched {
+
+std::vector<SimulationRecord> run_simulation(const SimulationConfig& config, const SimulationProgress& progress) {
+  std::vector<const Algorithm*> selected;
+  for (const auto& name : config.algorithms) selected.push_back(&find_algorithm(name));
+  std::vector<SimulationRecord> records;
+  records.reserve(config.instances * selected.size());
+  for (std::size_t k = 0; k < config.instances; ++k) {
+    const Instance instance = generate_instance(config.generator, instance_seed(config.seed, k));
+    const double bound = lower_bound(instance);
+    for (const Algorithm* algorithm : selected) {
+      const PlanResult result = plan(*algorithm, instance, bound);
+      records.push_back({k, std::string(algorithm->name()), result.schedule.makespan, bound,
+                         result.schedule.makespan / bound, result.seconds});
+    }
+    if (progress) progress(k + 1, config.instances);
+  }
+  return records;
+}
+
+std::vector<AlgorithmSummary> summarise(const std::vector<SimulationRecord>& records,
+                                        const std::vector<std::string>& algorithms) {
+  std::vector<AlgorithmSummary> summaries;
+  for (const auto& name : algorithms) {
+    AlgorithmSummary summary;
+    summary.algorithm = name;
+    std::vector<double> ratios;
+    double seconds = 0.0;
+    for (const auto& record : records) {
+      if (record.algorithm != name) continue;
+      ratios.push_back(record.ratio);
+      seconds += record.seconds;
+    }
+    summary.runs = ratios.size();
+    if (!ratios.empty()) {
+      std::sort(ratios.begin(), ratios.end());
+      double total = 0.0;
+      for (double ratio : ratios) total += ratio;
+      const std::size_t middle = ratios.size() / 2;
+      summary.mean_ratio = total / static_cast<double>(ratios.size());
+      summary.median_ratio = ratios.size() % 2 == 1 ? ratios[middle] : (ratios[middle - 1] + ratios[middle]) / 2;
+      summary.max_ratio = ratios.back();
+      summary.mean_seconds = seconds / static_cast<double>(ratios.size());
+    }
+    summaries.push_back(std::move(summary));
+  }
+  return summaries;
+}
+
+}  // namespace cosched::sched

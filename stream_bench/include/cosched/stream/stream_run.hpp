@@ -1,0 +1,80 @@
+#pragma once
+// Running one STREAM kernel in-process: the library entry point stream_bench, the profiler and the launcher share.
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cosched/platform/memory_tier.hpp"
+
+namespace cosched::stream {
+
+// How kernels store their results. Streaming (non-temporal) stores skip the write-allocate read of each
+// destination line, which wins once the arrays are far out of cache; `automatic` picks per run (docs/stream_bench.md).
+enum class StoreMode { automatic, streaming, regular };
+
+[[nodiscard]] std::string_view to_string(StoreMode mode) noexcept;  // "auto", "nt", "regular"
+// Parses "auto" | "nt" | "regular"; throws UsageError otherwise.
+[[nodiscard]] StoreMode parse_store_mode(std::string_view text);
+
+struct StreamConfig {
+  std::string kernel = "triad";
+  unsigned threads = 1;
+  std::vector<unsigned> cores;  // indices into platform::allowed_cores(), one per thread; empty: the first N
+  std::size_t array_bytes = std::size_t{256} << 20;  // per array
+  unsigned reps = 10;           // timed repetitions
+  unsigned warmup_reps = 1;     // untimed repetitions first (STREAM drops its first iteration too)
+  StoreMode stores = StoreMode::automatic;
+  // Share of every array placed in the backend's fast tier. Unset: nothing is asked of the fast tier (with the
+  // "none" backend: plain memory, the machine's real speed).
+  std::optional<double> fast_fraction;
+};
+
+// Where one OpenMP thread ran, read back from the OS inside the run.
+struct ThreadPlacement {
+  unsigned thread = 0;
+  unsigned core = 0;                   // index into allowed_cores()
+  std::vector<unsigned> core_pus;      // the PUs of that core (what the thread was bound to)
+  std::vector<unsigned> bound_pus;     // current_thread_binding() right after binding
+  unsigned observed_pu = 0;            // current_pu() after the timed reps
+};
+
+struct StreamResult {
+  std::string kernel;
+  std::string formula;
+  unsigned threads = 0;
+  std::vector<unsigned> cores;
+  std::vector<ThreadPlacement> placements;  // indexed by OpenMP thread number
+  std::size_t array_bytes = 0;              // per array, as run (whole doubles)
+  std::size_t array_count = 0;              // arrays the kernel touches
+  std::size_t bytes_per_element = 0;        // STREAM counting
+  std::size_t bytes_per_rep = 0;            // logical bytes of one rep: one pass, whatever the tier emulation
+  unsigned reps = 0;
+  std::string stores;                       // "nt" or "regular" as run; "none" for ddot (stores nothing)
+  std::vector<double> rep_times_s;
+  double min_time_s = 0, median_time_s = 0, mean_time_s = 0, max_time_s = 0;
+  // 1 GB/s = 1e9 B/s. mean_gbs = all reps' bytes / all reps' time (what likwid-bench reports).
+  double best_gbs = 0, median_gbs = 0, mean_gbs = 0, worst_gbs = 0;
+  bool validated = false;
+  std::string validation_message;           // "" when validated, else the first mismatch and the count
+  std::optional<double> sum;                // ddot's result (every rep must agree)
+  // Memory tiers.
+  double fast_fraction = 0;                 // as requested (0 when unset)
+  std::string tier_backend;
+  bool emulated = false;
+  double slow_pass_factor = 1;              // times the slow part is streamed per rep
+  std::size_t fast_bytes = 0;               // bytes placed in each tier, summed over the arrays
+  std::size_t slow_bytes = 0;
+};
+
+// Runs `config` with arrays from `backend`. Throws UsageError (bad config), ResourceError (cores or memory do
+// not fit), PlatformError (binding failed). A validation failure is *not* thrown: the result says
+// validated == false with the reason, so callers can still report the timings.
+[[nodiscard]] StreamResult run_stream(const StreamConfig& config, platform::TierBackend& backend);
+
+// Bytes the kernel's arrays need, and MemAvailable of this machine, for the up-front "does it fit" check.
+[[nodiscard]] std::size_t required_bytes(const StreamConfig& config);
+[[nodiscard]] std::size_t available_memory_bytes();
+
+}  // namespace cosched::stream

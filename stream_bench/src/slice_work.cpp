@@ -1,0 +1,126 @@
+#include "slice_work.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "cosched/common/error.hpp"
+#include "kernel_loops.hpp"
+
+namespace cosched::stream::detail {
+
+namespace {
+
+constexpr std::size_t line_elements = 64 / sizeof(double);
+
+// Calls fn(pointer to element first, first, n) for the part of [slice.begin, slice.end) in each tier.
+template <class Fn>
+void for_each_part(const platform::TieredSpan& span, Slice slice, Fn fn) {
+  const std::size_t split = span.fast_count;
+  if (slice.begin < split) {
+    const std::size_t end = std::min(slice.end, split);
+    fn(span.fast + slice.begin, slice.begin, end - slice.begin);
+  }
+  if (slice.end > split) {
+    const std::size_t begin = std::max(slice.begin, split);
+    fn(span.slow + (begin - split), begin, slice.end - begin);
+  }
+}
+
+// Pointers to element `offset` of one tier's part of every touched array (null for untouched ones).
+ArrayPointers part_pointers(const ArraySpans& spans, ArraySet touched, bool fast, std::size_t offset) noexcept {
+  auto at = [&](ArrayId id) -> double* {
+    if (!touched.contains(id)) return nullptr;
+    const platform::TieredSpan& span = spans[static_cast<std::size_t>(id)];
+    return (fast ? span.fast : span.slow) + offset;
+  };
+  return {at(ArrayId::a), at(ArrayId::b), at(ArrayId::c)};
+}
+
+constexpr std::array<ArrayId, array_id_count> all_arrays{ArrayId::a, ArrayId::b, ArrayId::c};
+
+// The split index, the same for all of a kernel's arrays (run_stream checks the backend kept to that).
+std::size_t fast_count_of(const KernelSpec& kernel, const ArraySpans& spans) noexcept {
+  for (ArrayId id : all_arrays) {
+    if (kernel.touched().contains(id)) return spans[static_cast<std::size_t>(id)].fast_count;
+  }
+  return 0;
+}
+
+}  // namespace
+
+Slice thread_slice(std::size_t count, unsigned threads, unsigned thread) noexcept {
+  const std::size_t lines = (count + line_elements - 1) / line_elements;
+  const std::size_t first = lines * thread / threads;
+  const std::size_t last = lines * (thread + 1) / threads;
+  return {std::min(first * line_elements, count), std::min(last * line_elements, count)};
+}
+
+void fill_initial(const KernelSpec& kernel, const ArraySpans& spans, Slice slice) noexcept {
+  for (ArrayId id : all_arrays) {
+    if (!kernel.touched().contains(id)) continue;
+    for_each_part(spans[static_cast<std::size_t>(id)], slice, [id](double* p, std::size_t first, std::size_t n) {
+      for (std::size_t k = 0; k < n; ++k) p[k] = initial_value(id, first + k);
+    });
+  }
+}
+
+SlowPasses slow_passes_for(double slow_pass_factor) {
+  if (!(slow_pass_factor >= 1.0) || !std::isfinite(slow_pass_factor)) {
+    throw RuntimeFailure("tier cost model asks for slow_pass_factor " + std::to_string(slow_pass_factor) +
+                         ": the slow part must be streamed at least once");
+  }
+  const double full = std::floor(slow_pass_factor);
+  return {static_cast<std::size_t>(full), slow_pass_factor - full};
+}
+
+double run_slice(const KernelSpec& kernel, const ArraySpans& spans, Slice slice, const SlowPasses& passes,
+                 bool streaming, double& discarded) noexcept {
+  const std::size_t split = fast_count_of(kernel, spans);
+  double sum = 0.0;
+  if (slice.begin < split) {
+    const std::size_t end = std::min(slice.end, split);
+    sum += run_kernel_range(kernel.id, part_pointers(spans, kernel.touched(), true, slice.begin), end - slice.begin,
+                            kernel_scalar, streaming);
+  }
+  if (slice.end > split) {
+    const std::size_t begin = std::max(slice.begin, split);
+    const std::size_t n = slice.end - begin;
+    const ArrayPointers slow = part_pointers(spans, kernel.touched(), false, begin - split);
+    sum += run_kernel_range(kernel.id, slow, n, kernel_scalar, streaming);
+    // The emulated slower tier: stream the slow part again. Kernels are idempotent, so results do not change.
+    for (std::size_t pass = 1; pass < passes.full_passes; ++pass) {
+      discarded += run_kernel_range(kernel.id, slow, n, kernel_scalar, streaming);
+    }
+    const auto prefix = static_cast<std::size_t>(std::llround(passes.last_pass_fraction * static_cast<double>(n)));
+    discarded += run_kernel_range(kernel.id, slow, std::min(prefix, n), kernel_scalar, streaming);
+  }
+  return sum;
+}
+
+SliceCheck check_slice(const KernelSpec& kernel, const ArraySpans& spans, Slice slice) noexcept {
+  SliceCheck check;
+  auto expected_element = [&kernel](std::size_t i) {
+    return kernel.element(initial_value(ArrayId::a, i), initial_value(ArrayId::b, i), initial_value(ArrayId::c, i),
+                          kernel_scalar);
+  };
+  for (ArrayId id : all_arrays) {
+    if (!kernel.touched().contains(id)) continue;
+    const bool written = kernel.writes.contains(id);
+    for_each_part(spans[static_cast<std::size_t>(id)], slice, [&](double* p, std::size_t first, std::size_t n) {
+      for (std::size_t k = 0; k < n; ++k) {
+        const std::size_t i = first + k;
+        const double expected = written ? expected_element(i) : initial_value(id, i);
+        if (p[k] != expected) {
+          if (check.mismatches++ == 0) check.first = Mismatch{id, i, p[k], expected};
+        }
+      }
+    });
+  }
+  if (kernel.is_reduction()) {
+    for (std::size_t i = slice.begin; i < slice.end; ++i) check.expected_sum += expected_element(i);
+  }
+  return check;
+}
+
+}  // namespace cosched::stream::detail

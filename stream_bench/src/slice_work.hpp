@@ -1,0 +1,59 @@
+#pragma once
+// What one OpenMP thread does to its static slice of the arrays: first touch, the kernel over the fast part and
+// the (possibly re-streamed) slow part, and the check against the kernel table's expected values.
+#include <array>
+#include <cstddef>
+#include <optional>
+
+#include "cosched/platform/memory_tier.hpp"
+#include "cosched/stream/kernels.hpp"
+
+namespace cosched::stream::detail {
+
+// Elements [begin, end) of every array. Slices start on cache-line boundaries so no two threads write one line.
+struct Slice {
+  std::size_t begin = 0;
+  std::size_t end = 0;
+};
+
+[[nodiscard]] Slice thread_slice(std::size_t count, unsigned threads, unsigned thread) noexcept;
+
+// Indexed by ArrayId; arrays the kernel does not touch are empty spans.
+using ArraySpans = std::array<platform::TieredSpan, array_id_count>;
+
+// Writes the initial values into the kernel's arrays over the slice: the first touch, by the thread that will
+// stream the slice, so pages land next to it.
+void fill_initial(const KernelSpec& kernel, const ArraySpans& spans, Slice slice) noexcept;
+
+// How the slow part is streamed: `full_passes` whole passes, then a prefix of `last_pass_fraction` of it.
+struct SlowPasses {
+  std::size_t full_passes = 1;
+  double last_pass_fraction = 0.0;
+};
+// From a cost model's slow_pass_factor (>= 1; throws RuntimeFailure otherwise: fewer passes would skip elements).
+[[nodiscard]] SlowPasses slow_passes_for(double slow_pass_factor);
+
+// One rep over the slice: the fast part once, the slow part as `passes` says. Returns the reduction's sum over
+// the first pass only; later passes' sums go to `discarded`, which the caller keeps observable so the compiler
+// cannot drop the extra (real) memory traffic.
+double run_slice(const KernelSpec& kernel, const ArraySpans& spans, Slice slice, const SlowPasses& passes,
+                 bool streaming, double& discarded) noexcept;
+
+struct Mismatch {
+  ArrayId array = ArrayId::a;
+  std::size_t index = 0;
+  double found = 0;
+  double expected = 0;
+};
+
+struct SliceCheck {
+  std::size_t mismatches = 0;
+  std::optional<Mismatch> first;
+  double expected_sum = 0;  // the reduction's exact expected sum over the slice
+};
+
+// Compares every touched array over the slice with the table's expected values: the written array holds
+// element(initial values), the others still hold their initial values.
+[[nodiscard]] SliceCheck check_slice(const KernelSpec& kernel, const ArraySpans& spans, Slice slice) noexcept;
+
+}  // namespace cosched::stream::detail

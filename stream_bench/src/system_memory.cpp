@@ -1,0 +1,58 @@
+#include "system_memory.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+namespace cosched::stream::detail {
+
+namespace {
+
+// Parses sizes like "32768K", "1M" as sysfs writes them.
+std::size_t parse_size(const std::string& text) {
+  std::size_t consumed = 0;
+  const unsigned long long value = std::stoull(text, &consumed);
+  const char unit = consumed < text.size() ? text[consumed] : ' ';
+  const std::size_t multiplier = unit == 'K' ? 1024 : unit == 'M' ? 1024 * 1024 : unit == 'G' ? 1024 * 1024 * 1024 : 1;
+  return static_cast<std::size_t>(value) * multiplier;
+}
+
+}  // namespace
+
+std::size_t read_available_memory_bytes() {
+  std::ifstream meminfo("/proc/meminfo");
+  std::string key;
+  std::size_t kib = 0;
+  std::string unit;
+  while (meminfo >> key >> kib >> unit) {
+    if (key == "MemAvailable:") return kib * 1024;
+  }
+  const long pages = sysconf(_SC_AVPHYS_PAGES);
+  const long page = sysconf(_SC_PAGESIZE);
+  return pages > 0 && page > 0 ? static_cast<std::size_t>(pages) * static_cast<std::size_t>(page) : 0;
+}
+
+std::size_t last_level_cache_bytes() {
+  static const std::size_t bytes = [] {
+    std::size_t largest = 0;
+    std::error_code error;
+    const std::filesystem::path caches{"/sys/devices/system/cpu/cpu0/cache"};
+    for (const auto& entry : std::filesystem::directory_iterator(caches, error)) {
+      std::ifstream size_file(entry.path() / "size");
+      std::string text;
+      if (!(size_file >> text)) continue;
+      try {
+        largest = std::max(largest, parse_size(text));
+      } catch (const std::exception&) {
+        // an unreadable entry says nothing; the fallback below covers "none readable"
+      }
+    }
+    return largest != 0 ? largest : std::size_t{32} << 20;
+  }();
+  return bytes;
+}
+
+}  // namespace cosched::stream::detail

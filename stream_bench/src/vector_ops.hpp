@@ -1,0 +1,89 @@
+#pragma once
+// The widest vector unit the build targets, behind one small interface, so each kernel loop is written once.
+// Streaming (non-temporal) stores need a vector-aligned destination; loads are unaligned (free when aligned).
+#include <cstddef>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
+
+namespace cosched::stream::detail {
+
+#if defined(__AVX512F__)
+struct Vector {
+  using type = __m512d;
+  static constexpr std::size_t lanes = 8;
+  static type load(const double* p) noexcept { return _mm512_loadu_pd(p); }
+  static void store(double* p, type v) noexcept { _mm512_storeu_pd(p, v); }
+  static void stream(double* p, type v) noexcept { _mm512_stream_pd(p, v); }
+  static type broadcast(double s) noexcept { return _mm512_set1_pd(s); }
+  static type zero() noexcept { return _mm512_setzero_pd(); }
+  static type add(type x, type y) noexcept { return _mm512_add_pd(x, y); }
+  static type mul(type x, type y) noexcept { return _mm512_mul_pd(x, y); }
+  // Through memory rather than _mm512_reduce_add_pd, which trips GCC 12's -Wuninitialized (_mm256_undefined_pd).
+  static double sum(type v) noexcept {
+    alignas(64) double lanes_out[8];
+    _mm512_store_pd(lanes_out, v);
+    return ((lanes_out[0] + lanes_out[1]) + (lanes_out[2] + lanes_out[3])) +
+           ((lanes_out[4] + lanes_out[5]) + (lanes_out[6] + lanes_out[7]));
+  }
+};
+#elif defined(__AVX__)
+struct Vector {
+  using type = __m256d;
+  static constexpr std::size_t lanes = 4;
+  static type load(const double* p) noexcept { return _mm256_loadu_pd(p); }
+  static void store(double* p, type v) noexcept { _mm256_storeu_pd(p, v); }
+  static void stream(double* p, type v) noexcept { _mm256_stream_pd(p, v); }
+  static type broadcast(double s) noexcept { return _mm256_set1_pd(s); }
+  static type zero() noexcept { return _mm256_setzero_pd(); }
+  static type add(type x, type y) noexcept { return _mm256_add_pd(x, y); }
+  static type mul(type x, type y) noexcept { return _mm256_mul_pd(x, y); }
+  static double sum(type v) noexcept {
+    alignas(32) double lanes_out[4];
+    _mm256_store_pd(lanes_out, v);
+    return (lanes_out[0] + lanes_out[1]) + (lanes_out[2] + lanes_out[3]);
+  }
+};
+#elif defined(__SSE2__)
+struct Vector {
+  using type = __m128d;
+  static constexpr std::size_t lanes = 2;
+  static type load(const double* p) noexcept { return _mm_loadu_pd(p); }
+  static void store(double* p, type v) noexcept { _mm_storeu_pd(p, v); }
+  static void stream(double* p, type v) noexcept { _mm_stream_pd(p, v); }
+  static type broadcast(double s) noexcept { return _mm_set1_pd(s); }
+  static type zero() noexcept { return _mm_setzero_pd(); }
+  static type add(type x, type y) noexcept { return _mm_add_pd(x, y); }
+  static type mul(type x, type y) noexcept { return _mm_mul_pd(x, y); }
+  static double sum(type v) noexcept {
+    alignas(16) double lanes_out[2];
+    _mm_store_pd(lanes_out, v);
+    return lanes_out[0] + lanes_out[1];
+  }
+};
+#else
+// No x86 vector unit: plain doubles; "streaming" stores are ordinary stores.
+struct Vector {
+  using type = double;
+  static constexpr std::size_t lanes = 1;
+  static type load(const double* p) noexcept { return *p; }
+  static void store(double* p, type v) noexcept { *p = v; }
+  static void stream(double* p, type v) noexcept { *p = v; }
+  static type broadcast(double s) noexcept { return s; }
+  static type zero() noexcept { return 0.0; }
+  static type add(type x, type y) noexcept { return x + y; }
+  static type mul(type x, type y) noexcept { return x * y; }
+  static double sum(type v) noexcept { return v; }
+};
+#endif
+
+// Orders this thread's streaming stores before what follows (they are weakly ordered): called before the
+// barrier that ends a timed rep, so the time includes them and other threads see the data.
+inline void store_fence() noexcept {
+#if defined(__SSE2__)
+  _mm_sfence();
+#endif
+}
+
+}  // namespace cosched::stream::detail

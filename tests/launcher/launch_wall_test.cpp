@@ -1,0 +1,209 @@
+// Real runs on the wall clock with tiny child tasks (/bin/true, /bin/false, /bin/sleep and the append task):
+// statuses, crash and timeout isolation, the journal of a run, resume after the launcher is SIGKILLed, and a
+// clean stop on SIGTERM. No timing thresholds: only order and status.
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <fstream>
+#include <map>
+#include <thread>
+
+#include "cosched/common/error.hpp"
+#include "cosched/launcher/journal.hpp"
+#include "cosched/launcher/launch.hpp"
+#include "cosched/platform/binding.hpp"
+#include "test_support.hpp"
+
+namespace cosched::launcher {
+namespace {
+
+using Commands = std::vector<std::pair<std::string, std::vector<std::string>>>;
+
+// A list plan over one core: tasks run one after another, in the given order, `step` seconds apart.
+LaunchPlan serial_plan(const Commands& commands, double step) {
+  LaunchPlan plan;
+  plan.algorithm = "test-serial";
+  plan.resource_names = {"cores"};
+  plan.capacities = {1};
+  for (std::size_t j = 0; j < commands.size(); ++j) {
+    plan.tasks.push_back({commands[j].first, {1}, step * static_cast<double>(j), step, -1});
+  }
+  return plan;
+}
+
+Workload workload_of(const Commands& commands) {
+  Workload workload;
+  workload.source = "test";
+  for (const auto& [id, argv] : commands) {
+    WorkloadTask task;
+    task.id = id;
+    task.command = argv;
+    workload.tasks.push_back(task);
+  }
+  return workload;
+}
+
+LaunchSettings settings_for(const std::filesystem::path& dir) {
+  LaunchSettings settings;
+  settings.journal = dir / "run.jsonl";
+  settings.clock.kill_grace_s = 0.5;
+  settings.clock.catch_stop_signals = false;
+  return settings;
+}
+
+std::map<std::string, std::string> last_status(const std::filesystem::path& journal) {
+  std::map<std::string, std::string> status;
+  for (const auto& event : read_journal(journal).events) {
+    if (event["event"] == "end") status[event["task"]] = event["status"];
+  }
+  return status;
+}
+
+TEST(LaunchWall, RecordsOkFailedAndTimeoutAndTheBatchContinues) {
+  const auto dir = testing::scratch_dir("wall-statuses");
+  const Commands commands{{"ok", {"/bin/true"}}, {"fails", {"/bin/false"}}, {"slow", {"/bin/sleep", "30"}},
+                          {"missing", {"/nonexistent/cosched-task"}}, {"after", {"/bin/true"}}};
+  LaunchSettings settings = settings_for(dir);
+  settings.clock.timeout_s = 0.3;
+  const LaunchSummary summary = launch(serial_plan(commands, 0.0), workload_of(commands), settings);
+  EXPECT_EQ(summary.observed.completed, 2U);
+  EXPECT_EQ(summary.observed.failed, 3U);
+  const auto status = last_status(settings.journal);
+  EXPECT_EQ(status.at("ok"), "ok");
+  EXPECT_EQ(status.at("fails"), "failed");
+  EXPECT_EQ(status.at("slow"), "timeout");
+  EXPECT_EQ(status.at("missing"), "failed");
+  EXPECT_EQ(status.at("after"), "ok");  // the batch went on after the crash and the timeout
+  // The journal: header, start/end per task in list order, footer.
+  const auto events = read_journal(settings.journal).events;
+  EXPECT_EQ(events.front()["event"], "batch_start");
+  EXPECT_EQ(events.back()["event"], "batch_end");
+  EXPECT_EQ(events.back()["tasks_completed"], 2);
+  EXPECT_EQ(events.back()["tasks_failed"], 3);
+  std::vector<std::string> start_order;
+  for (const auto& event : events) {
+    if (event["event"] == "start") start_order.push_back(event["task"]);
+  }
+  EXPECT_EQ(start_order, (std::vector<std::string>{"ok", "fails", "slow", "missing", "after"}));
+}
+
+TEST(LaunchWall, FailFastStopsAfterTheFirstFailure) {
+  const auto dir = testing::scratch_dir("wall-fail-fast");
+  const Commands commands{{"a", {"/bin/true"}}, {"b", {"/bin/false"}}, {"c", {"/bin/true"}}};
+  LaunchSettings settings = settings_for(dir);
+  settings.engine.fail_fast = true;
+  const LaunchSummary summary = launch(serial_plan(commands, 0.0), workload_of(commands), settings);
+  EXPECT_TRUE(summary.observed.stopped_by_failure);
+  EXPECT_EQ(summary.observed.not_started, 1U);
+  EXPECT_EQ(last_status(settings.journal).count("c"), 0U);
+  EXPECT_EQ(read_journal(settings.journal).events.back()["status"], "stopped");
+}
+
+TEST(LaunchWall, PlaceholdersAreSubstitutedWithoutAShell) {
+  const auto dir = testing::scratch_dir("wall-placeholders");
+  const Commands commands{{"echo", {"/bin/echo", "{threads}", "{cpuset}", "{fast_bytes}", "{unknown}"}}};
+  LaunchSettings settings = settings_for(dir);
+  const LaunchSummary summary = launch(serial_plan(commands, 0.0), workload_of(commands), settings);
+  ASSERT_EQ(summary.observed.completed, 1U);
+  std::ifstream out(dir / "run.jsonl.logs" / "echo.out");
+  std::string line;
+  std::getline(out, line);
+  const auto pus = platform::allowed_cores().front();
+  EXPECT_EQ(line, "1 " + platform::to_range_text(pus) + " 0 {unknown}");
+}
+
+TEST(LaunchWall, AnExistingJournalIsNotOverwritten) {
+  const auto dir = testing::scratch_dir("wall-existing");
+  const Commands commands{{"a", {"/bin/true"}}};
+  const LaunchSettings settings = settings_for(dir);
+  (void)launch(serial_plan(commands, 0.0), workload_of(commands), settings);
+  EXPECT_THROW((void)launch(serial_plan(commands, 0.0), workload_of(commands), settings), UsageError);
+}
+
+// Forks a launcher running `plan`; returns its pid.
+pid_t fork_launcher(const LaunchPlan& plan, const Workload& workload, const LaunchSettings& settings) {
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    int code = 0;
+    try {
+      (void)launch(plan, workload, settings);
+    } catch (...) {
+      code = 3;
+    }
+    ::_exit(code);
+  }
+  return pid;
+}
+
+std::size_t count_events(const std::filesystem::path& journal, const std::string& name) {
+  if (!std::filesystem::exists(journal)) return 0;
+  std::size_t count = 0;
+  for (const auto& event : read_journal(journal).events) count += event["event"] == name ? 1 : 0;
+  return count;
+}
+
+void wait_for_events(const std::filesystem::path& journal, const std::string& name, std::size_t count) {
+  while (count_events(journal, name) < count) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+}
+
+TEST(LaunchWall, ResumeAfterSigkillRunsOnlyWhatDidNotCompleteAndNothingTwice) {
+  const auto dir = testing::scratch_dir("wall-resume");
+  const auto marks = dir / "marks.txt";
+  Commands commands;
+  for (int k = 0; k < 5; ++k) {
+    const std::string id = "task" + std::to_string(k);
+    commands.push_back({id, testing::append_command(marks, id, 200)});
+  }
+  const LaunchPlan plan = serial_plan(commands, 0.2);
+  const Workload workload = workload_of(commands);
+  LaunchSettings settings = settings_for(dir);
+
+  const pid_t launcher = fork_launcher(plan, workload, settings);
+  wait_for_events(settings.journal, "end", 2);
+  ::kill(launcher, SIGKILL);
+  ::waitpid(launcher, nullptr, 0);
+  const auto before = last_status(settings.journal);
+  ASSERT_GE(before.size(), 2U);
+  ASSERT_LT(before.size(), commands.size());
+
+  settings.resume = true;
+  const LaunchSummary resumed = launch(plan, workload, settings);
+  EXPECT_EQ(resumed.already_completed.size(), before.size());
+  EXPECT_EQ(resumed.plan.tasks.size() + before.size(), commands.size());
+  for (const auto& task : resumed.plan.tasks) EXPECT_EQ(before.count(task.id), 0U) << task.id;
+
+  // Every task appended exactly once: none ran twice, none was lost.
+  std::map<std::string, int> appended;
+  std::ifstream in(marks);
+  for (std::string line; std::getline(in, line);) ++appended[line];
+  ASSERT_EQ(appended.size(), commands.size());
+  for (const auto& [id, count] : appended) EXPECT_EQ(count, 1) << id;
+  for (const auto& [id, status] : last_status(settings.journal)) EXPECT_EQ(status, "ok") << id;
+  EXPECT_EQ(count_events(settings.journal, "batch_start"), 2U);
+}
+
+TEST(LaunchWall, SigtermStopsChildrenAndLeavesAConsistentJournal) {
+  const auto dir = testing::scratch_dir("wall-sigterm");
+  const Commands commands{{"long", {"/bin/sleep", "30"}}, {"never", {"/bin/true"}}};
+  LaunchSettings settings = settings_for(dir);
+  settings.clock.catch_stop_signals = true;
+  const pid_t launcher = fork_launcher(serial_plan(commands, 0.0), workload_of(commands), settings);
+  wait_for_events(settings.journal, "start", 1);
+  ::kill(launcher, SIGTERM);
+  int status = 0;
+  ::waitpid(launcher, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+  const auto events = read_journal(settings.journal).events;
+  EXPECT_EQ(events.back()["event"], "batch_end");
+  EXPECT_EQ(events.back()["status"], "interrupted");
+  EXPECT_EQ(last_status(settings.journal).at("long"), "killed");
+  EXPECT_EQ(count_events(settings.journal, "start"), count_events(settings.journal, "end"));
+}
+
+}  // namespace
+}  // namespace cosched::launcher

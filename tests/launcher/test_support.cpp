@@ -1,0 +1,87 @@
+#include "test_support.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <thread>
+
+#include "cosched/sched/algorithm.hpp"
+#include "cosched/sched/allocation.hpp"
+
+namespace cosched::launcher::testing {
+
+namespace {
+
+// Runs before main() when this executable is started as an append task.
+[[maybe_unused]] const bool append_task_hook = [] {
+  const char* spec = std::getenv("COSCHED_TEST_APPEND");
+  if (spec == nullptr) return false;
+  // file:line:sleep_ms, parsed with C strings (this runs before main, in a process that only appends).
+  const char* first = std::strchr(spec, ':');
+  const char* last = std::strrchr(spec, ':');
+  if (first == nullptr || last == first) ::_exit(2);
+  char file[4096] = {};
+  char line[512] = {};
+  std::memcpy(file, spec, std::min<std::size_t>(static_cast<std::size_t>(first - spec), sizeof file - 1));
+  const auto line_length = std::min<std::size_t>(static_cast<std::size_t>(last - first - 1), sizeof line - 2);
+  std::memcpy(line, first + 1, line_length);
+  line[line_length] = '\n';
+  std::this_thread::sleep_for(std::chrono::milliseconds(std::atoi(last + 1)));
+  const int fd = ::open(file, O_WRONLY | O_APPEND | O_CREAT, 0644);
+  if (fd < 0 || ::write(fd, line, line_length + 1) != static_cast<ssize_t>(line_length + 1)) ::_exit(1);
+  ::close(fd);
+  ::_exit(0);
+}();
+
+}  // namespace
+
+sched::Instance random_instance(std::mt19937& rng, int cores, int chunks, std::size_t tasks) {
+  std::vector<sched::Resource> resources{{"cores", cores}, {"fast_chunks", chunks}};
+  const sched::AllocationSpace space({cores, chunks});
+  std::uniform_real_distribution<double> work(0.5, 4.0);
+  std::uniform_real_distribution<double> slow(1.0, 5.0);
+  std::uniform_int_distribution<int> fits(1, chunks);
+  std::vector<sched::Task> list;
+  for (std::size_t j = 0; j < tasks; ++j) {
+    const double w = work(rng);
+    const double ratio = slow(rng);
+    const int needed = fits(rng);
+    std::vector<double> times(space.size());
+    for (int c = 0; c <= cores; ++c) {
+      for (int k = 0; k <= chunks; ++k) {
+        const double fast = std::min(1.0, static_cast<double>(k) / needed);
+        times[static_cast<std::size_t>(c * (chunks + 1) + k)] =
+            c == 0 ? std::numeric_limits<double>::infinity() : w / c * (fast + (1.0 - fast) * ratio);
+      }
+    }
+    std::string id = std::to_string(j);
+    id.insert(0, 1, 't');
+    list.push_back({id, std::make_shared<sched::DenseTimeTable>(space, std::move(times))});
+  }
+  return sched::Instance(std::move(resources), std::move(list));
+}
+
+LaunchPlan plan_with(const sched::Instance& instance, const std::string& algorithm) {
+  const auto result = sched::plan(sched::find_algorithm(algorithm), instance, sched::lower_bound(instance));
+  return plan_from_schedule(instance, result.schedule);
+}
+
+std::vector<std::string> append_command(const std::filesystem::path& file, const std::string& line, int sleep_ms) {
+  return {"/usr/bin/env", "COSCHED_TEST_APPEND=" + file.string() + ":" + line + ":" + std::to_string(sleep_ms),
+          std::filesystem::read_symlink("/proc/self/exe").string()};
+}
+
+std::filesystem::path scratch_dir(const std::string& name) {
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("cosched-launcher-test-" + std::to_string(::getpid()) + "-" + name);
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+}  // namespace cosched::launcher::testing

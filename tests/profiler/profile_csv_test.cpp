@@ -1,0 +1,146 @@
+#include "cosched/profiler/profile_csv.hpp"
+
+#include <gtest/gtest.h>
+
+#include "cosched/common/error.hpp"
+#include "cosched/profiler/sweep.hpp"
+#include "test_support.hpp"
+
+namespace cosched::profiler {
+namespace {
+
+using testing::CountingMeasurer;
+
+std::vector<ProfilePoint> grid(unsigned chunks) {
+  std::vector<ProfilePoint> points;
+  for (unsigned c = 1; c <= 2; ++c) {
+    for (unsigned k = 0; k < chunks; ++k) points.push_back({"triad", 64ULL << 20, c, k});
+  }
+  return points;
+}
+
+TEST(ProfileCsv, RoundTripIsExact) {
+  const auto path = testing::scratch_dir() / "p.csv";
+  std::vector<ProfileRow> rows = {
+      {{"triad", 67108864, 1, 0}, 0.1 + 0.2, 0.1, 1.0 / 3.0, 5, 223.69621333333333},
+      {{"ddot", 1, 64, 20}, 1e-9, 5e-324, 1.7976931348623157e308, 1, 12.5},
+  };
+  {
+    ProfileCsvWriter writer(path, ProfileCsvWriter::Mode::create);
+    for (const auto& row : rows) writer.append(row);
+  }
+  const auto contents = read_profile_csv(path);
+  EXPECT_FALSE(contents.truncated_tail);
+  ASSERT_EQ(contents.rows.size(), rows.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    EXPECT_EQ(contents.rows[i].point, rows[i].point);
+    EXPECT_EQ(contents.rows[i].time_s, rows[i].time_s);  // bit-exact, not near
+    EXPECT_EQ(contents.rows[i].time_min_s, rows[i].time_min_s);
+    EXPECT_EQ(contents.rows[i].time_max_s, rows[i].time_max_s);
+    EXPECT_EQ(contents.rows[i].reps, rows[i].reps);
+    EXPECT_EQ(contents.rows[i].gbs, rows[i].gbs);
+  }
+  EXPECT_EQ(testing::read_text(path).substr(0, std::string(kProfileCsvHeader).size()), kProfileCsvHeader);
+}
+
+TEST(ProfileCsv, WrongHeaderIsRejectedWithFileAndLine) {
+  const auto path = testing::write_file(testing::scratch_dir() / "bad.csv", "kernel,cores\ntriad,1\n");
+  try {
+    (void)read_profile_csv(path);
+    FAIL() << "expected InputError";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("bad.csv:1"), std::string::npos) << e.what();
+  }
+}
+
+TEST(ProfileCsv, MalformedRowNamesLineAndColumn) {
+  const auto path = testing::write_file(testing::scratch_dir() / "bad.csv",
+                                        std::string(kProfileCsvHeader) + "\ntriad,64,1,0,0.1,0.1,0.1,3,1\n" +
+                                            "triad,64,x,0,0.1,0.1,0.1,3,1\n");
+  try {
+    (void)read_profile_csv(path);
+    FAIL() << "expected InputError";
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("bad.csv:3"), std::string::npos) << what;
+    EXPECT_NE(what.find("cores"), std::string::npos) << what;
+  }
+}
+
+TEST(ProfileCsv, ResumeSkipsDonePoints) {
+  const auto path = testing::scratch_dir() / "p.csv";
+  const auto points = grid(5);
+  CountingMeasurer first;
+  {
+    ProfileCsvWriter writer(path, ProfileCsvWriter::Mode::create);
+    const std::vector<ProfilePoint> half(points.begin(), points.begin() + 4);
+    EXPECT_EQ(run_sweep(half, first, writer, nullptr, nullptr).measured, 4U);
+  }
+  CountingMeasurer second;
+  ProfileCsvWriter writer(path, ProfileCsvWriter::Mode::resume);
+  const auto outcome = run_sweep(points, second, writer, nullptr, nullptr);
+  EXPECT_EQ(outcome.skipped, 4U);
+  EXPECT_EQ(outcome.measured, points.size() - 4);
+  EXPECT_EQ(second.calls, points.size() - 4);
+  const auto rows = read_profile_csv(path).rows;
+  ASSERT_EQ(rows.size(), points.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) EXPECT_EQ(rows[i].point, points[i]);
+}
+
+TEST(ProfileCsv, TruncatedLastLineIsDroppedAndMeasuredAgain) {
+  const auto path = testing::scratch_dir() / "p.csv";
+  const auto points = grid(3);
+  {
+    CountingMeasurer measurer;
+    ProfileCsvWriter writer(path, ProfileCsvWriter::Mode::create);
+    (void)run_sweep(points, measurer, writer, nullptr, nullptr);
+  }
+  // Cut the file in the middle of its last row, as a kill during a write would.
+  std::string text = testing::read_text(path);
+  text.resize(text.size() - 7);
+  testing::write_file(path, text);
+  const auto cut = read_profile_csv(path);
+  EXPECT_TRUE(cut.truncated_tail);
+  EXPECT_EQ(cut.rows.size(), points.size() - 1);
+
+  CountingMeasurer measurer;
+  ProfileCsvWriter writer(path, ProfileCsvWriter::Mode::resume);
+  EXPECT_TRUE(writer.dropped_truncated_tail());
+  const auto outcome = run_sweep(points, measurer, writer, nullptr, nullptr);
+  EXPECT_EQ(measurer.calls, 1U);
+  EXPECT_EQ(outcome.skipped, points.size() - 1);
+  const auto rows = read_profile_csv(path);
+  EXPECT_FALSE(rows.truncated_tail);
+  ASSERT_EQ(rows.rows.size(), points.size());
+  EXPECT_EQ(rows.rows.back().point, points.back());
+}
+
+TEST(ProfileCsv, StopRequestLeavesValidFileWithFinishedPoints) {
+  const auto path = testing::scratch_dir() / "p.csv";
+  const auto points = grid(5);
+  std::atomic<bool> stop{false};
+  CountingMeasurer measurer;
+  measurer.stop = &stop;
+  measurer.stop_after = 3;  // "Ctrl-C" arrives while the third point is measured
+  ProfileCsvWriter writer(path, ProfileCsvWriter::Mode::create);
+  const auto outcome = run_sweep(points, measurer, writer, nullptr, &stop);
+  EXPECT_TRUE(outcome.interrupted);
+  EXPECT_EQ(outcome.measured, 3U);  // the point in flight is finished and written, nothing after it
+  const auto contents = read_profile_csv(path);
+  EXPECT_FALSE(contents.truncated_tail);
+  EXPECT_EQ(contents.rows.size(), 3U);
+}
+
+TEST(ProfileCsv, RowKeepsMedianAndSpread) {
+  Measurement m;
+  m.times_s = {0.4, 0.1, 0.3, 0.2};
+  const auto row = make_row({"write", 1'000'000'000, 2, 3}, m);
+  EXPECT_DOUBLE_EQ(row.time_s, 0.25);
+  EXPECT_DOUBLE_EQ(row.time_min_s, 0.1);
+  EXPECT_DOUBLE_EQ(row.time_max_s, 0.4);
+  EXPECT_EQ(row.reps, 4U);
+  EXPECT_DOUBLE_EQ(row.gbs, 4.0);
+}
+
+}  // namespace
+}  // namespace cosched::profiler

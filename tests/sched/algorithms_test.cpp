@@ -1,0 +1,121 @@
+// The same bodies run for all eight algorithms of Sec. 5.1.
+#include "cosched/sched/algorithm.hpp"
+
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "cosched/common/error.hpp"
+#include "cosched/sched/allocation.hpp"
+#include "sched/test_support.hpp"
+
+namespace cosched::sched {
+namespace {
+
+bool is_list(const std::string& name) { return name.find("-list-") != std::string::npos; }
+
+// Theorem 3: 2d for list-based algorithms, 2d + 1 for pack-based ones.
+double approximation_ratio(const std::string& name, std::size_t d) {
+  return is_list(name) ? 2.0 * static_cast<double>(d) : 2.0 * static_cast<double>(d) + 1.0;
+}
+
+class AlgorithmTest : public ::testing::TestWithParam<std::string> {
+ protected:
+  const Algorithm& algorithm() const { return find_algorithm(GetParam()); }
+};
+
+TEST_P(AlgorithmTest, IsRegisteredUnderItsName) { EXPECT_EQ(algorithm().name(), GetParam()); }
+
+// Tiny instances: L_min(d) <= OPT <= makespan <= ratio * OPT with OPT found by exhaustive search.
+TEST_P(AlgorithmTest, TinyInstancesRespectTheorem3AgainstTheExactOptimum) {
+  static std::map<std::uint64_t, double> optimum_cache;  // shared by the eight parameter instances
+  for (std::uint64_t seed = 0; seed < 160; ++seed) {
+    const std::size_t d = 1 + seed % 2;
+    const std::vector<int> capacities = d == 1 ? std::vector<int>{2 + static_cast<int>(seed % 3)}
+                                               : std::vector<int>{1 + static_cast<int>(seed % 3), 2};
+    const std::size_t n = d == 1 ? 2 + seed % 4 : 2 + seed % 3;  // n <= 5
+    const Instance instance = testing::random_dense_instance(seed, capacities, n);
+    auto [it, inserted] = optimum_cache.try_emplace(seed, 0.0);
+    if (inserted) it->second = testing::brute_force_optimum(instance);
+    const double optimum = it->second;
+    const double bound = lower_bound(instance);
+    const PlanResult result = plan(algorithm(), instance, bound);  // validates
+    const double makespan = result.schedule.makespan;
+    EXPECT_TRUE(testing::close_or_below(bound, optimum)) << "seed " << seed << ": L_min " << bound << " > OPT " << optimum;
+    EXPECT_TRUE(testing::close_or_below(optimum, makespan)) << "seed " << seed << ": OPT " << optimum << " > " << makespan;
+    EXPECT_TRUE(testing::close_or_below(makespan, approximation_ratio(GetParam(), d) * optimum))
+        << "seed " << seed << ": makespan " << makespan << " OPT " << optimum;
+  }
+}
+
+// Thousands of random instances, d = 1..4: valid, above L_min(d), and within ratio * L_min(d) (Lemmas 4, 5 with
+// s = d, plus Lemma 3 for the transform-based variants).
+TEST_P(AlgorithmTest, RandomInstancesAreValidAndWithinTheBoundOfLminD) {
+  for (std::uint64_t seed = 0; seed < 1200; ++seed) {
+    const std::size_t d = 1 + seed % 4;
+    std::vector<int> capacities;
+    for (std::size_t i = 0; i < d; ++i) capacities.push_back(1 + static_cast<int>((seed / 4 + 2 * i) % (d == 4 ? 2 : 4)));
+    const Instance instance = testing::random_dense_instance(1000 + seed, capacities, 1 + seed % 9);
+    const double bound = lower_bound(instance);
+    const PlanResult result = plan(algorithm(), instance, bound);
+    const double makespan = result.schedule.makespan;
+    EXPECT_TRUE(testing::close_or_below(bound, makespan)) << "seed " << seed;
+    EXPECT_TRUE(testing::close_or_below(makespan, approximation_ratio(GetParam(), d) * bound)) << "seed " << seed;
+    EXPECT_EQ(result.schedule.lower_bound, bound);
+    if (GetParam()[0] == 'd') {
+      EXPECT_EQ(result.schedule.allocation_bound, bound);
+    } else {
+      EXPECT_TRUE(testing::close_or_below(result.schedule.allocation_bound, bound)) << "Lemma 3, seed " << seed;
+    }
+    const bool pack = !is_list(GetParam());
+    for (const auto& task : result.schedule.tasks) EXPECT_EQ(task.pack >= 0, pack);
+  }
+}
+
+TEST_P(AlgorithmTest, SyntheticInstancesAreValid) {
+  GeneratorConfig config;
+  config.capacities = {16, 8, 4};
+  config.tasks = 40;
+  for (std::uint64_t seed = 0; seed < 5; ++seed) {
+    const Instance instance = generate_instance(config, seed);
+    const double bound = lower_bound(instance);
+    const PlanResult result = plan(algorithm(), instance, bound);
+    EXPECT_TRUE(testing::close_or_below(bound, result.schedule.makespan));
+    EXPECT_TRUE(testing::close_or_below(result.schedule.makespan, approximation_ratio(GetParam(), 3) * bound));
+  }
+}
+
+TEST_P(AlgorithmTest, IsDeterministic) {
+  const Instance instance = testing::random_dense_instance(42, {3, 2}, 8);
+  const Schedule first = algorithm().schedule(instance);
+  const Schedule second = algorithm().schedule(instance);
+  ASSERT_EQ(first.tasks.size(), second.tasks.size());
+  for (std::size_t j = 0; j < first.tasks.size(); ++j) {
+    EXPECT_EQ(first.tasks[j].alloc, second.tasks[j].alloc);
+    EXPECT_EQ(first.tasks[j].start, second.tasks[j].start);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(AllEight, AlgorithmTest, ::testing::ValuesIn(algorithm_names()),
+                         [](const ::testing::TestParamInfo<std::string>& param_info) {
+                           std::string name = param_info.param;
+                           std::replace(name.begin(), name.end(), '-', '_');
+                           return name;
+                         });
+
+TEST(AlgorithmRegistryTest, HasTheEightAlgorithmsOfSection5_1) {
+  EXPECT_EQ(algorithm_names(), (std::vector<std::string>{"d-list-spt", "d-list-lpt", "t-list-spt", "t-list-lpt",
+                                                          "d-pack-nf", "d-pack-ff", "t-pack-nf", "t-pack-ff"}));
+}
+
+TEST(AlgorithmRegistryTest, UnknownNameIsAUsageErrorListingTheNames) {
+  try {
+    (void)find_algorithm("d-list-fifo");
+    FAIL() << "expected UsageError";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("t-pack-ff"), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace cosched::sched

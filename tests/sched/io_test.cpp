@@ -1,0 +1,136 @@
+#include "cosched/sched/io.hpp"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "cosched/common/error.hpp"
+#include "cosched/sched/algorithm.hpp"
+#include "cosched/sched/allocation.hpp"
+#include "sched/test_support.hpp"
+
+namespace cosched::sched {
+namespace {
+
+const char* const kValid = R"({"resources": [{"name": "cores", "capacity": 2}, {"name": "fast_chunks", "capacity": 1}],
+  "tasks": [{"id": "a", "times": [null, null, 4.0, 3.0, 2.0, 1.5]},
+            {"id": "b", "times": [null, 5, 2.5, 2.5, 2.0, 2.0]}]})";
+
+// The whole message, so the position format is pinned down.
+std::string error_of(const std::string& text) {
+  try {
+    (void)parse_instance(text, "inst.json");
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+std::string with_task_b(const std::string& times) {
+  return R"({"resources": [{"name": "cores", "capacity": 2}, {"name": "fast_chunks", "capacity": 1}],
+            "tasks": [{"id": "a", "times": [1, 1, 1, 1, 1, 1]}, {"id": "b", "times": )" + times + "}]}";
+}
+
+TEST(InstanceJsonTest, ParsesResourcesAndRowMajorTimesWithNullAsInfeasible) {
+  const Instance instance = parse_instance(kValid, "inst.json");
+  ASSERT_EQ(instance.resources().size(), 2u);
+  EXPECT_EQ(instance.resources()[1].name, "fast_chunks");
+  EXPECT_EQ(instance.space().capacity(0), 2);
+  const std::vector<int> one_core_fast{1, 1};  // index 1 * 2 + 1 = 3
+  EXPECT_EQ(instance.time(0, one_core_fast), 3.0);
+  const std::vector<int> nothing{0, 0};
+  EXPECT_EQ(instance.time(0, nothing), testing::kInf);
+  const std::vector<int> two_cores{2, 0};  // closure: min(2.0, t(1,0)=4.0, ...) = 2.0
+  EXPECT_EQ(instance.time(0, two_cores), 2.0);
+  const std::vector<int> fast_only{0, 1};
+  EXPECT_EQ(instance.time(1, fast_only), 5.0);
+}
+
+TEST(InstanceJsonTest, ErrorsNameTheTaskAndThePosition) {
+  EXPECT_EQ(error_of(with_task_b("[1, 1, 1, -2, 1, 1]")), "inst.json: task \"b\": times[3] is negative");
+  EXPECT_EQ(error_of(with_task_b("[1, 1, 1, 1, 1]")),
+            "inst.json: task \"b\": times has 5 entries, expected 6 (product of capacity+1)");
+  EXPECT_EQ(error_of(with_task_b("[1, 1, 1, \"NaN\", 1, 1]")),
+            "inst.json: task \"b\": times[3] is neither a number nor null");
+  EXPECT_EQ(error_of(with_task_b("{}")), "inst.json: task \"b\": \"times\" is not an array");
+}
+
+TEST(InstanceJsonTest, RejectsBadCapacitiesDuplicatesAndMissingFields) {
+  EXPECT_EQ(error_of(R"({"resources": [{"name": "cores", "capacity": 0}], "tasks": []})"),
+            "inst.json: resources[0]: capacity 0 is below 1");
+  EXPECT_EQ(error_of(R"({"resources": [{"name": "cores", "capacity": 1.5}], "tasks": []})"),
+            "inst.json: resources[0]: \"capacity\" is not an integer");
+  EXPECT_EQ(error_of(R"({"resources": [{"capacity": 1}], "tasks": []})"), "inst.json: resources[0]: missing \"name\"");
+  EXPECT_EQ(error_of(R"({"resources": [], "tasks": []})"),
+            "inst.json: \"resources\" is empty: at least one resource type is needed");
+  EXPECT_EQ(error_of(R"({"tasks": []})"), "inst.json: missing \"resources\"");
+  EXPECT_EQ(error_of(R"({"resources": [{"name": "c", "capacity": 1}]})"), "inst.json: missing \"tasks\"");
+  EXPECT_EQ(error_of(R"({"resources": [{"name": "c", "capacity": 1}], "tasks": [{"times": [1, 1]}]})"),
+            "inst.json: tasks[0]: missing \"id\"");
+  EXPECT_EQ(error_of(R"({"resources": [{"name": "c", "capacity": 1}], "tasks": [{"id": "x"}]})"),
+            "inst.json: task \"x\": missing \"times\"");
+  EXPECT_EQ(error_of(R"({"resources": [{"name": "c", "capacity": 1}],
+                         "tasks": [{"id": "x", "times": [1, 1]}, {"id": "x", "times": [1, 1]}]})"),
+            "inst.json: task \"x\": duplicate id (tasks[0] and tasks[1])");
+  EXPECT_NE(error_of("{not json").find("inst.json: not valid JSON"), std::string::npos);
+}
+
+TEST(InstanceJsonTest, LoadReportsMissingFile) {
+  EXPECT_THROW((void)load_instance("/nonexistent/inst.json"), InputError);
+}
+
+TEST(InstanceJsonTest, DenseExportRoundTrips) {
+  const Instance instance = testing::random_dense_instance(11, {3, 2}, 4);
+  const Instance again = parse_instance(instance_to_json(instance), "roundtrip");
+  std::vector<double> a(instance.space().size()), b(instance.space().size());
+  for (std::size_t j = 0; j < instance.task_count(); ++j) {
+    instance.tasks()[j].profile->fill_times(instance.space(), a);
+    again.tasks()[j].profile->fill_times(again.space(), b);
+    EXPECT_EQ(a, b);
+  }
+}
+
+TEST(ScheduleJsonTest, RoundTripsAndValidatesForListAndPack) {
+  const Instance instance = testing::random_dense_instance(12, {3, 2}, 6);
+  const double bound = lower_bound(instance);
+  for (const char* name : {"d-list-lpt", "t-pack-ff"}) {
+    const PlanResult result = plan(find_algorithm(name), instance, bound);
+    const std::string text = schedule_to_json(instance, result.schedule);
+    EXPECT_EQ(text.find("\"pack\"") != std::string::npos, std::string(name).find("pack") != std::string::npos);
+    const Schedule parsed = parse_schedule(text, instance, "sched.json");
+    EXPECT_EQ(parsed.algorithm, name);
+    EXPECT_EQ(parsed.makespan, result.schedule.makespan);
+    EXPECT_EQ(parsed.lower_bound, bound);
+    EXPECT_TRUE(find_violations(instance, parsed).empty());
+    for (std::size_t j = 0; j < instance.task_count(); ++j) {
+      EXPECT_EQ(parsed.tasks[j].alloc, result.schedule.tasks[j].alloc);
+      EXPECT_EQ(parsed.tasks[j].start, result.schedule.tasks[j].start);
+      EXPECT_EQ(parsed.tasks[j].duration, result.schedule.tasks[j].duration);
+      EXPECT_EQ(parsed.tasks[j].pack, result.schedule.tasks[j].pack);
+    }
+  }
+}
+
+TEST(ScheduleJsonTest, RejectsUnknownMissingAndRepeatedTasks) {
+  const Instance instance = parse_instance(kValid, "inst.json");
+  const auto parse = [&](const std::string& tasks) {
+    try {
+      (void)parse_schedule(R"({"algorithm": "x", "makespan": 1, "lower_bound": 1, "tasks": )" + tasks + "}",
+                           instance, "sched.json");
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  const std::string a = R"({"id": "a", "alloc": [1, 0], "start": 0, "duration": 4})";
+  const std::string b = R"({"id": "b", "alloc": [1, 0], "start": 0, "duration": 2.5})";
+  EXPECT_EQ(parse("[" + a + "]"), "sched.json: task \"b\": missing");
+  EXPECT_EQ(parse("[" + a + "," + a + "," + b + "]"), "sched.json: task \"a\": scheduled twice");
+  EXPECT_EQ(parse(R"([{"id": "z", "alloc": [1, 0], "start": 0, "duration": 4}])"),
+            "sched.json: task \"z\": not in the instance");
+  EXPECT_EQ(parse(R"([{"id": "a", "alloc": [1], "start": 0, "duration": 4}])"),
+            "sched.json: task \"a\": alloc has 1 entries, expected 2");
+}
+
+}  // namespace
+}  // namespace cosched::sched
