@@ -1,11 +1,9 @@
 #!/usr/bin/env bash
-# The main job (README): set up the machine, build, then measure every STREAM kernel on all allowed cores.
-# Until the launcher exists this is a stream_bench sweep. Usage: scripts/run.sh [stream_bench options...]
+# The main job (README): set up the machine, build, then `cosched demo` — profile this node, plan a batch of
+# STREAM tasks with all eight algorithms, launch each, compare observed with predicted makespans.
+# Usage: scripts/run.sh [--quick] [--output DIR]   (the last line printed names the output folder)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 "$root/scripts/setup.sh"
-"$root/scripts/build.sh"
-for kernel in write ddot copy scale add triad; do
-  "$root/build/bin/stream_bench" --kernel "$kernel" "$@"   # threads default to all allowed cores
-  echo
-done
+"$root/scripts/build.sh" "$root/build"
+exec "$root/build/bin/cosched" demo "$@"
