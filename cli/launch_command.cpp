@@ -14,6 +14,7 @@
 #include "cosched/launcher/launch.hpp"
 #include "cosched/launcher/node_config.hpp"
 #include "cosched/launcher/policies.hpp"
+#include "cosched/profiler/platform_config.hpp"
 #include "cosched/sched/io.hpp"
 
 namespace {
@@ -76,7 +77,7 @@ void run_launch(const LaunchFlags& flags) {
   launcher::NodeConfig node = flags.platform.empty() ? launcher::this_node_config(
                                                            flags.tier_backend.empty() ? "auto" : flags.tier_backend,
                                                            flags.chunks)
-                                                     : launcher::load_node_config(flags.platform);
+                                                     : cosched::profiler::load_platform_config(flags.platform);
   if (!flags.tier_backend.empty()) node.tier_backend = flags.tier_backend;
   const launcher::LaunchPlan plan = read_plan(flags, node);
   const launcher::Workload workload = launcher::load_workload(flags.workload, flags.platform);
@@ -90,7 +91,7 @@ void run_launch(const LaunchFlags& flags) {
   settings.engine.fail_fast = flags.fail_fast;
   settings.clock.timeout_s = flags.timeout_s;
   settings.clock.kill_grace_s = flags.kill_grace_s;
-  settings.tier = node.tier();
+  settings.tier = launcher::tier_setup_of(node);
   settings.log_dir = flags.log_dir;
   settings.schedule_source = flags.schedule;
   settings.workload_source = flags.workload;

@@ -18,4 +18,8 @@ NodeConfig this_node_config(const std::string& backend, unsigned chunks) {
   return node;
 }
 
+TierSetup tier_setup_of(const NodeConfig& node) {
+  return make_tier_setup(node.tier_backend, node.emulation_ratio, node.fast_chunks > 0 ? node.chunk_bytes() : 0.0);
+}
+
 }  // namespace cosched::launcher

@@ -1,4 +1,5 @@
 #include "cosched/launcher/workload.hpp"
+#include "cosched/profiler/workload.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -25,7 +26,7 @@ const WorkloadTask& Workload::find(const std::string& id) const {
 }
 
 std::string stream_task_id(const std::string& kernel, std::uint64_t footprint_bytes, unsigned k) {
-  return fmt::format("{}-{}MiB-{}", kernel, static_cast<double>(footprint_bytes) / (1024.0 * 1024.0), k);
+  return profiler::workload_task_id(kernel, footprint_bytes, k);
 }
 
 namespace {

@@ -92,11 +92,9 @@ nlohmann::json build_instance(const Workload& workload, const ProfileSet& profil
     for (double t : times) {
       values.push_back(std::isinf(t) ? nlohmann::json(nullptr) : nlohmann::json(t * entry.passes));
     }
-    const std::string stem = fmt::format("{}-{}MiB", entry.kernel,
-                                         static_cast<double>(entry.footprint_bytes) / (1024.0 * 1024.0));
     auto& index = next_index[{entry.kernel, entry.footprint_bytes}];
     for (unsigned i = 0; i < entry.count; ++i) {
-      instance["tasks"].push_back({{"id", fmt::format("{}-{}", stem, index++)},
+      instance["tasks"].push_back({{"id", workload_task_id(entry.kernel, entry.footprint_bytes, index++)},
                                    {"times", values},
                                    {"kernel", entry.kernel},
                                    {"footprint_bytes", entry.footprint_bytes},

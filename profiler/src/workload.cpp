@@ -45,6 +45,10 @@ WorkloadEntry read_entry(const toml::table& task, std::size_t index, const std::
 
 }  // namespace
 
+std::string workload_task_id(const std::string& kernel, std::uint64_t footprint_bytes, unsigned k) {
+  return fmt::format("{}-{}MiB-{}", kernel, static_cast<double>(footprint_bytes) / (1024.0 * 1024.0), k);
+}
+
 Workload load_workload(const std::filesystem::path& path, const PlatformConfig& platform) {
   const toml::table root = tf::parse_file(path);
   tf::reject_unknown_keys(root, {"name", "description", "tasks"}, path);

@@ -28,6 +28,10 @@ struct Workload {
 };
 
 // Throws InputError("file:line", ...) for unknown keys, missing or invalid values, an empty workload.
+// The id `cosched instance` gives the k-th task (k from 0, per kernel and footprint, in file order) of a workload
+// entry: "<kernel>-<footprint in MiB>MiB-<k>", e.g. "triad-256MiB-3". The launcher maps schedules back with it.
+[[nodiscard]] std::string workload_task_id(const std::string& kernel, std::uint64_t footprint_bytes, unsigned k);
+
 [[nodiscard]] Workload load_workload(const std::filesystem::path& path, const PlatformConfig& platform);
 
 }  // namespace cosched::profiler

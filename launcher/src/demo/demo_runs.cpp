@@ -8,7 +8,7 @@
 #include "cosched/sched/algorithm.hpp"
 #include "cosched/sched/allocation.hpp"
 #include "cosched/sched/io.hpp"
-#include "with_profiler/demo/demo_setup.hpp"
+#include "demo/demo_setup.hpp"
 
 namespace cosched::launcher::demo {
 

@@ -6,7 +6,7 @@
 #include "cosched/launcher/demo.hpp"
 #include "cosched/sched/algorithm.hpp"
 #include "cosched/sched/io.hpp"
-#include "with_profiler/demo/demo_setup.hpp"
+#include "demo/demo_setup.hpp"
 
 namespace cosched::launcher {
 

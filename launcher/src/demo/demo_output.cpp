@@ -12,7 +12,7 @@
 #include "cosched/launcher/child_process.hpp"
 #include "cosched/launcher/journal_recorder.hpp"
 #include "cosched/platform/binding.hpp"
-#include "with_profiler/demo/demo_setup.hpp"
+#include "demo/demo_setup.hpp"
 
 namespace cosched::launcher::demo {
 

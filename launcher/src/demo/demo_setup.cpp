@@ -15,8 +15,8 @@
 #include "cosched/profiler/sweep.hpp"
 #include "cosched/stream/kernels.hpp"
 #include "cosched/stream/stream_run.hpp"
-#include "with_profiler/demo/demo_setup.hpp"
-#include "with_profiler/process_measurer.hpp"
+#include "demo/demo_setup.hpp"
+#include "process_measurer.hpp"
 
 namespace cosched::launcher::demo {
 

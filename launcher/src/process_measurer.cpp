@@ -1,4 +1,4 @@
-#include "with_profiler/process_measurer.hpp"
+#include "process_measurer.hpp"
 
 #include <fmt/format.h>
 
