@@ -37,8 +37,9 @@ std::vector<std::string> stream_argv(const WorkloadTask& task, const Grant& gran
                            static_cast<double>(kernel.touched().size()) / (1024.0 * 1024.0);
   std::vector<std::string> argv{stream_bench.string(),
                                 "--kernel", task.kernel,
+                                // No --cores: the child is bound to exactly its granted cores before exec, and
+                                // stream_bench numbers cores within its own affinity, so "the first N" are they.
                                 "--threads", std::to_string(grant.cores.size()),
-                                "--cores", fmt::format("{}", fmt::join(grant.cores.cores, ",")),
                                 "--size-mib", fmt::format("{}", array_mib),
                                 "--reps", std::to_string(task.passes),
                                 "--warmup", "0",

@@ -2,12 +2,15 @@
 // here), validated. Statuses and placement only, no timing.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "cosched/launcher/journal.hpp"
 #include "cosched/launcher/launch.hpp"
+#include "cosched/platform/binding.hpp"
 #include "cosched/platform/tier_backends.hpp"
 #include "test_support.hpp"
 
@@ -21,8 +24,11 @@ TEST(StreamTask, RunsStreamBenchOnItsCoresWithItsFastShareAndValidates) {
   LaunchPlan plan;
   plan.algorithm = "test";
   plan.resource_names = {"cores", "fast_chunks"};
-  plan.capacities = {1, 4};
-  plan.tasks = {{"triad-4MiB-0", {1, 1}, 0, 0.01, -1}, {"write-4MiB-0", {1, 4}, 0.01, 0.01, -1}};
+  // Every allowed core is schedulable, and both tasks are planned at 0: on this 2-core machine the second one
+  // gets core 1, which stream_bench must find inside its own affinity (a child sees only its granted cores).
+  const auto cores = static_cast<int>(platform::allowed_cores().size());
+  plan.capacities = {cores, 4};
+  plan.tasks = {{"triad-4MiB-0", {1, 1}, 0, 0.01, -1}, {"write-4MiB-0", {1, 3}, 0, 0.01, -1}};
   Workload workload;
   for (const auto& [id, kernel] : {std::pair{"triad-4MiB-0", "triad"}, std::pair{"write-4MiB-0", "write"}}) {
     WorkloadTask task;
@@ -49,6 +55,19 @@ TEST(StreamTask, RunsStreamBenchOnItsCoresWithItsFastShareAndValidates) {
   EXPECT_EQ(result["reps"], 2);
   const auto journal = read_journal(settings.journal).events;
   EXPECT_EQ(journal.back()["status"], "ok");
+  // Each task's threads ran on the PUs the launcher granted it.
+  for (const auto& event : journal) {
+    if (event.value("event", "") != "start") continue;
+    const std::string id = event["task"];
+    std::ifstream task_out(dir / "run.jsonl.logs" / (id + ".out"));
+    const auto task_result = nlohmann::json::parse(task_out);
+    EXPECT_TRUE(task_result["validated"].get<bool>()) << id;
+    const auto granted = event["pus"].get<std::vector<unsigned>>();
+    for (const auto& placement : task_result["placements"]) {
+      const auto observed = placement["observed_pu"].get<unsigned>();
+      EXPECT_NE(std::find(granted.begin(), granted.end(), observed), granted.end()) << id << " ran on " << observed;
+    }
+  }
 }
 
 }  // namespace
