@@ -72,6 +72,8 @@ SweepOutcome run_profile(const SweepConfig& config, const PlatformConfig& platfo
     context["sweep"]["kernel_s"] = outcome.kernel_s;
     context["sweep"]["overhead"] = outcome.overhead();
     context["sweep"]["profiler_overhead"] = outcome.profiler_overhead();
+    context["sweep"]["allocations"] = outcome.allocations;
+    context["sweep"]["resplits"] = outcome.resplits;
   }
   write_profile_context(options.output, context);
   return outcome;

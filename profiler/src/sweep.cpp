@@ -45,9 +45,14 @@ SweepOutcome run_sweep(const std::vector<ProfilePoint>& points, PointMeasurer& m
     const ProfileRow row = make_row(point, measurement);
     writer.append(row);
     outcome.kernel_s += measurement.overhead_free_s;
+    outcome.allocations += measurement.allocated ? 1 : 0;
+    outcome.resplits += measurement.resplit ? 1 : 0;
     ++outcome.measured;
     if (progress != nullptr) progress->point_done(row);
   }
+  const auto finish_start = std::chrono::steady_clock::now();
+  measurer.finish();
+  outcome.measure_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - finish_start).count();
   // A Ctrl-C during the last point still counts as an interruption for the report, though nothing is missing.
   if (stop != nullptr && stop->load()) outcome.interrupted = true;
   outcome.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -47,6 +47,25 @@ std::size_t fast_count_of(const KernelSpec& kernel, const ArraySpans& spans) noe
   return 0;
 }
 
+// One period of an array's values: what first touch writes, what validation compares with.
+using Pattern = std::array<double, initial_value_period>;
+
+Pattern initial_pattern(ArrayId id) noexcept {
+  Pattern values{};
+  for (std::size_t j = 0; j < initial_value_period; ++j) values[j] = initial_value(id, j);
+  return values;
+}
+
+// The table's element(a, b, c, s) on the initial values: the written array's contents, or ddot's terms.
+Pattern result_pattern(const KernelSpec& kernel) noexcept {
+  Pattern values{};
+  for (std::size_t j = 0; j < initial_value_period; ++j) {
+    values[j] = kernel.element(initial_value(ArrayId::a, j), initial_value(ArrayId::b, j),
+                               initial_value(ArrayId::c, j), kernel_scalar);
+  }
+  return values;
+}
+
 }  // namespace
 
 Slice thread_slice(std::size_t count, unsigned threads, unsigned thread) noexcept {
@@ -59,8 +78,13 @@ Slice thread_slice(std::size_t count, unsigned threads, unsigned thread) noexcep
 void fill_initial(const KernelSpec& kernel, const ArraySpans& spans, Slice slice) noexcept {
   for (ArrayId id : all_arrays) {
     if (!kernel.touched().contains(id)) continue;
-    for_each_part(spans[static_cast<std::size_t>(id)], slice, [id](double* p, std::size_t first, std::size_t n) {
-      for (std::size_t k = 0; k < n; ++k) p[k] = initial_value(id, first + k);
+    const Pattern values = initial_pattern(id);
+    for_each_part(spans[static_cast<std::size_t>(id)], slice, [&values](double* p, std::size_t first, std::size_t n) {
+      std::size_t j = first % initial_value_period;
+      for (std::size_t k = 0; k < n; ++k) {
+        p[k] = values[j];
+        if (++j == initial_value_period) j = 0;
+      }
     });
   }
 }
@@ -98,29 +122,39 @@ double run_slice(const KernelSpec& kernel, const ArraySpans& spans, Slice slice,
   return sum;
 }
 
-SliceCheck check_slice(const KernelSpec& kernel, const ArraySpans& spans, Slice slice) noexcept {
+SliceCheck check_slice(const KernelSpec& kernel, const ArraySpans& spans, Slice slice, CheckSample sample) noexcept {
   SliceCheck check;
-  auto expected_element = [&kernel](std::size_t i) {
-    return kernel.element(initial_value(ArrayId::a, i), initial_value(ArrayId::b, i), initial_value(ArrayId::c, i),
-                          kernel_scalar);
-  };
+  const std::size_t step = sample.stride % initial_value_period;
   for (ArrayId id : all_arrays) {
     if (!kernel.touched().contains(id)) continue;
-    const bool written = kernel.writes.contains(id);
+    const Pattern expected = kernel.writes.contains(id) ? result_pattern(kernel) : initial_pattern(id);
     for_each_part(spans[static_cast<std::size_t>(id)], slice, [&](double* p, std::size_t first, std::size_t n) {
-      for (std::size_t k = 0; k < n; ++k) {
-        const std::size_t i = first + k;
-        const double expected = written ? expected_element(i) : initial_value(id, i);
-        if (p[k] != expected) {
-          if (check.mismatches++ == 0) check.first = Mismatch{id, i, p[k], expected};
+      // First k with (first + k) % stride == offset.
+      const std::size_t start = (sample.offset + sample.stride - first % sample.stride) % sample.stride;
+      std::size_t j = (first + start) % initial_value_period;
+      for (std::size_t k = start; k < n; k += sample.stride) {
+        ++check.checked;
+        if (p[k] != expected[j]) {
+          if (check.mismatches++ == 0) check.first = Mismatch{id, first + k, p[k], expected[j]};
         }
+        j += step;
+        if (j >= initial_value_period) j -= initial_value_period;
       }
     });
   }
-  if (kernel.is_reduction()) {
-    for (std::size_t i = slice.begin; i < slice.end; ++i) check.expected_sum += expected_element(i);
-  }
   return check;
+}
+
+double expected_sum(const KernelSpec& kernel, Slice slice) noexcept {
+  if (!kernel.is_reduction()) return 0.0;
+  const Pattern terms = result_pattern(kernel);
+  double sum = 0.0;
+  std::size_t j = slice.begin % initial_value_period;
+  for (std::size_t i = slice.begin; i < slice.end; ++i) {
+    sum += terms[j];
+    if (++j == initial_value_period) j = 0;
+  }
+  return sum;
 }
 
 }  // namespace cosched::stream::detail

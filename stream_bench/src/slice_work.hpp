@@ -47,13 +47,24 @@ struct Mismatch {
 };
 
 struct SliceCheck {
+  std::size_t checked = 0;  // elements compared
   std::size_t mismatches = 0;
   std::optional<Mismatch> first;
-  double expected_sum = 0;  // the reduction's exact expected sum over the slice
 };
 
-// Compares every touched array over the slice with the table's expected values: the written array holds
-// element(initial values), the others still hold their initial values.
-[[nodiscard]] SliceCheck check_slice(const KernelSpec& kernel, const ArraySpans& spans, Slice slice) noexcept;
+// Which elements a check compares: those with index % stride == offset (offset < stride). {1, 0} is every element;
+// a stride of one page's doubles compares one element on every page of every array.
+struct CheckSample {
+  std::size_t stride = 1;
+  std::size_t offset = 0;
+};
+
+// Compares the sampled elements of every touched array over the slice with the table's expected values: the
+// written array holds element(initial values), the others still hold their initial values.
+[[nodiscard]] SliceCheck check_slice(const KernelSpec& kernel, const ArraySpans& spans, Slice slice,
+                                     CheckSample sample = {}) noexcept;
+
+// The reduction's exact expected sum over the slice (0 for kernels that are not reductions).
+[[nodiscard]] double expected_sum(const KernelSpec& kernel, Slice slice) noexcept;
 
 }  // namespace cosched::stream::detail

@@ -126,6 +126,7 @@ TEST(ProfileCsv, StopRequestLeavesValidFileWithFinishedPoints) {
   const auto outcome = run_sweep(points, measurer, writer, nullptr, &stop);
   EXPECT_TRUE(outcome.interrupted);
   EXPECT_EQ(outcome.measured, 3U);  // the point in flight is finished and written, nothing after it
+  EXPECT_EQ(measurer.finishes, 1U);   // an interrupted sweep still finishes its measurer
   const auto contents = read_profile_csv(path);
   EXPECT_FALSE(contents.truncated_tail);
   EXPECT_EQ(contents.rows.size(), 3U);

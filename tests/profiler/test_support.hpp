@@ -37,6 +37,7 @@ inline std::string read_text(const std::filesystem::path& path) {
 class CountingMeasurer final : public PointMeasurer {
  public:
   unsigned calls = 0;
+  unsigned finishes = 0;
   unsigned stop_after = 0;  // 0: never
   std::atomic<bool>* stop = nullptr;
 
@@ -51,6 +52,7 @@ class CountingMeasurer final : public PointMeasurer {
     m.overhead_free_s = 3 * base;
     return m;
   }
+  void finish() override { ++finishes; }
   nlohmann::json describe() const override { return {{"measurer", "counting"}}; }
 };
 

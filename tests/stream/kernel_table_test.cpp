@@ -70,5 +70,14 @@ TEST(KernelTable, InitialValuesMakeEveryWrittenElementChange) {
   }
 }
 
+// First touch and validation work from one period of values; a change to initial_value must keep it a period.
+TEST(KernelTable, InitialValuesRepeatWithTheDeclaredPeriod) {
+  for (ArrayId id : {ArrayId::a, ArrayId::b, ArrayId::c}) {
+    for (std::size_t i = 0; i < 10 * initial_value_period; ++i) {
+      EXPECT_EQ(initial_value(id, i), initial_value(id, i % initial_value_period)) << array_name(id) << i;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace cosched::stream

@@ -9,11 +9,13 @@
 #include "cosched/platform/tier_backends.hpp"
 #include "cosched/stream/kernels.hpp"
 #include "cosched/stream/stream_run.hpp"
+#include "stream/expected_arrays.hpp"
 #include "stream/test_tier_backend.hpp"
 
 namespace cosched::stream {
 namespace {
 
+using testing::expected_contents;
 using testing::TestTierBackend;
 
 constexpr std::size_t small_count = 4003;  // not a multiple of any vector width: exercises heads and tails
@@ -28,18 +30,6 @@ StreamConfig small_config(const std::string& kernel, unsigned threads = 1) {
 }
 
 unsigned usable_threads() { return static_cast<unsigned>(std::min<std::size_t>(2, platform::allowed_cores().size())); }
-
-// What the kernel table says every touched array holds after a run.
-std::vector<double> expected_contents(const KernelSpec& kernel, ArrayId id, std::size_t count) {
-  std::vector<double> values(count);
-  for (std::size_t i = 0; i < count; ++i) {
-    values[i] = kernel.writes.contains(id)
-                    ? kernel.element(initial_value(ArrayId::a, i), initial_value(ArrayId::b, i),
-                                     initial_value(ArrayId::c, i), kernel_scalar)
-                    : initial_value(id, i);
-  }
-  return values;
-}
 
 std::vector<ArrayId> touched_arrays(const KernelSpec& kernel) {
   std::vector<ArrayId> ids;

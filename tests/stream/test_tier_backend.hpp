@@ -1,7 +1,8 @@
 #pragma once
 // A tiny TierBackend for tests: 64-byte aligned heap memory, fast and slow parts as separate allocations (or one
 // contiguous block), a chosen cost model, and a copy of every array's contents taken when it is released, so
-// tests can look at what a run left in memory after run_stream has freed it.
+// tests can look at what a run left in memory after run_stream has freed it. With `supports_resplit`, a
+// contiguous array's split can be moved in place (TierBackend::resplit), as the emulated backend does.
 #include <cstdlib>
 #include <memory>
 #include <new>
@@ -41,11 +42,31 @@ class TestTierBackend final : public platform::TierBackend {
       span.slow = span.slow_count > 0 ? owner->take(span.slow_count) : nullptr;
     }
     owner->span = span;
+    allocated_spans.push_back(span);
     return {span, std::move(owner)};
+  }
+
+  [[nodiscard]] bool resplit(platform::TieredArray& array, std::size_t fast_count) override {
+    auto* owner = dynamic_cast<Owner*>(array.releaser());
+    if (!supports_resplit || layout_ != Layout::contiguous || owner == nullptr) return false;
+    double* block = owner->blocks.front();
+    const std::size_t count = owner->span.count();
+    platform::TieredSpan span;
+    span.fast_count = fast_count;
+    span.slow_count = count - fast_count;
+    span.fast = fast_count > 0 ? block : nullptr;
+    span.slow = span.slow_count > 0 ? block + fast_count : nullptr;
+    owner->span = span;
+    array.set_span(span);
+    ++resplits;
+    return true;
   }
 
   [[nodiscard]] const ReleasedArrays& released() const { return *released_; }
   int allocations = 0;
+  int resplits = 0;
+  bool supports_resplit = false;
+  std::vector<platform::TieredSpan> allocated_spans;  // every allocation's span as handed out, in order
 
  private:
   struct Owner final : platform::TieredArray::Releaser {

@@ -2,11 +2,15 @@
 
 #include <fmt/format.h>
 
+#include <cstdint>
+#include <tuple>
+
 #include "cosched/common/error.hpp"
 #include "cosched/platform/tier_backends.hpp"
 #include "cosched/platform/topology.hpp"
 #include "cosched/stream/kernels.hpp"
 #include "cosched/stream/stream_run.hpp"
+#include "cosched/stream/stream_session.hpp"
 
 namespace cosched::profiler {
 namespace {
@@ -39,31 +43,39 @@ class StreamMeasurer final : public PointMeasurer {
 
   void check_kernel(const std::string& kernel) const override { (void)stream::find_kernel(kernel); }
 
+  // Points of one (kernel, footprint, cores) share a session: the sweep runs their chunk counts one after the
+  // other (chunks innermost), so the arrays are allocated and first-touched once and only their split moves.
   Measurement measure(const ProfilePoint& point) override {
-    const auto& spec = stream::find_kernel(point.kernel);
-    // The footprint is the whole task: split evenly over the arrays the kernel touches (as in the paper: write
-    // has one array, ddot two, triad three), rounded down to whole doubles.
-    const std::size_t arrays = spec.touched().size();
-    stream::StreamConfig config;
-    config.kernel = point.kernel;
-    config.threads = point.cores;
-    config.array_bytes = point.footprint_bytes / arrays / sizeof(double) * sizeof(double);
-    config.reps = options_.reps;
-    config.warmup_reps = options_.warmup;
-    config.fast_fraction = fast_fraction(point.footprint_bytes, point.chunks, options_.platform.chunk_bytes());
-    const stream::StreamResult result = stream::run_stream(config, *backend_);
-    if (!result.validated) {
-      throw RuntimeFailure(fmt::format("{} footprint_bytes={} cores={} chunks={}: results did not validate: {}",
-                                       point.kernel, point.footprint_bytes, point.cores, point.chunks,
-                                       result.validation_message));
+    const double fraction = fast_fraction(point.footprint_bytes, point.chunks, options_.platform.chunk_bytes());
+    const SessionKey key{point.kernel, point.footprint_bytes, point.cores};
+    if (!session_ || key != session_key_) {
+      finish();
+      session_.reset();  // frees the old arrays (and their fast bytes) before the new ones are allocated
+      session_ = std::make_unique<stream::StreamSession>(session_config(point, fraction), *backend_);
+      session_key_ = key;
     }
+    const std::size_t allocations_before = session_->allocations();
+    const std::size_t resplits_before = session_->resplits();
+    const std::size_t measured_before = session_->measurements();
+    const stream::StreamResult result = session_->measure({fraction, options_.reps, options_.warmup});
+    if (!result.validated) fail(point, result.validation_message);
+
     Measurement measurement;
     measurement.times_s = result.rep_times_s;
     double timed = 0.0;
     for (double t : result.rep_times_s) timed += t;
-    // Warm-up passes are not timed by run_stream; they cost about one median pass each.
-    measurement.overhead_free_s = timed + options_.warmup * result.median_time_s;
+    measurement.overhead_free_s = timed + result.warmup_time_s;
+    // The session's first measurement runs on the arrays its constructor allocated.
+    measurement.allocated = measured_before == 0 || session_->allocations() != allocations_before;
+    measurement.resplit = session_->resplits() != resplits_before;
+    last_point_ = point;
     return measurement;
+  }
+
+  void finish() override {
+    if (!session_) return;
+    const stream::SessionCheck check = session_->finish();
+    if (!check.validated) fail(last_point_, check.validation_message);
   }
 
   nlohmann::json describe() const override {
@@ -77,8 +89,32 @@ class StreamMeasurer final : public PointMeasurer {
   }
 
  private:
+  using SessionKey = std::tuple<std::string, std::uint64_t, unsigned>;  // kernel, footprint_bytes, cores
+
+  stream::StreamConfig session_config(const ProfilePoint& point, double fraction) const {
+    // The footprint is the whole task: split evenly over the arrays the kernel touches (as in the paper: write
+    // has one array, ddot two, triad three), rounded down to whole doubles.
+    const std::size_t arrays = stream::find_kernel(point.kernel).touched().size();
+    stream::StreamConfig config;
+    config.kernel = point.kernel;
+    config.threads = point.cores;
+    config.array_bytes = point.footprint_bytes / arrays / sizeof(double) * sizeof(double);
+    config.reps = options_.reps;
+    config.warmup_reps = options_.warmup;
+    config.fast_fraction = fraction;
+    return config;
+  }
+
+  [[noreturn]] static void fail(const ProfilePoint& point, const std::string& message) {
+    throw RuntimeFailure(fmt::format("{} footprint_bytes={} cores={} chunks={}: results did not validate: {}",
+                                     point.kernel, point.footprint_bytes, point.cores, point.chunks, message));
+  }
+
   MeasurerOptions options_;
   std::unique_ptr<platform::TierBackend> backend_;
+  std::unique_ptr<stream::StreamSession> session_;  // declared after backend_: destroyed before it
+  SessionKey session_key_;
+  ProfilePoint last_point_;
 };
 
 }  // namespace

@@ -16,6 +16,10 @@ namespace cosched::profiler {
 struct Measurement {
   std::vector<double> times_s;   // one entry per timed repetition
   double overhead_free_s = 0.0;  // time the kernels themselves ran (timed reps + warm-ups), for overhead accounting
+  // How the point's arrays were obtained: a new allocation with its first touch, a split moved in place, or as
+  // the previous point left them. Only the stream measurer sets these.
+  bool allocated = false;
+  bool resplit = false;
 };
 
 class PointMeasurer {
@@ -25,6 +29,9 @@ class PointMeasurer {
   // Throws UsageError when this measurer cannot run `kernel`.
   virtual void check_kernel(const std::string& kernel) const = 0;
   [[nodiscard]] virtual Measurement measure(const ProfilePoint& point) = 0;
+  // Called once after the last point of a sweep (also an interrupted one): a measurer that keeps state across
+  // points (the stream measurer's session) finishes it here and throws RuntimeFailure if that finds a problem.
+  virtual void finish() {}
   // Context for the sidecar: tier backend, emulation ratio, host topology summary, ...
   [[nodiscard]] virtual nlohmann::json describe() const = 0;
 };

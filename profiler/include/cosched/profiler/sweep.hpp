@@ -17,8 +17,11 @@ struct SweepOutcome {
   std::size_t skipped = 0;  // already in the CSV (resume)
   bool interrupted = false;
   double wall_s = 0.0;     // the whole loop, measurement setup included
-  double measure_s = 0.0;  // inside PointMeasurer::measure (kernel runs plus their allocation, first touch, checks)
+  // Inside PointMeasurer::measure and finish (kernel runs plus allocation, first touch, re-splits, checks).
+  double measure_s = 0.0;
   double kernel_s = 0.0;   // the kernels' own run time (timed reps + warm-ups)
+  std::size_t allocations = 0;  // points that allocated and first-touched their arrays (Measurement::allocated)
+  std::size_t resplits = 0;     // points that moved the previous point's split in place
   // Wall time over kernel time, minus 1: everything that is not a kernel pass.
   [[nodiscard]] double overhead() const noexcept { return kernel_s > 0.0 ? wall_s / kernel_s - 1.0 : 0.0; }
   // The profiler's own share (CSV, progress, bookkeeping) relative to kernel time.

@@ -63,6 +63,10 @@ class FastTierReservation {
   ~FastTierReservation();
 
   [[nodiscard]] std::size_t bytes() const noexcept { return bytes_; }
+  // Grows or shrinks the reservation to `bytes`, taking or returning only the difference (so growing does not
+  // need the old and new size free at once). Throws ResourceError, unchanged, when the growth does not fit;
+  // UsageError when a reservation without a budget would have to grow.
+  void resize(std::size_t bytes);
 
  private:
   void reset() noexcept;

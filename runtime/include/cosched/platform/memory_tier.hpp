@@ -35,6 +35,9 @@ class TieredArray {
   [[nodiscard]] const TieredSpan& span() const noexcept { return span_; }
   [[nodiscard]] std::size_t fast_bytes() const noexcept { return span_.fast_count * sizeof(double); }
   [[nodiscard]] std::size_t slow_bytes() const noexcept { return span_.slow_count * sizeof(double); }
+  // For TierBackend::resplit: the backend recognises its own arrays by their releaser and moves the split.
+  [[nodiscard]] Releaser* releaser() const noexcept { return owner_.get(); }
+  void set_span(const TieredSpan& span) noexcept { span_ = span; }
 
  private:
   TieredSpan span_;
@@ -57,6 +60,11 @@ class TierBackend {
   // Allocates `count` doubles with `fast_count` of them in the fast tier. Pages are not touched: the caller's
   // threads first-touch them. Throws ResourceError when the fast tier cannot take them.
   [[nodiscard]] virtual TieredArray allocate(std::size_t count, std::size_t fast_count) = 0;
+  // Moves the split of an array this backend allocated to `fast_count` elements, keeping every element's value,
+  // so a caller can change the fast share without allocating and first-touching again. Returns false when the
+  // backend cannot (the default, or an array it did not allocate): the caller then allocates anew. Throws
+  // ResourceError, leaving the array as it was, when the fast tier cannot take the larger share.
+  [[nodiscard]] virtual bool resplit(TieredArray& /*array*/, std::size_t /*fast_count*/) { return false; }
 };
 
 }  // namespace cosched::platform

@@ -14,11 +14,22 @@ namespace cosched::platform::tiers {
 namespace {
 
 struct EmulatedOwner final : TieredArray::Releaser {
-  EmulatedOwner(PageMapping owned, FastTierReservation held)
-      : mapping(std::move(owned)), reservation(std::move(held)) {}
+  EmulatedOwner(const void* issuer_backend, PageMapping owned, FastTierReservation held)
+      : issuer(issuer_backend), mapping(std::move(owned)), reservation(std::move(held)) {}
+  const void* issuer;  // the backend that allocated it: only that one may move its split (its budget holds it)
   PageMapping mapping;
   FastTierReservation reservation;
 };
+
+// Both tiers are one mapping, so the split is only where the span says the fast part ends.
+TieredSpan split_span(double* base, std::size_t count, std::size_t fast_count) noexcept {
+  TieredSpan span;
+  span.fast_count = fast_count;
+  span.slow_count = count - fast_count;
+  span.fast = fast_count > 0 ? base : nullptr;
+  span.slow = span.slow_count > 0 ? base + fast_count : nullptr;
+  return span;
+}
 
 class EmulatedBackend final : public TierBackend {
  public:
@@ -32,13 +43,19 @@ class EmulatedBackend final : public TierBackend {
     // Reserve before mapping: a refused reservation then costs nothing.
     FastTierReservation reservation(budget_, fast_count * sizeof(double));
     PageMapping mapping(count * sizeof(double));
-    auto* base = static_cast<double*>(mapping.data());
-    TieredSpan span;
-    span.fast_count = fast_count;
-    span.slow_count = count - fast_count;
-    span.fast = fast_count > 0 ? base : nullptr;
-    span.slow = span.slow_count > 0 ? base + fast_count : nullptr;
-    return {span, std::make_unique<EmulatedOwner>(std::move(mapping), std::move(reservation))};
+    const TieredSpan span = split_span(static_cast<double*>(mapping.data()), count, fast_count);
+    return {span, std::make_unique<EmulatedOwner>(this, std::move(mapping), std::move(reservation))};
+  }
+
+  // The split is logical, so moving it moves no data: only the budget's accounting changes.
+  [[nodiscard]] bool resplit(TieredArray& array, std::size_t fast_count) override {
+    auto* owner = dynamic_cast<EmulatedOwner*>(array.releaser());
+    if (owner == nullptr || owner->issuer != this) return false;
+    const std::size_t count = array.span().count();
+    check_fast_count(count, fast_count);
+    owner->reservation.resize(fast_count * sizeof(double));  // throws ResourceError before anything changes
+    array.set_span(split_span(static_cast<double*>(owner->mapping.data()), count, fast_count));
+    return true;
   }
 
  private:

@@ -116,6 +116,19 @@ FastTierReservation& FastTierReservation::operator=(FastTierReservation&& other)
 
 FastTierReservation::~FastTierReservation() { reset(); }
 
+void FastTierReservation::resize(std::size_t bytes) {
+  if (bytes == bytes_) return;
+  if (budget_ == nullptr) {
+    throw UsageError("a fast-tier reservation without a budget cannot grow to " + std::to_string(bytes) + " bytes");
+  }
+  if (bytes > bytes_) {
+    budget_->acquire_bytes(bytes - bytes_);
+  } else {
+    budget_->release_bytes(bytes_ - bytes);
+  }
+  bytes_ = bytes;
+}
+
 void FastTierReservation::reset() noexcept {
   if (budget_ && bytes_ != 0) {
     // Cannot throw: this reservation took exactly these bytes, so giving them back always balances.

@@ -71,4 +71,8 @@ inline constexpr double kernel_scalar = 3.0;
 // caught), and depends on i (an element read from the wrong index is caught).
 [[nodiscard]] double initial_value(ArrayId array, std::size_t i) noexcept;
 
+// Every array's initial values repeat with this period (lcm of the periods 8, 4, 3): initial_value(id, i) ==
+// initial_value(id, i % initial_value_period), so first touch and validation can work from one period's values.
+inline constexpr std::size_t initial_value_period = 24;
+
 }  // namespace cosched::stream

@@ -53,6 +53,7 @@ struct StreamResult {
   unsigned reps = 0;
   std::string stores;                       // "nt" or "regular" as run; "none" for ddot (stores nothing)
   std::vector<double> rep_times_s;
+  double warmup_time_s = 0;                 // the untimed warm-up reps together (timed anyway, for overhead accounting)
   double min_time_s = 0, median_time_s = 0, mean_time_s = 0, max_time_s = 0;
   // 1 GB/s = 1e9 B/s. mean_gbs = all reps' bytes / all reps' time (what likwid-bench reports).
   double best_gbs = 0, median_gbs = 0, mean_gbs = 0, worst_gbs = 0;
@@ -68,7 +69,8 @@ struct StreamResult {
   std::size_t slow_bytes = 0;
 };
 
-// Runs `config` with arrays from `backend`. Throws UsageError (bad config), ResourceError (cores or memory do
+// Runs `config` with arrays from `backend`: one StreamSession (stream_session.hpp), measured once and validated in
+// full. Throws UsageError (bad config), ResourceError (cores or memory do
 // not fit), PlatformError (binding failed). A validation failure is *not* thrown: the result says
 // validated == false with the reason, so callers can still report the timings.
 [[nodiscard]] StreamResult run_stream(const StreamConfig& config, platform::TierBackend& backend);

@@ -1,0 +1,76 @@
+// The stream measurer keeps one StreamSession per (kernel, footprint, cores): the chunk counts of one such triple
+// reuse its arrays (the emulated tier moves the split in place), a new triple allocates anew.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "cosched/profiler/measurer.hpp"
+#include "cosched/profiler/profile_csv.hpp"
+#include "cosched/profiler/sweep.hpp"
+#include "test_support.hpp"
+
+namespace cosched::profiler {
+namespace {
+
+bool have_stream_measurer() {
+  const auto names = measurer_names();
+  return std::find(names.begin(), names.end(), "stream") != names.end();
+}
+
+// 4 chunks of 64 KiB on an emulated tier; a 192 KiB triad (three 64 KiB arrays) fits at 3 chunks.
+MeasurerOptions small_emulated_platform() {
+  MeasurerOptions options;
+  options.platform.name = "test";
+  options.platform.cores = 1;
+  options.platform.fast_capacity_bytes = 256 << 10;
+  options.platform.fast_chunks = 4;
+  options.platform.tier_backend = "emulated";
+  options.platform.emulation_ratio = 2.0;
+  options.reps = 2;
+  options.warmup = 1;
+  return options;
+}
+
+TEST(StreamMeasurer, ReusesOneSessionAcrossTheChunksOfAPoint) {
+  if (!have_stream_measurer()) GTEST_SKIP() << "built without the stream library";
+  const auto measurer = make_measurer("stream", small_emulated_platform());
+  struct Expected {
+    ProfilePoint point;
+    bool allocated;
+    bool resplit;
+  };
+  const std::vector<Expected> sweep{
+      {{"triad", 192 << 10, 1, 0}, true, false},   // the session's arrays
+      {{"triad", 192 << 10, 1, 1}, false, true},   // fraction 1/3: split moved in place
+      {{"triad", 192 << 10, 1, 3}, false, true},   // fraction 1
+      {{"triad", 192 << 10, 1, 4}, false, false},  // still 1 (capped): nothing to move
+      {{"triad", 96 << 10, 1, 0}, true, false},    // another footprint: another session
+      {{"ddot", 96 << 10, 1, 0}, true, false},     // another kernel too
+      {{"ddot", 96 << 10, 1, 1}, false, true},
+  };
+  for (const Expected& expected : sweep) {
+    const Measurement measurement = measurer->measure(expected.point);
+    EXPECT_EQ(measurement.allocated, expected.allocated) << expected.point.kernel << " " << expected.point.chunks;
+    EXPECT_EQ(measurement.resplit, expected.resplit) << expected.point.kernel << " " << expected.point.chunks;
+    EXPECT_EQ(measurement.times_s.size(), 2U);
+    EXPECT_GT(measurement.overhead_free_s, 0.0);
+  }
+  measurer->finish();
+}
+
+TEST(StreamMeasurer, SweepCountsAllocationsAndResplits) {
+  if (!have_stream_measurer()) GTEST_SKIP() << "built without the stream library";
+  const auto measurer = make_measurer("stream", small_emulated_platform());
+  std::vector<ProfilePoint> points;
+  for (unsigned chunks = 0; chunks <= 4; ++chunks) points.push_back({"copy", 128 << 10, 1, chunks});
+  ProfileCsvWriter writer(testing::scratch_dir() / "p.csv", ProfileCsvWriter::Mode::create);
+  const SweepOutcome outcome = run_sweep(points, *measurer, writer, nullptr, nullptr);
+  EXPECT_EQ(outcome.measured, points.size());
+  EXPECT_EQ(outcome.allocations, 1U);
+  EXPECT_EQ(outcome.resplits, 2U);  // 64 KiB chunks over 128 KiB: fractions 0, 1/2, 1, 1, 1
+  EXPECT_GE(outcome.measure_s, outcome.kernel_s);
+}
+
+}  // namespace
+}  // namespace cosched::profiler
