@@ -292,6 +292,19 @@ void ChildProcess::signal_group(int signal) const {
   if (::kill(-pid_, signal) != 0 && errno == ESRCH) ::kill(pid_, signal);
 }
 
+namespace {
+// What waitid reported: an exit code for a normal exit, else the signal that ended the process.
+ExitInfo exit_info_of(const siginfo_t& info) {
+  ExitInfo exit;
+  if (info.si_code == CLD_EXITED) {
+    exit.exit_code = info.si_status;
+  } else {
+    exit.signal = info.si_status;
+  }
+  return exit;
+}
+}  // namespace
+
 std::optional<ExitInfo> ChildProcess::try_reap() {
   if (reaped_) return std::nullopt;
   siginfo_t info{};
@@ -300,13 +313,7 @@ std::optional<ExitInfo> ChildProcess::try_reap() {
   }
   if (info.si_pid == 0) return std::nullopt;
   reaped_ = true;
-  ExitInfo exit;
-  if (info.si_code == CLD_EXITED) {
-    exit.exit_code = info.si_status;
-  } else {
-    exit.signal = info.si_status;
-  }
-  return exit;
+  return exit_info_of(info);
 }
 
 ExitInfo ChildProcess::reap() {
@@ -317,13 +324,7 @@ ExitInfo ChildProcess::reap() {
       throw PlatformError("waitid", fmt::format("task process {}", pid_), errno);
     }
     reaped_ = true;
-    ExitInfo exit;
-    if (info.si_code == CLD_EXITED) {
-      exit.exit_code = info.si_status;
-    } else {
-      exit.signal = info.si_status;
-    }
-    return exit;
+    return exit_info_of(info);
   }
 }
 
