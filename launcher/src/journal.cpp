@@ -6,10 +6,9 @@
 
 #include <cassert>
 #include <cerrno>
-#include <fstream>
-#include <sstream>
 
 #include "cosched/common/error.hpp"
+#include "cosched/common/text_file.hpp"
 
 namespace cosched::launcher {
 
@@ -84,11 +83,7 @@ void JournalWriter::append(const nlohmann::json& event) {
 }
 
 JournalContents read_journal(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path.string(), "cannot open journal");
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  const std::string text = buffer.str();
+  const std::string text = read_text_file(path, "journal");
 
   JournalContents contents;
   std::size_t line_number = 0;

@@ -4,11 +4,10 @@
 
 #include <cerrno>
 #include <charconv>
-#include <fstream>
-#include <sstream>
 #include <string_view>
 
 #include "cosched/common/error.hpp"
+#include "cosched/common/text_file.hpp"
 
 namespace cosched::profiler {
 namespace {
@@ -66,11 +65,7 @@ std::string format_profile_row(const ProfileRow& row) {
 }
 
 ProfileCsvContents read_profile_csv(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path.string(), "cannot open profile CSV");
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  const std::string text = buffer.str();
+  const std::string text = read_text_file(path, "profile CSV");
 
   ProfileCsvContents contents;
   std::size_t start = 0;
