@@ -1,4 +1,4 @@
-// cosched: the command-line front end. Errors become exit codes here and nowhere else.
+// cosched: the command-line front end. Errors become exit codes in run_main and nowhere else.
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
 
@@ -6,7 +6,7 @@
 #include <exception>
 
 #include "command_registry.hpp"
-#include "cosched/common/error.hpp"
+#include "run_main.hpp"
 
 namespace cosched::cli {
 std::vector<RegisteredCommand>& command_registry() {
@@ -22,16 +22,5 @@ int main(int argc, char** argv) {
   auto& registry = cosched::cli::command_registry();
   std::sort(registry.begin(), registry.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
   for (const auto& command : registry) command.install(app);
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e);
-  } catch (const cosched::Error& e) {
-    fmt::print(stderr, "cosched: {}: {}\n", cosched::to_string(e.kind()), e.what());
-    return cosched::exit_code_for(e.kind());
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "cosched: internal error: {}\n", e.what());
-    return 70;
-  }
-  return 0;
+  return cosched::cli::run_main(app, argc, argv, "cosched");
 }

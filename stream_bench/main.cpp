@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cosched/common/error.hpp"
+#include "run_main.hpp"
 #include "cosched/platform/binding.hpp"
 #include "cosched/platform/tier_backends.hpp"
 #include "cosched/stream/kernels.hpp"
@@ -100,7 +101,7 @@ cosched::platform::TierOptions to_tier_options(const Arguments& args) {
   return options;
 }
 
-int run(const Arguments& args) {
+void run(const Arguments& args) {
   const cosched::stream::StreamConfig config = to_config(args);
   const auto backend = cosched::platform::make_tier_backend(to_tier_options(args));
   const cosched::stream::StreamResult result = cosched::stream::run_stream(config, *backend);
@@ -109,11 +110,7 @@ int run(const Arguments& args) {
   } else {
     fmt::print("{}", cosched::stream::format_report(result));
   }
-  if (!result.validated) {
-    fmt::print(stderr, "stream_bench: runtime: validation failed: {}\n", result.validation_message);
-    return cosched::exit_code_for(cosched::ErrorKind::runtime);
-  }
-  return 0;
+  if (!result.validated) throw cosched::RuntimeFailure("validation failed: " + result.validation_message);
 }
 
 }  // namespace
@@ -123,19 +120,5 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("stream_bench ") + COSCHED_VERSION);
   Arguments args;
   add_options(app, args);
-  try {
-    app.parse(argc, argv);
-    return run(args);
-  } catch (const CLI::Success& e) {
-    return app.exit(e);  // --help, --version
-  } catch (const CLI::ParseError& e) {
-    fmt::print(stderr, "stream_bench: usage: {}\n", e.what());
-    return cosched::exit_code_for(cosched::ErrorKind::usage);
-  } catch (const cosched::Error& e) {
-    fmt::print(stderr, "stream_bench: {}: {}\n", cosched::to_string(e.kind()), e.what());
-    return cosched::exit_code_for(e.kind());
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "stream_bench: internal error: {}\n", e.what());
-    return 70;
-  }
+  return cosched::cli::run_main(app, argc, argv, "stream_bench", [&args] { run(args); });
 }

@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 
+#include "cosched/common/stats.hpp"
 #include "cosched/common/error.hpp"
 #include "cosched/launcher/journal.hpp"
 #include "cosched/launcher/journal_recorder.hpp"
@@ -221,14 +222,13 @@ std::string format_summary(const LaunchSummary& summary) {
                         task.observed_end - task.predicted_end, task.launch_overhead_s * 1e3, to_string(task.status));
     overheads.push_back(task.launch_overhead_s);
   }
-  std::sort(overheads.begin(), overheads.end());
   const auto& r = summary.observed;
   text += fmt::format("tasks: {} ok, {} failed, {} killed, {} not started{}{}\n", r.completed, r.failed, r.killed,
                       r.not_started, r.interrupted ? " (interrupted)" : "",
                       r.stopped_by_failure ? " (stopped by --fail-fast)" : "");
   if (!overheads.empty()) {
     text += fmt::format("launch overhead per task (fork/exec + binding + placement): median {:.3f} ms, max {:.3f} ms\n",
-                        overheads[overheads.size() / 2] * 1e3, overheads.back() * 1e3);
+                        median(overheads) * 1e3, summarize(overheads).max * 1e3);
   }
   text += fmt::format("lower bound L_min(d)   {:.3f} s\n", summary.lower_bound);
   text += fmt::format("predicted makespan     {:.3f} s\n", summary.predicted_makespan);

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <map>
 
+#include "cosched/common/stats.hpp"
 #include "cosched/common/error.hpp"
 #include "cosched/launcher/journal.hpp"
 
@@ -99,10 +100,10 @@ JournalReport summarize_journal(const std::filesystem::path& path) {
     report.tasks.push_back(task);
   }
   report.tasks_planned = report.tasks.size();
-  std::sort(overheads.begin(), overheads.end());
   if (!overheads.empty()) {
-    report.median_launch_overhead_s = overheads[overheads.size() / 2];
-    report.max_launch_overhead_s = overheads.back();
+    const SampleSummary spread = summarize(std::move(overheads));
+    report.median_launch_overhead_s = spread.median;
+    report.max_launch_overhead_s = spread.max;
   }
   return report;
 }

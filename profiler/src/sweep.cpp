@@ -1,12 +1,14 @@
 #include "cosched/profiler/sweep.hpp"
 
 #include <chrono>
+
+#include "cosched/common/stats.hpp"
 #include <set>
 
 namespace cosched::profiler {
 
 ProfileRow make_row(const ProfilePoint& point, const Measurement& measurement) {
-  const TimeSummary summary = summarize_times(measurement.times_s);
+  const SampleSummary summary = summarize(measurement.times_s);
   ProfileRow row;
   row.point = point;
   row.time_s = summary.median;

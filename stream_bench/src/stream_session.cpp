@@ -1,5 +1,6 @@
 // The session: arrays allocated and first-touched once, re-split between measurements when the backend can, and
 // every measurement validated (in full on fresh arrays and before they go, sampled in between).
+#include "cosched/common/stats.hpp"
 #include "cosched/stream/stream_session.hpp"
 
 #include <algorithm>
@@ -34,17 +35,12 @@ void check_split(const platform::TierBackend& backend, const platform::TieredSpa
   }
 }
 
-double median_of_sorted(const std::vector<double>& sorted) {
-  const std::size_t n = sorted.size();
-  return n % 2 == 1 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
-}
-
 void fill_statistics(StreamResult& result) {
   std::vector<double> sorted = result.rep_times_s;
   std::sort(sorted.begin(), sorted.end());
   result.min_time_s = sorted.front();
   result.max_time_s = sorted.back();
-  result.median_time_s = median_of_sorted(sorted);
+  result.median_time_s = median(sorted);
   result.mean_time_s = std::accumulate(sorted.begin(), sorted.end(), 0.0) / static_cast<double>(sorted.size());
   const auto gbs = [&](double seconds) { return static_cast<double>(result.bytes_per_rep) / seconds / 1e9; };
   result.best_gbs = gbs(result.min_time_s);

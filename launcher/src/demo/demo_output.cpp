@@ -8,6 +8,7 @@
 #include <fstream>
 #include <numeric>
 
+#include "cosched/common/stats.hpp"
 #include "cosched/common/error.hpp"
 #include "cosched/launcher/child_process.hpp"
 #include "cosched/launcher/journal_recorder.hpp"
@@ -18,12 +19,8 @@ namespace cosched::launcher::demo {
 
 namespace {
 
-double median(std::vector<double> values) {
-  if (values.empty()) return 0.0;
-  std::sort(values.begin(), values.end());
-  const std::size_t n = values.size();
-  return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2.0;
-}
+// The demo's figures are empty-safe: a run where every task failed still prints its table.
+double median_or_zero(const std::vector<double>& values) { return values.empty() ? 0.0 : median(values); }
 
 double mean(const std::vector<double>& values) {
   return values.empty() ? 0.0 : std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
@@ -83,7 +80,7 @@ void write_results(const DemoSetup& setup, const std::vector<RunRow>& rows, doub
                row.lower_bound > 0 ? row.observed / row.lower_bound : 0.0, row.scheduling_s * 1e3,
                row.tasks_failed > 0 ? fmt::format("  ({} tasks failed)", row.tasks_failed) : "");
   }
-  const double median_error = median(errors);
+  const double median_error = median_or_zero(errors);
   const double worst_error = errors.empty() ? 0.0 : *std::max_element(errors.begin(), errors.end());
 
   // Fig. 3(b): three memory configurations.
@@ -121,7 +118,7 @@ void write_results(const DemoSetup& setup, const std::vector<RunRow>& rows, doub
   fmt::print(out, "Launch overhead per task (fork/exec + binding + placement): min {:.3f} ms, median {:.3f} ms, "
                   "max {:.3f} ms over {} launches{}.\n",
              overheads.empty() ? 0.0 : *std::min_element(overheads.begin(), overheads.end()) * 1e3,
-             median(overheads) * 1e3,
+             median_or_zero(overheads) * 1e3,
              overheads.empty() ? 0.0 : *std::max_element(overheads.begin(), overheads.end()) * 1e3, overheads.size(),
              have_load ? fmt::format(" (load average now {:.1f}: other processes share these cores and slow "
                                      "everything, the tasks most)", load[0])
@@ -173,7 +170,7 @@ void write_results(const DemoSetup& setup, const std::vector<RunRow>& rows, doub
         {"duration_ratio_corun_mean", mean(corun)},
         {"tasks_alone", alone.size()},
         {"tasks_corun", corun.size()},
-        {"launch_overhead_median_s", median(overheads)},
+        {"launch_overhead_median_s", median_or_zero(overheads)},
         {"launch_overhead_min_s", overheads.empty() ? 0.0 : *std::min_element(overheads.begin(), overheads.end())},
         {"load_average_1min_at_end", have_load ? nlohmann::json(load[0]) : nlohmann::json(nullptr)},
         {"launch_overhead_max_s",

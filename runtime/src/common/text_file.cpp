@@ -1,5 +1,11 @@
 #include "cosched/common/text_file.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 
@@ -7,12 +13,127 @@
 
 namespace cosched {
 
-std::string read_text_file(const std::filesystem::path& path, const std::string& what) {
+namespace fs = std::filesystem;
+
+std::string read_text_file(const fs::path& path, const std::string& what) {
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) throw InputError(path.string(), what + " is a directory, expected a file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path.string(), "cannot open " + what);
   std::ostringstream buffer;
   buffer << in.rdbuf();
+  if (in.bad()) throw InputError(path.string(), "cannot read " + what);
   return buffer.str();
+}
+
+namespace {
+
+bool is_special_file(const fs::path& path) {
+  struct stat info {};
+  if (::stat(path.c_str(), &info) != 0) return false;
+  return S_ISCHR(info.st_mode) || S_ISFIFO(info.st_mode) || S_ISSOCK(info.st_mode);
+}
+
+// write(2) until done; EINTR is retried, anything else is the caller's error to report.
+void write_all(int fd, std::string_view content, const std::string& name) {
+  std::size_t written = 0;
+  while (written < content.size()) {
+    const ssize_t n = ::write(fd, content.data() + written, content.size() - written);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      throw PlatformError("write", name, errno);
+    }
+    written += static_cast<std::size_t>(n);
+  }
+}
+
+void write_in_place(const fs::path& path, std::string_view content) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+  if (fd < 0) throw PlatformError("open", path.string(), errno);
+  try {
+    write_all(fd, content, path.string());
+  } catch (...) {
+    ::close(fd);
+    throw;
+  }
+  if (::close(fd) != 0) throw PlatformError("close", path.string(), errno);
+}
+
+}  // namespace
+
+void check_output_path(const fs::path& path, Overwrite overwrite, const std::string& what) {
+  if (path.empty()) throw UsageError("no file named for the " + what);
+  if (path == "-") return;
+  std::error_code ec;
+  const auto status = fs::status(path, ec);
+  if (fs::is_directory(status)) {
+    throw UsageError(path.string() + ": is a directory; the " + what + " needs a file name");
+  }
+  if (fs::exists(status) && !fs::is_regular_file(status)) return;  // a device or pipe, written in place
+  const fs::path folder = path.has_parent_path() ? path.parent_path() : fs::path(".");
+  if (!fs::is_directory(folder, ec)) {
+    throw UsageError(path.string() + ": folder " + folder.string() + " does not exist (" + what + ")");
+  }
+  if (overwrite == Overwrite::refuse && fs::exists(status)) {
+    throw UsageError(path.string() + ": exists; the " + what + " replaces a file only with --force");
+  }
+}
+
+void write_text_file(const fs::path& path, std::string_view content, Overwrite overwrite, const std::string& what) {
+  check_output_path(path, overwrite, what);
+  if (path == "-") {
+    if (std::fwrite(content.data(), 1, content.size(), stdout) != content.size()) {
+      throw PlatformError("fwrite", "standard output", errno);
+    }
+    flush_standard_output();
+    return;
+  }
+  if (is_special_file(path)) {
+    write_in_place(path, content);
+    return;
+  }
+  // mkstemp in the target's folder, so the rename stays within one file system and is atomic.
+  std::string hidden_name(1, '.');
+  hidden_name.append(path.filename().string()).append(".XXXXXX");
+  std::string temporary = (path.parent_path() / hidden_name).string();
+  const int fd = ::mkstemp(temporary.data());
+  if (fd < 0) throw PlatformError("mkstemp", temporary, errno);
+  const auto discard = [&] {
+    ::close(fd);
+    ::unlink(temporary.c_str());
+  };
+  try {
+    write_all(fd, content, path.string());
+  } catch (...) {
+    discard();
+    throw;
+  }
+  // Outputs are meant to be read by people and other tools: the usual 0666 & ~umask, not mkstemp's 0600.
+  const mode_t mask = ::umask(0);
+  ::umask(mask);
+  if (::fchmod(fd, 0666 & ~mask) != 0 || ::fsync(fd) != 0) {
+    const int error = errno;
+    discard();
+    throw PlatformError("fsync", path.string(), error);
+  }
+  if (::close(fd) != 0) {
+    const int error = errno;
+    ::unlink(temporary.c_str());
+    throw PlatformError("close", path.string(), error);
+  }
+  if (::rename(temporary.c_str(), path.c_str()) != 0) {
+    const int error = errno;
+    ::unlink(temporary.c_str());
+    throw PlatformError("rename", temporary + " -> " + path.string(), error);
+  }
+}
+
+void flush_standard_output() {
+  if (std::fflush(stdout) != 0 || std::ferror(stdout) != 0) {
+    const int error = errno;
+    std::clearerr(stdout);
+    throw PlatformError("write", "standard output", error);
+  }
 }
 
 }  // namespace cosched

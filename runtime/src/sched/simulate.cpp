@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "cosched/common/stats.hpp"
 #include "cosched/sched/algorithm.hpp"
 #include "cosched/sched/allocation.hpp"
 
@@ -40,13 +41,12 @@ std::vector<AlgorithmSummary> summarise(const std::vector<SimulationRecord>& rec
     }
     summary.runs = ratios.size();
     if (!ratios.empty()) {
-      std::sort(ratios.begin(), ratios.end());
       double total = 0.0;
       for (double ratio : ratios) total += ratio;
-      const std::size_t middle = ratios.size() / 2;
+      const SampleSummary spread = summarize(ratios);
       summary.mean_ratio = total / static_cast<double>(ratios.size());
-      summary.median_ratio = ratios.size() % 2 == 1 ? ratios[middle] : (ratios[middle - 1] + ratios[middle]) / 2;
-      summary.max_ratio = ratios.back();
+      summary.median_ratio = spread.median;
+      summary.max_ratio = spread.max;
       summary.mean_seconds = seconds / static_cast<double>(ratios.size());
     }
     summaries.push_back(std::move(summary));

@@ -33,12 +33,4 @@ struct ProfileRow {
 // Fast bytes `chunks` chunks give a task of `footprint_bytes`, capped at the footprint.
 [[nodiscard]] double fast_bytes(std::uint64_t footprint_bytes, unsigned chunks, double chunk_bytes);
 
-// Median, min and max of a non-empty sample (the median of an even sample is the mean of the middle two).
-struct TimeSummary {
-  double median = 0.0;
-  double min = 0.0;
-  double max = 0.0;
-};
-[[nodiscard]] TimeSummary summarize_times(std::vector<double> times);
-
 }  // namespace cosched::profiler

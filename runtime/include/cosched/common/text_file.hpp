@@ -1,11 +1,32 @@
 #pragma once
-// Reading a whole text file (journals, profile CSVs) with one error that names the file and what it was for.
+// Whole text files in and out, the one place the project does either.
+//   read_text_file  — the file's bytes, with an error that names the file and what it was for.
+//   write_text_file — written whole or not at all: a temporary file beside the target, flushed, fsynced and
+//                     closed, then renamed over it, so a full disk or a crash never leaves half an output and
+//                     never destroys the previous one. An existing output is replaced only when asked (--force).
 #include <filesystem>
 #include <string>
+#include <string_view>
 
 namespace cosched {
 
-// The file's bytes, unchanged. Throws InputError("<path>", "cannot open <what>") when it cannot be read.
+// The file's bytes, unchanged. Throws InputError("<path>", ...) when it is missing, a directory or unreadable.
 [[nodiscard]] std::string read_text_file(const std::filesystem::path& path, const std::string& what);
+
+enum class Overwrite { refuse, replace };
+
+// Checks an output path before any work is done for it: not a directory, its folder exists, and (refuse) no file
+// is there yet. Throws UsageError naming `what` and the option that allows replacing (--force).
+void check_output_path(const std::filesystem::path& path, Overwrite overwrite, const std::string& what);
+
+// Writes `content` to `path` atomically (see above). "-" writes to standard output. A character device or FIFO
+// (/dev/null, /dev/full, a pipe) is written in place, with every write error reported. Throws UsageError for a
+// path check_output_path refuses and PlatformError naming the call for a failed write, flush, fsync or rename.
+void write_text_file(const std::filesystem::path& path, std::string_view content, Overwrite overwrite,
+                     const std::string& what);
+
+// Flushes standard output and reports a write error that happened on it (a full disk, a closed pipe): output
+// that could not be written is an error, not a success. Throws PlatformError.
+void flush_standard_output();
 
 }  // namespace cosched

@@ -1,0 +1,32 @@
+#include "cosched/common/identifier.hpp"
+
+#include "cosched/common/error.hpp"
+
+namespace cosched {
+
+namespace {
+bool is_safe_char(char c) noexcept {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' ||
+         c == '-' || c == '+';
+}
+}  // namespace
+
+bool is_safe_identifier(std::string_view id) noexcept {
+  if (id.empty() || id.size() > kMaxIdentifierLength) return false;
+  if (id.front() == '.' || id.front() == '-') return false;
+  for (const char c : id) {
+    if (!is_safe_char(c)) return false;
+  }
+  return true;
+}
+
+void check_identifier(std::string_view id, const std::string& where) {
+  if (is_safe_identifier(id)) return;
+  std::string shown;
+  for (const char c : id.substr(0, 60)) shown += (c >= 0x20 && c < 0x7f) ? c : '?';
+  throw InputError(where, "id \"" + shown + "\" is not allowed: ids name files, so they use 1 to " +
+                              std::to_string(kMaxIdentifierLength) +
+                              " characters of A-Z a-z 0-9 . _ + - and do not start with '.' or '-'");
+}
+
+}  // namespace cosched
