@@ -41,33 +41,20 @@ launcher::LaunchPlan read_plan(const LaunchFlags& flags, const launcher::NodeCon
   if (!flags.instance.empty()) {
     // With the instance, the schedule is checked against the model (durations, capacities over time).
     const auto instance = cosched::sched::load_instance(flags.instance);
-    std::ifstream in(flags.schedule);
-    if (!in) throw cosched::InputError(flags.schedule, "cannot open schedule");
-    const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-    const auto schedule = cosched::sched::parse_schedule(text, instance, flags.schedule);
+    const auto schedule = cosched::sched::match_schedule(cosched::sched::load_schedule_document(flags.schedule),
+                                                         instance, flags.schedule);
     const auto violations = cosched::sched::find_violations(instance, schedule);
     if (!violations.empty()) throw cosched::InputError(flags.schedule, "invalid schedule: " + violations.front());
     return launcher::plan_from_schedule(instance, schedule);
   }
+  // The node's resources, cores first; the schedule says which of them it uses (load_schedule_plan).
   std::vector<std::string> names{"cores"};
   std::vector<int> capacities{static_cast<int>(node.cores)};
   if (node.fast_chunks > 0) {
     names.emplace_back("fast_chunks");
     capacities.push_back(static_cast<int>(node.fast_chunks));
   }
-  try {
-    return launcher::load_schedule_plan(flags.schedule, names, capacities);
-  } catch (const cosched::InputError&) {
-    if (names.size() == 1) throw;
-    // A cores-only schedule (Fig. 3(b) configurations) on a node with a fast tier; if it is not one either, the
-    // first error is the one to show.
-    const std::exception_ptr first = std::current_exception();
-    try {
-      return launcher::load_schedule_plan(flags.schedule, {"cores"}, {static_cast<int>(node.cores)});
-    } catch (const cosched::InputError&) {
-      std::rethrow_exception(first);
-    }
-  }
+  return launcher::load_schedule_plan(flags.schedule, names, capacities);
 }
 
 void run_launch(const LaunchFlags& flags) {

@@ -1,12 +1,12 @@
 // `cosched plan`: schedule one Instance JSON with one algorithm (Schedule JSON out) or compare all of them.
 #include <fmt/core.h>
 
-#include <fstream>
 #include <memory>
 #include <string>
 
 #include "command_registry.hpp"
 #include "cosched/common/error.hpp"
+#include "cosched/common/text_file.hpp"
 #include "cosched/sched/algorithm.hpp"
 #include "cosched/sched/allocation.hpp"
 #include "cosched/sched/io.hpp"
@@ -16,7 +16,8 @@ namespace {
 struct PlanOptions {
   std::string instance;
   std::string algorithm;
-  std::string output;
+  std::string output = "-";
+  bool force = false;
 };
 
 void print_comparison(const cosched::sched::Instance& instance, double bound) {
@@ -32,9 +33,12 @@ void print_comparison(const cosched::sched::Instance& instance, double bound) {
 
 void run_plan(const PlanOptions& options) {
   const bool compare = options.algorithm == "all";
-  if (compare && !options.output.empty()) throw cosched::UsageError("--output needs a single --algorithm, not all");
-  // Resolve the name before reading a possibly large instance.
+  if (compare && options.output != "-") throw cosched::UsageError("--output needs a single --algorithm, not all");
+  // Resolve the name and check the output before reading a possibly large instance: an existing output (even the
+  // instance itself) is replaced only with --force.
   const cosched::sched::Algorithm* algorithm = compare ? nullptr : &cosched::sched::find_algorithm(options.algorithm);
+  const auto overwrite = options.force ? cosched::Overwrite::replace : cosched::Overwrite::refuse;
+  cosched::check_output_path(options.output, overwrite, "schedule");
   const auto instance = cosched::sched::load_instance(options.instance);
   const double bound = cosched::sched::lower_bound(instance);
   if (compare) {
@@ -42,13 +46,8 @@ void run_plan(const PlanOptions& options) {
     return;
   }
   const auto result = cosched::sched::plan(*algorithm, instance, bound);
-  const std::string text = cosched::sched::schedule_to_json(instance, result.schedule) + "\n";
-  if (options.output.empty()) {
-    fmt::print("{}", text);
-    return;
-  }
-  std::ofstream out(options.output);
-  if (!(out << text)) throw cosched::InputError(options.output, "cannot write the schedule");
+  cosched::write_text_file(options.output, cosched::sched::schedule_to_json(instance, result.schedule) + "\n",
+                           overwrite, "schedule");
 }
 
 const cosched::cli::CommandRegistration registration{"plan", [](CLI::App& app) {
@@ -59,7 +58,8 @@ const cosched::cli::CommandRegistration registration{"plan", [](CLI::App& app) {
                   "d-list-spt, d-list-lpt, t-list-spt, t-list-lpt, d-pack-nf, d-pack-ff, t-pack-nf, t-pack-ff, "
                   "or all (comparison table)")
       ->required();
-  sub->add_option("--output", options->output, "Write the Schedule JSON here instead of stdout");
+  sub->add_option("-o,--output", options->output, "Write the Schedule JSON here (default -: stdout)");
+  sub->add_flag("--force", options->force, "Replace an existing --output file");
   sub->callback([options] { run_plan(*options); });
 }};
 

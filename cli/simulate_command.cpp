@@ -2,7 +2,6 @@
 #include <fmt/core.h>
 #include <fmt/format.h>
 
-#include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -10,8 +9,11 @@
 
 #include "command_registry.hpp"
 #include "cosched/common/error.hpp"
+#include "cosched/common/text_file.hpp"
 #include "cosched/sched/algorithm.hpp"
+#include "cosched/sched/model.hpp"
 #include "cosched/sched/simulate.hpp"
+#include "run_main.hpp"
 
 namespace {
 
@@ -24,13 +26,14 @@ struct SimulateOptions {
   std::string profile;  // empty: mixed
   bool json = false;
   std::string csv;
+  bool force = false;
+  [[nodiscard]] cosched::Overwrite overwrite() const {
+    return force ? cosched::Overwrite::replace : cosched::Overwrite::refuse;
+  }
 };
 
 cosched::sched::SimulationConfig make_config(const SimulateOptions& options) {
   cosched::sched::SimulationConfig config;
-  for (int capacity : options.resources) {
-    if (capacity < 1) throw cosched::UsageError(fmt::format("--resources: capacity {} is below 1", capacity));
-  }
   config.generator.capacities = options.resources;
   config.generator.tasks = options.tasks;
   if (!options.profile.empty()) config.generator.profile = cosched::sched::parse_profile(options.profile);
@@ -38,29 +41,29 @@ cosched::sched::SimulationConfig make_config(const SimulateOptions& options) {
   config.seed = options.seed;
   config.algorithms = options.algorithms;
   if (config.algorithms.size() == 1 && config.algorithms[0] == "all") config.algorithms = cosched::sched::algorithm_names();
-  for (const auto& name : config.algorithms) (void)cosched::sched::find_algorithm(name);
+  cosched::sched::check_simulation_config(config);
   return config;
 }
 
-void write_csv(const std::string& path, const SimulateOptions& options,
-               const std::vector<cosched::sched::SimulationRecord>& records) {
-  std::ofstream out(path);
-  if (!out) throw cosched::InputError(path, "cannot open the CSV file for writing");
+std::string csv_text(const SimulateOptions& options, const std::vector<cosched::sched::SimulationRecord>& records) {
   const std::string profile = options.profile.empty() ? "mixed" : options.profile;
-  out << "instance,d,resources,tasks,profile,algorithm,makespan,lower_bound,ratio,seconds\n";
+  std::string text = "instance,d,resources,tasks,profile,algorithm,makespan,lower_bound,ratio,seconds\n";
   for (const auto& r : records) {
-    out << fmt::format("{},{},{},{},{},{},{:.17g},{:.17g},{:.17g},{:.9g}\n", r.instance, options.resources.size(),
-                       fmt::join(options.resources, ";"), options.tasks, profile, r.algorithm, r.makespan,
-                       r.lower_bound, r.ratio, r.seconds);
+    text += fmt::format("{},{},{},{},{},{},{:.17g},{:.17g},{:.17g},{:.9g}\n", r.instance, options.resources.size(),
+                        fmt::join(options.resources, ";"), options.tasks, profile, r.algorithm, r.makespan,
+                        r.lower_bound, r.ratio, r.seconds);
   }
-  if (!out) throw cosched::InputError(path, "writing the CSV file failed");
+  return text;
 }
 
 void run_simulate(const SimulateOptions& options) {
   const auto config = make_config(options);
+  if (!options.csv.empty()) cosched::check_output_path(options.csv, options.overwrite(), "simulation CSV");
   const auto records = cosched::sched::run_simulation(config);
   const auto summaries = cosched::sched::summarise(records, config.algorithms);
-  if (!options.csv.empty()) write_csv(options.csv, options, records);
+  if (!options.csv.empty()) {
+    cosched::write_text_file(options.csv, csv_text(options, records), options.overwrite(), "simulation CSV");
+  }
   if (options.json) {
     nlohmann::json root;
     root["resources"] = options.resources;
@@ -91,12 +94,19 @@ void run_simulate(const SimulateOptions& options) {
 const cosched::cli::CommandRegistration registration{"simulate", [](CLI::App& app) {
   auto* sub = app.add_subcommand("simulate", "Synthetic-workload study of Sec. 5.4 / Fig. 4 (ratios to L_min(d))");
   auto options = std::make_shared<SimulateOptions>();
-  sub->add_option("--resources", options->resources, "Capacities, comma-separated; d = their count")
+  namespace sched = cosched::sched;
+  sub->add_option("--resources", options->resources,
+                  "Capacities, comma-separated; d = their count (each 1.." + std::to_string(sched::kMaxCapacity) +
+                      ", product of capacity+1 at most 2^24)")
       ->delimiter(',')
-      ->capture_default_str();
-  sub->add_option("--tasks", options->tasks, "Tasks per instance")->capture_default_str()->check(CLI::PositiveNumber);
-  sub->add_option("--instances", options->instances, "Random instances")->capture_default_str()->check(
-      CLI::PositiveNumber);
+      ->capture_default_str()
+      ->check(cosched::cli::finite_range(1, sched::kMaxCapacity));
+  sub->add_option("--tasks", options->tasks, "Tasks per instance")
+      ->capture_default_str()
+      ->check(cosched::cli::finite_range(1, static_cast<double>(sched::kMaxSimulationTasks)));
+  sub->add_option("--instances", options->instances, "Random instances")
+      ->capture_default_str()
+      ->check(cosched::cli::finite_range(1, static_cast<double>(sched::kMaxSimulationInstances)));
   sub->add_option("--seed", options->seed, "Seed (runs are deterministic)")->capture_default_str();
   sub->add_option("--algorithms", options->algorithms, "Comma-separated algorithm names, or all")
       ->delimiter(',')
@@ -105,7 +115,8 @@ const cosched::cli::CommandRegistration registration{"simulate", [](CLI::App& ap
                   "Use only this profile: amdahl-sum, amdahl-product, amdahl-max, power-sum, power-product, "
                   "power-max (default: each task picks one of the six)");
   sub->add_flag("--json", options->json, "Print per-algorithm summaries as JSON");
-  sub->add_option("--csv", options->csv, "Write one row per (instance, algorithm) to this file");
+  sub->add_option("--csv", options->csv, "Write one row per (instance, algorithm) to this file (- : stdout)");
+  sub->add_flag("--force", options->force, "Replace an existing --csv file");
   sub->callback([options] { run_simulate(*options); });
 }};
 

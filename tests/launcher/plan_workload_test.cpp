@@ -42,7 +42,7 @@ TEST(SchedulePlan, RejectsWhatALaunchCannotRunNamingTheTask) {
     }
   };
   expect_error(R"({"id":"a","alloc":[3,0],"start":0,"duration":1})", "task \"a\": alloc[0] = 3");
-  expect_error(R"({"id":"a","alloc":[1],"start":0,"duration":1})", "alloc has 1 entries");
+  expect_error(R"({"id":"a","alloc":[1,0,0],"start":0,"duration":1})", "alloc has 3 entries");
   expect_error(R"({"id":"a","alloc":[0,1],"start":0,"duration":1})", "at least one core");
   expect_error(R"({"id":"a","alloc":[1,1],"start":-1,"duration":1})", "\"start\"");
   expect_error(R"({"id":"a","alloc":[1,1],"start":0,"duration":1},{"id":"a","alloc":[1,1],"start":0,"duration":1})",

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -32,9 +33,14 @@ std::string read_file(const fs::path& path) {
 }
 
 // ctest runs tests in parallel processes: every scratch file carries the test's name.
+// Parameterized tests are named "Test/Case": the slash becomes '_' so the file stays in TempDir. TempDir outlives
+// a run and outputs are never overwritten without --force, so a file left by an earlier run is removed.
 fs::path scratch(const std::string& name) {
-  return fs::path(::testing::TempDir()) /
-         (std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "_" + name);
+  std::string test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+  std::replace(test.begin(), test.end(), '/', '_');
+  const fs::path path = fs::path(::testing::TempDir()) / (test + "_" + name);
+  fs::remove(path);
+  return path;
 }
 
 CommandResult run(const std::string& arguments) {
@@ -92,11 +98,105 @@ TEST_F(CliTest, PlanReportsBadInputAndBadUsage) {
       "cli_bad.json", R"({"resources": [{"name": "c", "capacity": 1}], "tasks": [{"id": "t3", "times": [1, -1]}]})");
   const CommandResult input = run("plan --instance " + bad.string() + " --algorithm t-pack-ff");
   EXPECT_EQ(input.exit_code, 3);
-  EXPECT_NE(input.err.find("task \"t3\": times[1] is negative"), std::string::npos) << input.err;
+  EXPECT_NE(input.err.find("task \"t3\": times[1] must be finite, >= 0"), std::string::npos) << input.err;
   const fs::path instance_path = write_instance("cli_inst.json", kInstance);
   const CommandResult usage = run("plan --instance " + instance_path.string() + " --algorithm fastest");
   EXPECT_EQ(usage.exit_code, 2);
   EXPECT_NE(usage.err.find("unknown algorithm"), std::string::npos) << usage.err;
+}
+
+// A failing command says why in one line on stderr.
+void expect_one_line(const CommandResult& result, int exit_code, const std::string& fragment) {
+  EXPECT_EQ(result.exit_code, exit_code) << result.err;
+  EXPECT_NE(result.err.find(fragment), std::string::npos) << result.err;
+  EXPECT_EQ(std::count(result.err.begin(), result.err.end(), '\n'), 1) << result.err;
+}
+
+TEST_F(CliTest, PlanReplacesAnExistingOutputOnlyWithForce) {
+  const fs::path instance_path = write_instance("cli_inst.json", kInstance);
+  const fs::path output = write_instance("sched.json", "precious");
+  const std::string plan = "plan --instance " + instance_path.string() + " --algorithm d-list-lpt --output ";
+  expect_one_line(run(plan + output.string()), 2, "exists; the schedule replaces a file only with --force");
+  EXPECT_EQ(read_file(output), "precious");
+  // Not even its own input.
+  expect_one_line(run(plan + instance_path.string()), 2, "exists");
+  EXPECT_EQ(read_file(instance_path), kInstance);
+  ASSERT_EQ(run(plan + output.string() + " --force").exit_code, 0);
+  EXPECT_EQ(nlohmann::json::parse(read_file(output))["algorithm"], "d-list-lpt");
+}
+
+TEST_F(CliTest, PlanOutputThatCannotBeWrittenFails) {
+  const fs::path instance_path = write_instance("cli_inst.json", kInstance);
+  const std::string plan = "plan --instance " + instance_path.string() + " --algorithm d-list-lpt";
+  expect_one_line(run(plan + " --output " + ::testing::TempDir()), 2, "is a directory");
+  expect_one_line(run(plan + " --output /nonexistent-folder/s.json"), 2, "does not exist");
+  expect_one_line(run(plan + " --output /dev/full"), 5, "No space left on device");
+  const fs::path err = scratch("stderr.txt");
+  const int status = std::system((kBinary.string() + " " + plan + " >/dev/full 2>" + err.string()).c_str());
+  EXPECT_EQ(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 5) << read_file(err);
+}
+
+struct BadInstanceFile {
+  const char* name;
+  std::string text;
+  int exit_code;
+  const char* fragment;
+};
+
+class PlanRefusesInstance : public CliTest, public ::testing::WithParamInterface<BadInstanceFile> {};
+
+TEST_P(PlanRefusesInstance, WithItsExitCodeAndOneLine) {
+  const fs::path path = write_instance("bad.json", GetParam().text);
+  expect_one_line(run("plan --instance " + path.string() + " --algorithm t-pack-ff"), GetParam().exit_code,
+                  GetParam().fragment);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, PlanRefusesInstance,
+    ::testing::Values(
+        BadInstanceFile{"number_overflow",
+                        R"({"resources": [{"name": "c", "capacity": 1}], "tasks": [{"id": "t", "times": [1, 1e999]}]})",
+                        3, "number overflow parsing '1e999'"},
+        BadInstanceFile{"start_would_be_infinite",
+                        R"({"resources": [{"name": "c", "capacity": 1}],
+                            "tasks": [{"id": "t", "times": [null, 1e308]}, {"id": "u", "times": [null, 1e308]}]})",
+                        3, "times[1] must be finite"},
+        BadInstanceFile{"capacity_of_a_billion",
+                        R"({"resources": [{"name": "c", "capacity": 1000000000}], "tasks": []})", 3,
+                        "capacity must be an integer from 1 to 16777215"},
+        BadInstanceFile{"space_too_large",
+                        R"({"resources": [{"name": "c", "capacity": 10000}, {"name": "f", "capacity": 10000}],
+                            "tasks": []})",
+                        4, "more than 2^24 vectors"},
+        BadInstanceFile{"task_id_with_a_path", R"({"resources": [{"name": "c", "capacity": 1}],
+                                                   "tasks": [{"id": "../../x", "times": [null, 1]}]})",
+                        3, "is not allowed"}),
+    [](const auto& test) { return std::string(test.param.name); });
+
+class SimulateRefusesOption : public CliTest, public ::testing::WithParamInterface<std::pair<const char*, const char*>> {};
+
+TEST_P(SimulateRefusesOption, AsAUsageError) {
+  expect_one_line(run(std::string("simulate ") + GetParam().first), 2, GetParam().second);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Bounds, SimulateRefusesOption,
+    ::testing::Values(std::pair{"--tasks 1e11", "--tasks"}, std::pair{"--tasks 0", "--tasks"},
+                      std::pair{"--instances 1000000000", "--instances"},
+                      std::pair{"--resources 1000000000", "--resources"}, std::pair{"--resources 0,4", "--resources"},
+                      std::pair{"--resources 5000,5000", "more than 2^24 vectors"},
+                      std::pair{"--resources 4000,4000", "time evaluations"},
+                      std::pair{"--resources 64,32,16,8 --tasks 100000", "time evaluations"},
+                      std::pair{"--algorithms fastest", "unknown algorithm"}));
+
+TEST_F(CliTest, SimulateCsvIsCheckedBeforeTheRunAndWrittenWhole) {
+  const std::string simulate = "simulate --resources 4,2 --tasks 3 --instances 1 --csv ";
+  const fs::path existing = write_instance("sim.csv", "precious");
+  expect_one_line(run(simulate + existing.string()), 2, "only with --force");
+  EXPECT_EQ(read_file(existing), "precious");
+  EXPECT_EQ(run(simulate + existing.string() + " --force").exit_code, 0);
+  EXPECT_EQ(read_file(existing).rfind("instance,d,", 0), 0U);
+  expect_one_line(run(simulate + "/dev/full"), 5, "No space left on device");
 }
 
 TEST_F(CliTest, SimulatePrintsJsonSummariesAndWritesCsv) {

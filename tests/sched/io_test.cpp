@@ -47,19 +47,20 @@ TEST(InstanceJsonTest, ParsesResourcesAndRowMajorTimesWithNullAsInfeasible) {
 }
 
 TEST(InstanceJsonTest, ErrorsNameTheTaskAndThePosition) {
-  EXPECT_EQ(error_of(with_task_b("[1, 1, 1, -2, 1, 1]")), "inst.json: task \"b\": times[3] is negative");
+  EXPECT_EQ(error_of(with_task_b("[1, 1, 1, -2, 1, 1]")),
+            "inst.json: task \"b\": times[3] must be finite, >= 0 and <= 1e+09, got -2");
   EXPECT_EQ(error_of(with_task_b("[1, 1, 1, 1, 1]")),
             "inst.json: task \"b\": times has 5 entries, expected 6 (product of capacity+1)");
   EXPECT_EQ(error_of(with_task_b("[1, 1, 1, \"NaN\", 1, 1]")),
-            "inst.json: task \"b\": times[3] is neither a number nor null");
+            "inst.json: task \"b\": times[3] is not a number");
   EXPECT_EQ(error_of(with_task_b("{}")), "inst.json: task \"b\": \"times\" is not an array");
 }
 
 TEST(InstanceJsonTest, RejectsBadCapacitiesDuplicatesAndMissingFields) {
   EXPECT_EQ(error_of(R"({"resources": [{"name": "cores", "capacity": 0}], "tasks": []})"),
-            "inst.json: resources[0]: capacity 0 is below 1");
+            "inst.json: resources[0]: capacity must be an integer from 1 to 16777215, got 0");
   EXPECT_EQ(error_of(R"({"resources": [{"name": "cores", "capacity": 1.5}], "tasks": []})"),
-            "inst.json: resources[0]: \"capacity\" is not an integer");
+            "inst.json: resources[0]: capacity is not an integer");
   EXPECT_EQ(error_of(R"({"resources": [{"capacity": 1}], "tasks": []})"), "inst.json: resources[0]: missing \"name\"");
   EXPECT_EQ(error_of(R"({"resources": [], "tasks": []})"),
             "inst.json: \"resources\" is empty: at least one resource type is needed");
@@ -88,6 +89,94 @@ TEST(InstanceJsonTest, DenseExportRoundTrips) {
     again.tasks()[j].profile->fill_times(again.space(), b);
     EXPECT_EQ(a, b);
   }
+}
+
+// Numbers JSON can write but a double cannot hold, times beyond kMaxSeconds, and capacities whose allocation space
+// would need gigabytes: each an error naming the file and the place, never an internal error or a hang.
+struct BadInstanceCase {
+  const char* name;
+  std::string text;
+  std::string fragment;
+};
+
+class InstanceJsonRejects : public ::testing::TestWithParam<BadInstanceCase> {};
+
+TEST_P(InstanceJsonRejects, WithAnInputErrorNamingThePlace) {
+  const std::string what = error_of(GetParam().text);
+  EXPECT_NE(what.find(GetParam().fragment), std::string::npos) << what;
+  EXPECT_EQ(what.rfind("inst.json: ", 0), 0U) << what;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Malformed, InstanceJsonRejects,
+    ::testing::Values(
+        BadInstanceCase{"overflowing_time", with_task_b("[1, 1, 1, 1e999, 1, 1]"),
+                        "not valid JSON at byte " + std::to_string(with_task_b("[1, 1, 1, 1e999").find("1e999") + 1) +
+                            ": number overflow parsing '1e999'"},
+        BadInstanceCase{"negative_overflow", with_task_b("[1, 1, 1, -1e999, 1, 1]"), "number overflow"},
+        BadInstanceCase{"time_beyond_limit", with_task_b("[1, 1, 1, 1e300, 1, 1]"), "times[3] must be finite"},
+        BadInstanceCase{"times_adding_up_beyond_limit", with_task_b("[1e9, 1e9, 1e9, 1e9, 1e9, 1e9]"),
+                        "longest finite times add up to 1000000001, more than 1e+09"},
+        BadInstanceCase{"capacity_not_an_int",
+                        R"({"resources": [{"name": "c", "capacity": 3000000000}], "tasks": []})",
+                        "capacity must be an integer from 1 to 16777215, got 3000000000"},
+        BadInstanceCase{"capacity_beyond_uint64",
+                        R"({"resources": [{"name": "c", "capacity": 18446744073709551616}], "tasks": []})",
+                        "capacity is not an integer"},
+        BadInstanceCase{"unsafe_id", R"({"resources": [{"name": "c", "capacity": 1}],
+                                         "tasks": [{"id": "../escape", "times": [1, 1]}]})",
+                        "tasks[0]: id \"../escape\" is not allowed"},
+        BadInstanceCase{"empty_id", R"({"resources": [{"name": "c", "capacity": 1}],
+                                        "tasks": [{"id": "", "times": [1, 1]}]})",
+                        "tasks[0]: id \"\" is not allowed"},
+        BadInstanceCase{"id_not_a_string", R"({"resources": [{"name": "c", "capacity": 1}],
+                                               "tasks": [{"id": 7, "times": [1, 1]}]})",
+                        "tasks[0]: \"id\" is not a string"},
+        BadInstanceCase{"task_not_an_object", R"({"resources": [{"name": "c", "capacity": 1}], "tasks": [3]})",
+                        "tasks[0]: is not a JSON object"},
+        BadInstanceCase{"duplicate_resource", R"({"resources": [{"name": "c", "capacity": 1},
+                                                                 {"name": "c", "capacity": 1}], "tasks": []})",
+                        "resources[1]: \"c\" is named twice"},
+        BadInstanceCase{"not_an_object", "[1, 2]", "is not a JSON object"}),
+    [](const auto& test) { return std::string(test.param.name); });
+
+TEST(InstanceJsonTest, AllocationSpaceBeyondTheLimitIsAResourceErrorNamingTheFile) {
+  try {
+    (void)parse_instance(R"({"resources": [{"name": "c", "capacity": 16777215}, {"name": "f", "capacity": 1}],
+                             "tasks": []})",
+                         "inst.json");
+    FAIL() << "accepted a space of 2^25 vectors";
+  } catch (const ResourceError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("inst.json: the allocation space has more than 2^24 vectors", 0), 0U)
+        << e.what();
+  }
+}
+
+TEST(InstanceJsonTest, AttributesAreKeptVerbatimAndWrittenBack) {
+  const std::string text = R"({"resources": [{"name": "cores", "capacity": 1}], "workload": "mix",
+    "platform": {"name": "knl", "chunk_bytes": 8.5},
+    "tasks": [{"id": "triad-1MiB-0", "times": [null, 2.0], "kernel": "triad", "footprint_bytes": 1048576,
+               "passes": 3, "command": ["x", "{threads}"]}]})";
+  const Instance instance = parse_instance(text, "inst.json");
+  const auto& attributes = instance.tasks()[0].attributes;
+  EXPECT_EQ(attributes, nlohmann::json::parse(R"({"kernel": "triad", "footprint_bytes": 1048576, "passes": 3,
+                                                  "command": ["x", "{threads}"]})"));
+  EXPECT_EQ(instance.attributes(), nlohmann::json::parse(R"({"workload": "mix",
+                                                             "platform": {"name": "knl", "chunk_bytes": 8.5}})"));
+  EXPECT_EQ(nlohmann::json::parse(instance_to_json(instance)), nlohmann::json::parse(text));
+}
+
+TEST(InstanceJsonTest, LeadingResourcesKeepTheColumnWithTheOthersAtZero) {
+  const Instance instance = parse_instance(kValid, "inst.json");
+  const Instance cores = leading_resources(instance, 1);
+  ASSERT_EQ(cores.dimensions(), 1U);
+  EXPECT_EQ(cores.resources()[0].name, "cores");
+  for (int p = 0; p <= 2; ++p) {
+    const std::vector<int> alone{p}, padded{p, 0};
+    EXPECT_EQ(cores.time(0, alone), instance.time(0, padded)) << p;
+    EXPECT_EQ(cores.time(1, alone), instance.time(1, padded)) << p;
+  }
+  EXPECT_EQ(cores.tasks()[1].id, "b");
 }
 
 TEST(ScheduleJsonTest, RoundTripsAndValidatesForListAndPack) {

@@ -8,13 +8,18 @@
 #include <unordered_set>
 
 #include "cosched/common/error.hpp"
+#include "cosched/common/identifier.hpp"
 
 namespace cosched::sched {
 
 namespace {
-// Allocation indices are stored in 64-bit but one task's times are streamed through a buffer of P doubles:
-// 2^32 vectors would already be 32 GiB.
-constexpr std::size_t max_allocation_vectors = std::size_t{1} << 32;
+
+std::string describe(const std::vector<int>& capacities) {
+  std::string text;
+  for (const int capacity : capacities) text += (text.empty() ? "" : ",") + std::to_string(capacity);
+  return text;
+}
+
 }  // namespace
 
 AllocationSpace::AllocationSpace(std::vector<int> capacities) : capacities_(std::move(capacities)) {
@@ -27,9 +32,10 @@ AllocationSpace::AllocationSpace(std::vector<int> capacities) : capacities_(std:
     }
     strides_[i] = size_;
     const auto extent = static_cast<std::size_t>(capacities_[i]) + 1;
-    if (size_ > max_allocation_vectors / extent) {
-      throw ResourceError("the allocation space has more than 2^32 vectors (product of capacity+1 over " +
-                          std::to_string(capacities_.size()) + " resources)");
+    if (size_ > kMaxAllocationVectors / extent) {
+      throw ResourceError("the allocation space has more than 2^24 vectors (the product of capacity+1 over the " +
+                          std::to_string(capacities_.size()) + " resources; capacities " + describe(capacities_) +
+                          "): too large to schedule");
     }
     size_ *= extent;
   }
@@ -106,11 +112,26 @@ double DenseTimeTable::time_at(const AllocationSpace& space, std::span<const int
   return times_[space.index_of(alloc)];
 }
 
-Instance::Instance(std::vector<Resource> resources, std::vector<Task> tasks)
-    : resources_(std::move(resources)), space_(capacities_of(resources_)), tasks_(std::move(tasks)) {
+Instance::Instance(std::vector<Resource> resources, std::vector<Task> tasks, nlohmann::json attributes)
+    : resources_(std::move(resources)),
+      space_(capacities_of(resources_)),
+      tasks_(std::move(tasks)),
+      attributes_(std::move(attributes)) {
+  std::unordered_set<std::string> names;
+  for (std::size_t i = 0; i < resources_.size(); ++i) {
+    const std::string where = "resources[" + std::to_string(i) + "]";
+    if (resources_[i].name.empty()) throw InputError(where, "the name is empty");
+    if (!names.insert(resources_[i].name).second) {
+      throw InputError(where, "resource \"" + resources_[i].name + "\" is named twice");
+    }
+  }
+  if (!attributes_.is_object()) throw InputError("instance", "the attributes are not a JSON object");
   std::unordered_set<std::string> ids;
   for (const auto& task : tasks_) {
-    if (!ids.insert(task.id).second) throw InputError("task \"" + task.id + "\"", "duplicate task id");
+    check_identifier(task.id, "task id");
+    const std::string where = "task \"" + task.id + "\"";
+    if (!ids.insert(task.id).second) throw InputError(where, "duplicate task id");
+    if (!task.attributes.is_object()) throw InputError(where, "the attributes are not a JSON object");
     assert(task.profile != nullptr);
   }
 }
@@ -120,6 +141,25 @@ std::vector<int> capacities_of(const std::vector<Resource>& resources) {
   capacities.reserve(resources.size());
   for (const auto& resource : resources) capacities.push_back(resource.capacity);
   return capacities;
+}
+
+Instance leading_resources(const Instance& instance, std::size_t count) {
+  assert(count >= 1 && count <= instance.dimensions());
+  const std::vector<Resource> kept(instance.resources().begin(), instance.resources().begin() + static_cast<std::ptrdiff_t>(count));
+  const AllocationSpace space(capacities_of(kept));
+  std::vector<int> full(instance.dimensions(), 0);
+  std::vector<Task> tasks;
+  tasks.reserve(instance.task_count());
+  for (std::size_t j = 0; j < instance.task_count(); ++j) {
+    std::vector<double> times(space.size());
+    for (std::size_t index = 0; index < space.size(); ++index) {
+      space.decode(index, std::span<int>(full.data(), count));
+      times[index] = instance.time(j, full);
+    }
+    const Task& task = instance.tasks()[j];
+    tasks.push_back({task.id, std::make_shared<DenseTimeTable>(space, std::move(times)), task.attributes});
+  }
+  return Instance(kept, std::move(tasks), instance.attributes());
 }
 
 }  // namespace cosched::sched

@@ -1,6 +1,10 @@
 #include "cosched/sched/simulate.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+
+#include "cosched/common/error.hpp"
 
 #include "cosched/common/stats.hpp"
 #include "cosched/sched/algorithm.hpp"
@@ -8,7 +12,28 @@
 
 namespace cosched::sched {
 
+void check_simulation_config(const SimulationConfig& config) {
+  const auto count = [](const char* what, std::size_t value, std::size_t max) {
+    if (value < 1 || value > max) throw UsageError(fmt::format("{} must be from 1 to {}, got {}", what, max, value));
+  };
+  count("the number of tasks", config.generator.tasks, kMaxSimulationTasks);
+  count("the number of instances", config.instances, kMaxSimulationInstances);
+  std::size_t vectors = 0;
+  try {
+    vectors = AllocationSpace(config.generator.capacities).size();
+  } catch (const Error& e) {  // a capacity below 1, or a space too large to schedule
+    throw UsageError(fmt::format("resource capacities: {}", e.what()));
+  }
+  if (config.generator.tasks > kMaxSimulationWork / vectors) {
+    throw UsageError(fmt::format("{} tasks x {} allocation vectors is more than the {} time evaluations a simulated "
+                                 "allocation phase may take: use fewer tasks or smaller capacities",
+                                 config.generator.tasks, vectors, kMaxSimulationWork));
+  }
+  for (const auto& name : config.algorithms) (void)find_algorithm(name);
+}
+
 std::vector<SimulationRecord> run_simulation(const SimulationConfig& config, const SimulationProgress& progress) {
+  check_simulation_config(config);
   std::vector<const Algorithm*> selected;
   for (const auto& name : config.algorithms) selected.push_back(&find_algorithm(name));
   std::vector<SimulationRecord> records;

@@ -36,10 +36,11 @@ struct LaunchPlan {
 // A plan from a schedule of `instance` (ids, resource names and capacities from the instance).
 [[nodiscard]] LaunchPlan plan_from_schedule(const sched::Instance& instance, const sched::Schedule& schedule);
 
-// Reads Schedule JSON (docs/formats.md) without its instance: resources are named by `resource_names` with
-// `capacities`. Checks what a launch relies on — ids unique, alloc lengths, amounts within capacity and each
-// task's demand >= 1 core, finite non-negative starts and durations, packs all-or-none — and throws InputError
-// naming the file and task otherwise.
+// Reads a Schedule JSON (sched::load_schedule_document, docs/formats.md) for a node whose resources are
+// `resource_names` with `capacities` (cores first): the schedule's recorded resources — or, in older files, the
+// length of its allocation vectors — pick the node resources it uses (a cores-only schedule runs on a node with a
+// fast tier; sched::resolve_schedule_resources). On top of the document's checks, each amount must be within the
+// node's capacity and each task needs >= 1 core. Throws InputError naming the file and task.
 [[nodiscard]] LaunchPlan load_schedule_plan(const std::filesystem::path& path,
                                             std::vector<std::string> resource_names, std::vector<int> capacities);
 

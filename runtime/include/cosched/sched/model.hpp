@@ -6,6 +6,8 @@
 // A task's times are reached through TimeProfile so that dense tables (read from JSON) and functions evaluated on
 // demand (synthetic speedup profiles, the transformed instance of TF) are interchangeable: the allocation phase
 // streams one task's times through a reusable buffer, so nothing of size n·P is ever materialised.
+#include <nlohmann/json.hpp>
+
 #include <cstddef>
 #include <memory>
 #include <span>
@@ -19,10 +21,17 @@ struct Resource {
   int capacity = 0;  // P(i) >= 1
 };
 
+// The largest allocation space P = prod(P(i)+1) the library works with. The algorithms stream one task's times
+// through a buffer of P doubles (128 MiB here) and spend O(n * P) per allocation phase, so a capacity of 10^9
+// is refused up front instead of allocating gigabytes or running for days. Real nodes are far below: 64 cores x
+// 256 fast chunks is 16,705 vectors, Fig. 4's (64, 32, 16, 8) is 328,185.
+inline constexpr std::size_t kMaxAllocationVectors = std::size_t{1} << 24;
+inline constexpr int kMaxCapacity = static_cast<int>(kMaxAllocationVectors) - 1;  // P(i) of a single resource
+
 // All integer allocation vectors 0 <= p_i <= P(i), linearised row-major: p_1 varies slowest, p_d fastest.
 class AllocationSpace {
  public:
-  // Throws InputError for a capacity < 1 and ResourceError when P = prod(P(i)+1) exceeds 2^32 vectors.
+  // Throws InputError for a capacity < 1 and ResourceError when P = prod(P(i)+1) exceeds kMaxAllocationVectors.
   explicit AllocationSpace(std::vector<int> capacities);
 
   [[nodiscard]] std::size_t dimensions() const noexcept { return capacities_.size(); }
@@ -81,13 +90,21 @@ class DenseTimeTable final : public TimeProfile {
 };
 
 struct Task {
-  std::string id;
+  std::string id;  // a safe identifier (check_identifier): ids name log files
   std::shared_ptr<const TimeProfile> profile;
+  // Everything the Instance JSON says about the task besides "id" and "times" (what it runs: "kernel",
+  // "footprint_bytes", "passes", "command", ...), kept verbatim as a JSON object and written back by
+  // instance_to_json. Scheduling never looks at it; the launcher does.
+  nlohmann::json attributes = nlohmann::json::object();
 };
 
 class Instance {
  public:
-  Instance(std::vector<Resource> resources, std::vector<Task> tasks);
+  // Throws InputError for an unsafe or duplicate task id, an empty or duplicate resource name, or attributes that
+  // are not JSON objects; AllocationSpace's errors for the capacities. `attributes` are the instance's fields
+  // besides "resources" and "tasks" (for instances made from profiles: "platform", "workload").
+  Instance(std::vector<Resource> resources, std::vector<Task> tasks,
+           nlohmann::json attributes = nlohmann::json::object());
 
   [[nodiscard]] const std::vector<Resource>& resources() const noexcept { return resources_; }
   [[nodiscard]] const AllocationSpace& space() const noexcept { return space_; }
@@ -97,13 +114,19 @@ class Instance {
   [[nodiscard]] double time(std::size_t task, std::span<const int> alloc) const {
     return tasks_[task].profile->time_at(space_, alloc);
   }
+  [[nodiscard]] const nlohmann::json& attributes() const noexcept { return attributes_; }
 
  private:
   std::vector<Resource> resources_;
   AllocationSpace space_;
   std::vector<Task> tasks_;
+  nlohmann::json attributes_;
 };
 
 [[nodiscard]] std::vector<int> capacities_of(const std::vector<Resource>& resources);
+
+// The instance restricted to its first `count` resources, the others held at 0: t'(p) = t(p, 0, ..., 0). Ids and
+// attributes are kept. (Fig. 3(b)'s cores-only configurations: the chunks = 0 column of a cores x chunks table.)
+[[nodiscard]] Instance leading_resources(const Instance& instance, std::size_t count);
 
 }  // namespace cosched::sched

@@ -10,6 +10,13 @@
 
 namespace cosched::sched {
 
+// Limits of a simulation run, far above the paper's study (150 tasks, 100 instances, 328,185 allocation vectors)
+// but low enough that a typo cannot allocate gigabytes or run for days: tasks x allocation vectors is the work of
+// one allocation phase (time evaluations), about a second at the limit.
+inline constexpr std::size_t kMaxSimulationTasks = 100'000;
+inline constexpr std::size_t kMaxSimulationInstances = 100'000;
+inline constexpr std::size_t kMaxSimulationWork = std::size_t{1} << 30;
+
 struct SimulationConfig {
   GeneratorConfig generator;
   std::size_t instances = 100;
@@ -38,7 +45,11 @@ struct AlgorithmSummary {
 // Called after each instance with (instances done, instances total).
 using SimulationProgress = std::function<void(std::size_t, std::size_t)>;
 
-// Every schedule is validated (require_valid). Throws UsageError for an unknown algorithm name.
+// Throws UsageError for a config beyond the limits above (capacities as AllocationSpace checks them) or an
+// unknown algorithm name.
+void check_simulation_config(const SimulationConfig& config);
+
+// Every schedule is validated (require_valid). Checks the config first (check_simulation_config).
 [[nodiscard]] std::vector<SimulationRecord> run_simulation(const SimulationConfig& config,
                                                            const SimulationProgress& progress = {});
 

@@ -1,0 +1,60 @@
+#pragma once
+// The Schedule JSON as a typed document (docs/formats.md): what `cosched plan` writes and what `cosched launch`
+// and `cosched plan`'s readers read — ONE parser and ONE writer. The document stands alone (ids, allocation
+// vectors, starts, durations, packs, and the resources it was made for); matching it to an instance (by id) or to
+// a node (by resource name) are separate steps.
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cosched/sched/model.hpp"
+#include "cosched/sched/schedule.hpp"
+
+namespace cosched::sched {
+
+struct ScheduleEntry {
+  std::string id;      // a safe identifier, unique in the document
+  ScheduledTask task;  // alloc, start, duration; pack = -1 in a list schedule
+};
+
+struct ScheduleDocument {
+  std::string algorithm;
+  double makespan = 0.0;     // a file without it: the last completion
+  double lower_bound = 0.0;  // L_min(d) of the instance; a file without it: 0 (unknown)
+  // The resources (names, capacities) the allocation vectors refer to, in order. Empty for files written before
+  // schedules recorded them: their resources are then told by the length of the allocation vectors.
+  std::vector<Resource> resources;
+  std::vector<ScheduleEntry> tasks;
+};
+
+// Parses and validates a Schedule JSON: a JSON object with a string "algorithm"; optional "makespan" and
+// "lower_bound" (finite, >= 0); optional "resources" [{name, capacity}]; "tasks" with safe unique ids, "alloc"
+// arrays of integers >= 0 of one common length (the resources' count when recorded, each amount within its
+// capacity), finite "start" and "duration" in [0, kMaxSeconds], and "pack" (0 .. tasks-1) on all tasks or on none.
+// Throws InputError naming `source`, the task and the field.
+[[nodiscard]] ScheduleDocument parse_schedule_document(std::string_view text, const std::string& source);
+[[nodiscard]] ScheduleDocument load_schedule_document(const std::filesystem::path& path);
+
+// Keys in the documented order and one task per line, so schedules read well and diff line by line; numbers in
+// the shortest form that reads back to the same double.
+[[nodiscard]] std::string schedule_document_to_json(const ScheduleDocument& document);
+
+// The document of a schedule of `instance` (ids and resources from the instance).
+[[nodiscard]] ScheduleDocument make_schedule_document(const Instance& instance, const Schedule& schedule);
+
+// `instance`'s schedule described by `document`: every instance task exactly once, matched by id; recorded
+// resources must be the instance's (names and capacities), otherwise allocation vectors must have one entry per
+// instance resource. Throws InputError naming `source` and the task.
+[[nodiscard]] Schedule match_schedule(const ScheduleDocument& document, const Instance& instance,
+                                      const std::string& source);
+
+// The resources among `available` (a node's, in its order: cores, fast chunks, ...) that the document's
+// allocation vectors refer to, with `available`'s capacities: the recorded resources, which must be the first
+// of `available` by name; or, for a file that does not record them, the first k with k the allocation vectors'
+// length (a cores-only schedule runs on a node with a fast tier). Throws InputError when neither fits.
+[[nodiscard]] std::vector<Resource> resolve_schedule_resources(const ScheduleDocument& document,
+                                                               const std::vector<Resource>& available,
+                                                               const std::string& source);
+
+}  // namespace cosched::sched

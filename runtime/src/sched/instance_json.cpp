@@ -1,0 +1,130 @@
+// The Instance JSON: its one parser and its one writer (docs/formats.md).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <unordered_map>
+
+#include "cosched/common/checked.hpp"
+#include "cosched/common/error.hpp"
+#include "cosched/common/json_input.hpp"
+#include "cosched/common/text_file.hpp"
+#include "cosched/sched/io.hpp"
+#include "sched/json_parts.hpp"
+
+namespace cosched::sched {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr double infinity = std::numeric_limits<double>::infinity();
+
+// The space of the resources; a product of capacities too large to schedule names the file.
+AllocationSpace make_space(const std::vector<Resource>& resources, const std::string& source) {
+  try {
+    return AllocationSpace(capacities_of(resources));
+  } catch (const ResourceError& e) {
+    throw ResourceError(fmt::format("{}: {}", source, e.what()));
+  }
+}
+
+std::vector<double> parse_times(const json& times, const AllocationSpace& space, const std::string& where) {
+  (void)json_to_array(times, where, "\"times\"");
+  if (times.size() != space.size()) {
+    throw InputError(where, fmt::format("times has {} entries, expected {} (product of capacity+1)", times.size(),
+                                        space.size()));
+  }
+  const Range range = non_negative_up_to(kMaxSeconds);
+  std::vector<double> values(times.size());
+  for (std::size_t k = 0; k < times.size(); ++k) {
+    const json& entry = times[k];
+    if (entry.is_null()) {
+      values[k] = infinity;
+    } else if (entry.is_number() && range.contains(entry.get<double>())) {  // the common case, without a name
+      values[k] = entry.get<double>();
+    } else {
+      values[k] = json_to_number(entry, range, where, fmt::format("times[{}]", k));
+    }
+  }
+  return values;
+}
+
+// The members of `object` other than `excluded`, verbatim.
+json other_members(const json& object, std::initializer_list<const char*> excluded) {
+  json rest = json::object();
+  for (const auto& [key, value] : object.items()) {
+    if (std::none_of(excluded.begin(), excluded.end(), [&](const char* name) { return key == name; })) {
+      rest[key] = value;
+    }
+  }
+  return rest;
+}
+
+}  // namespace
+
+Instance parse_instance(std::string_view text, const std::string& source) {
+  const json root = parse_json_text(text, source);
+  require_json_object(root, source);
+  std::vector<Resource> resources = detail::resources_from_json(json_member(root, "resources", source), source);
+  const AllocationSpace space = make_space(resources, source);
+  const json& array = json_to_array(json_member(root, "tasks", source), source, "\"tasks\"");
+  std::vector<Task> tasks;
+  tasks.reserve(array.size());
+  std::unordered_map<std::string, std::size_t> seen;
+  for (std::size_t j = 0; j < array.size(); ++j) {
+    std::string id = detail::task_id_from_json(array[j], source, j);
+    const std::string where = fmt::format("{}: task \"{}\"", source, id);
+    if (const auto [it, inserted] = seen.emplace(id, j); !inserted) {
+      throw InputError(where, fmt::format("duplicate id (tasks[{}] and tasks[{}])", it->second, j));
+    }
+    auto times = parse_times(json_member(array[j], "times", where), space, where);
+    tasks.push_back({std::move(id), std::make_shared<DenseTimeTable>(space, std::move(times)),
+                     other_members(array[j], {"id", "times"})});
+  }
+  Instance instance(std::move(resources), std::move(tasks), other_members(root, {"resources", "tasks"}));
+  check_serial_time(instance, source);
+  return instance;
+}
+
+Instance load_instance(const std::filesystem::path& path) {
+  return parse_instance(read_text_file(path, "instance"), path.string());
+}
+
+std::string instance_to_json(const Instance& instance) {
+  json root = instance.attributes();
+  root["resources"] = detail::resources_to_json<json>(instance.resources());
+  root["tasks"] = json::array();
+  std::vector<double> times(instance.space().size());
+  for (const auto& task : instance.tasks()) {
+    task.profile->fill_times(instance.space(), times);
+    json values = json::array();
+    for (double t : times) values.push_back(std::isinf(t) ? json(nullptr) : json(t));
+    json entry = task.attributes;
+    entry["id"] = task.id;
+    entry["times"] = std::move(values);
+    root["tasks"].push_back(std::move(entry));
+  }
+  return root.dump();
+}
+
+void check_serial_time(const Instance& instance, const std::string& where) {
+  std::vector<double> times(instance.space().size());
+  double total = 0.0;
+  for (const auto& task : instance.tasks()) {
+    task.profile->fill_times(instance.space(), times);
+    double longest = 0.0;
+    for (const double t : times) {
+      if (!std::isinf(t)) longest = std::max(longest, t);
+    }
+    total += longest;
+  }
+  if (total > kMaxSeconds) {
+    throw InputError(where, fmt::format("the tasks' longest finite times add up to {}, more than {:g}: a schedule "
+                                        "could end beyond the longest time cosched accepts",
+                                        total, kMaxSeconds));
+  }
+}
+
+}  // namespace cosched::sched
