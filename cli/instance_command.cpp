@@ -3,16 +3,17 @@
 #include <fmt/core.h>
 
 #include <filesystem>
-#include <fstream>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "command_registry.hpp"
 #include "cosched/common/error.hpp"
+#include "cosched/common/text_file.hpp"
 #include "cosched/profiler/instance_builder.hpp"
 #include "cosched/profiler/platform_config.hpp"
 #include "cosched/profiler/workload.hpp"
+#include "cosched/sched/io.hpp"
 
 namespace {
 
@@ -22,23 +23,21 @@ struct InstanceFlags {
   std::string workload;
   std::vector<std::string> profiles;
   std::string platform;
-  std::string output;
+  std::string output = "-";
+  bool force = false;
 };
 
 void run_instance_command(const InstanceFlags& flags) {
+  const auto overwrite = flags.force ? cosched::Overwrite::replace : cosched::Overwrite::refuse;
+  cosched::check_output_path(flags.output, overwrite, "instance");
   const auto platform = prof::load_platform_config(flags.platform);
   const auto workload = prof::load_workload(flags.workload, platform);
   const std::vector<std::filesystem::path> paths(flags.profiles.begin(), flags.profiles.end());
   const auto instance = prof::build_instance(workload, prof::load_profile_set(paths), platform);
-  const std::string text = instance.dump() + "\n";
-  if (flags.output.empty() || flags.output == "-") {
-    fmt::print("{}", text);
-    return;
-  }
-  std::ofstream out(flags.output);
-  if (!(out << text)) throw cosched::InputError(flags.output, "cannot write the instance");
-  fmt::print(stderr, "instance: {} tasks, resources cores={} fast_chunks={}, into {}\n",
-             instance["tasks"].size(), platform.cores, platform.fast_chunks, flags.output);
+  cosched::write_text_file(flags.output, cosched::sched::instance_to_json(instance) + "\n", overwrite, "instance");
+  if (flags.output == "-") return;
+  fmt::print(stderr, "instance: {} tasks, resources cores={} fast_chunks={}, into {}\n", instance.task_count(),
+             platform.cores, platform.fast_chunks, flags.output);
 }
 
 const cosched::cli::CommandRegistration registration{"instance", [](CLI::App& app) {
@@ -49,7 +48,8 @@ const cosched::cli::CommandRegistration registration{"instance", [](CLI::App& ap
       ->required()
       ->delimiter(',');
   sub->add_option("--platform", flags->platform, "Platform TOML: capacities of cores and fast chunks")->required();
-  sub->add_option("-o,--output", flags->output, "Instance JSON to write (default: stdout)");
+  sub->add_option("-o,--output", flags->output, "Instance JSON to write (default -: stdout)");
+  sub->add_flag("--force", flags->force, "Replace an existing --output file");
   sub->callback([flags] { run_instance_command(*flags); });
 }};
 

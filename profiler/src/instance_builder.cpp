@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <cmath>
 #include <limits>
 #include <map>
 #include <set>
@@ -13,6 +12,7 @@
 #include "cosched/profiler/interpolation.hpp"
 #include "cosched/profiler/profile_context.hpp"
 #include "cosched/profiler/profile_csv.hpp"
+#include "cosched/sched/io.hpp"
 
 namespace cosched::profiler {
 
@@ -22,21 +22,20 @@ void ProfileSet::add(const std::vector<ProfileRow>& rows, double chunk_bytes) {
 
 ProfileSet load_profile_set(const std::vector<std::filesystem::path>& csv_paths) {
   ProfileSet set;
-  std::set<ProfilePoint> seen;
+  std::map<ProfilePoint, std::string> location;  // point -> "file:line" of its row
   for (const auto& path : csv_paths) {
-    const auto context = read_profile_context(path);
-    if (!context.contains("chunk_bytes") || !context["chunk_bytes"].is_number()) {
-      throw InputError(sidecar_path(path).string(), "missing number \"chunk_bytes\"");
-    }
+    const ProfileSidecar sidecar = read_profile_sidecar(path);
     const auto contents = read_profile_csv(path);
-    for (const auto& row : contents.rows) {
-      if (!seen.insert(row.point).second) {
-        throw InputError(path.string(), fmt::format("point {} footprint_bytes={} cores={} chunks={} appears twice",
-                                                    row.point.kernel, row.point.footprint_bytes, row.point.cores,
-                                                    row.point.chunks));
+    for (std::size_t i = 0; i < contents.rows.size(); ++i) {
+      const auto& point = contents.rows[i].point;
+      const std::string here = fmt::format("{}:{}", path.string(), contents.lines[i]);
+      if (const auto [it, inserted] = location.emplace(point, here); !inserted) {
+        throw InputError(here, fmt::format("the point kernel={} footprint_bytes={} cores={} chunks={} is also at {}",
+                                           point.kernel, point.footprint_bytes, point.cores, point.chunks,
+                                           it->second));
       }
     }
-    set.add(contents.rows, context["chunk_bytes"].get<double>());
+    set.add(contents.rows, sidecar.chunk_bytes);
   }
   return set;
 }
@@ -71,15 +70,11 @@ std::vector<double> task_time_table(const ProfileSet& profiles, const std::strin
   return times;
 }
 
-nlohmann::json build_instance(const Workload& workload, const ProfileSet& profiles, const PlatformConfig& platform) {
-  nlohmann::json instance = {
-      {"resources",
-       {{{"name", "cores"}, {"capacity", platform.cores}},
-        {{"name", "fast_chunks"}, {"capacity", platform.fast_chunks}}}},
-      {"tasks", nlohmann::json::array()},
-      {"platform", {{"name", platform.name}, {"chunk_bytes", platform.chunk_bytes()}}},
-      {"workload", workload.name},
-  };
+sched::Instance build_instance(const Workload& workload, const ProfileSet& profiles, const PlatformConfig& platform) {
+  std::vector<sched::Resource> resources{{"cores", static_cast<int>(platform.cores)},
+                                         {"fast_chunks", static_cast<int>(platform.fast_chunks)}};
+  const sched::AllocationSpace space(sched::capacities_of(resources));
+  std::vector<sched::Task> tasks;
   std::map<std::pair<std::string, std::uint64_t>, unsigned> next_index;
   for (const auto& entry : workload.entries) {
     std::vector<double> times;
@@ -88,19 +83,20 @@ nlohmann::json build_instance(const Workload& workload, const ProfileSet& profil
     } catch (const InputError& e) {
       throw InputError(fmt::format("workload '{}'", workload.name), e.what());
     }
-    nlohmann::json values = nlohmann::json::array();
-    for (double t : times) {
-      values.push_back(std::isinf(t) ? nlohmann::json(nullptr) : nlohmann::json(t * entry.passes));
-    }
+    for (double& t : times) t *= entry.passes;  // +inf (no core) stays +inf
+    // The tasks of one entry share their table.
+    const auto profile = std::make_shared<sched::DenseTimeTable>(space, std::move(times));
+    const nlohmann::json attributes = {
+        {"kernel", entry.kernel}, {"footprint_bytes", entry.footprint_bytes}, {"passes", entry.passes}};
     auto& index = next_index[{entry.kernel, entry.footprint_bytes}];
     for (unsigned i = 0; i < entry.count; ++i) {
-      instance["tasks"].push_back({{"id", workload_task_id(entry.kernel, entry.footprint_bytes, index++)},
-                                   {"times", values},
-                                   {"kernel", entry.kernel},
-                                   {"footprint_bytes", entry.footprint_bytes},
-                                   {"passes", entry.passes}});
+      tasks.push_back({workload_task_id(entry.kernel, entry.footprint_bytes, index++), profile, attributes});
     }
   }
+  sched::Instance instance(std::move(resources), std::move(tasks),
+                           {{"platform", {{"name", platform.name}, {"chunk_bytes", platform.chunk_bytes()}}},
+                            {"workload", workload.name}});
+  sched::check_serial_time(instance, fmt::format("workload '{}'", workload.name));
   return instance;
 }
 

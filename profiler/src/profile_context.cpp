@@ -4,14 +4,19 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
-#include <cerrno>
 #include <chrono>
 #include <ctime>
-#include <fstream>
+#include <limits>
 
+#include "cosched/common/checked.hpp"
 #include "cosched/common/error.hpp"
+#include "cosched/common/json_input.hpp"
+#include "cosched/common/text_file.hpp"
 
 namespace cosched::profiler {
+
+using nlohmann::json;
+
 namespace {
 
 std::string host_name() {
@@ -35,6 +40,32 @@ std::string utc_now() {
   return fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", fmt::gmtime(now));
 }
 
+// The members the sidecar schema names; every other top-level member belongs to the measurer's description.
+constexpr std::string_view kOwnKeys[] = {"cosched_version", "date", "host",   "compiler", "platform",
+                                         "chunk_bytes",     "reps", "warmup", "sweep"};
+
+bool is_own_key(std::string_view key) {
+  for (const auto own : kOwnKeys) {
+    if (own == key) return true;
+  }
+  return false;
+}
+
+// Optional members: left at their defaults when absent, checked when present.
+void read_string(const json& object, std::string_view key, const std::string& where, std::string& out) {
+  if (const json* value = find_json_member(object, key, where)) out = json_to_string(*value, where, key);
+}
+
+template <typename Unsigned>
+void read_count(const json& object, std::string_view key, const std::string& where, Unsigned& out) {
+  constexpr auto max = std::numeric_limits<Unsigned>::max() > std::uint64_t{std::numeric_limits<std::int64_t>::max()}
+                           ? std::numeric_limits<std::int64_t>::max()
+                           : static_cast<std::int64_t>(std::numeric_limits<Unsigned>::max());
+  if (const json* value = find_json_member(object, key, where)) {
+    out = static_cast<Unsigned>(json_to_integer(*value, 0, max, where, key));
+  }
+}
+
 }  // namespace
 
 std::filesystem::path sidecar_path(const std::filesystem::path& csv_path) {
@@ -43,61 +74,96 @@ std::filesystem::path sidecar_path(const std::filesystem::path& csv_path) {
   return path;
 }
 
-nlohmann::json make_profile_context(const PlatformConfig& platform, const SweepConfig& sweep,
-                                    const nlohmann::json& measurer_context) {
-  nlohmann::json context = {
-      {"cosched_version", COSCHED_VERSION},
-      {"date", utc_now()},
-      {"host", host_name()},
-      {"compiler", compiler_name()},
-      {"platform",
-       {{"name", platform.name},
-        {"source", platform.source},
-        {"cores", platform.cores},
-        {"fast_capacity_bytes", platform.fast_capacity_bytes},
-        {"fast_chunks", platform.fast_chunks}}},
-      {"chunk_bytes", platform.chunk_bytes()},
-      {"reps", sweep.reps},
-      {"warmup", sweep.warmup},
-  };
-  context.update(measurer_context);
-  return context;
+ProfileSidecar make_profile_sidecar(const PlatformConfig& platform, const SweepConfig& sweep,
+                                    const json& measurer_context) {
+  ProfileSidecar sidecar;
+  sidecar.cosched_version = COSCHED_VERSION;
+  sidecar.date = utc_now();
+  sidecar.host = host_name();
+  sidecar.compiler = compiler_name();
+  sidecar.platform = {platform.name, platform.source, platform.cores, platform.fast_capacity_bytes,
+                      platform.fast_chunks};
+  sidecar.chunk_bytes = platform.chunk_bytes();
+  sidecar.reps = sweep.reps;
+  sidecar.warmup = sweep.warmup;
+  sidecar.measurer = measurer_context;
+  return sidecar;
 }
 
-void write_profile_context(const std::filesystem::path& csv_path, const nlohmann::json& context) {
-  const auto path = sidecar_path(csv_path);
-  std::ofstream out(path);
-  out << context.dump(2) << '\n';
-  if (!out) throw PlatformError("write", path.string(), errno);
+ProfileSidecar parse_profile_sidecar(std::string_view text, const std::string& source) {
+  const json root = parse_json_text(text, source);
+  require_json_object(root, source);
+  ProfileSidecar sidecar;
+  read_string(root, "cosched_version", source, sidecar.cosched_version);
+  read_string(root, "date", source, sidecar.date);
+  read_string(root, "host", source, sidecar.host);
+  read_string(root, "compiler", source, sidecar.compiler);
+  if (const json* platform = find_json_member(root, "platform", source)) {
+    const std::string where = source + ": platform";
+    require_json_object(*platform, where);
+    read_string(*platform, "name", where, sidecar.platform.name);
+    read_string(*platform, "source", where, sidecar.platform.source);
+    read_count(*platform, "cores", where, sidecar.platform.cores);
+    read_count(*platform, "fast_capacity_bytes", where, sidecar.platform.fast_capacity_bytes);
+    read_count(*platform, "fast_chunks", where, sidecar.platform.fast_chunks);
+  }
+  // A chunk is a share of a fast tier: up to 1 PiB, far beyond any node.
+  sidecar.chunk_bytes =
+      json_to_number(json_member(root, "chunk_bytes", source), positive_up_to(0x1p50), source, "chunk_bytes");
+  read_count(root, "reps", source, sidecar.reps);
+  read_count(root, "warmup", source, sidecar.warmup);
+  if (const json* sweep = find_json_member(root, "sweep", source)) {
+    require_json_object(*sweep, source + ": sweep");
+    sidecar.sweep = *sweep;
+  }
+  for (const auto& [key, value] : root.items()) {
+    if (!is_own_key(key)) sidecar.measurer[key] = value;
+  }
+  return sidecar;
 }
 
-nlohmann::json read_profile_context(const std::filesystem::path& csv_path) {
+void to_json(json& root, const ProfileSidecar& sidecar) {
+  root = sidecar.measurer;
+  root["cosched_version"] = sidecar.cosched_version;
+  root["date"] = sidecar.date;
+  root["host"] = sidecar.host;
+  root["compiler"] = sidecar.compiler;
+  root["platform"] = {{"name", sidecar.platform.name},
+                      {"source", sidecar.platform.source},
+                      {"cores", sidecar.platform.cores},
+                      {"fast_capacity_bytes", sidecar.platform.fast_capacity_bytes},
+                      {"fast_chunks", sidecar.platform.fast_chunks}};
+  root["chunk_bytes"] = sidecar.chunk_bytes;
+  root["reps"] = sidecar.reps;
+  root["warmup"] = sidecar.warmup;
+  if (!sidecar.sweep.is_null()) root["sweep"] = sidecar.sweep;
+}
+
+std::string profile_sidecar_to_json(const ProfileSidecar& sidecar) { return json(sidecar).dump(2) + "\n"; }
+
+void write_profile_sidecar(const std::filesystem::path& csv_path, const ProfileSidecar& sidecar) {
+  write_text_file(sidecar_path(csv_path), profile_sidecar_to_json(sidecar), Overwrite::replace, "profile sidecar");
+}
+
+ProfileSidecar read_profile_sidecar(const std::filesystem::path& csv_path) {
   const auto path = sidecar_path(csv_path);
-  std::ifstream in(path);
-  if (!in) {
+  if (!std::filesystem::exists(path)) {
     throw InputError(path.string(), fmt::format("missing sidecar of profile {} (written by cosched profile)",
                                                 csv_path.string()));
   }
-  try {
-    return nlohmann::json::parse(in);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw InputError(path.string(), fmt::format("not valid JSON: {}", e.what()));
-  }
+  return parse_profile_sidecar(read_text_file(path, "profile sidecar"), path.string());
 }
 
-void check_resume_compatible(const nlohmann::json& existing, const nlohmann::json& current) {
-  const auto differs = [&](const nlohmann::json::json_pointer& field) {
-    const bool in_existing = existing.contains(field), in_current = current.contains(field);
-    return in_existing != in_current || (in_existing && existing.at(field) != current.at(field));
-  };
+void check_resume_compatible(const ProfileSidecar& existing, const ProfileSidecar& current) {
+  const json before = existing, now = current;
   for (const char* field : {"/measurer", "/platform/name", "/chunk_bytes", "/tier_backend", "/emulation_ratio",
                             "/model"}) {
-    const nlohmann::json::json_pointer pointer(field);
-    if (differs(pointer)) {
+    const json::json_pointer pointer(field);
+    const bool in_before = before.contains(pointer), in_now = now.contains(pointer);
+    if (in_before != in_now || (in_before && before.at(pointer) != now.at(pointer))) {
       throw UsageError(fmt::format("cannot resume: '{}' was {} in the existing profile and is {} now",
-                                   std::string(field).substr(1),
-                                   existing.contains(pointer) ? existing.at(pointer).dump() : "absent",
-                                   current.contains(pointer) ? current.at(pointer).dump() : "absent"));
+                                   std::string(field).substr(1), in_before ? before.at(pointer).dump() : "absent",
+                                   in_now ? now.at(pointer).dump() : "absent"));
     }
   }
 }

@@ -4,10 +4,15 @@
 
 #include <cerrno>
 #include <charconv>
+#include <cmath>
+#include <limits>
+#include <map>
 #include <string_view>
 
+#include "cosched/common/checked.hpp"
 #include "cosched/common/error.hpp"
 #include "cosched/common/text_file.hpp"
+#include "cosched/stream/kernels.hpp"
 
 namespace cosched::profiler {
 namespace {
@@ -49,14 +54,42 @@ ProfileRow parse_row(std::string_view line, const std::string& where) {
   row.time_max_s = parse_field<double>(fields[6], where, "time_max_s");
   row.reps = parse_field<unsigned>(fields[7], where, "reps");
   row.gbs = parse_field<double>(fields[8], where, "gbs");
-  if (row.point.cores == 0) throw InputError(where, "cores must be at least 1");
-  if (!(row.time_s > 0.0) || !(row.time_min_s > 0.0) || !(row.time_max_s > 0.0)) {
-    throw InputError(where, "times must be positive");
-  }
+  check_profile_row(row, where);
   return row;
 }
 
+// A write or flush that failed — now or earlier, as ferror remembers — is reported with the file's name.
+void write_checked(std::FILE* file, std::string_view text, const std::filesystem::path& path) {
+  if (std::fwrite(text.data(), 1, text.size(), file) != text.size() || std::fflush(file) != 0 ||
+      std::ferror(file) != 0) {
+    throw PlatformError("fwrite", path.string(), errno);
+  }
+}
+
 }  // namespace
+
+void check_profile_kernel(std::string_view kernel, const std::string& where) {
+  for (const auto& spec : stream::kernel_table()) {
+    if (spec.name == kernel) return;
+  }
+  throw InputError(where, fmt::format("unknown kernel '{}' (known: {})", kernel, stream::kernel_names()));
+}
+
+void check_profile_row(const ProfileRow& row, const std::string& where) {
+  check_profile_kernel(row.point.kernel, where);
+  if (row.point.footprint_bytes == 0) throw InputError(where, "footprint_bytes must be at least 1");
+  if (row.point.cores == 0) throw InputError(where, "cores must be at least 1");
+  if (row.reps == 0) throw InputError(where, "reps must be at least 1");
+  const Range seconds = positive_up_to(kMaxSeconds);
+  (void)checked_number(row.time_s, seconds, where, "time_s");
+  (void)checked_number(row.time_min_s, seconds, where, "time_min_s");
+  (void)checked_number(row.time_max_s, seconds, where, "time_max_s");
+  if (!(row.time_min_s <= row.time_s && row.time_s <= row.time_max_s)) {
+    throw InputError(where, fmt::format("time_min_s <= time_s <= time_max_s must hold, got {}, {}, {}",
+                                        row.time_min_s, row.time_s, row.time_max_s));
+  }
+  (void)checked_number(row.gbs, non_negative_up_to(1e15), where, "gbs");  // 1 PB/s: beyond any memory
+}
 
 std::string format_profile_row(const ProfileRow& row) {
   // "{}" prints the shortest representation that reads back to the same double: the round trip is exact.
@@ -68,6 +101,7 @@ ProfileCsvContents read_profile_csv(const std::filesystem::path& path) {
   const std::string text = read_text_file(path, "profile CSV");
 
   ProfileCsvContents contents;
+  std::map<ProfilePoint, std::size_t> line_of;  // every point once: a second measurement of it is ambiguous
   std::size_t start = 0;
   std::size_t line_number = 0;
   while (start < text.size()) {
@@ -86,7 +120,15 @@ ProfileCsvContents read_profile_csv(const std::filesystem::path& path) {
         throw InputError(where, fmt::format("not a profile CSV: header must be '{}'", kProfileCsvHeader));
       }
     } else if (!line.empty()) {
-      contents.rows.push_back(parse_row(line, where));
+      ProfileRow row = parse_row(line, where);
+      if (const auto [it, inserted] = line_of.emplace(row.point, line_number); !inserted) {
+        throw InputError(where, fmt::format("the point kernel={} footprint_bytes={} cores={} chunks={} is already on "
+                                            "line {}",
+                                            row.point.kernel, row.point.footprint_bytes, row.point.cores,
+                                            row.point.chunks, it->second));
+      }
+      contents.rows.push_back(std::move(row));
+      contents.lines.push_back(line_number);
     }
     start = newline + 1;
     contents.complete_bytes = start;
@@ -109,8 +151,11 @@ ProfileCsvWriter::ProfileCsvWriter(const std::filesystem::path& path, Mode mode)
   }
   if (file_ == nullptr) throw PlatformError("fopen", path.string(), errno);
   if (mode == Mode::create) {
-    if (std::fprintf(file_, "%s\n", kProfileCsvHeader) < 0 || std::fflush(file_) != 0) {
-      throw PlatformError("fwrite", path.string(), errno);
+    try {
+      write_checked(file_, std::string(kProfileCsvHeader) + "\n", path_);
+    } catch (...) {
+      std::fclose(file_);  // the destructor does not run for a constructor that throws
+      throw;
     }
   }
 }
@@ -121,10 +166,7 @@ ProfileCsvWriter::~ProfileCsvWriter() {
 
 void ProfileCsvWriter::append(const ProfileRow& row) {
   // One write + flush per row: after a crash or Ctrl-C at most the last line is incomplete.
-  const std::string line = format_profile_row(row) + "\n";
-  if (std::fwrite(line.data(), 1, line.size(), file_) != line.size() || std::fflush(file_) != 0) {
-    throw PlatformError("fwrite", path_.string(), errno);
-  }
+  write_checked(file_, format_profile_row(row) + "\n", path_);
 }
 
 }  // namespace cosched::profiler

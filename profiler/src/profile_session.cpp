@@ -42,17 +42,17 @@ SweepOutcome run_profile(const SweepConfig& config, const PlatformConfig& platfo
   const auto measurer = make_measurer(config.model == "knl" ? "knl-model" : "stream",
                                       MeasurerOptions{platform, config.reps, config.warmup});
   for (const auto& kernel : config.kernels) measurer->check_kernel(kernel);
-  nlohmann::json context = make_profile_context(platform, config, measurer->describe());
+  ProfileSidecar sidecar = make_profile_sidecar(platform, config, measurer->describe());
 
   const bool exists = std::filesystem::exists(options.output);
   if (exists && !options.resume && !options.force) {
     throw UsageError(fmt::format("{} exists: --resume continues it, --force overwrites it", options.output.string()));
   }
   const bool resuming = exists && options.resume;
-  if (resuming) check_resume_compatible(read_profile_context(options.output), context);
+  if (resuming) check_resume_compatible(read_profile_sidecar(options.output), sidecar);
   ProfileCsvWriter writer(options.output,
                           resuming ? ProfileCsvWriter::Mode::resume : ProfileCsvWriter::Mode::create);
-  write_profile_context(options.output, context);
+  write_profile_sidecar(options.output, sidecar);
 
   const std::size_t todo = remaining_points(points, writer.existing_rows()).size();
   std::unique_ptr<ProgressReporter> progress;
@@ -62,20 +62,20 @@ SweepOutcome run_profile(const SweepConfig& config, const PlatformConfig& platfo
   const InterruptGuard interrupt;
   const SweepOutcome outcome = run_sweep(points, *measurer, writer, progress.get(), &interrupt.flag());
 
-  context["sweep"] = {{"points", points.size()},
-                      {"measured_this_run", outcome.measured},
-                      {"skipped_already_done", outcome.skipped},
-                      {"interrupted", outcome.interrupted},
-                      {"wall_s", outcome.wall_s}};
+  sidecar.sweep = {{"points", points.size()},
+                   {"measured_this_run", outcome.measured},
+                   {"skipped_already_done", outcome.skipped},
+                   {"interrupted", outcome.interrupted},
+                   {"wall_s", outcome.wall_s}};
   if (config.model.empty()) {  // a model's "kernel time" is not time anything ran
-    context["sweep"]["measure_s"] = outcome.measure_s;
-    context["sweep"]["kernel_s"] = outcome.kernel_s;
-    context["sweep"]["overhead"] = outcome.overhead();
-    context["sweep"]["profiler_overhead"] = outcome.profiler_overhead();
-    context["sweep"]["allocations"] = outcome.allocations;
-    context["sweep"]["resplits"] = outcome.resplits;
+    sidecar.sweep["measure_s"] = outcome.measure_s;
+    sidecar.sweep["kernel_s"] = outcome.kernel_s;
+    sidecar.sweep["overhead"] = outcome.overhead();
+    sidecar.sweep["profiler_overhead"] = outcome.profiler_overhead();
+    sidecar.sweep["allocations"] = outcome.allocations;
+    sidecar.sweep["resplits"] = outcome.resplits;
   }
-  write_profile_context(options.output, context);
+  write_profile_sidecar(options.output, sidecar);
   return outcome;
 }
 

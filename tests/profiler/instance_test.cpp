@@ -4,13 +4,20 @@
 
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
+#include <sys/wait.h>
+
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <set>
 
 #include "cosched/common/error.hpp"
 #include "cosched/profiler/knl_model.hpp"
 #include "cosched/profiler/profile_context.hpp"
 #include "cosched/profiler/profile_csv.hpp"
+#include "cosched/sched/io.hpp"
 #include "test_support.hpp"
 
 namespace cosched::profiler {
@@ -45,32 +52,53 @@ TEST(Instance, DenseRowMajorTimesWithNullWithoutCores) {
   const auto platform = small_platform();
   const auto profiles = model_profile("triad", 40 * kMiB, platform);
   const Workload workload{"w", {{"triad", 40 * kMiB, 3, 2}}};
-  const auto instance = build_instance(workload, profiles, platform);
+  const sched::Instance instance = build_instance(workload, profiles, platform);
 
-  ASSERT_EQ(instance["resources"].size(), 2U);
-  EXPECT_EQ(instance["resources"][0]["name"], "cores");
-  EXPECT_EQ(instance["resources"][0]["capacity"], 4);
-  EXPECT_EQ(instance["resources"][1]["name"], "fast_chunks");
-  EXPECT_EQ(instance["resources"][1]["capacity"], 10);
-  ASSERT_EQ(instance["tasks"].size(), 3U);
+  ASSERT_EQ(instance.resources().size(), 2U);
+  EXPECT_EQ(instance.resources()[0].name, "cores");
+  EXPECT_EQ(instance.resources()[0].capacity, 4);
+  EXPECT_EQ(instance.resources()[1].name, "fast_chunks");
+  EXPECT_EQ(instance.resources()[1].capacity, 10);
+  EXPECT_EQ(instance.attributes(), nlohmann::json::parse(R"({"workload": "w",
+                                                             "platform": {"name": "small", "chunk_bytes": 10485760.0}})"));
+  ASSERT_EQ(instance.task_count(), 3U);
   std::set<std::string> ids;
-  for (const auto& task : instance["tasks"]) {
-    ids.insert(task["id"].get<std::string>());
-    EXPECT_EQ(task["kernel"], "triad");
-    EXPECT_EQ(task["footprint_bytes"], 40 * kMiB);
-    const auto& times = task["times"];
-    ASSERT_EQ(times.size(), (4U + 1) * (10U + 1));
-    for (unsigned k = 0; k <= 10; ++k) EXPECT_TRUE(times[k].is_null());  // p_cores = 0
-    // Row-major, cores slowest: index c * 11 + k holds the measured (c, k) time, times 2 passes.
+  for (std::size_t j = 0; j < instance.task_count(); ++j) {
+    const auto& task = instance.tasks()[j];
+    ids.insert(task.id);
+    EXPECT_EQ(task.attributes,
+              nlohmann::json({{"kernel", "triad"}, {"footprint_bytes", 40 * kMiB}, {"passes", 2}}));
+    for (int k = 0; k <= 10; ++k) EXPECT_TRUE(std::isinf(instance.time(j, std::vector<int>{0, k})));  // no core
+    // The measured (c, k) time, times 2 passes.
     for (unsigned c = 1; c <= 4; ++c) {
       for (unsigned k = 0; k <= 10; ++k) {
         const double expected =
             2 * knl_model_time({}, 40 * kMiB, c, fast_fraction(40 * kMiB, k, platform.chunk_bytes()));
-        EXPECT_DOUBLE_EQ(times[c * 11 + k].get<double>(), expected) << c << "," << k;
+        EXPECT_DOUBLE_EQ(instance.time(j, std::vector<int>{static_cast<int>(c), static_cast<int>(k)}), expected)
+            << c << "," << k;
       }
     }
   }
-  EXPECT_EQ(ids.size(), 3U);
+  EXPECT_EQ(ids, (std::set<std::string>{"triad-40MiB-0", "triad-40MiB-1", "triad-40MiB-2"}));
+  // Written as the Instance JSON: dense row-major times (cores slowest), null without a core.
+  const auto json = nlohmann::json::parse(sched::instance_to_json(instance));
+  ASSERT_EQ(json["tasks"][0]["times"].size(), (4U + 1) * (10U + 1));
+  EXPECT_TRUE(json["tasks"][0]["times"][10].is_null());
+  EXPECT_EQ(json["tasks"][0]["times"][1 * 11 + 3], instance.time(0, std::vector<int>{1, 3}));
+  EXPECT_EQ(json["tasks"][0]["kernel"], "triad");
+}
+
+TEST(Instance, TimesBeyondWhatAnInstanceHoldsAreAnInputError) {
+  const auto platform = small_platform();
+  const auto profiles = model_profile("triad", 40 * kMiB, platform);
+  try {
+    (void)build_instance({"w", {{"triad", 40 * kMiB, 100, 4'000'000'000}}}, profiles, platform);
+    FAIL() << "expected InputError";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("workload 'w': the tasks' longest finite times add up to"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(Instance, ChunksBeyondTheFootprintGiveNoBenefit) {
@@ -116,6 +144,12 @@ TEST(Instance, MissingFootprintIsAnInputErrorListingWhatExists) {
   }
 }
 
+ProfileSidecar sidecar_with_chunk_bytes(double chunk_bytes) {
+  ProfileSidecar sidecar;
+  sidecar.chunk_bytes = chunk_bytes;
+  return sidecar;
+}
+
 TEST(Instance, ProfileSetReadsChunkBytesFromTheSidecar) {
   const auto dir = testing::scratch_dir();
   const auto csv = dir / "p.csv";
@@ -124,11 +158,112 @@ TEST(Instance, ProfileSetReadsChunkBytesFromTheSidecar) {
     writer.append({{"triad", 40 * kMiB, 1, 1}, 2.0, 2.0, 2.0, 1, 1.0});
   }
   EXPECT_THROW((void)load_profile_set({csv}), InputError);  // no sidecar yet
-  write_profile_context(csv, {{"chunk_bytes", 8.0 * kMiB}});
+  write_profile_sidecar(csv, sidecar_with_chunk_bytes(8.0 * kMiB));
   const auto set = load_profile_set({csv});
   ASSERT_EQ(set.entries.size(), 1U);
   EXPECT_EQ(set.entries[0].chunk_bytes, 8.0 * kMiB);
-  EXPECT_THROW((void)load_profile_set({csv, csv}), InputError);  // the same point twice
+  try {
+    (void)load_profile_set({csv, csv});
+    FAIL() << "the same point twice was accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()), csv.string() + ":2: the point kernel=triad footprint_bytes=41943040 cores=1 "
+                                                     "chunks=1 is also at " + csv.string() + ":2");
+  }
+}
+
+TEST(Sidecar, RoundTripsTheTypedFieldsAndTheMeasurersOwn) {
+  PlatformConfig platform = small_platform();
+  platform.source = "small.toml";
+  SweepConfig sweep;
+  sweep.reps = 7;
+  sweep.warmup = 2;
+  ProfileSidecar written = make_profile_sidecar(
+      platform, sweep, {{"measurer", "stream"}, {"tier_backend", "emulated"}, {"emulation_ratio", 5.0}});
+  written.sweep = {{"points", 12}, {"interrupted", false}};
+  const auto csv = testing::scratch_dir() / "p.csv";
+  write_profile_sidecar(csv, written);
+  const ProfileSidecar read = read_profile_sidecar(csv);
+  EXPECT_EQ(nlohmann::json(read), nlohmann::json(written));
+  EXPECT_EQ(read.platform.name, "small");
+  EXPECT_EQ(read.platform.fast_chunks, 10U);
+  EXPECT_EQ(read.chunk_bytes, 10.0 * kMiB);
+  EXPECT_EQ(read.reps, 7U);
+  EXPECT_EQ(read.measurer["tier_backend"], "emulated");
+  EXPECT_EQ(read.sweep["points"], 12);
+  EXPECT_NO_THROW(check_resume_compatible(read, written));
+  ProfileSidecar other = written;
+  other.measurer["emulation_ratio"] = 3.0;
+  EXPECT_THROW(check_resume_compatible(read, other), UsageError);
+}
+
+class SidecarRejects : public ::testing::TestWithParam<std::pair<const char*, const char*>> {};
+
+TEST_P(SidecarRejects, WithAnInputErrorNamingTheField) {
+  try {
+    (void)parse_profile_sidecar(GetParam().first, "p.json");
+    FAIL() << "accepted " << GetParam().first;
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()), GetParam().second);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Malformed, SidecarRejects,
+    ::testing::Values(
+        std::pair{"{}", "p.json: missing \"chunk_bytes\""},
+        std::pair{R"({"chunk_bytes": 0})", "p.json: chunk_bytes must be finite, > 0 and <= 1.1259e+15, got 0"},
+        std::pair{R"({"chunk_bytes": -8})", "p.json: chunk_bytes must be finite, > 0 and <= 1.1259e+15, got -8"},
+        std::pair{R"({"chunk_bytes": "8"})", "p.json: chunk_bytes is not a number"},
+        std::pair{R"({"chunk_bytes": 1e999})", "p.json: not valid JSON at byte 17: number overflow parsing '1e999'"},
+        std::pair{R"({"chunk_bytes": 8, "reps": -1})", "p.json: reps must be an integer from 0 to 4294967295, got -1"},
+        std::pair{R"({"chunk_bytes": 8, "platform": []})", "p.json: platform: is not a JSON object"},
+        std::pair{R"({"chunk_bytes": 8, "platform": {"cores": "4"}})", "p.json: platform: cores is not an integer"},
+        std::pair{R"({"chunk_bytes": 8, "host": 3})", "p.json: host is not a string"},
+        std::pair{"[8]", "p.json: is not a JSON object"}));
+
+// `cosched instance` end to end: output checked before the work, never replaced without --force, write errors are
+// errors. Exit code and one line on stderr.
+struct CommandResult {
+  int exit_code;
+  std::string err;
+};
+
+CommandResult run_cosched(const std::string& arguments, const std::filesystem::path& dir) {
+  const auto err = dir / "stderr.txt";
+  const int status =
+      std::system((COSCHED_BIN_DIR "/cosched " + arguments + " >/dev/null 2>" + err.string()).c_str());
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, testing::read_text(err)};
+}
+
+TEST(InstanceCli, OutputIsCheckedFirstAndNeverReplacedWithoutForce) {
+  if (!std::filesystem::exists(COSCHED_BIN_DIR "/cosched")) GTEST_SKIP() << "cosched executable not built";
+  const auto dir = testing::scratch_dir();
+  const auto csv = dir / "p.csv";
+  {
+    ProfileCsvWriter writer(csv, ProfileCsvWriter::Mode::create);
+    writer.append({{"triad", 64 * kMiB, 1, 0}, 2.0, 2.0, 2.0, 1, 1.0});
+    writer.append({{"triad", 64 * kMiB, 1, 20}, 1.0, 1.0, 1.0, 1, 1.0});
+  }
+  write_profile_sidecar(csv, sidecar_with_chunk_bytes(16.0 * (1ULL << 30) / 20));
+  testing::write_file(dir / "w.toml", "[[tasks]]\nkernel = \"triad\"\nfootprint_mib = 64\ncount = 2\n");
+  const std::string command = "instance --workload " + (dir / "w.toml").string() + " --profiles " + csv.string() +
+                              " --platform " COSCHED_SOURCE_DIR "/configs/platforms/knl-7210-flat.toml -o ";
+  const auto expect = [](const CommandResult& result, int code, const std::string& fragment) {
+    EXPECT_EQ(result.exit_code, code) << result.err;
+    EXPECT_NE(result.err.find(fragment), std::string::npos) << result.err;
+    EXPECT_EQ(std::count(result.err.begin(), result.err.end(), '\n'), 1) << result.err;
+  };
+  const auto output = dir / "inst.json";
+  ASSERT_EQ(run_cosched(command + output.string(), dir).exit_code, 0);
+  const auto instance = sched::load_instance(output);
+  ASSERT_EQ(instance.task_count(), 2U);
+  EXPECT_EQ(instance.tasks()[0].attributes["kernel"], "triad");
+  expect(run_cosched(command + output.string(), dir), 2, "only with --force");
+  EXPECT_EQ(run_cosched(command + output.string() + " --force", dir).exit_code, 0);
+  expect(run_cosched(command + dir.string(), dir), 2, "is a directory");
+  expect(run_cosched(command + "/dev/full", dir), 5, "No space left on device");
+  testing::write_file(csv, std::string(kProfileCsvHeader) + "\ntriad,67108864,1,0,-2,-2,-2,1,1\n");
+  expect(run_cosched(command + (dir / "other.json").string(), dir), 3, "p.csv:2: time_s must be finite");
 }
 
 }  // namespace

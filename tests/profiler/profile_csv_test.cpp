@@ -23,7 +23,7 @@ TEST(ProfileCsv, RoundTripIsExact) {
   const auto path = testing::scratch_dir() / "p.csv";
   std::vector<ProfileRow> rows = {
       {{"triad", 67108864, 1, 0}, 0.1 + 0.2, 0.1, 1.0 / 3.0, 5, 223.69621333333333},
-      {{"ddot", 1, 64, 20}, 1e-9, 5e-324, 1.7976931348623157e308, 1, 12.5},
+      {{"ddot", 1, 64, 20}, 1e-9, 5e-324, 1e9, 1, 12.5},
   };
   {
     ProfileCsvWriter writer(path, ProfileCsvWriter::Mode::create);
@@ -65,6 +65,51 @@ TEST(ProfileCsv, MalformedRowNamesLineAndColumn) {
     EXPECT_NE(what.find("bad.csv:3"), std::string::npos) << what;
     EXPECT_NE(what.find("cores"), std::string::npos) << what;
   }
+}
+
+std::string error_reading(const std::string& rows) {
+  const auto path =
+      testing::write_file(testing::scratch_dir() / "bad.csv", std::string(kProfileCsvHeader) + "\n" + rows);
+  try {
+    (void)read_profile_csv(path);
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    return what.substr(what.find("bad.csv"));
+  }
+  return "no error";
+}
+
+// Rows no measurement can give, each refused with the file and line.
+class ProfileCsvRejects : public ::testing::TestWithParam<std::pair<const char*, const char*>> {};
+
+TEST_P(ProfileCsvRejects, RowNamingFileAndLine) {
+  EXPECT_EQ(error_reading(std::string("triad,64,1,0,0.1,0.1,0.1,3,1\n") + GetParam().first + "\n"),
+            GetParam().second);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Rows, ProfileCsvRejects,
+    ::testing::Values(
+        std::pair{"triad,64,2,0,-0.1,-0.1,0.1,3,1", "bad.csv:3: time_s must be finite, > 0 and <= 1e+09, got -0.1"},
+        std::pair{"triad,64,2,0,0,0,0.1,3,1", "bad.csv:3: time_s must be finite, > 0 and <= 1e+09, got 0"},
+        std::pair{"triad,64,2,0,inf,0.1,inf,3,1", "bad.csv:3: time_s must be finite, > 0 and <= 1e+09, got inf"},
+        std::pair{"triad,64,2,0,nan,0.1,0.2,3,1", "bad.csv:3: time_s must be finite, > 0 and <= 1e+09, got nan"},
+        std::pair{"triad,64,2,0,0.1,0.1,1e12,3,1", "bad.csv:3: time_max_s must be finite, > 0 and <= 1e+09, got 1e+12"},
+        std::pair{"triad,64,2,0,0.1,0.2,0.3,3,1",
+                  "bad.csv:3: time_min_s <= time_s <= time_max_s must hold, got 0.2, 0.1, 0.3"},
+        std::pair{"triad,64,2,0,0.1,0.1,0.1,0,1", "bad.csv:3: reps must be at least 1"},
+        std::pair{"triad,64,0,0,0.1,0.1,0.1,3,1", "bad.csv:3: cores must be at least 1"},
+        std::pair{"triad,0,2,0,0.1,0.1,0.1,3,1", "bad.csv:3: footprint_bytes must be at least 1"},
+        std::pair{"triad,64,2,0,0.1,0.1,0.1,3,nan",
+                  "bad.csv:3: gbs must be finite, >= 0 and <= 1e+15, got nan"},
+        std::pair{"fft,64,2,0,0.1,0.1,0.1,3,1",
+                  "bad.csv:3: unknown kernel 'fft' (known: write, ddot, copy, scale, add, triad)"},
+        std::pair{"triad,64,1,0,0.2,0.2,0.2,3,1",
+                  "bad.csv:3: the point kernel=triad footprint_bytes=64 cores=1 chunks=0 is already on line 2"}));
+
+TEST(ProfileCsv, WriteErrorsAreReported) {
+  ASSERT_TRUE(std::filesystem::exists("/dev/full"));
+  EXPECT_THROW(ProfileCsvWriter("/dev/full", ProfileCsvWriter::Mode::create), PlatformError);
 }
 
 TEST(ProfileCsv, ResumeSkipsDonePoints) {

@@ -126,7 +126,7 @@ std::filesystem::path profile_tasks(const DemoSetup& setup, const TierSetup& tie
   profiler::SweepConfig sweep;
   sweep.reps = setup.profile_reps;
   sweep.warmup = 0;
-  profiler::write_profile_context(csv, profiler::make_profile_context(platform, sweep, measurer.describe()));
+  profiler::write_profile_sidecar(csv, profiler::make_profile_sidecar(platform, sweep, measurer.describe()));
   profiler::ProfileCsvWriter writer(csv, profiler::ProfileCsvWriter::Mode::create);
   profiler::ProgressReporter progress(points.size(), setup.options.out, ::isatty(::fileno(setup.options.out)) != 0);
   (void)profiler::run_sweep(points, measurer, writer, &progress, nullptr);
@@ -134,20 +134,12 @@ std::filesystem::path profile_tasks(const DemoSetup& setup, const TierSetup& tie
   return csv;
 }
 
-nlohmann::json make_instance(const DemoSetup& setup, const std::filesystem::path& profile_csv, bool cores_only) {
-  nlohmann::json instance =
+sched::Instance make_instance(const DemoSetup& setup, const std::filesystem::path& profile_csv, bool cores_only) {
+  sched::Instance instance =
       profiler::build_instance(setup.workload, profiler::load_profile_set({profile_csv}), setup.platform);
   if (!cores_only) return instance;
   // The chunks = 0 column: every task with all its memory where the configuration puts it, cores scheduled only.
-  const unsigned cores = setup.platform.cores;
-  const unsigned width = setup.platform.fast_chunks + 1;
-  instance["resources"] = nlohmann::json::array({{{"name", "cores"}, {"capacity", cores}}});
-  for (auto& task : instance["tasks"]) {
-    nlohmann::json column = nlohmann::json::array();
-    for (unsigned c = 0; c <= cores; ++c) column.push_back(task["times"][c * width]);
-    task["times"] = column;
-  }
-  return instance;
+  return sched::leading_resources(instance, 1);
 }
 
 }  // namespace cosched::launcher::demo

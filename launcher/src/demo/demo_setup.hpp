@@ -46,8 +46,8 @@ inline const std::vector<std::string> demo_kernels{"write", "ddot", "triad"};
                                                   const std::string& name, bool chunk_points);
 
 // The instance of the batch from a profile; `cores_only` keeps the chunks = 0 column as a 1-resource instance.
-[[nodiscard]] nlohmann::json make_instance(const DemoSetup& setup, const std::filesystem::path& profile_csv,
-                                           bool cores_only);
+[[nodiscard]] sched::Instance make_instance(const DemoSetup& setup, const std::filesystem::path& profile_csv,
+                                            bool cores_only);
 
 struct RunRow {
   std::string configuration;  // "cores+fast", "cores-only-slow", "cores-only-system"

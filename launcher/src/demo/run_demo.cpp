@@ -44,9 +44,9 @@ std::filesystem::path run_demo(const DemoOptions& options) {
   const TierSetup system_tier = make_tier_setup("none", setup.tier.emulation_ratio, setup.tier.chunk_bytes);
   const auto system_csv = demo::profile_tasks(setup, system_tier, "system", false);
 
-  const auto write_instance = [&](const nlohmann::json& json, const std::string& name) {
-    std::ofstream(setup.output / name) << json.dump() << '\n';
-    return sched::parse_instance(json.dump(), name);
+  const auto write_instance = [&](sched::Instance instance, const std::string& name) {
+    std::ofstream(setup.output / name) << sched::instance_to_json(instance) << '\n';
+    return instance;
   };
   const sched::Instance tiered = write_instance(demo::make_instance(setup, tiered_csv, false), "instance.json");
   const sched::Instance slow = write_instance(demo::make_instance(setup, tiered_csv, true), "instance-cores-only-slow.json");

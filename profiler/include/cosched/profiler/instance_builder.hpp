@@ -1,13 +1,12 @@
 #pragma once
-// Tables to tasks: a workload plus profile tables become the scheduling core's instance JSON (docs/formats.md):
+// Tables to tasks: a workload plus profile tables become the scheduling core's instance (sched::Instance, written
+// as the Instance JSON by sched::instance_to_json; docs/formats.md):
 //   {"resources": [{"name": "cores", "capacity": P1}, {"name": "fast_chunks", "capacity": P2}],
 //    "tasks": [{"id": "triad-256MiB-0", "times": [...], "kernel": "triad", "footprint_bytes": ..., "passes": 1}]}
 // `times` is dense over every allocation (p_cores, p_chunks), row-major (cores slowest), null where infeasible
 // (no core). Grid points the profile lacks are filled by fill_monotone_grid (interpolation.hpp); the platform's
 // chunks are converted to fast bytes capped at the footprint, so profiles measured with another chunk size
 // still apply and chunks beyond the footprint give no benefit.
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
 #include <filesystem>
 #include <string>
@@ -16,6 +15,7 @@
 #include "cosched/profiler/platform_config.hpp"
 #include "cosched/profiler/profile.hpp"
 #include "cosched/profiler/workload.hpp"
+#include "cosched/sched/model.hpp"
 
 namespace cosched::profiler {
 
@@ -29,8 +29,8 @@ struct ProfileSet {
   void add(const std::vector<ProfileRow>& rows, double chunk_bytes);
 };
 
-// Reads each CSV and its JSON sidecar (chunk_bytes). Throws InputError for a missing sidecar, a point present
-// twice, a malformed file.
+// Reads each CSV (read_profile_csv) and its JSON sidecar (read_profile_sidecar: chunk_bytes). Throws InputError
+// for a missing sidecar, a malformed file, or a point present twice (naming both file:line).
 [[nodiscard]] ProfileSet load_profile_set(const std::vector<std::filesystem::path>& csv_paths);
 
 // Dense seconds of one pass of (kernel, footprint) on the platform, index p_cores * (P2 + 1) + p_chunks;
@@ -38,7 +38,11 @@ struct ProfileSet {
 [[nodiscard]] std::vector<double> task_time_table(const ProfileSet& profiles, const std::string& kernel,
                                                   std::uint64_t footprint_bytes, const PlatformConfig& platform);
 
-[[nodiscard]] nlohmann::json build_instance(const Workload& workload, const ProfileSet& profiles,
-                                            const PlatformConfig& platform);
+// Resources "cores" and "fast_chunks" (the platform's capacities); per task the attributes "kernel",
+// "footprint_bytes", "passes"; instance attributes "platform" {name, chunk_bytes} and "workload". Throws
+// InputError when the profiles lack a kernel and footprint of the workload or the times exceed what an instance
+// may hold (sched::check_serial_time).
+[[nodiscard]] sched::Instance build_instance(const Workload& workload, const ProfileSet& profiles,
+                                             const PlatformConfig& platform);
 
 }  // namespace cosched::profiler

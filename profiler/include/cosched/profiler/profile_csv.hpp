@@ -3,9 +3,11 @@
 //   kernel,footprint_bytes,cores,chunks,time_s,time_min_s,time_max_s,reps,gbs
 // pandas reads it as is (pd.read_csv). Rows are written and flushed one at a time so an interrupted sweep leaves
 // a valid file; a reader drops a truncated last line (no final newline) so that point is measured again.
+// The one reader (read_profile_csv) and the one writer (ProfileCsvWriter, format_profile_row); docs/formats.md.
 #include <cstdio>
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cosched/profiler/profile.hpp"
@@ -15,13 +17,25 @@ namespace cosched::profiler {
 inline constexpr const char* kProfileCsvHeader =
     "kernel,footprint_bytes,cores,chunks,time_s,time_min_s,time_max_s,reps,gbs";
 
+// Throws InputError(where, ...) unless `kernel` names a kernel a profile can hold: the STREAM kernel table's
+// (write, ddot, copy, scale, add, triad). The one place that decides it, so another kind of profile (commands)
+// extends it here.
+void check_profile_kernel(std::string_view kernel, const std::string& where);
+
+// Throws InputError(where, ...) for a row no measurement can give: an unknown kernel, footprint_bytes or cores or
+// reps of 0, a time that is not finite and in (0, kMaxSeconds], time_min_s <= time_s <= time_max_s violated, or a
+// gbs that is not finite and >= 0.
+void check_profile_row(const ProfileRow& row, const std::string& where);
+
 struct ProfileCsvContents {
   std::vector<ProfileRow> rows;
+  std::vector<std::size_t> lines;     // lines[i]: the 1-based line of rows[i] in the file
   bool truncated_tail = false;        // the last line had no newline and was dropped
   std::uintmax_t complete_bytes = 0;  // bytes of the file up to the end of the last complete line
 };
 
-// Parses a profile CSV. Throws InputError("file:line", ...) for a wrong header or a malformed complete row.
+// Parses a profile CSV. Throws InputError("file:line", ...) for a wrong header, a malformed complete row, a row
+// check_profile_row refuses, or a point (kernel, footprint, cores, chunks) measured twice (both lines named).
 [[nodiscard]] ProfileCsvContents read_profile_csv(const std::filesystem::path& path);
 
 [[nodiscard]] std::string format_profile_row(const ProfileRow& row);
@@ -31,7 +45,8 @@ class ProfileCsvWriter {
  public:
   enum class Mode { create, resume };
   // create: truncates/creates the file and writes the header. resume: the file must exist with a valid header;
-  // a truncated last line is cut off before appending. Throws InputError / PlatformError.
+  // a truncated last line is cut off before appending. Throws InputError / PlatformError (a failed write or
+  // flush, e.g. a full disk or /dev/full: rows that cannot be written are an error, never a silent loss).
   ProfileCsvWriter(const std::filesystem::path& path, Mode mode);
   ~ProfileCsvWriter();
   ProfileCsvWriter(const ProfileCsvWriter&) = delete;
