@@ -10,6 +10,7 @@
 #include <fstream>
 
 #include "cosched/common/error.hpp"
+#include "cosched/common/version.hpp"
 
 namespace cosched::profiler {
 namespace {
