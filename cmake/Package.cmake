@@ -16,16 +16,15 @@ set(CPACK_RESOURCE_FILE_README ${PROJECT_SOURCE_DIR}/README.md)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)  # cosched_<version>_<arch>.deb
 set(CPACK_DEBIAN_PACKAGE_MAINTAINER "${COSCHED_PACKAGE_MAINTAINER}")
 set(CPACK_DEBIAN_PACKAGE_SECTION science)
-# The summary line, then the extended description (continuation lines start with a space, Debian policy 5.6.13).
-set(CPACK_DEBIAN_PACKAGE_DESCRIPTION "${PROJECT_DESCRIPTION}
- cosched profiles moldable kernels over core counts and fast-memory shares, plans
- list and pack schedules over several resources, and runs them pinned to cores
- with their share of fast memory (KNL MCDRAM, Xeon Max HBM, NUMA tiers).
- .
- Programs: cosched, stream_bench. Library: static libraries, headers under
- /usr/include/cosched and the CMake package (find_package(cosched)).
- .
- License: Apache-2.0 (/usr/share/doc/cosched/LICENSE).")
+# The extended description; CPack puts the summary line first and formats it as Debian policy wants.
+set(CPACK_DEBIAN_PACKAGE_DESCRIPTION "cosched profiles moldable kernels over core counts and fast-memory shares,
+plans list and pack schedules over several resources, and runs them pinned to
+cores with their share of fast memory (KNL MCDRAM, Xeon Max HBM, NUMA tiers).
+
+Programs: cosched, stream_bench. Library: static libraries, headers under
+/usr/include/cosched and the CMake package (find_package(cosched)).
+
+License: Apache-2.0 (/usr/share/doc/cosched/LICENSE).")
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 string(JOIN ", " CPACK_DEBIAN_PACKAGE_RECOMMENDS g++ cmake pkg-config libhwloc-dev libmemkind-dev libnuma-dev
             nlohmann-json3-dev libfmt-dev libtomlplusplus-dev)

@@ -40,9 +40,12 @@ function(expect condition message_text)
   endif()
 endfunction()
 
-step("install" ${CMAKE_COMMAND} --install "${COSCHED_BUILD_DIR}" --prefix "${prefix}" --config "${CONFIG}")
-step("configure consumer" ${CMAKE_COMMAND} -S "${CONSUMER_SOURCE_DIR}" -B "${work}/build" -G "${GENERATOR}"
-     "-DCMAKE_CXX_COMPILER=${CXX_COMPILER}" "-DCMAKE_BUILD_TYPE=${CONFIG}" "-DCMAKE_PREFIX_PATH=${prefix}"
+# A DESTDIR or cosched_ROOT in the caller's environment would send the install, or the search, elsewhere.
+set(clean_env ${CMAKE_COMMAND} -E env --unset=DESTDIR --unset=cosched_ROOT --unset=COSCHED_ROOT)
+step("install" ${clean_env} ${CMAKE_COMMAND} --install "${COSCHED_BUILD_DIR}" --prefix "${prefix}"
+     --config "${CONFIG}")
+step("configure consumer" ${clean_env} ${CMAKE_COMMAND} -S "${CONSUMER_SOURCE_DIR}" -B "${work}/build"
+     -G "${GENERATOR}" "-DCMAKE_CXX_COMPILER=${CXX_COMPILER}" "-DCMAKE_BUILD_TYPE=${CONFIG}" "-DCMAKE_PREFIX_PATH=${prefix}"
      -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF)
 
 # The package must come from the temporary prefix, nowhere else (a system-wide or registered cosched would hide a
