@@ -14,41 +14,22 @@ set(COSCHED_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/cosched)
 set(COSCHED_BUILD_ONLY_TARGETS cosched::options cosched_options cosched::kernel_options cosched_kernel_options
     cosched::cli_main cosched_cli_main)
 
-# Wraps build-tree absolute include folders in $<BUILD_INTERFACE:...>: installed consumers get the install include
-# folder instead (added by install(TARGETS ... INCLUDES DESTINATION)).
-function(_cosched_build_only_include_dirs target)
+# Keeps a target's build-tree include folders and build-only helpers out of its exported interface: absolute
+# include folders become $<BUILD_INTERFACE:...> (installed consumers get <prefix>/include from install(TARGETS
+# ... INCLUDES DESTINATION)), and so do the links to COSCHED_BUILD_ONLY_TARGETS.
+function(_cosched_build_only_interface target)
   get_target_property(dirs ${target} INTERFACE_INCLUDE_DIRECTORIES)
-  if(NOT dirs)
-    return()
+  if(dirs)
+    list(TRANSFORM dirs REPLACE "^(/.*)$" "$<BUILD_INTERFACE:\\1>")
+    set_property(TARGET ${target} PROPERTY INTERFACE_INCLUDE_DIRECTORIES "${dirs}")
   endif()
-  set(adapted "")
-  foreach(dir IN LISTS dirs)
-    if(IS_ABSOLUTE "${dir}")
-      list(APPEND adapted "$<BUILD_INTERFACE:${dir}>")
-    else()
-      list(APPEND adapted "${dir}")
-    endif()
-  endforeach()
-  set_property(TARGET ${target} PROPERTY INTERFACE_INCLUDE_DIRECTORIES "${adapted}")
-endfunction()
-
-# Keeps COSCHED_BUILD_ONLY_TARGETS out of the exported link interface.
-function(_cosched_build_only_links target)
   get_target_property(links ${target} INTERFACE_LINK_LIBRARIES)
-  if(NOT links)
-    return()
-  endif()
-  set(adapted "")
-  foreach(link IN LISTS links)
+  if(links)
     foreach(helper IN LISTS COSCHED_BUILD_ONLY_TARGETS)
-      if(link STREQUAL helper OR link STREQUAL "$<LINK_ONLY:${helper}>")
-        set(link "$<BUILD_INTERFACE:${link}>")
-        break()
-      endif()
+      list(TRANSFORM links REPLACE "^(${helper}|\\$<LINK_ONLY:${helper}>)$" "$<BUILD_INTERFACE:\\1>")
     endforeach()
-    list(APPEND adapted "${link}")
-  endforeach()
-  set_property(TARGET ${target} PROPERTY INTERFACE_LINK_LIBRARIES "${adapted}")
+    set_property(TARGET ${target} PROPERTY INTERFACE_LINK_LIBRARIES "${links}")
+  endif()
 endfunction()
 
 # Installs and exports the library of one component as cosched::<component>: the target cosched_<component>, whose
@@ -71,8 +52,7 @@ function(cosched_install_component component)
                         "cosched/${component}/ in it")
   endif()
 
-  _cosched_build_only_include_dirs(${target})
-  _cosched_build_only_links(${target})
+  _cosched_build_only_interface(${target})
   set_target_properties(${target} PROPERTIES EXPORT_NAME ${component})
   if(COSCHED_SANITIZE)
     # The objects call into the sanitizer runtimes: whoever links them must link those runtimes too.

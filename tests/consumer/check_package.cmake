@@ -9,23 +9,13 @@ if(NOT dpkg_deb)
   message(STATUS "SKIPPED: no dpkg-deb on this machine")
   return()
 endif()
-if("${CONFIG}" STREQUAL "")
-  set(CONFIG Release)
-endif()
-
-string(RANDOM LENGTH 12 ALPHABET "abcdefghijklmnopqrstuvwxyz0123456789" suffix)
-set(work "${WORK_PARENT}/package-${suffix}")
-file(MAKE_DIRECTORY "${work}")
-
-function(fail message_text)
-  file(REMOVE_RECURSE "${work}")
-  message(FATAL_ERROR "${message_text}")
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/scratch.cmake)
+require_inputs(COSCHED_BUILD_DIR WORK_PARENT EXPECTED_VERSION)
+make_scratch_folder("${WORK_PARENT}" package)
 
 get_filename_component(cmake_bin "${CMAKE_COMMAND}" DIRECTORY)
-execute_process(COMMAND ${CMAKE_COMMAND} -E env --unset=DESTDIR
-                        "${cmake_bin}/cpack" -G DEB -C "${CONFIG}" --config "${COSCHED_BUILD_DIR}/CPackConfig.cmake"
-                        -B "${work}"
+execute_process(COMMAND ${clean_env} "${cmake_bin}/cpack" -G DEB -C "${CONFIG}"
+                        --config "${COSCHED_BUILD_DIR}/CPackConfig.cmake" -B "${work}"
                 RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
 file(GLOB deb "${work}/*.deb")
 list(LENGTH deb debs)

@@ -5,48 +5,31 @@
 #              EXPECTED_VERSION, PACKAGE_SUBDIR (where the package files go under the prefix, lib/cmake/cosched).
 cmake_minimum_required(VERSION 3.25)
 
-foreach(input COSCHED_BUILD_DIR CONSUMER_SOURCE_DIR WORK_PARENT GENERATOR CXX_COMPILER EXPECTED_VERSION
-                PACKAGE_SUBDIR)
-  if(NOT DEFINED ${input} OR "${${input}}" STREQUAL "")
-    message(FATAL_ERROR "run_consumer.cmake: -D${input}=... is missing")
-  endif()
-endforeach()
-if("${CONFIG}" STREQUAL "")
-  set(CONFIG Release)
-endif()
-
-string(RANDOM LENGTH 12 ALPHABET "abcdefghijklmnopqrstuvwxyz0123456789" suffix)
-set(work "${WORK_PARENT}/consumer-${suffix}")
-if(EXISTS "${work}")
-  message(FATAL_ERROR "temporary folder ${work} already exists")
-endif()
-file(MAKE_DIRECTORY "${work}")
+include(${CMAKE_CURRENT_LIST_DIR}/scratch.cmake)
+require_inputs(COSCHED_BUILD_DIR CONSUMER_SOURCE_DIR WORK_PARENT GENERATOR CXX_COMPILER EXPECTED_VERSION PACKAGE_SUBDIR)
+make_scratch_folder("${WORK_PARENT}" consumer)
 set(prefix "${work}/prefix")
 
 # Runs one step; on failure prints its output, removes the temporary folder and fails the test.
 function(step what)
   execute_process(COMMAND ${ARGN} RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
   if(NOT status EQUAL 0)
-    file(REMOVE_RECURSE "${work}")
-    message(FATAL_ERROR "${what} failed (${status}): ${ARGN}\n--- stdout\n${out}\n--- stderr\n${err}")
+    fail("${what} failed (${status}): ${ARGN}\n--- stdout\n${out}\n--- stderr\n${err}")
   endif()
   set(step_output "${out}" PARENT_SCOPE)
 endfunction()
 
 function(expect condition message_text)
   if(NOT ${condition})
-    file(REMOVE_RECURSE "${work}")
-    message(FATAL_ERROR "${message_text}")
+    fail("${message_text}")
   endif()
 endfunction()
 
-# A DESTDIR or cosched_ROOT in the caller's environment would send the install, or the search, elsewhere.
-set(clean_env ${CMAKE_COMMAND} -E env --unset=DESTDIR --unset=cosched_ROOT --unset=COSCHED_ROOT)
 step("install" ${clean_env} ${CMAKE_COMMAND} --install "${COSCHED_BUILD_DIR}" --prefix "${prefix}"
      --config "${CONFIG}")
 step("configure consumer" ${clean_env} ${CMAKE_COMMAND} -S "${CONSUMER_SOURCE_DIR}" -B "${work}/build"
-     -G "${GENERATOR}" "-DCMAKE_CXX_COMPILER=${CXX_COMPILER}" "-DCMAKE_BUILD_TYPE=${CONFIG}" "-DCMAKE_PREFIX_PATH=${prefix}"
-     -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF)
+     -G "${GENERATOR}" "-DCMAKE_CXX_COMPILER=${CXX_COMPILER}" "-DCMAKE_BUILD_TYPE=${CONFIG}"
+     "-DCMAKE_PREFIX_PATH=${prefix}" -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF)
 
 # The package must come from the temporary prefix, nowhere else (a system-wide or registered cosched would hide a
 # broken install).
