@@ -6,6 +6,7 @@
 #include <exception>
 
 #include "command_registry.hpp"
+#include "cosched/common/version.hpp"
 #include "run_main.hpp"
 
 namespace cosched::cli {

@@ -11,7 +11,6 @@ if(COSCHED_SANITIZE)
                          -fno-sanitize-recover=undefined)
   target_link_options(cosched_options INTERFACE -fsanitize=address,undefined)
 endif()
-target_compile_definitions(cosched_options INTERFACE COSCHED_VERSION="${PROJECT_VERSION}")
 
 # Kernels are compiled for the build machine: the point of stream_bench is the physical limit.
 add_library(cosched_kernel_options INTERFACE)

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cosched/common/error.hpp"
+#include "cosched/common/version.hpp"
 #include "run_main.hpp"
 #include "cosched/platform/binding.hpp"
 #include "cosched/platform/tier_backends.hpp"

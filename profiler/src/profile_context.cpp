@@ -12,6 +12,7 @@
 #include "cosched/common/error.hpp"
 #include "cosched/common/json_input.hpp"
 #include "cosched/common/text_file.hpp"
+#include "cosched/common/version.hpp"
 
 namespace cosched::profiler {
 
