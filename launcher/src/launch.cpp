@@ -13,7 +13,7 @@
 #include "cosched/launcher/journal.hpp"
 #include "cosched/launcher/journal_recorder.hpp"
 #include "cosched/launcher/policies.hpp"
-#include "cosched/launcher/simulated_clock.hpp"
+#include "cosched/launcher/clocks/simulated_clock.hpp"
 #include "cosched/platform/topology.hpp"
 
 namespace cosched::launcher {

@@ -12,7 +12,7 @@
 #include "cosched/launcher/engine.hpp"
 #include "cosched/launcher/plan.hpp"
 #include "cosched/launcher/task_command.hpp"
-#include "cosched/launcher/wall_clock.hpp"
+#include "cosched/launcher/clocks/wall_clock.hpp"
 #include "cosched/launcher/workload.hpp"
 
 namespace cosched::launcher {
