@@ -72,7 +72,6 @@ void check_demo_output(const DemoOptions& options) {
 }
 
 DemoSetup make_setup(const DemoOptions& options) {
-  check_demo_output(options);
   DemoSetup setup;
   setup.options = options;
   setup.output = options.output.empty() ? default_output() : options.output;

@@ -11,6 +11,7 @@
 namespace cosched::demo {
 
 std::filesystem::path run_demo(const DemoOptions& options) {
+  check_demo_output(options);  // before any work: a bad --output is refused at once
   const auto begin = std::chrono::steady_clock::now();
   std::FILE* out = options.out;
   const auto say = [out](const std::string& text) {

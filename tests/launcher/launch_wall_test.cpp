@@ -124,6 +124,36 @@ TEST(LaunchWall, AnExistingJournalIsNotOverwritten) {
   EXPECT_THROW((void)launch(serial_plan(commands, 0.0), workload_of(commands), settings), UsageError);
 }
 
+TEST(LaunchWall, ForceReplacesAnExistingJournal) {
+  const auto dir = testing::scratch_dir("wall-force");
+  const Commands commands{{"a", {"/bin/true"}}};
+  LaunchSettings settings = settings_for(dir);
+  (void)launch(serial_plan(commands, 0.0), workload_of(commands), settings);
+  settings.force = true;
+  (void)launch(serial_plan(commands, 0.0), workload_of(commands), settings);
+  EXPECT_EQ(replay_journal(settings.journal).segments.size(), 1U);
+}
+
+TEST(LaunchWall, ResumeRefusesAJournalWithoutInputDigests) {
+  const auto dir = testing::scratch_dir("wall-old-journal");
+  const Commands commands{{"a", {"/bin/true"}}};
+  LaunchSettings settings = settings_for(dir);
+  std::ofstream(settings.journal) << R"({"event":"batch_start","algorithm":"test-serial"})" "\n";
+  settings.resume = true;
+  EXPECT_THROW((void)launch(serial_plan(commands, 0.0), workload_of(commands), settings), InputError);
+}
+
+TEST(LaunchWall, ATaskIdThatWouldEscapeTheLogFolderFailsAndWritesNothingOutside) {
+  const auto dir = testing::scratch_dir("wall-escape");
+  const Commands commands{{"../escaped", {"/bin/true"}}, {"fine", {"/bin/true"}}};
+  const LaunchSettings settings = settings_for(dir);
+  const LaunchSummary summary = launch(serial_plan(commands, 0.0), workload_of(commands), settings);
+  EXPECT_EQ(summary.observed.failed, 1U);
+  EXPECT_EQ(summary.observed.completed, 1U);
+  EXPECT_FALSE(std::filesystem::exists(dir / "escaped.out"));
+  EXPECT_EQ(last_status(settings.journal).at("../escaped"), "failed");
+}
+
 // Forks a launcher running `plan`; returns its pid.
 pid_t fork_launcher(const LaunchPlan& plan, const Workload& workload, const LaunchSettings& settings) {
   const pid_t pid = ::fork();

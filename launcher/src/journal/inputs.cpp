@@ -64,8 +64,8 @@ InputStamp workload_stamp(const LaunchPlan& plan, const Workload& workload) {
 
 InputStamp platform_stamp(const LaunchPlan& plan, const TierSetup& tier) {
   json canonical = {{"resources", resources_of(plan)}, {"chunk_bytes", tier.chunk_bytes}, {"backend", tier.backend}};
-  std::string summary = fmt::format("{}, chunks of {} bytes, tier backend {}", resources_text(plan), tier.chunk_bytes,
-                                    tier.backend);
+  std::string summary = fmt::format("{}, chunks of {:.6g} MiB, tier backend {}", resources_text(plan),
+                                    tier.chunk_bytes / (1024.0 * 1024.0), tier.backend);
   // The ratio only changes what runs where the tier is emulated.
   if (tier.emulated()) {
     canonical["emulation_ratio"] = tier.emulation_ratio;
