@@ -11,7 +11,8 @@
 
 namespace cosched::demo {
 
-ProcessMeasurer::ProcessMeasurer(profiler::PlatformConfig platform, launcher::TierSetup tier, std::filesystem::path stream_bench,
+ProcessMeasurer::ProcessMeasurer(profiler::PlatformConfig platform, launcher::TierSetup tier,
+                                 std::filesystem::path stream_bench,
                                  std::map<std::pair<std::string, std::uint64_t>, unsigned> passes, unsigned reps,
                                  unsigned warmup)
     : platform_(std::move(platform)),

@@ -107,7 +107,9 @@ LaunchRecord WallClock::launch(std::size_t task, const Grant& grant) {
     record.placement = launch.placement;
     // Checked before the child exists: a bad timeout fails the task without starting it.
     const std::optional<double> timeout = launch.timeout_s ? launch.timeout_s : options_.timeout_s;
-    if (timeout) (void)checked_number(*timeout, positive_up_to(kMaxSeconds), "task " + std::to_string(task), "timeout_s");
+    if (timeout) {
+      (void)checked_number(*timeout, positive_up_to(kMaxSeconds), "task " + std::to_string(task), "timeout_s");
+    }
     ChildProcess child = ChildProcess::spawn(launch.spec);
     record.pid = child.pid();
     Running running{task, std::move(child), std::nullopt, std::nullopt, false, false};

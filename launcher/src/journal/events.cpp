@@ -40,7 +40,9 @@ json write(const BatchStart& e) {
     plan.push_back(std::move(entry));
   }
   json resources = json::array();
-  for (const auto& resource : e.resources) resources.push_back({{"name", resource.name}, {"capacity", resource.capacity}});
+  for (const auto& resource : e.resources) {
+    resources.push_back({{"name", resource.name}, {"capacity", resource.capacity}});
+  }
   json out = {{"time_utc", e.time_utc},         {"host", e.host},
               {"clock", e.clock},               {"policy", e.policy},
               {"algorithm", e.algorithm},       {"schedule", e.schedule},
@@ -131,7 +133,9 @@ std::vector<unsigned> indices(const JsonFields& f, const char* key) {
   return values;
 }
 
-std::size_t count(const JsonFields& f, const char* key) { return static_cast<std::size_t>(f.integer(key, 0, kMaxCount, 0)); }
+std::size_t count(const JsonFields& f, const char* key) {
+  return static_cast<std::size_t>(f.integer(key, 0, kMaxCount, 0));
+}
 
 std::optional<int> optional_int(const JsonFields& f, const char* key, std::int64_t min, std::int64_t max) {
   const auto value = f.optional_integer(key, min, max);
