@@ -10,12 +10,14 @@
 #include <string>
 
 #include "command_registry.hpp"
+#include "cosched/common/checked.hpp"
 #include "cosched/common/error.hpp"
 #include "cosched/launcher/launch.hpp"
 #include "cosched/launcher/node_config.hpp"
 #include "cosched/launcher/policies.hpp"
 #include "cosched/profiler/platform_config.hpp"
 #include "cosched/sched/io.hpp"
+#include "run_main.hpp"
 
 namespace {
 
@@ -35,6 +37,7 @@ struct LaunchFlags {
   std::optional<double> timeout_s;
   double kill_grace_s = 2.0;
   bool fail_fast = false;
+  bool force = false;
 };
 
 launcher::LaunchPlan read_plan(const LaunchFlags& flags, const launcher::NodeConfig& node) {
@@ -71,6 +74,7 @@ void run_launch(const LaunchFlags& flags) {
 
   launcher::LaunchSettings settings;
   settings.resume = !flags.resume.empty();
+  settings.force = flags.force;
   settings.journal = settings.resume ? std::filesystem::path(flags.resume)
                      : flags.journal.empty() ? std::filesystem::path(flags.schedule).replace_extension(".journal.jsonl")
                                              : std::filesystem::path(flags.journal);
@@ -110,14 +114,20 @@ const cosched::cli::CommandRegistration registration{"launch", [](CLI::App& app)
                                                  "default: this machine as detected");
   sub->add_option("--instance", flags->instance, "Instance JSON the schedule came from (checks the schedule)");
   sub->add_option("--journal", flags->journal, "Journal to write (default: <schedule>.journal.jsonl)");
-  sub->add_option("--resume", flags->resume, "Continue the run this journal records: only unfinished tasks run");
+  auto* resume =
+      sub->add_option("--resume", flags->resume, "Continue the run this journal records: only unfinished tasks run");
   sub->add_option("--policy", flags->policy, "auto | list | pack")->capture_default_str();
   sub->add_option("--tier-backend", flags->tier_backend, "Override the platform's tier backend");
   sub->add_option("--chunks", flags->chunks, "Fast chunks without --platform")->capture_default_str();
-  sub->add_option("--timeout", flags->timeout_s, "Per-task timeout in seconds (SIGTERM, then SIGKILL)");
-  sub->add_option("--kill-grace", flags->kill_grace_s, "Seconds between SIGTERM and SIGKILL")->capture_default_str();
+  sub->add_option("--timeout", flags->timeout_s, "Per-task timeout in seconds (SIGTERM, then SIGKILL)")
+      ->check(cosched::cli::finite_positive(cosched::kMaxSeconds));
+  sub->add_option("--kill-grace", flags->kill_grace_s, "Seconds between SIGTERM and SIGKILL")
+      ->check(cosched::cli::finite_range(0.0, cosched::kMaxSeconds))
+      ->capture_default_str();
   sub->add_option("--log-dir", flags->log_dir, "Task stdout/stderr (default: <journal>.logs/)");
   sub->add_flag("--fail-fast", flags->fail_fast, "Stop the batch at the first failed task");
+  sub->add_flag("--force", flags->force, "Replace an existing journal (a new run; --resume continues one instead)")
+      ->excludes(resume);
   sub->callback([flags] { run_launch(*flags); });
 }};
 

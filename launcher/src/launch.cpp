@@ -5,20 +5,19 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
-#include <set>
 
 #include "cosched/common/stats.hpp"
 #include "cosched/common/error.hpp"
-#include "cosched/launcher/journal.hpp"
-#include "cosched/launcher/journal_recorder.hpp"
+#include "cosched/common/checked.hpp"
+#include "cosched/common/text_file.hpp"
+#include "cosched/launcher/journal/inputs.hpp"
+#include "cosched/launcher/journal/recorder.hpp"
+#include "cosched/launcher/journal/replay.hpp"
 #include "cosched/launcher/policies.hpp"
-#include "cosched/launcher/simulated_clock.hpp"
+#include "cosched/launcher/clocks/simulated_clock.hpp"
 #include "cosched/platform/topology.hpp"
 
 namespace cosched::launcher {
-
-using nlohmann::json;
 
 namespace {
 
@@ -29,60 +28,126 @@ std::size_t chunk_resource(const LaunchPlan& plan) {
   return SIZE_MAX;
 }
 
-// Tasks whose last "end" in the journal says ok, and the task ids of its first header's plan.
-struct JournalState {
-  std::vector<std::string> completed;
-  std::set<std::string> planned_ids;
-  std::size_t segments = 0;
-};
+// Defence in depth: schedule parsers bound every time, but a plan can be built in code too, and a start of 1e12 s
+// would be a launcher waiting forever.
+void check_plan_times(const LaunchPlan& plan, const std::string& source) {
+  for (const PlannedTask& task : plan.tasks) {
+    const std::string where = fmt::format("{}: task \"{}\"", source.empty() ? "schedule" : source, task.id);
+    (void)checked_number(task.planned_start, non_negative_up_to(kMaxSeconds), where, "planned_start");
+    (void)checked_number(task.predicted_duration, non_negative_up_to(kMaxSeconds), where, "predicted_duration");
+  }
+}
 
-JournalState read_state(const std::filesystem::path& path) {
-  const JournalContents contents = read_journal(path);
-  JournalState state;
-  std::map<std::string, std::string> last_status;
-  for (const auto& event : contents.events) {
-    const std::string name = event["event"].get<std::string>();
-    if (name == "batch_start") {
-      if (state.segments++ == 0 && event.contains("plan")) {
-        for (const auto& task : event["plan"]) state.planned_ids.insert(task.at("task").get<std::string>());
-      }
-    } else if (name == "end") {
-      last_status[event["task"].get<std::string>()] = event.value("status", std::string("failed"));
+bool has_a_run(const std::filesystem::path& journal) {
+  std::error_code error;
+  const auto size = std::filesystem::file_size(journal, error);
+  return !error && size > 0;
+}
+
+// Checks the journal before anything runs. A new run refuses an existing journal unless --force; a resumed run
+// replays it (the one replay, shared with `cosched report`) and refuses it unless it was written for these
+// inputs. Returns the ids the journal says completed.
+std::vector<std::string> prepare_journal(const LaunchSettings& settings, const BatchInputs& inputs) {
+  const std::filesystem::path& path = settings.journal;
+  check_output_path(path, Overwrite::replace, "journal");  // not a folder, and its folder exists
+  if (!settings.resume) {
+    if (has_a_run(path) && !settings.force) {
+      throw UsageError(fmt::format("journal {} already has a run: pass --resume {} to continue it, --force to "
+                                   "replace it, or another --journal",
+                                   path.string(), path.string()));
     }
+    return {};
   }
-  for (const auto& [id, status] : last_status) {
-    if (status == "ok") state.completed.push_back(id);
+  if (!has_a_run(path)) throw UsageError(fmt::format("--resume {}: no such journal", path.string()));
+  const JournalReplay replay = replay_journal(path);
+  const BatchStart& first = replay.segments.front().header;
+  if (!first.inputs) {
+    throw InputError(path.string(), "the journal carries no digests of its schedule, workload and platform (an "
+                                    "older cosched wrote it), so resuming cannot be checked: start a new journal");
   }
-  return state;
+  const std::vector<std::string> differences = input_differences(*first.inputs, inputs);
+  if (!differences.empty()) {
+    throw InputError(path.string(), fmt::format("cannot resume: not the inputs the journal was written for — {}",
+                                                fmt::join(differences, "; ")));
+  }
+  return replay.completed_ids();
 }
 
-json plan_json(const LaunchPlan& plan, const EngineResult& predicted) {
-  json tasks = json::array();
-  for (std::size_t j = 0; j < plan.tasks.size(); ++j) {
-    const auto& task = plan.tasks[j];
-    json entry = {{"task", task.id},
-                  {"alloc", task.demand},
-                  {"planned_start", task.planned_start},
-                  {"predicted_duration", task.predicted_duration},
-                  {"predicted_start", predicted.runs[j].launch.start}};
-    if (task.pack >= 0) entry["pack"] = task.pack;
-    tasks.push_back(std::move(entry));
+// The folder of the tasks' stdout/stderr: --log-dir, or <journal>.logs beside the journal.
+std::filesystem::path prepare_log_dir(const LaunchSettings& settings) {
+  const std::filesystem::path dir =
+      settings.log_dir.empty() ? std::filesystem::path(settings.journal.string() + ".logs") : settings.log_dir;
+  const std::string what = settings.log_dir.empty() ? "log folder (<journal>.logs)" : "--log-dir";
+  std::error_code error;
+  const auto status = std::filesystem::status(dir, error);
+  if (std::filesystem::exists(status) && !std::filesystem::is_directory(status)) {
+    throw UsageError(fmt::format("{} {} is not a folder", what, dir.string()));
   }
-  return tasks;
+  std::filesystem::create_directories(dir, error);
+  if (error == std::errc::not_a_directory || error == std::errc::file_exists) {
+    throw UsageError(fmt::format("{} {} cannot be created: a part of its path is a file", what, dir.string()));
+  }
+  if (error) throw PlatformError("mkdir", fmt::format("cannot create {} {}", what, dir.string()), error.value());
+  return dir;
 }
 
-json resources_json(const LaunchPlan& plan) {
-  json resources = json::array();
+BatchStart batch_header(const LaunchPlan& plan, const EngineResult& predicted, const LaunchSummary& summary,
+                        const LaunchSettings& settings, std::string_view policy, std::size_t repaired_bytes,
+                        const BatchInputs& inputs) {
+  BatchStart header;
+  header.time_utc = utc_now();
+  header.host = host_name();
+  header.policy = policy;
+  header.algorithm = plan.algorithm;
+  header.schedule = settings.schedule_source;
+  header.workload = settings.workload_source;
+  header.label = settings.label;
+  header.tier_backend = settings.tier.backend;
+  header.emulated = settings.tier.emulated();
+  if (header.emulated) header.emulation_ratio = settings.tier.emulation_ratio;
+  header.chunk_bytes = settings.tier.chunk_bytes;
   for (std::size_t i = 0; i < plan.capacities.size(); ++i) {
-    resources.push_back({{"name", plan.resource_names[i]}, {"capacity", plan.capacities[i]}});
+    header.resources.push_back({plan.resource_names[i], plan.capacities[i]});
   }
-  return resources;
+  header.lower_bound = plan.lower_bound;
+  header.planned_makespan = plan.predicted_makespan();
+  header.predicted_makespan = summary.predicted_makespan;
+  header.fail_fast = settings.engine.fail_fast;
+  header.timeout_s = settings.clock.timeout_s;
+  header.resumed = settings.resume;
+  header.already_completed = summary.already_completed;
+  header.journal_repaired_bytes = repaired_bytes;
+  for (std::size_t j = 0; j < plan.tasks.size(); ++j) {
+    const PlannedTask& task = plan.tasks[j];
+    header.plan.push_back({task.id, task.demand, task.planned_start, task.predicted_duration,
+                           predicted.runs[j].launch.start,
+                           task.pack >= 0 ? std::optional<int>(task.pack) : std::nullopt});
+  }
+  header.inputs = inputs;
+  return header;
 }
 
-std::string batch_status(const EngineResult& result) {
-  if (result.interrupted) return "interrupted";
-  if (result.stopped_by_failure) return "stopped";
-  return result.failed > 0 ? "failed" : "ok";
+BatchStatus batch_status(const EngineResult& result) {
+  if (result.interrupted) return BatchStatus::interrupted;
+  if (result.stopped_by_failure) return BatchStatus::stopped;
+  return result.failed > 0 ? BatchStatus::failed : BatchStatus::ok;
+}
+
+BatchEnd batch_footer(const LaunchSummary& summary) {
+  const EngineResult& observed = summary.observed;
+  BatchEnd footer;
+  footer.time_utc = utc_now();
+  footer.status = batch_status(observed);
+  footer.observed_makespan = summary.observed_makespan;
+  footer.predicted_makespan = summary.predicted_makespan;
+  footer.lower_bound = summary.lower_bound;
+  footer.ratio = summary.ratio();
+  footer.tasks_completed = observed.completed;
+  footer.tasks_failed = observed.failed;
+  footer.tasks_killed = observed.killed;
+  footer.tasks_not_started = observed.not_started;
+  footer.overcommit_refusals = observed.overcommit_refusals.size();
+  return footer;
 }
 
 }  // namespace
@@ -108,27 +173,14 @@ EngineResult predict(const LaunchPlan& plan, std::string_view policy_name) {
 }
 
 LaunchSummary launch(const LaunchPlan& full_plan, const Workload& workload, const LaunchSettings& settings) {
-  for (const auto& task : full_plan.tasks) (void)workload.find(task.id);  // every id must have a command
-  const bool journal_has_events = std::filesystem::exists(settings.journal) &&
-                                  std::filesystem::file_size(settings.journal) > 0;
+  check_plan_times(full_plan, settings.schedule_source);
+  const BatchInputs inputs = batch_inputs(full_plan, workload, settings.tier);  // every id must have a command
   LaunchSummary summary;
-  if (settings.resume) {
-    if (!journal_has_events) throw UsageError(fmt::format("--resume {}: no such journal", settings.journal.string()));
-    JournalState state = read_state(settings.journal);
-    for (const auto& task : full_plan.tasks) {
-      if (!state.planned_ids.empty() && state.planned_ids.count(task.id) == 0) {
-        throw UsageError(fmt::format("{} is the journal of another schedule: it never planned task \"{}\"",
-                                     settings.journal.string(), task.id));
-      }
-    }
-    summary.already_completed = std::move(state.completed);
-  } else if (journal_has_events) {
-    throw UsageError(fmt::format("journal {} already has a run: pass --resume {} to continue it, or another --journal",
-                                 settings.journal.string(), settings.journal.string()));
-  }
+  summary.already_completed = prepare_journal(settings, inputs);
   summary.plan = remaining_plan(full_plan, summary.already_completed);
   const LaunchPlan& plan = summary.plan;
   summary.lower_bound = plan.lower_bound;
+  const std::filesystem::path log_dir = prepare_log_dir(settings);
 
   const EngineResult predicted = predict(plan, settings.policy);
   summary.predicted_makespan = predicted.observed_makespan;
@@ -144,35 +196,11 @@ LaunchSummary launch(const LaunchPlan& full_plan, const Workload& workload, cons
   const std::filesystem::path stream_bench = !settings.stream_bench.empty() ? settings.stream_bench
                                              : has_stream_tasks             ? default_stream_bench_path()
                                                                             : std::filesystem::path();
-  std::filesystem::path log_dir = settings.log_dir;
-  if (log_dir.empty()) log_dir = settings.journal.string() + ".logs";
-  std::filesystem::create_directories(log_dir);
 
+  // --force: the new run replaces the old journal (checked above), now that nothing else can refuse it.
+  if (!settings.resume && settings.force) std::filesystem::remove(settings.journal);
   JournalWriter journal(settings.journal);
-  json header = {{"event", "batch_start"},
-                 {"time_utc", utc_now()},
-                 {"host", host_name()},
-                 {"clock", "wall"},
-                 {"policy", policy->name()},
-                 {"algorithm", plan.algorithm},
-                 {"schedule", settings.schedule_source},
-                 {"workload", settings.workload_source},
-                 {"label", settings.label},
-                 {"tier_backend", settings.tier.backend},
-                 {"emulated", settings.tier.emulated()},
-                 {"chunk_bytes", settings.tier.chunk_bytes},
-                 {"resources", resources_json(plan)},
-                 {"lower_bound", plan.lower_bound},
-                 {"planned_makespan", plan.predicted_makespan()},
-                 {"predicted_makespan", summary.predicted_makespan},
-                 {"fail_fast", settings.engine.fail_fast},
-                 {"timeout_s", settings.clock.timeout_s ? json(*settings.clock.timeout_s) : json(nullptr)},
-                 {"resumed", settings.resume},
-                 {"already_completed", summary.already_completed},
-                 {"journal_repaired_bytes", journal.repaired_bytes()},
-                 {"plan", plan_json(plan, predicted)}};
-  if (settings.tier.emulated()) header["emulation_ratio"] = settings.tier.emulation_ratio;
-  journal.append(header);
+  journal.append(batch_header(plan, predicted, summary, settings, policy->name(), journal.repaired_bytes(), inputs));
 
   const TierSetup tier = settings.tier;
   WallClock clock(
@@ -183,19 +211,7 @@ LaunchSummary launch(const LaunchPlan& full_plan, const Workload& workload, cons
   JournalRecorder recorder(journal, plan, predicted_start);
   summary.observed = run_engine(plan, *policy, clock, *pool, &recorder, settings.engine);
   summary.observed_makespan = summary.observed.observed_makespan;
-
-  journal.append({{"event", "batch_end"},
-                  {"time_utc", utc_now()},
-                  {"status", batch_status(summary.observed)},
-                  {"observed_makespan", summary.observed_makespan},
-                  {"predicted_makespan", summary.predicted_makespan},
-                  {"lower_bound", plan.lower_bound},
-                  {"ratio", summary.ratio()},
-                  {"tasks_completed", summary.observed.completed},
-                  {"tasks_failed", summary.observed.failed},
-                  {"tasks_killed", summary.observed.killed},
-                  {"tasks_not_started", summary.observed.not_started},
-                  {"overcommit_refusals", summary.observed.overcommit_refusals.size()}});
+  journal.append(batch_footer(summary));
 
   for (std::size_t j = 0; j < plan.tasks.size(); ++j) {
     const TaskRun& run = summary.observed.runs[j];

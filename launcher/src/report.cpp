@@ -4,100 +4,62 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 
 #include "cosched/common/stats.hpp"
 #include "cosched/common/error.hpp"
-#include "cosched/launcher/journal.hpp"
 
 namespace cosched::launcher {
 
 using nlohmann::json;
 
-namespace {
+JournalReport summarize_journal(const std::filesystem::path& path) { return summarize_replay(replay_journal(path)); }
 
-double number(const json& event, const char* key) {
-  return event.contains(key) && event[key].is_number() ? event[key].get<double>() : 0.0;
-}
-
-}  // namespace
-
-JournalReport summarize_journal(const std::filesystem::path& path) {
-  const JournalContents contents = read_journal(path);
+JournalReport summarize_replay(const JournalReplay& replay) {
   JournalReport report;
-  report.truncated_tail = contents.truncated_tail.has_value();
-  std::map<std::string, TaskReport> tasks;
-  std::vector<std::string> order;
-  double segment_span = 0;
-  const auto close_segment = [&](const json* end_event) {
-    report.observed_makespan += end_event != nullptr ? number(*end_event, "observed_makespan") : segment_span;
-    segment_span = 0;
-  };
-  bool segment_open = false;
-  for (const auto& event : contents.events) {
-    const std::string name = event["event"].get<std::string>();
-    if (name == "batch_start") {
-      if (segment_open) close_segment(nullptr);
-      segment_open = true;
-      report.finished = false;
-      if (report.segments++ == 0) {
-        report.algorithm = event.value("algorithm", "");
-        report.policy = event.value("policy", "");
-        report.host = event.value("host", "");
-        report.tier_backend = event.value("tier_backend", "");
-        report.emulated = event.value("emulated", false);
-        report.lower_bound = number(event, "lower_bound");
-        report.predicted_makespan = number(event, "predicted_makespan");
-        for (const auto& planned : event.value("plan", json::array())) {
-          TaskReport task;
-          task.id = planned.at("task").get<std::string>();
-          task.planned_start = number(planned, "planned_start");
-          task.planned_end = task.planned_start + number(planned, "predicted_duration");
-          task.predicted_start = number(planned, "predicted_start");
-          order.push_back(task.id);
-          tasks[task.id] = task;
-        }
-      }
-    } else if (name == "start" || name == "end") {
-      if (!segment_open) throw InputError(path.string(), fmt::format("\"{}\" before any batch_start", name));
-      const std::string id = event["task"].get<std::string>();
-      if (tasks.count(id) == 0) order.push_back(id);
-      TaskReport& task = tasks[id];
-      task.id = id;
-      task.segment = report.segments - 1;
-      segment_span = std::max(segment_span, number(event, "t"));
-      if (name == "start") {
-        task.observed_start = number(event, "t");
-        task.launch_overhead_s = number(event, "launch_overhead_s");
-        task.cores = event.value("cores", std::vector<unsigned>{});
-        task.status.clear();
-      } else {
-        task.observed_end = number(event, "t");
-        task.status = event.value("status", "failed");
-      }
-    } else if (name == "batch_end") {
-      close_segment(&event);
-      segment_open = false;
-      report.finished = true;
-    }
-  }
-  if (report.segments == 0) throw InputError(path.string(), "no batch_start: not a cosched journal");
-  if (segment_open) close_segment(nullptr);
+  const BatchStart& first = replay.segments.front().header;
+  report.algorithm = first.algorithm;
+  report.policy = first.policy;
+  report.host = first.host;
+  report.tier_backend = first.tier_backend;
+  report.emulated = first.emulated;
+  report.lower_bound = first.lower_bound;
+  report.predicted_makespan = first.predicted_makespan;
+  report.observed_makespan = replay.observed_makespan();
+  report.segments = replay.segments.size();
+  report.finished = replay.finished();
+  report.truncated_tail = replay.truncated_tail.has_value();
 
   std::vector<double> overheads;
-  for (const auto& id : order) {
-    const TaskReport& task = tasks[id];
-    if (task.status == "ok") ++report.tasks_completed;
-    if (task.status == "failed" || task.status == "timeout") ++report.tasks_failed;
-    if (task.status == "killed") ++report.tasks_killed;
-    if (!task.status.empty()) {
+  for (const TaskReplay& replayed : replay.tasks) {
+    TaskReport task;
+    task.id = replayed.id;
+    if (replayed.planned) {
+      task.planned_start = replayed.planned->planned_start;
+      task.planned_end = task.planned_start + replayed.planned->predicted_duration;
+      task.predicted_start = replayed.planned->predicted_start;
+    }
+    task.segment = replayed.segment;
+    if (replayed.start) {
+      task.observed_start = replayed.start->t;
+      task.launch_overhead_s = replayed.start->launch_overhead_s;
+      task.cores = replayed.start->cores;
+    }
+    if (replayed.end) {
+      task.observed_end = replayed.end->t;
+      task.status = std::string(to_string(replayed.end->status));
+      switch (replayed.end->status) {
+        case TaskStatus::ok: ++report.tasks_completed; break;
+        case TaskStatus::failed:
+        case TaskStatus::timeout: ++report.tasks_failed; break;
+        case TaskStatus::killed: ++report.tasks_killed; break;
+      }
       overheads.push_back(task.launch_overhead_s);
       if (task.segment == 0) {
         report.max_abs_start_deviation_s =
             std::max(report.max_abs_start_deviation_s, std::fabs(task.observed_start - task.predicted_start));
       }
     }
-    report.tasks.push_back(task);
+    report.tasks.push_back(std::move(task));
   }
   report.tasks_planned = report.tasks.size();
   if (!overheads.empty()) {

@@ -1,6 +1,5 @@
 #include "cosched/launcher/task_command.hpp"
 
-#include <numaif.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
@@ -10,6 +9,7 @@
 #include <cmath>
 
 #include "cosched/common/error.hpp"
+#include "cosched/common/identifier.hpp"
 #include "cosched/platform/tier_backends.hpp"
 #include "cosched/platform/topology.hpp"
 #include "cosched/stream/kernels.hpp"
@@ -24,14 +24,13 @@ void replace_all(std::string& text, const std::string& key, const std::string& v
   }
 }
 
-std::size_t granted_fast_bytes(const Grant& grant, const TierSetup& tier, std::uint64_t cap) {
-  const double bytes = std::floor(static_cast<double>(grant.fast_chunks) * tier.chunk_bytes);
-  const auto granted = static_cast<std::size_t>(bytes);
-  return cap > 0 ? std::min<std::size_t>(granted, cap) : granted;
+std::size_t granted_fast_bytes(const Grant& grant, const TierSetup& tier) {
+  return static_cast<std::size_t>(std::floor(static_cast<double>(grant.fast_chunks) * tier.chunk_bytes));
 }
 
-std::vector<std::string> stream_argv(const WorkloadTask& task, const Grant& grant, const TierSetup& tier,
-                                     const std::filesystem::path& stream_bench, std::size_t fast_bytes) {
+std::vector<std::string> stream_argv(const WorkloadTask& task, const Grant& grant,
+                                     const std::filesystem::path& stream_bench,
+                                     const platform::ChildPlacement& placement) {
   const auto& kernel = stream::find_kernel(task.kernel);
   const double array_mib = static_cast<double>(task.footprint_bytes) /
                            static_cast<double>(kernel.touched().size()) / (1024.0 * 1024.0);
@@ -44,32 +43,8 @@ std::vector<std::string> stream_argv(const WorkloadTask& task, const Grant& gran
                                 "--reps", std::to_string(task.passes),
                                 "--warmup", "0",
                                 "--json"};
-  if (tier.backend != "none") {
-    const double fraction = std::min(1.0, static_cast<double>(fast_bytes) / static_cast<double>(task.footprint_bytes));
-    argv.insert(argv.end(), {"--fast-fraction", fmt::format("{}", fraction), "--tier-backend", tier.backend});
-    if (tier.emulated()) argv.insert(argv.end(), {"--emulation-ratio", fmt::format("{}", tier.emulation_ratio)});
-  }
+  argv.insert(argv.end(), placement.stream_bench_args.begin(), placement.stream_bench_args.end());
   return argv;
-}
-
-// A command's fast share through a NUMA policy where the backend has real nodes (docs/launcher.md).
-std::string apply_command_policy(const TierSetup& tier, std::size_t fast_bytes, MemoryPolicy& policy) {
-  if (tier.backend == "none") return "tier left to the system (no memory policy)";
-  if (tier.emulated()) {
-    return fmt::format("not applied: the emulated tier cannot slow an arbitrary program; it is told "
-                       "{{fast_bytes}}={}", fast_bytes);
-  }
-  if (tier.fast_nodes.empty() || tier.slow_nodes.empty()) {
-    throw ResourceError(fmt::format("backend {} without fast and slow NUMA nodes cannot place a command", tier.backend));
-  }
-  if (fast_bytes == 0) {
-    policy = {MPOL_BIND, tier.slow_nodes};
-    return fmt::format("set_mempolicy(MPOL_BIND, slow nodes {})", fmt::join(tier.slow_nodes, ","));
-  }
-  policy = {MPOL_PREFERRED, {tier.fast_nodes.front()}};
-  return fmt::format("set_mempolicy(MPOL_PREFERRED, fast node {}): up to its {} fast bytes only if it honours "
-                     "{{fast_bytes}}",
-                     tier.fast_nodes.front(), fast_bytes);
 }
 
 }  // namespace
@@ -89,21 +64,28 @@ TaskLaunch build_task_launch(const WorkloadTask& task, const Grant& grant, const
   launch.timeout_s = task.timeout_s;
   launch.spec.pus = grant.cores.all_pus();
   if (!log_dir.empty()) {
+    // Ids are checked where workloads are parsed; checked again here, where they name files, so that no id can
+    // ever write outside the log folder.
+    check_identifier(task.id, "task log file in " + log_dir.string());
     launch.spec.stdout_path = log_dir / (task.id + ".out");
     launch.spec.stderr_path = log_dir / (task.id + ".err");
   }
+  // The backend decides how the child gets its share (platform::TierBackendInfo::child_placement).
+  platform::ChildPlacementRequest request;
+  request.program = task.is_stream() ? platform::ChildProgram::stream_bench : platform::ChildProgram::command;
+  request.granted_fast_bytes = granted_fast_bytes(grant, tier);
+  request.footprint_bytes = task.footprint_bytes;
+  request.emulation_ratio = tier.emulation_ratio;
+  request.nodes = {tier.fast_nodes, tier.slow_nodes};
+  const platform::ChildPlacement placement = tier.info().child_placement(request);
+  launch.fast_bytes = placement.fast_bytes;
+  launch.placement = placement.description;
   if (task.is_stream()) {
-    launch.fast_bytes = tier.backend == "none" ? 0 : granted_fast_bytes(grant, tier, task.footprint_bytes);
-    launch.spec.argv = stream_argv(task, grant, tier, stream_bench, launch.fast_bytes);
-    launch.placement = tier.backend == "none"
-                           ? std::string("tier left to the system (stream_bench --tier-backend none)")
-                           : fmt::format("stream_bench --tier-backend {}{}", tier.backend,
-                                         tier.emulated() ? " (EMULATED fast tier)" : "");
-    return launch;
+    launch.spec.argv = stream_argv(task, grant, stream_bench, placement);
+  } else {
+    for (const auto& arg : task.command) launch.spec.argv.push_back(substitute_placeholders(arg, grant, launch.fast_bytes));
+    launch.spec.memory = placement.memory;
   }
-  launch.fast_bytes = tier.backend == "none" ? 0 : granted_fast_bytes(grant, tier, 0);
-  for (const auto& arg : task.command) launch.spec.argv.push_back(substitute_placeholders(arg, grant, launch.fast_bytes));
-  launch.placement = apply_command_policy(tier, launch.fast_bytes, launch.spec.memory);
   return launch;
 }
 
@@ -115,10 +97,9 @@ TierSetup make_tier_setup(const std::string& backend, double emulation_ratio, do
   tier.backend = platform::resolve_tier_backend_name(options);
   tier.emulation_ratio = emulation_ratio;
   tier.chunk_bytes = chunk_bytes;
-  if (tier.backend == "numa" || tier.backend == "memkind") {
-    const auto topology = platform::Topology::this_system();
-    tier.fast_nodes = topology.fast_nodes();
-    tier.slow_nodes = topology.slow_nodes();
+  if (tier.info().capabilities.places_commands) {
+    tier.fast_nodes = platform::detected_tier_nodes().fast;
+    tier.slow_nodes = platform::detected_tier_nodes().slow;
   }
   return tier;
 }

@@ -1,6 +1,6 @@
-// The journal: one JSON object per line, the reader tolerates (and reports) a cut-short last line only, and a
-// writer reopening a journal cuts that partial line off before appending.
-#include "cosched/launcher/journal.hpp"
+// The journal file: one typed event per line; the reader tolerates (and reports) a cut-short last line only, and
+// a writer reopening a journal cuts that partial line off before appending.
+#include "cosched/launcher/journal/file.hpp"
 
 #include <gtest/gtest.h>
 
@@ -21,25 +21,41 @@ std::string read_text(const std::filesystem::path& path) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
+BatchStart header_for(const std::string& host) {
+  BatchStart header;
+  header.host = host;
+  return header;
+}
+
 TEST(Journal, WritesOneLinePerEventAndReadsThemBack) {
   const auto path = testing::scratch_dir("journal-roundtrip") / "run.jsonl";
   {
     JournalWriter writer(path);
-    writer.append({{"event", "batch_start"}, {"host", "h"}});
-    writer.append({{"event", "start"}, {"task", "t0"}, {"t", 0.5}});
-    writer.append({{"event", "end"}, {"task", "t0"}, {"status", "ok"}});
+    writer.append(header_for("h"));
+    TaskStart start;
+    start.task = "t0";
+    start.t = 0.5;
+    writer.append(start);
+    TaskEnd end;
+    end.task = "t0";
+    end.status = TaskStatus::ok;
+    writer.append(end);
   }
   const std::string text = read_text(path);
   EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 3);
   const JournalContents contents = read_journal(path);
   ASSERT_EQ(contents.events.size(), 3U);
-  EXPECT_EQ(contents.events[1]["task"], "t0");
+  EXPECT_EQ(std::get<BatchStart>(contents.events[0].event).host, "h");
+  EXPECT_EQ(std::get<TaskStart>(contents.events[1].event).task, "t0");
+  EXPECT_DOUBLE_EQ(std::get<TaskStart>(contents.events[1].event).t, 0.5);
+  EXPECT_EQ(std::get<TaskEnd>(contents.events[2].event).status, TaskStatus::ok);
+  EXPECT_EQ(contents.events[2].line, 3U);
   EXPECT_FALSE(contents.truncated_tail.has_value());
 }
 
 TEST(Journal, ATruncatedLastLineIsReportedAndIgnored) {
   const auto path = testing::scratch_dir("journal-truncated") / "run.jsonl";
-  write_text(path, "{\"event\":\"start\",\"task\":\"a\"}\n{\"event\":\"end\",\"task\":\"a\",\"sta");
+  write_text(path, "{\"event\":\"start\",\"task\":\"a\",\"t\":0}\n{\"event\":\"end\",\"task\":\"a\",\"sta");
   const JournalContents contents = read_journal(path);
   ASSERT_EQ(contents.events.size(), 1U);
   ASSERT_TRUE(contents.truncated_tail.has_value());
@@ -49,7 +65,7 @@ TEST(Journal, ATruncatedLastLineIsReportedAndIgnored) {
 
 TEST(Journal, ABrokenLineBeforeTheLastIsAnInputErrorNamingTheLine) {
   const auto path = testing::scratch_dir("journal-broken") / "run.jsonl";
-  write_text(path, "{\"event\":\"start\",\"task\":\"a\"}\n{\"event\":\n{\"event\":\"end\",\"task\":\"a\"}\n");
+  write_text(path, "{\"event\":\"start\",\"task\":\"a\",\"t\":0}\n{\"event\":\n{\"event\":\"end\",\"task\":\"a\"}\n");
   try {
     (void)read_journal(path);
     FAIL() << "expected InputError";
@@ -62,7 +78,7 @@ TEST(Journal, EventsWithoutEventOrTaskFieldsAreRejected) {
   const auto dir = testing::scratch_dir("journal-fields");
   write_text(dir / "a.jsonl", "{\"task\":\"a\"}\n");
   EXPECT_THROW((void)read_journal(dir / "a.jsonl"), InputError);
-  write_text(dir / "b.jsonl", "{\"event\":\"end\",\"status\":\"ok\"}\n");
+  write_text(dir / "b.jsonl", "{\"event\":\"end\",\"status\":\"ok\",\"t\":1}\n");
   EXPECT_THROW((void)read_journal(dir / "b.jsonl"), InputError);
   write_text(dir / "c.jsonl", "[1,2]\n");
   EXPECT_THROW((void)read_journal(dir / "c.jsonl"), InputError);
@@ -70,15 +86,15 @@ TEST(Journal, EventsWithoutEventOrTaskFieldsAreRejected) {
 
 TEST(Journal, ReopeningCutsThePartialLineBeforeAppending) {
   const auto path = testing::scratch_dir("journal-repair") / "run.jsonl";
-  write_text(path, "{\"event\":\"start\",\"task\":\"a\"}\n{\"event\":\"end\",\"ta");
+  write_text(path, "{\"event\":\"start\",\"task\":\"a\",\"t\":0}\n{\"event\":\"end\",\"ta");
   {
     JournalWriter writer(path);
     EXPECT_EQ(writer.repaired_bytes(), std::string("{\"event\":\"end\",\"ta").size());
-    writer.append({{"event", "batch_start"}});
+    writer.append(header_for("h"));
   }
   const JournalContents contents = read_journal(path);
   ASSERT_EQ(contents.events.size(), 2U);
-  EXPECT_EQ(contents.events[1]["event"], "batch_start");
+  EXPECT_TRUE(std::holds_alternative<BatchStart>(contents.events[1].event));
   EXPECT_FALSE(contents.truncated_tail.has_value());
 }
 

@@ -13,7 +13,7 @@
 #include <thread>
 
 #include "cosched/common/error.hpp"
-#include "cosched/launcher/journal.hpp"
+#include "cosched/launcher/journal/replay.hpp"
 #include "cosched/launcher/launch.hpp"
 #include "cosched/platform/binding.hpp"
 #include "test_support.hpp"
@@ -57,8 +57,8 @@ LaunchSettings settings_for(const std::filesystem::path& dir) {
 
 std::map<std::string, std::string> last_status(const std::filesystem::path& journal) {
   std::map<std::string, std::string> status;
-  for (const auto& event : read_journal(journal).events) {
-    if (event["event"] == "end") status[event["task"]] = event["status"];
+  for (const auto& task : replay_journal(journal).tasks) {
+    if (task.end) status[task.id] = to_string(task.end->status);
   }
   return status;
 }
@@ -80,13 +80,13 @@ TEST(LaunchWall, RecordsOkFailedAndTimeoutAndTheBatchContinues) {
   EXPECT_EQ(status.at("after"), "ok");  // the batch went on after the crash and the timeout
   // The journal: header, start/end per task in list order, footer.
   const auto events = read_journal(settings.journal).events;
-  EXPECT_EQ(events.front()["event"], "batch_start");
-  EXPECT_EQ(events.back()["event"], "batch_end");
-  EXPECT_EQ(events.back()["tasks_completed"], 2);
-  EXPECT_EQ(events.back()["tasks_failed"], 3);
+  EXPECT_TRUE(std::holds_alternative<BatchStart>(events.front().event));
+  ASSERT_TRUE(std::holds_alternative<BatchEnd>(events.back().event));
+  EXPECT_EQ(std::get<BatchEnd>(events.back().event).tasks_completed, 2U);
+  EXPECT_EQ(std::get<BatchEnd>(events.back().event).tasks_failed, 3U);
   std::vector<std::string> start_order;
-  for (const auto& event : events) {
-    if (event["event"] == "start") start_order.push_back(event["task"]);
+  for (const auto& line : events) {
+    if (const auto* start = std::get_if<TaskStart>(&line.event)) start_order.push_back(start->task);
   }
   EXPECT_EQ(start_order, (std::vector<std::string>{"ok", "fails", "slow", "missing", "after"}));
 }
@@ -100,7 +100,7 @@ TEST(LaunchWall, FailFastStopsAfterTheFirstFailure) {
   EXPECT_TRUE(summary.observed.stopped_by_failure);
   EXPECT_EQ(summary.observed.not_started, 1U);
   EXPECT_EQ(last_status(settings.journal).count("c"), 0U);
-  EXPECT_EQ(read_journal(settings.journal).events.back()["status"], "stopped");
+  EXPECT_EQ(std::get<BatchEnd>(read_journal(settings.journal).events.back().event).status, BatchStatus::stopped);
 }
 
 TEST(LaunchWall, PlaceholdersAreSubstitutedWithoutAShell) {
@@ -124,6 +124,36 @@ TEST(LaunchWall, AnExistingJournalIsNotOverwritten) {
   EXPECT_THROW((void)launch(serial_plan(commands, 0.0), workload_of(commands), settings), UsageError);
 }
 
+TEST(LaunchWall, ForceReplacesAnExistingJournal) {
+  const auto dir = testing::scratch_dir("wall-force");
+  const Commands commands{{"a", {"/bin/true"}}};
+  LaunchSettings settings = settings_for(dir);
+  (void)launch(serial_plan(commands, 0.0), workload_of(commands), settings);
+  settings.force = true;
+  (void)launch(serial_plan(commands, 0.0), workload_of(commands), settings);
+  EXPECT_EQ(replay_journal(settings.journal).segments.size(), 1U);
+}
+
+TEST(LaunchWall, ResumeRefusesAJournalWithoutInputDigests) {
+  const auto dir = testing::scratch_dir("wall-old-journal");
+  const Commands commands{{"a", {"/bin/true"}}};
+  LaunchSettings settings = settings_for(dir);
+  std::ofstream(settings.journal) << R"({"event":"batch_start","algorithm":"test-serial"})" "\n";
+  settings.resume = true;
+  EXPECT_THROW((void)launch(serial_plan(commands, 0.0), workload_of(commands), settings), InputError);
+}
+
+TEST(LaunchWall, ATaskIdThatWouldEscapeTheLogFolderFailsAndWritesNothingOutside) {
+  const auto dir = testing::scratch_dir("wall-escape");
+  const Commands commands{{"../escaped", {"/bin/true"}}, {"fine", {"/bin/true"}}};
+  const LaunchSettings settings = settings_for(dir);
+  const LaunchSummary summary = launch(serial_plan(commands, 0.0), workload_of(commands), settings);
+  EXPECT_EQ(summary.observed.failed, 1U);
+  EXPECT_EQ(summary.observed.completed, 1U);
+  EXPECT_FALSE(std::filesystem::exists(dir / "escaped.out"));
+  EXPECT_EQ(last_status(settings.journal).at("../escaped"), "failed");
+}
+
 // Forks a launcher running `plan`; returns its pid.
 pid_t fork_launcher(const LaunchPlan& plan, const Workload& workload, const LaunchSettings& settings) {
   const pid_t pid = ::fork();
@@ -142,7 +172,7 @@ pid_t fork_launcher(const LaunchPlan& plan, const Workload& workload, const Laun
 std::size_t count_events(const std::filesystem::path& journal, const std::string& name) {
   if (!std::filesystem::exists(journal)) return 0;
   std::size_t count = 0;
-  for (const auto& event : read_journal(journal).events) count += event["event"] == name ? 1 : 0;
+  for (const auto& line : read_journal(journal).events) count += event_name(line.event) == name ? 1 : 0;
   return count;
 }
 
@@ -199,8 +229,8 @@ TEST(LaunchWall, SigtermStopsChildrenAndLeavesAConsistentJournal) {
   ASSERT_TRUE(WIFEXITED(status));
   EXPECT_EQ(WEXITSTATUS(status), 0);
   const auto events = read_journal(settings.journal).events;
-  EXPECT_EQ(events.back()["event"], "batch_end");
-  EXPECT_EQ(events.back()["status"], "interrupted");
+  ASSERT_TRUE(std::holds_alternative<BatchEnd>(events.back().event));
+  EXPECT_EQ(std::get<BatchEnd>(events.back().event).status, BatchStatus::interrupted);
   EXPECT_EQ(last_status(settings.journal).at("long"), "killed");
   EXPECT_EQ(count_events(settings.journal, "start"), count_events(settings.journal, "end"));
 }

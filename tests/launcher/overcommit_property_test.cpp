@@ -10,7 +10,7 @@
 
 #include "cosched/launcher/engine.hpp"
 #include "cosched/launcher/policies.hpp"
-#include "cosched/launcher/simulated_clock.hpp"
+#include "cosched/launcher/clocks/simulated_clock.hpp"
 #include "cosched/sched/algorithm.hpp"
 #include "test_support.hpp"
 

@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cosched/launcher/journal.hpp"
+#include "cosched/launcher/journal/file.hpp"
 #include "cosched/launcher/launch.hpp"
 #include "cosched/platform/binding.hpp"
 #include "cosched/platform/tier_backends.hpp"
@@ -54,15 +54,16 @@ TEST(StreamTask, RunsStreamBenchOnItsCoresWithItsFastShareAndValidates) {
   EXPECT_DOUBLE_EQ(result["fast_fraction"].get<double>(), 0.5);  // 1 chunk of 2 MiB for a 4 MiB task
   EXPECT_EQ(result["reps"], 2);
   const auto journal = read_journal(settings.journal).events;
-  EXPECT_EQ(journal.back()["status"], "ok");
+  EXPECT_EQ(std::get<BatchEnd>(journal.back().event).status, BatchStatus::ok);
   // Each task's threads ran on the PUs the launcher granted it.
-  for (const auto& event : journal) {
-    if (event.value("event", "") != "start") continue;
-    const std::string id = event["task"];
+  for (const auto& line : journal) {
+    const auto* start = std::get_if<TaskStart>(&line.event);
+    if (start == nullptr) continue;
+    const std::string& id = start->task;
     std::ifstream task_out(dir / "run.jsonl.logs" / (id + ".out"));
     const auto task_result = nlohmann::json::parse(task_out);
     EXPECT_TRUE(task_result["validated"].get<bool>()) << id;
-    const auto granted = event["pus"].get<std::vector<unsigned>>();
+    const std::vector<unsigned>& granted = start->pus;
     for (const auto& placement : task_result["placements"]) {
       const auto observed = placement["observed_pu"].get<unsigned>();
       EXPECT_NE(std::find(granted.begin(), granted.end(), observed), granted.end()) << id << " ran on " << observed;

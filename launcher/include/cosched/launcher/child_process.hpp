@@ -10,14 +10,12 @@
 #include <string>
 #include <vector>
 
+#include "cosched/platform/tier_backends.hpp"
+
 namespace cosched::launcher {
 
-// A set_mempolicy(2) applied in the child before exec. `mode` is MPOL_BIND or MPOL_PREFERRED (numaif.h); no
-// policy when `nodes` is empty.
-struct MemoryPolicy {
-  int mode = 0;
-  std::vector<unsigned> nodes;
-};
+// A set_mempolicy(2) applied in the child before exec; the tier backend chooses it (platform::ChildPlacement).
+using MemoryPolicy = platform::MemoryPolicy;
 
 struct ChildSpec {
   std::vector<std::string> argv;   // argv[0]: a path, or a name looked up in PATH (by the parent)

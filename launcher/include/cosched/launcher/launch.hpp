@@ -1,7 +1,8 @@
 #pragma once
 // A whole launch: predict the plan on the simulated clock, run it on the wall clock with a journal, and compare.
 // Resume: the journal of a killed run says which tasks completed (status ok); only the others run, appended to
-// the same journal as a new segment.
+// the same journal as a new segment — provided the journal was written for the same schedule, workload and
+// platform (journal/inputs.hpp).
 #include <cstddef>
 #include <filesystem>
 #include <memory>
@@ -12,7 +13,7 @@
 #include "cosched/launcher/engine.hpp"
 #include "cosched/launcher/plan.hpp"
 #include "cosched/launcher/task_command.hpp"
-#include "cosched/launcher/wall_clock.hpp"
+#include "cosched/launcher/clocks/wall_clock.hpp"
 #include "cosched/launcher/workload.hpp"
 
 namespace cosched::launcher {
@@ -20,6 +21,7 @@ namespace cosched::launcher {
 struct LaunchSettings {
   std::filesystem::path journal;
   bool resume = false;                 // continue `journal` instead of starting it
+  bool force = false;                  // a new run replaces an existing journal (--force)
   std::string policy = "auto";
   EngineOptions engine;
   WallClockOptions clock;
@@ -59,8 +61,11 @@ struct LaunchSummary {
 // The predicted run: the plan on the simulated clock with the policy it will run with.
 [[nodiscard]] EngineResult predict(const LaunchPlan& plan, std::string_view policy);
 
-// Runs the plan (or what is left of it). Throws UsageError when the journal exists and resume is off, or when a
-// resumed journal belongs to another schedule.
+// Runs the plan (or what is left of it). Everything is checked before anything runs: UsageError when the journal
+// already has a run (without resume or force), when it or the log folder is not a usable path, or when there is
+// no journal to resume; InputError when a time of the plan is not finite or beyond kMaxSeconds, when a task id
+// has no entry in the workload, or when the resumed journal is malformed or was written for another schedule,
+// workload or platform (the message names which, and what the journal was written for).
 [[nodiscard]] LaunchSummary launch(const LaunchPlan& plan, const Workload& workload, const LaunchSettings& settings);
 
 // Text for people: makespans, ratio, lower bound, deviations and launch overheads.

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "cosched/launcher/journal/replay.hpp"
+
 namespace cosched::launcher {
 
 struct TaskReport {
@@ -40,8 +42,10 @@ struct JournalReport {
   }
 };
 
-// Throws InputError (journal.hpp) for a malformed journal or one without a batch_start.
+// The journal's replay (journal/replay.hpp) summarised. Throws InputError (file:line) for a malformed journal
+// or one whose events do not make sense together.
 [[nodiscard]] JournalReport summarize_journal(const std::filesystem::path& path);
+[[nodiscard]] JournalReport summarize_replay(const JournalReplay& replay);
 [[nodiscard]] nlohmann::json to_json(const JournalReport& report);
 [[nodiscard]] std::string format_report(const JournalReport& report);
 

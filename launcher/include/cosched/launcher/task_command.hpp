@@ -11,21 +11,27 @@
 #include "cosched/launcher/child_process.hpp"
 #include "cosched/launcher/resources.hpp"
 #include "cosched/launcher/workload.hpp"
+#include "cosched/platform/tier_backends.hpp"
 
 namespace cosched::launcher {
 
+// How tasks get their fast share. What the backend can do and how a child is placed on it come from the
+// platform's backend table (platform::tier_backend_info): the launcher never branches on a backend's name.
 struct TierSetup {
-  std::string backend = "none";        // resolved backend name: none | emulated | numa | memkind
-  double emulation_ratio = 5.0;        // emulated only
+  std::string backend = "none";        // a resolved backend name (platform::tier_backend_names)
+  double emulation_ratio = 5.0;        // emulated backends only
   double chunk_bytes = 0.0;            // bytes of one fast chunk
-  std::vector<unsigned> fast_nodes;    // numa / memkind: where a command's fast share goes
+  std::vector<unsigned> fast_nodes;    // backends that place commands: where a command's fast share goes
   std::vector<unsigned> slow_nodes;
-  [[nodiscard]] bool emulated() const noexcept { return backend == "emulated"; }
+  // The backend's table entry; throws UsageError for an unknown name.
+  [[nodiscard]] const platform::TierBackendInfo& info() const { return platform::tier_backend_info(backend); }
+  [[nodiscard]] bool emulated() const { return info().capabilities.emulated; }
+  [[nodiscard]] bool has_fast_tier() const { return info().capabilities.has_fast_tier; }
 };
 
 // A TierSetup for `backend` ("auto" resolves to this machine's, as platform::resolve_tier_backend_name says) with
-// chunks of `chunk_bytes`; numa / memkind also get this machine's fast and slow nodes. Throws like
-// platform::make_tier_backend for unknown or unusable backends.
+// chunks of `chunk_bytes`; a backend that places commands also gets this machine's fast and slow nodes. Throws
+// like platform::make_tier_backend for unknown or unusable backends.
 [[nodiscard]] TierSetup make_tier_setup(const std::string& backend, double emulation_ratio, double chunk_bytes);
 
 struct TaskLaunch {

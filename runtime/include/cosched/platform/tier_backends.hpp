@@ -3,8 +3,10 @@
 // tiering; what stream_bench uses without --fast-fraction), "memkind", "numa", "emulated"; "auto" picks one
 // for this machine and always says which.
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cosched/platform/fast_tier_budget.hpp"
@@ -24,6 +26,62 @@ struct TierOptions {
   // Capacity of the emulated fast tier; 0 = default_emulated_fast_bytes() (docs/memory-tiers.md says why).
   std::size_t emulated_fast_bytes = 0;
 };
+
+// ---- What a backend can do, and how a child process gets its fast share on it ----
+// Every backend answers for itself through its entry in the backend table (src/platform/tiers/): callers (the
+// launcher, the profiler) never branch on a backend's name, so a new backend touches one folder.
+
+struct TierCapabilities {
+  bool has_fast_tier = false;    // fast chunks can be granted ("none": everything where the OS puts it)
+  bool emulated = false;         // the fast tier is emulated by re-streaming the slow part (stream kernels only)
+  bool places_commands = false;  // an arbitrary command gets its fast share through a NUMA memory policy
+};
+
+// The fast and slow NUMA nodes a child's memory policy may name.
+struct TierNodes {
+  std::vector<unsigned> fast;
+  std::vector<unsigned> slow;
+};
+
+// A set_mempolicy(2) a child applies before exec: `mode` is MPOL_BIND or MPOL_PREFERRED (numaif.h). No policy
+// when `nodes` is empty.
+struct MemoryPolicy {
+  int mode = 0;
+  std::vector<unsigned> nodes;
+};
+
+enum class ChildProgram { stream_bench, command };
+
+struct ChildPlacementRequest {
+  ChildProgram program = ChildProgram::command;
+  std::size_t granted_fast_bytes = 0;  // the fast chunks granted, in bytes
+  std::uint64_t footprint_bytes = 0;   // stream_bench: the task's arrays (its fast fraction = granted / footprint)
+  double emulation_ratio = 5.0;        // emulated backends: slow:fast bandwidth ratio
+  TierNodes nodes;                     // commands on backends that place them: where the policy points
+};
+
+struct ChildPlacement {
+  std::size_t fast_bytes = 0;                  // fast bytes the child gets (0 without a fast tier)
+  std::vector<std::string> stream_bench_args;  // stream_bench: appended to its argv
+  MemoryPolicy memory;                         // commands: applied in the child before exec
+  std::string description;                     // how the share is applied, in words (the launcher journals it)
+};
+
+struct TierBackendInfo {
+  std::string_view name;
+  TierCapabilities capabilities;
+  // How a child process gets `request`'s fast share on this backend. Throws ResourceError when the backend cannot
+  // place it (e.g. a command on a real tier without fast and slow nodes).
+  ChildPlacement (*child_placement)(const ChildPlacementRequest& request) = nullptr;
+};
+
+// The backend named `name` (a concrete name, not "auto": resolve it first). Throws UsageError for an unknown name.
+[[nodiscard]] const TierBackendInfo& tier_backend_info(std::string_view name);
+
+// The fast and slow tiers the topology classification finds on this system (cached).
+[[nodiscard]] const TierNodes& detected_tier_nodes();
+
+// ---- Building backends ----
 
 // Builds the backend; throws UsageError for an unknown name, ResourceError when the named backend cannot work
 // here (e.g. "memkind" without HBW nodes, "numa" without a fast node).

@@ -24,11 +24,17 @@ void check_fast_count(std::size_t count, std::size_t fast_count) {
 const TierBackendEntry& tier_backend_entry(std::string_view name) {
   std::string known;
   for (const TierBackendEntry* entry : tier_backend_entries()) {
-    if (entry->name == name) return *entry;
+    if (entry->info.name == name) return *entry;
     known += ", ";
-    known += entry->name;
+    known += entry->info.name;
   }
   throw UsageError("unknown tier backend \"" + std::string(name) + "\" (known: auto" + known + ")");
 }
 
 }  // namespace cosched::platform::tiers
+
+namespace cosched::platform {
+
+const TierBackendInfo& tier_backend_info(std::string_view name) { return tiers::tier_backend_entry(name).info; }
+
+}  // namespace cosched::platform

@@ -14,7 +14,8 @@
 namespace cosched::platform::tiers {
 
 struct TierBackendEntry {
-  std::string_view name;
+  // The public face: name, capabilities, and how a child process gets its fast share (tier_backends.hpp).
+  TierBackendInfo info;
   // True when the backend can work on this machine with these options (used by "auto"; must not throw).
   bool (*usable)(const TierOptions& options) = nullptr;
   // Bytes of the fast tier; throws ResourceError when the backend cannot work here. 0 = no fast tier.

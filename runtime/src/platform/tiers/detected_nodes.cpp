@@ -3,7 +3,7 @@
 #include "cosched/platform/topology.hpp"
 #include "platform/tiers/numa_nodes.hpp"
 
-namespace cosched::platform::tiers {
+namespace cosched::platform {
 
 const TierNodes& detected_tier_nodes() {
   // Loading hwloc costs milliseconds and "auto" asks on every backend choice; the hardware does not change.
@@ -14,4 +14,4 @@ const TierNodes& detected_tier_nodes() {
   return nodes;
 }
 
-}  // namespace cosched::platform::tiers
+}  // namespace cosched::platform

@@ -2,11 +2,14 @@
 // `emulation_ratio` times slower by the kernels, which stream the slow part that many times (TierCostModel).
 // That costs real memory bandwidth, so co-running tasks contend as they would for DDR on a real node. The fast
 // tier's capacity is a configured number (TierOptions::emulated_fast_bytes). See docs/emulation.md.
+#include <fmt/format.h>
+
 #include <cmath>
 #include <string>
 
 #include "cosched/common/error.hpp"
 #include "platform/tiers/backend_registry.hpp"
+#include "platform/tiers/child_placement.hpp"
 #include "platform/tiers/page_mapping.hpp"
 
 namespace cosched::platform::tiers {
@@ -70,11 +73,28 @@ void validate_ratio(double ratio) {
   }
 }
 
+// stream_bench re-streams its slow part (--emulation-ratio); an arbitrary program cannot be slowed that way, so
+// a command is only told its share ({fast_bytes}).
+ChildPlacement emulated_child_placement(const ChildPlacementRequest& request) {
+  if (request.program == ChildProgram::stream_bench) {
+    return stream_bench_placement("emulated", request, {"--emulation-ratio", fmt::format("{}", request.emulation_ratio)},
+                                  " (EMULATED fast tier)");
+  }
+  ChildPlacement placement;
+  placement.fast_bytes = placed_fast_bytes(request);
+  placement.description = fmt::format("not applied: the emulated tier cannot slow an arbitrary program; it is told "
+                                      "{{fast_bytes}}={}",
+                                      placement.fast_bytes);
+  return placement;
+}
+
 }  // namespace
 
 const TierBackendEntry& emulated_backend_entry() {
   static const TierBackendEntry entry{
-      .name = "emulated",
+      .info = {.name = "emulated",
+               .capabilities = {.has_fast_tier = true, .emulated = true, .places_commands = false},
+               .child_placement = emulated_child_placement},
       .usable = [](const TierOptions&) { return true; },
       .fast_capacity_bytes = [](const TierOptions& options) -> std::size_t {
         return options.emulated_fast_bytes != 0 ? options.emulated_fast_bytes : default_emulated_fast_bytes();

@@ -18,6 +18,7 @@
 
 #include "cosched/common/error.hpp"
 #include "platform/tiers/backend_registry.hpp"
+#include "platform/tiers/child_placement.hpp"
 #include "platform/tiers/page_mapping.hpp"
 
 namespace cosched::platform::tiers {
@@ -112,7 +113,14 @@ std::size_t hbw_capacity_bytes(const TierOptions&) {
 
 const TierBackendEntry& memkind_backend_entry() {
   static const TierBackendEntry entry{
-      .name = "memkind",
+      .info = {.name = "memkind",
+               .capabilities = {.has_fast_tier = true, .emulated = false, .places_commands = true},
+               .child_placement =
+                   [](const ChildPlacementRequest& request) {
+                     return request.program == ChildProgram::stream_bench
+                                ? stream_bench_placement("memkind", request, {}, "")
+                                : numa_policy_placement("memkind", request);
+                   }},
       .usable = [](const TierOptions&) { return hbw_nodes_found(); },
       .fast_capacity_bytes = hbw_capacity_bytes,
       .make = [](const TierOptions&, std::shared_ptr<FastTierBudget> budget) -> std::unique_ptr<TierBackend> {

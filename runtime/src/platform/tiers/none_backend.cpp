@@ -4,6 +4,7 @@
 
 #include "cosched/common/error.hpp"
 #include "platform/tiers/backend_registry.hpp"
+#include "platform/tiers/child_placement.hpp"
 #include "platform/tiers/page_mapping.hpp"
 
 namespace cosched::platform::tiers {
@@ -37,7 +38,9 @@ class NoneBackend final : public TierBackend {
 
 const TierBackendEntry& none_backend_entry() {
   static const TierBackendEntry entry{
-      .name = "none",
+      .info = {.name = "none",
+               .capabilities = {.has_fast_tier = false, .emulated = false, .places_commands = false},
+               .child_placement = system_placement},
       .usable = [](const TierOptions&) { return true; },
       .fast_capacity_bytes = [](const TierOptions&) -> std::size_t { return 0; },
       .make = [](const TierOptions&, std::shared_ptr<FastTierBudget>) -> std::unique_ptr<TierBackend> {

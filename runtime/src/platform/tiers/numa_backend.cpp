@@ -10,6 +10,7 @@
 
 #include "cosched/common/error.hpp"
 #include "platform/tiers/backend_registry.hpp"
+#include "platform/tiers/child_placement.hpp"
 #include "platform/tiers/numa_nodes.hpp"
 #include "platform/tiers/page_mapping.hpp"
 
@@ -102,7 +103,14 @@ std::size_t fast_nodes_bytes(const TierOptions& options) {
 
 const TierBackendEntry& numa_backend_entry() {
   static const TierBackendEntry entry{
-      .name = "numa",
+      .info = {.name = "numa",
+               .capabilities = {.has_fast_tier = true, .emulated = false, .places_commands = true},
+               .child_placement =
+                   [](const ChildPlacementRequest& request) {
+                     return request.program == ChildProgram::stream_bench
+                                ? stream_bench_placement("numa", request, {}, "")
+                                : numa_policy_placement("numa", request);
+                   }},
       .usable =
           [](const TierOptions& options) {
             try {

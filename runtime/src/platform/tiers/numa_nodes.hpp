@@ -7,16 +7,8 @@
 
 namespace cosched::platform::tiers {
 
-struct TierNodes {
-  std::vector<unsigned> fast;
-  std::vector<unsigned> slow;
-};
-
 // Nodes for the numa backend. Throws ResourceError when libnuma is unavailable, no fast node is given or
 // detected, or a node is absent, memory-less or not in this process's allowed memory (cgroup cpuset).
 [[nodiscard]] TierNodes numa_tier_nodes(const TierOptions& options);
-
-// The fast and slow tiers of this system's topology (cached: the hardware does not change under us).
-[[nodiscard]] const TierNodes& detected_tier_nodes();
 
 }  // namespace cosched::platform::tiers

@@ -18,9 +18,9 @@ constexpr std::string_view auto_name = "auto";
 }  // namespace
 
 std::string resolve_tier_backend_name(const TierOptions& options) {
-  if (options.backend != auto_name) return std::string(tiers::tier_backend_entry(options.backend).name);
+  if (options.backend != auto_name) return std::string(tiers::tier_backend_entry(options.backend).info.name);
   for (const tiers::TierBackendEntry* entry : tiers::tier_backend_entries()) {
-    if (entry->name != "none" && entry->usable(options)) return std::string(entry->name);
+    if (entry->info.capabilities.has_fast_tier && entry->usable(options)) return std::string(entry->info.name);
   }
   // The emulated backend works on any machine, so this is an internal invariant, not a user error.
   throw RuntimeFailure("no tier backend usable on this machine");
@@ -47,7 +47,7 @@ std::unique_ptr<TierBackend> make_tier_backend(const TierOptions& options) {
     // A budget larger than the tier would let the scheduler hand out memory that is not there.
     throw UsageError("fast-tier budget of " + std::to_string(budget->capacity_bytes()) +
                      " bytes exceeds the " + std::to_string(capacity) + " bytes of tier backend \"" +
-                     std::string(entry.name) + "\"");
+                     std::string(entry.info.name) + "\"");
   }
   if (!budget && capacity > 0) budget = std::make_shared<FastTierBudget>(capacity, options.budget_chunks);
   return entry.make(options, std::move(budget));
@@ -55,7 +55,7 @@ std::unique_ptr<TierBackend> make_tier_backend(const TierOptions& options) {
 
 std::vector<std::string> tier_backend_names() {
   std::vector<std::string> names{std::string(auto_name)};
-  for (const tiers::TierBackendEntry* entry : tiers::tier_backend_entries()) names.emplace_back(entry->name);
+  for (const tiers::TierBackendEntry* entry : tiers::tier_backend_entries()) names.emplace_back(entry->info.name);
   return names;
 }
 

@@ -10,14 +10,15 @@
 #include <utility>
 #include <vector>
 
-#include "cosched/launcher/demo.hpp"
+#include "demo/demo.hpp"
+#include "cosched/common/text_file.hpp"
 #include "cosched/launcher/launch.hpp"
 #include "cosched/profiler/instance_builder.hpp"
 #include "cosched/profiler/platform_config.hpp"
 #include "cosched/profiler/workload.hpp"
 #include "cosched/sched/model.hpp"
 
-namespace cosched::launcher::demo {
+namespace cosched::demo {
 
 using PassTable = std::map<std::pair<std::string, std::uint64_t>, unsigned>;
 
@@ -26,13 +27,15 @@ struct DemoSetup {
   std::filesystem::path output;
   std::filesystem::path stream_bench;
   profiler::PlatformConfig platform;  // this node: its cores, the fast tier (emulated here) in 20 chunks
-  TierSetup tier;                     // how tasks get their fast share
+  launcher::TierSetup tier;           // how tasks get their fast share
   std::vector<std::uint64_t> footprints;
   PassTable passes;                   // per (kernel, footprint): kernel passes of one task
   profiler::Workload workload;
   double target_fast_s = 0.0;         // one task's kernel time, 1 core, all fast (what passes aim at)
   unsigned profile_reps = 1;
   std::vector<std::string> fig3b_algorithms;
+  // How the demo's own files treat what an earlier demo left in the folder (--force replaces it).
+  [[nodiscard]] Overwrite overwrite() const noexcept { return options.force ? Overwrite::replace : Overwrite::refuse; }
 };
 
 inline const std::vector<std::string> demo_kernels{"write", "ddot", "triad"};
@@ -42,7 +45,7 @@ inline const std::vector<std::string> demo_kernels{"write", "ddot", "triad"};
 
 // Profiles every task type as the launcher will run it (whole child processes) with `tier`; returns the CSV.
 // `chunk_points` false: only chunks = 0 (the cores-only configurations).
-[[nodiscard]] std::filesystem::path profile_tasks(const DemoSetup& setup, const TierSetup& tier,
+[[nodiscard]] std::filesystem::path profile_tasks(const DemoSetup& setup, const launcher::TierSetup& tier,
                                                   const std::string& name, bool chunk_points);
 
 // The instance of the batch from a profile; `cores_only` keeps the chunks = 0 column as a 1-resource instance.
@@ -63,9 +66,9 @@ struct RunRow {
 // Plans the instance with `algorithm` and launches it with `tier`; writes the schedule and the journal.
 [[nodiscard]] RunRow plan_and_launch(const DemoSetup& setup, const sched::Instance& instance,
                                      const std::string& configuration, const std::string& algorithm,
-                                     const TierSetup& tier);
+                                     const launcher::TierSetup& tier);
 
 // Table, CSV, JSON and plots; returns the fidelity summary (also in the JSON).
 void write_results(const DemoSetup& setup, const std::vector<RunRow>& rows, double total_s);
 
-}  // namespace cosched::launcher::demo
+}  // namespace cosched::demo

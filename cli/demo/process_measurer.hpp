@@ -14,12 +14,12 @@
 #include "cosched/platform/core_allocator.hpp"
 #include "cosched/profiler/measurer.hpp"
 
-namespace cosched::launcher {
+namespace cosched::demo {
 
 class ProcessMeasurer final : public profiler::PointMeasurer {
  public:
   // `passes` gives the passes of each (kernel, footprint) task; `reps` launches are timed after `warmup` ones.
-  ProcessMeasurer(profiler::PlatformConfig platform, TierSetup tier, std::filesystem::path stream_bench,
+  ProcessMeasurer(profiler::PlatformConfig platform, launcher::TierSetup tier, std::filesystem::path stream_bench,
                   std::map<std::pair<std::string, std::uint64_t>, unsigned> passes, unsigned reps, unsigned warmup);
 
   [[nodiscard]] std::string_view name() const override { return "process"; }
@@ -29,7 +29,7 @@ class ProcessMeasurer final : public profiler::PointMeasurer {
 
  private:
   profiler::PlatformConfig platform_;
-  TierSetup tier_;
+  launcher::TierSetup tier_;
   std::filesystem::path stream_bench_;
   std::map<std::pair<std::string, std::uint64_t>, unsigned> passes_;
   unsigned reps_;
@@ -37,4 +37,4 @@ class ProcessMeasurer final : public profiler::PointMeasurer {
   std::shared_ptr<platform::CoreAllocator> cores_;
 };
 
-}  // namespace cosched::launcher
+}  // namespace cosched::demo

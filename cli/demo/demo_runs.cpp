@@ -2,27 +2,29 @@
 
 #include <algorithm>
 #include <chrono>
-#include <fstream>
+#include <map>
 
 #include "cosched/common/error.hpp"
+#include "cosched/common/text_file.hpp"
 #include "cosched/sched/algorithm.hpp"
 #include "cosched/sched/allocation.hpp"
 #include "cosched/sched/io.hpp"
 #include "demo/demo_setup.hpp"
 
-namespace cosched::launcher::demo {
+namespace cosched::demo {
 
 namespace {
 
-Workload workload_of(const sched::Instance& instance, const DemoSetup& setup) {
+launcher::Workload workload_of(const sched::Instance& instance, const DemoSetup& setup) {
   // The instance's ids are the profiler's "<kernel>-<MiB>MiB-<k>"; the same expansion gives each its task.
-  Workload workload;
+  launcher::Workload workload;
   workload.source = "demo batch";
   std::map<std::pair<std::string, std::uint64_t>, unsigned> next;
   for (const auto& entry : setup.workload.entries) {
     for (unsigned i = 0; i < entry.count; ++i) {
-      WorkloadTask task;
-      task.id = stream_task_id(entry.kernel, entry.footprint_bytes, next[{entry.kernel, entry.footprint_bytes}]++);
+      launcher::WorkloadTask task;
+      task.id = launcher::stream_task_id(entry.kernel, entry.footprint_bytes,
+                                         next[{entry.kernel, entry.footprint_bytes}]++);
       task.kernel = entry.kernel;
       task.footprint_bytes = entry.footprint_bytes;
       task.passes = entry.passes;
@@ -36,7 +38,7 @@ Workload workload_of(const sched::Instance& instance, const DemoSetup& setup) {
 }  // namespace
 
 RunRow plan_and_launch(const DemoSetup& setup, const sched::Instance& instance, const std::string& configuration,
-                       const std::string& algorithm, const TierSetup& tier) {
+                       const std::string& algorithm, const launcher::TierSetup& tier) {
   RunRow row;
   row.configuration = configuration;
   row.algorithm = algorithm;
@@ -45,23 +47,24 @@ RunRow plan_and_launch(const DemoSetup& setup, const sched::Instance& instance, 
   row.planned = planned.schedule.makespan;
   row.scheduling_s = planned.seconds;
   const std::string stem = configuration + "-" + algorithm;
-  std::ofstream(setup.output / "runs" / (stem + ".schedule.json")) << sched::schedule_to_json(instance, planned.schedule)
-                                                                   << '\n';
+  const std::filesystem::path schedule_path = setup.output / "runs" / (stem + ".schedule.json");
+  write_text_file(schedule_path, sched::schedule_to_json(instance, planned.schedule) + "\n", setup.overwrite(),
+                  "schedule");
 
-  const LaunchPlan plan = plan_from_schedule(instance, planned.schedule);
-  LaunchSettings settings;
+  const launcher::LaunchPlan plan = launcher::plan_from_schedule(instance, planned.schedule);
+  launcher::LaunchSettings settings;
   settings.journal = setup.output / "runs" / (stem + ".jsonl");
-  std::filesystem::remove(settings.journal);
+  settings.force = setup.options.force;
   settings.log_dir = setup.output / "runs" / (stem + ".logs");
   settings.tier = tier;
   settings.stream_bench = setup.stream_bench;
-  settings.schedule_source = (setup.output / "runs" / (stem + ".schedule.json")).string();
+  settings.schedule_source = schedule_path.string();
   settings.workload_source = "demo batch";
   settings.label = configuration;
   double longest = 0;
   for (const auto& task : plan.tasks) longest = std::max(longest, task.predicted_duration);
   settings.clock.timeout_s = std::max(60.0, 10.0 * longest);  // only a hung task is stopped
-  const LaunchSummary summary = launch(plan, workload_of(instance, setup), settings);
+  const launcher::LaunchSummary summary = launcher::launch(plan, workload_of(instance, setup), settings);
   if (summary.observed.interrupted) {
     throw RuntimeFailure("demo interrupted; the journal of the run in progress is " + settings.journal.string());
   }
@@ -89,4 +92,4 @@ RunRow plan_and_launch(const DemoSetup& setup, const sched::Instance& instance, 
   return row;
 }
 
-}  // namespace cosched::launcher::demo
+}  // namespace cosched::demo

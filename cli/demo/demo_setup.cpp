@@ -7,6 +7,7 @@
 #include <cmath>
 #include <ctime>
 
+#include "cosched/common/error.hpp"
 #include "cosched/platform/binding.hpp"
 #include "cosched/platform/tier_backends.hpp"
 #include "cosched/profiler/profile_context.hpp"
@@ -16,9 +17,9 @@
 #include "cosched/stream/kernels.hpp"
 #include "cosched/stream/stream_run.hpp"
 #include "demo/demo_setup.hpp"
-#include "process_measurer.hpp"
+#include "demo/process_measurer.hpp"
 
-namespace cosched::launcher::demo {
+namespace cosched::demo {
 
 namespace {
 
@@ -54,18 +55,39 @@ unsigned calibrate_passes(const std::string& kernel, std::uint64_t footprint, do
 
 }  // namespace
 
+void check_demo_output(const DemoOptions& options) {
+  if (options.output.empty()) return;  // a new folder named after the time
+  std::error_code error;
+  const auto status = std::filesystem::status(options.output, error);
+  if (!std::filesystem::exists(status)) return;
+  if (!std::filesystem::is_directory(status)) {
+    throw UsageError(fmt::format("--output {} is not a folder: the demo writes a folder of results",
+                                 options.output.string()));
+  }
+  if (!options.force && !std::filesystem::is_empty(options.output, error)) {
+    throw UsageError(fmt::format("--output {} already holds files: pass --force to replace them, or name another "
+                                 "folder",
+                                 options.output.string()));
+  }
+}
+
 DemoSetup make_setup(const DemoOptions& options) {
   DemoSetup setup;
   setup.options = options;
   setup.output = options.output.empty() ? default_output() : options.output;
-  std::filesystem::create_directories(setup.output / "runs");
-  setup.stream_bench = options.stream_bench.empty() ? default_stream_bench_path() : options.stream_bench;
+  std::error_code error;
+  std::filesystem::create_directories(setup.output / "runs", error);
+  if (error) {
+    throw UsageError(fmt::format("cannot create the demo's folder {}: {}", (setup.output / "runs").string(),
+                                 error.message()));
+  }
+  setup.stream_bench = options.stream_bench.empty() ? launcher::default_stream_bench_path() : options.stream_bench;
 
   const std::string backend = platform::auto_tier_backend_name();
   platform::TierOptions tier_options;
   tier_options.backend = backend;
   tier_options.emulation_ratio = emulation_ratio;
-  const bool emulated = backend == "emulated";
+  const bool emulated = platform::tier_backend_info(backend).capabilities.emulated;
   // --quick halves the emulated tier (48 and 144 MiB tasks, still beyond the L3): every task's allocation and first
   // touch shrink with it.
   const std::uint64_t capacity = emulated ? emulated_fast_capacity / (options.quick ? 2 : 1)
@@ -80,7 +102,7 @@ DemoSetup make_setup(const DemoOptions& options) {
   setup.platform.tier_backend = backend;
   setup.platform.emulation_ratio = emulation_ratio;
   setup.platform.source = "cosched demo";
-  setup.tier = make_tier_setup(backend, emulation_ratio, setup.platform.chunk_bytes());
+  setup.tier = launcher::make_tier_setup(backend, emulation_ratio, setup.platform.chunk_bytes());
 
   // Two footprints, 20 % and 60 % of the fast tier (whole MiB): small tasks fit beside others, large ones compete.
   setup.footprints = {capacity / 5 / mib * mib, capacity * 3 / 5 / mib * mib};
@@ -103,8 +125,8 @@ DemoSetup make_setup(const DemoOptions& options) {
   return setup;
 }
 
-std::filesystem::path profile_tasks(const DemoSetup& setup, const TierSetup& tier, const std::string& name,
-                                    bool chunk_points) {
+std::filesystem::path profile_tasks(const DemoSetup& setup, const launcher::TierSetup& tier,
+                                    const std::string& name, bool chunk_points) {
   profiler::PlatformConfig platform = setup.platform;
   platform.tier_backend = tier.backend;
   std::vector<profiler::ProfilePoint> points;
@@ -142,4 +164,4 @@ sched::Instance make_instance(const DemoSetup& setup, const std::filesystem::pat
   return sched::leading_resources(instance, 1);
 }
 
-}  // namespace cosched::launcher::demo
+}  // namespace cosched::demo

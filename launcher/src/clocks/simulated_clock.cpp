@@ -1,4 +1,4 @@
-#include "cosched/launcher/simulated_clock.hpp"
+#include "cosched/launcher/clocks/simulated_clock.hpp"
 
 #include <algorithm>
 #include <limits>

@@ -5,17 +5,17 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <numeric>
 
 #include "cosched/common/stats.hpp"
 #include "cosched/common/error.hpp"
+#include "cosched/common/text_file.hpp"
 #include "cosched/launcher/child_process.hpp"
-#include "cosched/launcher/journal_recorder.hpp"
+#include "cosched/launcher/journal/recorder.hpp"
 #include "cosched/platform/binding.hpp"
 #include "demo/demo_setup.hpp"
 
-namespace cosched::launcher::demo {
+namespace cosched::demo {
 
 namespace {
 
@@ -38,22 +38,22 @@ std::vector<double> concat(const std::vector<RunRow>& rows, std::vector<double> 
 // Runs a plotting script with /usr/bin/python3 (matplotlib lives there, not in a pyenv python on PATH).
 std::string plot(const DemoSetup& setup, const std::string& script, const std::vector<std::string>& args) {
   std::filesystem::path dir = setup.options.scripts_dir;
-#ifdef COSCHED_LAUNCHER_SCRIPTS_DIR
-  if (dir.empty()) dir = COSCHED_LAUNCHER_SCRIPTS_DIR;
+#ifdef COSCHED_DEMO_SCRIPTS_DIR
+  if (dir.empty()) dir = COSCHED_DEMO_SCRIPTS_DIR;
 #endif
   const auto path = dir / script;
   if (!std::filesystem::exists(path) || !std::filesystem::exists("/usr/bin/python3")) {
     return fmt::format("skipped ({} or /usr/bin/python3 missing)", path.string());
   }
-  ChildSpec spec;
+  launcher::ChildSpec spec;
   spec.argv = {"/usr/bin/python3", path.string()};
   spec.argv.insert(spec.argv.end(), args.begin(), args.end());
   spec.pus = platform::allowed_pus();
   spec.stdout_path = setup.output / "plots.log";
   spec.stderr_path = setup.output / (script + ".err");
   try {
-    ChildProcess child = ChildProcess::spawn(spec);
-    const ExitInfo exit = child.reap();
+    launcher::ChildProcess child = launcher::ChildProcess::spawn(spec);
+    const launcher::ExitInfo exit = child.reap();
     return exit.ok() ? "ok" : fmt::format("failed ({}, see {})", exit.describe(), spec.stderr_path.string());
   } catch (const Error& e) {
     return fmt::format("failed: {}", e.what());
@@ -125,13 +125,13 @@ void write_results(const DemoSetup& setup, const std::vector<RunRow>& rows, doub
                        : std::string());
 
   // Files.
-  std::ofstream csv(setup.output / "results.csv");
-  csv << "configuration,algorithm,lower_bound_s,planned_makespan_s,predicted_makespan_s,observed_makespan_s,"
+  std::string csv =
+      "configuration,algorithm,lower_bound_s,planned_makespan_s,predicted_makespan_s,observed_makespan_s,"
          "observed_over_predicted,observed_over_lower_bound,scheduling_time_s,tasks_ok,tasks_failed,emulated,journal\n";
   nlohmann::json json_rows = nlohmann::json::array();
   for (const auto& row : rows) {
     const double over_bound = row.lower_bound > 0 ? row.observed / row.lower_bound : 0.0;
-    csv << fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{}\n", row.configuration, row.algorithm, row.lower_bound,
+    csv += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{}\n", row.configuration, row.algorithm, row.lower_bound,
                        row.planned, row.predicted, row.observed, row.ratio(), over_bound, row.scheduling_s,
                        row.tasks_ok, row.tasks_failed, emulated, row.journal.filename().string());
     json_rows.push_back({{"configuration", row.configuration},
@@ -152,8 +152,8 @@ void write_results(const DemoSetup& setup, const std::vector<RunRow>& rows, doub
                       {"passes", entry.passes}});
   }
   const nlohmann::json summary = {
-      {"host", host_name()},
-      {"date", utc_now()},
+      {"host", launcher::host_name()},
+      {"date", launcher::utc_now()},
       {"quick", setup.options.quick},
       {"emulated", emulated},
       {"tier_backend", setup.tier.backend},
@@ -176,8 +176,9 @@ void write_results(const DemoSetup& setup, const std::vector<RunRow>& rows, doub
         {"launch_overhead_max_s",
          overheads.empty() ? 0.0 : *std::max_element(overheads.begin(), overheads.end())}}},
       {"total_seconds", total_s}};
-  std::ofstream(setup.output / "results.json") << summary.dump(2) << '\n';
-  csv.close();  // the plotting script reads it next
+  // Written whole or not at all: the plotting script reads the CSV next.
+  write_text_file(setup.output / "results.json", summary.dump(2) + "\n", setup.overwrite(), "demo results");
+  write_text_file(setup.output / "results.csv", csv, setup.overwrite(), "demo results");
 
   const std::string bars = plot(setup, "plot_makespans.py",
                                 {(setup.output / "results.csv").string(), "--output",
@@ -191,4 +192,4 @@ void write_results(const DemoSetup& setup, const std::vector<RunRow>& rows, doub
   std::fflush(out);
 }
 
-}  // namespace cosched::launcher::demo
+}  // namespace cosched::demo

@@ -1,12 +1,10 @@
 #pragma once
-// Writes the engine's events to the journal (docs/formats.md, "Journal (JSON lines)").
-#include <nlohmann/json.hpp>
-
+// Writes the engine's events to the journal as typed events (journal/events.hpp).
 #include <string>
 #include <vector>
 
 #include "cosched/launcher/engine.hpp"
-#include "cosched/launcher/journal.hpp"
+#include "cosched/launcher/journal/file.hpp"
 
 namespace cosched::launcher {
 

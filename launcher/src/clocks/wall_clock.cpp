@@ -1,4 +1,4 @@
-#include "cosched/launcher/wall_clock.hpp"
+#include "cosched/launcher/clocks/wall_clock.hpp"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -12,9 +12,16 @@
 #include <cmath>
 #include <limits>
 
+#include "cosched/common/checked.hpp"
 #include "cosched/common/error.hpp"
 
 namespace cosched::launcher {
+
+namespace {
+
+constexpr double kLongestSinglePollS = 60.0;
+
+}  // namespace
 
 // SIGINT / SIGTERM -> a byte in a non-blocking self-pipe that the wait loop polls. A handler (not a blocked mask
 // with signalfd) because OpenMP or other threads of the process would otherwise take the signal's default action.
@@ -73,6 +80,10 @@ class WallClock::StopSignals {
 
 WallClock::WallClock(TaskLauncher launcher, WallClockOptions options)
     : launcher_(std::move(launcher)), options_(options), epoch_(std::chrono::steady_clock::now()) {
+  if (options_.timeout_s) {
+    (void)checked_number(*options_.timeout_s, positive_up_to(kMaxSeconds), "wall clock", "timeout_s");
+  }
+  (void)checked_number(options_.kill_grace_s, non_negative_up_to(kMaxSeconds), "wall clock", "kill_grace_s");
   if (options_.catch_stop_signals) signals_ = std::make_unique<StopSignals>();
 }
 
@@ -94,10 +105,14 @@ LaunchRecord WallClock::launch(std::size_t task, const Grant& grant) {
     record.argv = launch.spec.argv;
     record.fast_bytes = launch.fast_bytes;
     record.placement = launch.placement;
+    // Checked before the child exists: a bad timeout fails the task without starting it.
+    const std::optional<double> timeout = launch.timeout_s ? launch.timeout_s : options_.timeout_s;
+    if (timeout) {
+      (void)checked_number(*timeout, positive_up_to(kMaxSeconds), "task " + std::to_string(task), "timeout_s");
+    }
     ChildProcess child = ChildProcess::spawn(launch.spec);
     record.pid = child.pid();
     Running running{task, std::move(child), std::nullopt, std::nullopt, false, false};
-    const auto timeout = launch.timeout_s ? launch.timeout_s : options_.timeout_s;
     if (timeout) running.deadline = record.start + *timeout;
     running_.push_back(std::move(running));
   } catch (const Error& e) {
@@ -161,7 +176,9 @@ std::vector<Completion> WallClock::poll_once(std::optional<double> until) {
   timespec timeout{};
   timespec* timeout_ptr = nullptr;
   if (wake) {
-    const double seconds = std::max(0.0, *wake - now());
+    // One ppoll waits at most a minute: wait() loops until its wake time, and no deadline however far (or a
+    // rounding artefact) can overflow the timespec.
+    const double seconds = std::clamp(*wake - now(), 0.0, kLongestSinglePollS);
     timeout.tv_sec = static_cast<time_t>(seconds);
     timeout.tv_nsec = static_cast<long>((seconds - static_cast<double>(timeout.tv_sec)) * 1e9);
     timeout_ptr = &timeout;
@@ -184,6 +201,11 @@ std::vector<Completion> WallClock::poll_once(std::optional<double> until) {
 }
 
 std::vector<Completion> WallClock::wait(std::optional<double> wake_at) {
+  // Plans are checked where they are read (finite starts, at most kMaxSeconds); a wake time beyond that is a
+  // bug upstream, reported rather than waited for.
+  if (wake_at && !(std::isfinite(*wake_at) && *wake_at <= kMaxSeconds)) {
+    throw RuntimeFailure(fmt::format("the engine asked the wall clock to wait until t = {} s", *wake_at));
+  }
   while (true) {
     if (stop_requested_) return {};
     std::vector<Completion> done = poll_once(wake_at);

@@ -1,4 +1,4 @@
-#include "process_measurer.hpp"
+#include "demo/process_measurer.hpp"
 
 #include <fmt/format.h>
 
@@ -9,9 +9,10 @@
 #include "cosched/platform/topology.hpp"
 #include "cosched/stream/kernels.hpp"
 
-namespace cosched::launcher {
+namespace cosched::demo {
 
-ProcessMeasurer::ProcessMeasurer(profiler::PlatformConfig platform, TierSetup tier, std::filesystem::path stream_bench,
+ProcessMeasurer::ProcessMeasurer(profiler::PlatformConfig platform, launcher::TierSetup tier,
+                                 std::filesystem::path stream_bench,
                                  std::map<std::pair<std::string, std::uint64_t>, unsigned> passes, unsigned reps,
                                  unsigned warmup)
     : platform_(std::move(platform)),
@@ -31,23 +32,23 @@ profiler::Measurement ProcessMeasurer::measure(const profiler::ProfilePoint& poi
   if (found == passes_.end()) {
     throw UsageError(fmt::format("no passes given for {} with footprint_bytes={}", point.kernel, point.footprint_bytes));
   }
-  WorkloadTask task;
-  task.id = stream_task_id(point.kernel, point.footprint_bytes, 0);
+  launcher::WorkloadTask task;
+  task.id = launcher::stream_task_id(point.kernel, point.footprint_bytes, 0);
   task.kernel = point.kernel;
   task.footprint_bytes = point.footprint_bytes;
   task.passes = found->second;
-  Grant grant;
+  launcher::Grant grant;
   grant.amounts = {static_cast<int>(point.cores), static_cast<int>(point.chunks)};
   grant.cores = cores_->allocate(point.cores);
   grant.fast_chunks = point.chunks;
-  const TaskLaunch launch = build_task_launch(task, grant, tier_, stream_bench_, {});
+  const launcher::TaskLaunch launch = launcher::build_task_launch(task, grant, tier_, stream_bench_, {});
   cores_->release(grant.cores);
 
   profiler::Measurement measurement;
   for (unsigned rep = 0; rep < warmup_ + reps_; ++rep) {
     const auto begin = std::chrono::steady_clock::now();
-    ChildProcess child = ChildProcess::spawn(launch.spec);
-    const ExitInfo exit = child.reap();
+    launcher::ChildProcess child = launcher::ChildProcess::spawn(launch.spec);
+    const launcher::ExitInfo exit = child.reap();
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
     if (!exit.ok()) {
       throw RuntimeFailure(fmt::format("{} footprint_bytes={} cores={} chunks={}: stream_bench ended with {}",
@@ -70,4 +71,4 @@ nlohmann::json ProcessMeasurer::describe() const {
   return context;
 }
 
-}  // namespace cosched::launcher
+}  // namespace cosched::demo

@@ -1,10 +1,11 @@
-#include "cosched/launcher/journal.hpp"
+#include "cosched/launcher/journal/file.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <cassert>
+#include <nlohmann/json.hpp>
+
 #include <cerrno>
 
 #include "cosched/common/error.hpp"
@@ -47,8 +48,6 @@ void write_all(int fd, const std::string& text, const std::filesystem::path& pat
   }
 }
 
-bool is_task_event(const std::string& name) { return name == "start" || name == "end"; }
-
 }  // namespace
 
 JournalWriter::JournalWriter(const std::filesystem::path& path) : path_(path) {
@@ -75,17 +74,19 @@ JournalWriter::~JournalWriter() {
   if (fd_ >= 0) ::close(fd_);
 }
 
-void JournalWriter::append(const nlohmann::json& event) {
-  assert(event.is_object() && event.contains("event") && event["event"].is_string());
+void JournalWriter::append(const JournalEvent& event) {
   // One write(2) per line keeps a line whole unless the process dies inside the call; fsync makes it durable.
-  write_all(fd_, event.dump() + "\n", path_);
+  write_all(fd_, to_json(event).dump() + "\n", path_);
   if (::fsync(fd_) != 0) throw PlatformError("fsync", path_.string(), errno);
 }
 
 JournalContents read_journal(const std::filesystem::path& path) {
-  const std::string text = read_text_file(path, "journal");
+  return parse_journal(read_text_file(path, "journal"), path.string());
+}
 
+JournalContents parse_journal(const std::string& text, const std::string& source) {
   JournalContents contents;
+  contents.source = source;
   std::size_t line_number = 0;
   std::size_t pos = 0;
   while (pos < text.size()) {
@@ -94,10 +95,10 @@ JournalContents read_journal(const std::filesystem::path& path) {
     const bool complete = newline != std::string::npos;
     const std::string line = text.substr(pos, complete ? newline - pos : std::string::npos);
     pos = complete ? newline + 1 : text.size();
-    const std::string where = path.string() + ":" + std::to_string(line_number);
+    const std::string where = source + ":" + std::to_string(line_number);
     if (line.empty()) continue;
-    nlohmann::json event = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
-    if (event.is_discarded()) {
+    const nlohmann::json object = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
+    if (object.is_discarded()) {
       // Only the very last line may be broken: the writer died while writing it.
       if (pos >= text.size()) {
         contents.truncated_tail = line;
@@ -106,14 +107,7 @@ JournalContents read_journal(const std::filesystem::path& path) {
       }
       throw InputError(where, "not a JSON object (only the last line of a journal may be cut short)");
     }
-    if (!event.is_object() || !event.contains("event") || !event["event"].is_string()) {
-      throw InputError(where, "journal line without a string \"event\" field");
-    }
-    if (is_task_event(event["event"].get<std::string>()) &&
-        (!event.contains("task") || !event["task"].is_string())) {
-      throw InputError(where, "task event without a string \"task\" field");
-    }
-    contents.events.push_back(std::move(event));
+    contents.events.push_back({line_number, event_from_json(object, where)});
   }
   return contents;
 }

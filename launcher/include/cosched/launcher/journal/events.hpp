@@ -1,0 +1,150 @@
+#pragma once
+// The journal's ONE schema: every event a launch records, as a type, with one writer (to_json) and one reader
+// (event_from_json) that validates what it reads — field types, known statuses, finite non-negative times. The
+// line format, the replay and the report all go through these types; no other code knows a journal key.
+// Field meanings: docs/formats.md, "Journal (JSON lines)".
+#include <nlohmann/json.hpp>
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "cosched/launcher/engine.hpp"
+
+namespace cosched::launcher {
+
+// How a segment (one launch, or one resume) ended.
+enum class BatchStatus { ok, failed, stopped, interrupted };
+[[nodiscard]] std::string_view to_string(BatchStatus status) noexcept;
+[[nodiscard]] std::optional<BatchStatus> parse_batch_status(std::string_view text) noexcept;
+
+struct ResourceCapacity {
+  std::string name;
+  int capacity = 0;
+};
+
+// One task of the plan as the header records it.
+struct PlannedEntry {
+  std::string task;
+  std::vector<int> alloc;
+  double planned_start = 0.0;
+  double predicted_duration = 0.0;
+  double predicted_start = 0.0;  // simulated clock, same policy
+  std::optional<int> pack;
+};
+
+// What one input of the batch was: a digest of its canonical form and a summary in words (for error messages:
+// "what the journal was written for"). See journal/inputs.hpp.
+struct InputStamp {
+  std::string digest;   // "fnv1a64:<16 hex digits>"
+  std::string summary;  // "algorithm t-list-lpt, 6 tasks on cores=2, fast_chunks=20"
+  friend bool operator==(const InputStamp&, const InputStamp&) = default;
+};
+
+struct BatchInputs {
+  InputStamp schedule;  // the plan: algorithm, resources and capacities, tasks with allocations and times
+  InputStamp workload;  // what each planned task runs
+  InputStamp platform;  // cores, fast chunks, chunk bytes, tier backend, emulation ratio
+};
+
+struct BatchStart {
+  std::string time_utc;
+  std::string host;
+  std::string clock = "wall";
+  std::string policy;
+  std::string algorithm;
+  std::string schedule;  // where the schedule came from (a path, or words)
+  std::string workload;
+  std::string label;
+  std::string tier_backend;
+  bool emulated = false;
+  std::optional<double> emulation_ratio;  // emulated backends only
+  double chunk_bytes = 0.0;
+  std::vector<ResourceCapacity> resources;
+  double lower_bound = 0.0;
+  double planned_makespan = 0.0;
+  double predicted_makespan = 0.0;
+  bool fail_fast = false;
+  std::optional<double> timeout_s;
+  bool resumed = false;
+  std::vector<std::string> already_completed;
+  std::size_t journal_repaired_bytes = 0;
+  std::vector<PlannedEntry> plan;  // the tasks this segment runs
+  // Digests of the full batch's inputs; --resume refuses a journal whose inputs differ. Absent in journals written
+  // before cosched stamped them (those cannot be resumed, only reported).
+  std::optional<BatchInputs> inputs;
+};
+
+struct TaskStart {
+  std::string task;
+  std::string time_utc;
+  double t = 0.0;  // seconds since the segment began
+  double planned_start = 0.0;
+  double predicted_start = 0.0;
+  std::vector<int> alloc;
+  std::vector<unsigned> cores;
+  std::vector<unsigned> pus;
+  std::size_t fast_chunks = 0;
+  std::size_t fast_bytes = 0;
+  std::string placement;
+  int pid = -1;
+  double launch_overhead_s = 0.0;
+  std::vector<std::string> argv;
+  std::optional<int> pack;
+  std::optional<std::string> launch_error;  // it could not start; an end with status failed follows
+};
+
+struct TaskEnd {
+  std::string task;
+  std::string time_utc;
+  TaskStatus status = TaskStatus::failed;
+  double t = 0.0;
+  double actual_start = 0.0;
+  double actual_end = 0.0;
+  double duration_s = 0.0;
+  double planned_start = 0.0;
+  double planned_end = 0.0;
+  double predicted_duration = 0.0;
+  std::optional<int> exit_code;
+  std::optional<int> signal;
+  std::optional<std::string> message;
+};
+
+struct OvercommitRefused {
+  std::string task;
+  std::string why;
+  std::string time_utc;
+};
+
+struct BatchEnd {
+  std::string time_utc;
+  BatchStatus status = BatchStatus::ok;
+  double observed_makespan = 0.0;
+  double predicted_makespan = 0.0;
+  double lower_bound = 0.0;
+  double ratio = 0.0;
+  std::size_t tasks_completed = 0;
+  std::size_t tasks_failed = 0;
+  std::size_t tasks_killed = 0;
+  std::size_t tasks_not_started = 0;
+  std::size_t overcommit_refusals = 0;
+};
+
+using JournalEvent = std::variant<BatchStart, TaskStart, TaskEnd, OvercommitRefused, BatchEnd>;
+
+// "batch_start", "start", "end", "overcommit_refused", "batch_end".
+[[nodiscard]] std::string_view event_name(const JournalEvent& event) noexcept;
+
+// The event as one JSON object, "event" naming its kind. Every field is written.
+[[nodiscard]] nlohmann::json to_json(const JournalEvent& event);
+
+// The event a JSON object holds. Required: "event" (a known kind), and "task" (start, end, overcommit_refused),
+// "t" (start, end), "status" (end, batch_end); every other field may be missing (its default) but, when present,
+// must have its type — strings, booleans, integers, finite non-negative times. Unknown fields are ignored.
+// Throws InputError(where, ...) naming the field.
+[[nodiscard]] JournalEvent event_from_json(const nlohmann::json& json, const std::string& where);
+
+}  // namespace cosched::launcher

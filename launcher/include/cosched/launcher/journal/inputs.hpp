@@ -1,0 +1,36 @@
+#pragma once
+// What a journal was written for: digests of the batch's three inputs — the schedule (the plan: algorithm,
+// resources and capacities, tasks with allocations and times), the workload (what each planned task runs) and
+// the platform (cores, fast chunks, chunk bytes, tier backend, emulation ratio). The batch_start header carries
+// them; `--resume` recomputes them and refuses a journal whose inputs differ, naming which ones and what the
+// journal was written for. Each digest is FNV-1a (64 bit) of the input's canonical JSON (keys sorted, numbers
+// in shortest round-trip form): cheap, dependency-free, and stable across runs and machines. It guards against
+// mistakes, not against an adversary.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cosched/launcher/journal/events.hpp"
+#include "cosched/launcher/plan.hpp"
+#include "cosched/launcher/task_command.hpp"
+#include "cosched/launcher/workload.hpp"
+
+namespace cosched::launcher {
+
+// FNV-1a, 64 bit (offset basis 0xcbf29ce484222325, prime 0x100000001b3).
+[[nodiscard]] std::uint64_t fnv1a_64(std::string_view bytes) noexcept;
+
+// "fnv1a64:" and the hash as 16 lowercase hex digits.
+[[nodiscard]] std::string digest_text(std::string_view bytes);
+
+// THE function that decides what identifies a batch: add a field here and every journal written from then on
+// carries it. `plan` is the full plan (not what is left of it on resume); the workload is looked up by the plan's
+// task ids (every id must be in it).
+[[nodiscard]] BatchInputs batch_inputs(const LaunchPlan& plan, const Workload& workload, const TierSetup& tier);
+
+// One line per input that differs, "schedule: the journal was written for <summary> (<digest>), this launch has
+// <summary> (<digest>)"; empty when all three match.
+[[nodiscard]] std::vector<std::string> input_differences(const BatchInputs& journal, const BatchInputs& now);
+
+}  // namespace cosched::launcher

@@ -1,0 +1,107 @@
+#include "cosched/launcher/journal/inputs.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <nlohmann/json.hpp>
+
+namespace cosched::launcher {
+
+using nlohmann::json;
+
+namespace {
+
+InputStamp stamp(const json& canonical, std::string summary) {
+  return {digest_text(canonical.dump()), std::move(summary)};
+}
+
+json resources_of(const LaunchPlan& plan) {
+  json resources = json::array();
+  for (std::size_t i = 0; i < plan.capacities.size(); ++i) {
+    resources.push_back({plan.resource_names.at(i), plan.capacities[i]});
+  }
+  return resources;
+}
+
+std::string resources_text(const LaunchPlan& plan) {
+  std::vector<std::string> parts;
+  for (std::size_t i = 0; i < plan.capacities.size(); ++i) {
+    parts.push_back(fmt::format("{}={}", plan.resource_names.at(i), plan.capacities[i]));
+  }
+  return fmt::format("{}", fmt::join(parts, ", "));
+}
+
+InputStamp schedule_stamp(const LaunchPlan& plan) {
+  json tasks = json::array();
+  for (const PlannedTask& task : plan.tasks) {
+    tasks.push_back({{"id", task.id},
+                     {"alloc", task.demand},
+                     {"planned_start", task.planned_start},
+                     {"predicted_duration", task.predicted_duration},
+                     {"pack", task.pack}});
+  }
+  const json canonical = {{"algorithm", plan.algorithm}, {"resources", resources_of(plan)}, {"tasks", tasks}};
+  return stamp(canonical, fmt::format("algorithm {}, {} tasks on {}, planned makespan {:.6g} s", plan.algorithm,
+                                      plan.tasks.size(), resources_text(plan), plan.predicted_makespan()));
+}
+
+InputStamp workload_stamp(const LaunchPlan& plan, const Workload& workload) {
+  json tasks = json::array();
+  std::size_t stream_tasks = 0;
+  for (const PlannedTask& planned : plan.tasks) {
+    const WorkloadTask& task = workload.find(planned.id);
+    json entry = {{"id", task.id}, {"timeout_s", task.timeout_s ? json(*task.timeout_s) : json(nullptr)}};
+    if (task.is_stream()) {
+      ++stream_tasks;
+      entry.update({{"kernel", task.kernel}, {"footprint_bytes", task.footprint_bytes}, {"passes", task.passes}});
+    } else {
+      entry["command"] = task.command;
+    }
+    tasks.push_back(std::move(entry));
+  }
+  return stamp(tasks, fmt::format("{} ({} STREAM tasks, {} commands)", workload.source, stream_tasks,
+                                  plan.tasks.size() - stream_tasks));
+}
+
+InputStamp platform_stamp(const LaunchPlan& plan, const TierSetup& tier) {
+  json canonical = {{"resources", resources_of(plan)}, {"chunk_bytes", tier.chunk_bytes}, {"backend", tier.backend}};
+  std::string summary = fmt::format("{}, chunks of {:.6g} MiB, tier backend {}", resources_text(plan),
+                                    tier.chunk_bytes / (1024.0 * 1024.0), tier.backend);
+  // The ratio only changes what runs where the tier is emulated.
+  if (tier.emulated()) {
+    canonical["emulation_ratio"] = tier.emulation_ratio;
+    summary += fmt::format(" (emulation ratio {})", tier.emulation_ratio);
+  }
+  return stamp(canonical, std::move(summary));
+}
+
+}  // namespace
+
+std::uint64_t fnv1a_64(std::string_view bytes) noexcept {
+  std::uint64_t hash = 0xcbf29ce484222325ULL;
+  for (const char byte : bytes) {
+    hash ^= static_cast<unsigned char>(byte);
+    hash *= 0x100000001b3ULL;
+  }
+  return hash;
+}
+
+std::string digest_text(std::string_view bytes) { return fmt::format("fnv1a64:{:016x}", fnv1a_64(bytes)); }
+
+BatchInputs batch_inputs(const LaunchPlan& plan, const Workload& workload, const TierSetup& tier) {
+  return {schedule_stamp(plan), workload_stamp(plan, workload), platform_stamp(plan, tier)};
+}
+
+std::vector<std::string> input_differences(const BatchInputs& journal, const BatchInputs& now) {
+  std::vector<std::string> differences;
+  const auto compare = [&](const char* name, const InputStamp& was, const InputStamp& is) {
+    if (was.digest == is.digest) return;
+    differences.push_back(fmt::format("{}: the journal was written for {} ({}), this launch has {} ({})", name,
+                                      was.summary, was.digest, is.summary, is.digest));
+  };
+  compare("schedule", journal.schedule, now.schedule);
+  compare("workload", journal.workload, now.workload);
+  compare("platform", journal.platform, now.platform);
+  return differences;
+}
+
+}  // namespace cosched::launcher

@@ -1,0 +1,78 @@
+#include "cosched/launcher/journal/recorder.hpp"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <ctime>
+
+#include <fmt/chrono.h>
+#include <fmt/format.h>
+
+namespace cosched::launcher {
+
+std::string utc_now() {
+  const auto now = std::chrono::system_clock::now();
+  const auto micros =
+      std::chrono::duration_cast<std::chrono::microseconds>(now.time_since_epoch()).count() % 1000000;
+  const std::time_t seconds = std::chrono::system_clock::to_time_t(now);
+  std::tm utc{};
+  gmtime_r(&seconds, &utc);
+  return fmt::format("{:%Y-%m-%dT%H:%M:%S}.{:06d}Z", utc, micros);
+}
+
+std::string host_name() {
+  char name[256] = {};
+  if (::gethostname(name, sizeof name - 1) != 0) return "unknown";
+  return name;
+}
+
+JournalRecorder::JournalRecorder(JournalWriter& journal, const LaunchPlan& plan, std::vector<double> predicted_start)
+    : journal_(journal), plan_(plan), predicted_start_(std::move(predicted_start)) {}
+
+void JournalRecorder::task_started(std::size_t task, const TaskRun& run) {
+  const PlannedTask& planned = plan_.tasks[task];
+  TaskStart event;
+  event.task = planned.id;
+  event.time_utc = utc_now();
+  event.t = run.launch.start;
+  event.planned_start = planned.planned_start;
+  event.predicted_start = predicted_start_.at(task);
+  event.alloc = planned.demand;
+  event.cores = run.grant.cores.cores;
+  event.pus = run.grant.cores.all_pus();
+  event.fast_chunks = run.grant.fast_chunks;
+  event.fast_bytes = run.launch.fast_bytes;
+  event.placement = run.launch.placement;
+  event.pid = run.launch.pid;
+  event.launch_overhead_s = run.launch.overhead_s;
+  event.argv = run.launch.argv;
+  if (planned.pack >= 0) event.pack = planned.pack;
+  event.launch_error = run.launch.error;
+  journal_.append(event);
+}
+
+void JournalRecorder::task_ended(std::size_t task, const TaskRun& run) {
+  const PlannedTask& planned = plan_.tasks[task];
+  const Completion& done = run.completion;
+  TaskEnd event;
+  event.task = planned.id;
+  event.time_utc = utc_now();
+  event.status = done.status;
+  event.t = done.end;
+  event.actual_start = run.launch.start;
+  event.actual_end = done.end;
+  event.duration_s = done.end - run.launch.start;
+  event.planned_start = planned.planned_start;
+  event.planned_end = planned.planned_end();
+  event.predicted_duration = planned.predicted_duration;
+  if (done.exit_code >= 0) event.exit_code = done.exit_code;
+  if (done.signal != 0) event.signal = done.signal;
+  if (!done.message.empty()) event.message = done.message;
+  journal_.append(event);
+}
+
+void JournalRecorder::overcommit_refused(std::size_t task, const std::string& why) {
+  journal_.append(OvercommitRefused{plan_.tasks[task].id, why, utc_now()});
+}
+
+}  // namespace cosched::launcher

@@ -1,0 +1,190 @@
+// `cosched launch`, `report` and `demo` end to end: every bad input ends with its documented exit code and one
+// clear line on stderr, and --resume refuses a journal written for other inputs. Needs bin/cosched from the same
+// build; without it the tests are skipped, never passed vacuously.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace cosched::launcher {
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path kCosched = fs::path(COSCHED_BIN_DIR) / "cosched";
+
+struct CommandResult {
+  int exit_code;
+  std::string out;
+  std::string err;
+};
+
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+class LauncherCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!fs::exists(kCosched)) GTEST_SKIP() << kCosched << " is not built";
+    // ctest runs tests in parallel processes: every test has its own folder.
+    dir_ = fs::path(::testing::TempDir()) /
+           ("cosched-launcher-cli-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    write("s.json", R"({"algorithm":"t-list-lpt","tasks":[{"id":"a","alloc":[1],"start":0,"duration":0.1},)"
+                    R"({"id":"b","alloc":[1],"start":0.1,"duration":0.1}]})");
+    write("w.json", R"({"tasks":[{"id":"a","command":["/bin/true"]},{"id":"b","command":["/bin/true"]}]})");
+  }
+  void TearDown() override {
+    if (!dir_.empty()) fs::remove_all(dir_);
+  }
+
+  fs::path write(const std::string& name, const std::string& text) const {
+    std::ofstream(dir_ / name) << text;
+    return dir_ / name;
+  }
+
+  // Runs cosched in the test's folder; `timeout` ends a command that would hang (exit 124 then).
+  CommandResult run(const std::string& arguments) const {
+    const fs::path out = dir_ / "stdout.txt", err = dir_ / "stderr.txt";
+    const std::string command = "cd " + dir_.string() + " && timeout 60 " + kCosched.string() + " " + arguments +
+                                " >" + out.string() + " 2>" + err.string();
+    const int status = std::system(command.c_str());
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_file(out), read_file(err)};
+  }
+
+  // The command fails with `exit_code` and exactly one stderr line that contains `fragment`.
+  void expect_failure(const std::string& arguments, int exit_code, const std::string& fragment) const {
+    const CommandResult result = run(arguments);
+    EXPECT_EQ(result.exit_code, exit_code) << arguments << "\n" << result.err;
+    EXPECT_EQ(std::count(result.err.begin(), result.err.end(), '\n'), 1) << result.err;
+    EXPECT_NE(result.err.find(fragment), std::string::npos) << result.err;
+  }
+
+  void launch_ok(const std::string& arguments) const {
+    const CommandResult result = run("launch s.json --workload w.json " + arguments);
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+  }
+
+  fs::path dir_;
+};
+
+// ---- launch: paths and options ----------------------------------------------------------------------------
+
+TEST_F(LauncherCli, AJournalThatIsAFolderIsAUsageError) {
+  fs::create_directories(dir_ / "folder");
+  expect_failure("launch s.json --workload w.json --journal folder", 2, "folder");
+}
+
+TEST_F(LauncherCli, ALogDirThatIsAFileIsAUsageError) {
+  expect_failure("launch s.json --workload w.json --journal run.jsonl --log-dir w.json", 2, "--log-dir w.json");
+  EXPECT_FALSE(fs::exists(dir_ / "run.jsonl")) << "nothing may start before the paths are checked";
+}
+
+TEST_F(LauncherCli, NonFiniteOrNegativeTimesAreUsageErrors) {
+  expect_failure("launch s.json --workload w.json --timeout nan", 2, "--timeout");
+  expect_failure("launch s.json --workload w.json --timeout inf", 2, "--timeout");
+  expect_failure("launch s.json --workload w.json --timeout 0", 2, "--timeout");
+  expect_failure("launch s.json --workload w.json --kill-grace -1", 2, "--kill-grace");
+  expect_failure("launch s.json --workload w.json --kill-grace nan", 2, "--kill-grace");
+}
+
+TEST_F(LauncherCli, AScheduleStartingInAMillionYearsIsRefusedNotWaitedFor) {
+  write("far.json", R"({"algorithm":"x","tasks":[{"id":"a","alloc":[1],"start":1e12,"duration":0.1}]})");
+  expect_failure("launch far.json --workload w.json --journal far.jsonl", 3, "far.json");
+}
+
+TEST_F(LauncherCli, AnExistingJournalIsReplacedOnlyWithForce) {
+  launch_ok("--journal run.jsonl");
+  expect_failure("launch s.json --workload w.json --journal run.jsonl", 2, "--force");
+  launch_ok("--journal run.jsonl --force");
+  const CommandResult report = run("report run.jsonl --json");
+  ASSERT_EQ(report.exit_code, 0) << report.err;
+  EXPECT_NE(report.out.find("\"segments\": 1"), std::string::npos) << "--force starts a new journal";
+  expect_failure("launch s.json --workload w.json --resume run.jsonl --force", 2, "--force");
+}
+
+// ---- launch --resume: the journal must be the one of these inputs ------------------------------------------
+
+TEST_F(LauncherCli, ResumeWithTheSameInputsContinuesTheJournal) {
+  launch_ok("--journal run.jsonl");
+  launch_ok("--resume run.jsonl");
+  const CommandResult report = run("report run.jsonl --json");
+  ASSERT_EQ(report.exit_code, 0) << report.err;
+  EXPECT_NE(report.out.find("\"segments\": 2"), std::string::npos) << report.out;
+}
+
+TEST_F(LauncherCli, ResumeRefusesAnotherSchedule) {
+  launch_ok("--journal run.jsonl");
+  write("other.json", R"({"algorithm":"t-list-spt","tasks":[{"id":"a","alloc":[1],"start":0,"duration":0.1},)"
+                      R"({"id":"b","alloc":[1],"start":0.1,"duration":0.1}]})");
+  expect_failure("launch other.json --workload w.json --resume run.jsonl", 3,
+                 "schedule: the journal was written for algorithm t-list-lpt");
+}
+
+TEST_F(LauncherCli, ResumeRefusesAnotherWorkload) {
+  launch_ok("--journal run.jsonl");
+  write("w2.json", R"({"tasks":[{"id":"a","command":["/bin/echo"]},{"id":"b","command":["/bin/true"]}]})");
+  expect_failure("launch s.json --workload w2.json --resume run.jsonl", 3, "workload: the journal was written for");
+}
+
+TEST_F(LauncherCli, ResumeRefusesAnotherPlatform) {
+  launch_ok("--journal run.jsonl");
+  expect_failure("launch s.json --workload w.json --tier-backend none --resume run.jsonl", 3,
+                 "platform: the journal was written for");
+}
+
+TEST_F(LauncherCli, ResumeWithoutAJournalIsAUsageError) {
+  expect_failure("launch s.json --workload w.json --resume missing.jsonl", 2, "missing.jsonl");
+}
+
+// ---- report: a journal that does not make sense is an input error naming file:line -------------------------
+
+TEST_F(LauncherCli, ReportRefusesJournalsThatDoNotMakeSenseNamingTheLine) {
+  const std::string header = R"({"event":"batch_start","algorithm":"x"})" "\n";
+  const std::string start = R"({"event":"start","task":"a","t":0})" "\n";
+  const std::string end = R"({"event":"end","task":"a","t":1,"status":"ok"})" "\n";
+  const struct {
+    std::string text, where, fragment;
+  } cases[] = {
+      {header + R"({"event":"start","task":"a","t":"0"})" "\n", "j.jsonl:2", "must be a number"},
+      {header + start + R"({"event":"end","task":"a","t":1,"status":"done"})" "\n", "j.jsonl:3", "unknown task status"},
+      {header + end, "j.jsonl:2", "never started"},
+      {header + start + end + end, "j.jsonl:4", "duplicate end"},
+      {header + start + end + start, "j.jsonl:4", "starts again"},
+  };
+  for (const auto& bad : cases) {
+    write("j.jsonl", bad.text);
+    expect_failure("report j.jsonl", 3, bad.where);
+    expect_failure("report j.jsonl --json", 3, bad.fragment);
+  }
+}
+
+TEST_F(LauncherCli, ReportToleratesACutShortLastLine) {
+  write("j.jsonl", R"({"event":"batch_start","algorithm":"x"})" "\n" R"({"event":"start","task":"a","t":0})" "\n"
+                   R"({"event":"end","task":"a","t":1,"sta)");
+  const CommandResult result = run("report j.jsonl --json");
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_NE(result.out.find("\"truncated_tail\": true"), std::string::npos) << result.out;
+}
+
+// ---- demo: its output folder is checked before any work ----------------------------------------------------
+
+TEST_F(LauncherCli, DemoOutputThatIsAFileOrAFullFolderIsAUsageError) {
+  expect_failure("demo --quick --output w.json", 2, "--output w.json");
+  fs::create_directories(dir_ / "earlier");
+  write("earlier/results.json", "{}");
+  expect_failure("demo --quick --output earlier", 2, "--force");
+}
+
+}  // namespace
+}  // namespace cosched::launcher
