@@ -107,7 +107,8 @@ EngineResult predict(const LaunchPlan& plan, std::string_view policy_name) {
   return run_engine(plan, *policy, clock, *pool);
 }
 
-LaunchSummary launch(const LaunchPlan& full_plan, const Workload& workload, const LaunchSettings& settings) {
+LaunchSummary launch(const LaunchPlan& full_plan, const config::Workload& workload,
+                     const LaunchSettings& settings) {
   for (const auto& task : full_plan.tasks) (void)workload.find(task.id);  // every id must have a command
   const bool journal_has_events = std::filesystem::exists(settings.journal) &&
                                   std::filesystem::file_size(settings.journal) > 0;

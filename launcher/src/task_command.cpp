@@ -30,7 +30,7 @@ std::size_t granted_fast_bytes(const Grant& grant, const TierSetup& tier, std::u
   return cap > 0 ? std::min<std::size_t>(granted, cap) : granted;
 }
 
-std::vector<std::string> stream_argv(const WorkloadTask& task, const Grant& grant, const TierSetup& tier,
+std::vector<std::string> stream_argv(const config::WorkloadTask& task, const Grant& grant, const TierSetup& tier,
                                      const std::filesystem::path& stream_bench, std::size_t fast_bytes) {
   const auto& kernel = stream::find_kernel(task.kernel);
   const double array_mib = static_cast<double>(task.footprint_bytes) /
@@ -83,7 +83,7 @@ std::string substitute_placeholders(const std::string& arg, const Grant& grant, 
   return text;
 }
 
-TaskLaunch build_task_launch(const WorkloadTask& task, const Grant& grant, const TierSetup& tier,
+TaskLaunch build_task_launch(const config::WorkloadTask& task, const Grant& grant, const TierSetup& tier,
                              const std::filesystem::path& stream_bench, const std::filesystem::path& log_dir) {
   TaskLaunch launch;
   launch.timeout_s = task.timeout_s;

@@ -42,7 +42,7 @@ ProfileSet load_profile_set(const std::vector<std::filesystem::path>& csv_paths)
 }
 
 std::vector<double> task_time_table(const ProfileSet& profiles, const std::string& kernel,
-                                    std::uint64_t footprint_bytes, const PlatformConfig& platform) {
+                                    std::uint64_t footprint_bytes, const config::PlatformConfig& platform) {
   std::vector<TimeSample> samples;
   for (const auto& [row, chunk_bytes] : profiles.entries) {
     if (row.point.kernel == kernel && row.point.footprint_bytes == footprint_bytes) {
@@ -71,7 +71,8 @@ std::vector<double> task_time_table(const ProfileSet& profiles, const std::strin
   return times;
 }
 
-nlohmann::json build_instance(const Workload& workload, const ProfileSet& profiles, const PlatformConfig& platform) {
+nlohmann::json build_instance(const config::Workload& workload, const ProfileSet& profiles,
+                              const config::PlatformConfig& platform) {
   nlohmann::json instance = {
       {"resources",
        {{{"name", "cores"}, {"capacity", platform.cores}},
@@ -80,26 +81,29 @@ nlohmann::json build_instance(const Workload& workload, const ProfileSet& profil
       {"platform", {{"name", platform.name}, {"chunk_bytes", platform.chunk_bytes()}}},
       {"workload", workload.name},
   };
-  std::map<std::pair<std::string, std::uint64_t>, unsigned> next_index;
-  for (const auto& entry : workload.entries) {
-    std::vector<double> times;
-    try {
-      times = task_time_table(profiles, entry.kernel, entry.footprint_bytes, platform);
-    } catch (const InputError& e) {
-      throw InputError(fmt::format("workload '{}'", workload.name), e.what());
+  // One table per kernel and footprint (tasks of a workload entry share it).
+  std::map<std::pair<std::string, std::uint64_t>, std::vector<double>> tables;
+  for (const auto& task : workload.tasks) {
+    if (!task.is_stream()) {
+      throw InputError(workload.source, fmt::format("task \"{}\" is a command: profiles only give STREAM tasks "
+                                                    "their times",
+                                                    task.id));
+    }
+    auto [table, added] = tables.try_emplace({task.kernel, task.footprint_bytes});
+    if (added) {
+      try {
+        table->second = task_time_table(profiles, task.kernel, task.footprint_bytes, platform);
+      } catch (const InputError& e) {
+        throw InputError(fmt::format("workload '{}'", workload.name), e.what());
+      }
     }
     nlohmann::json values = nlohmann::json::array();
-    for (double t : times) {
-      values.push_back(std::isinf(t) ? nlohmann::json(nullptr) : nlohmann::json(t * entry.passes));
+    for (double t : table->second) {
+      values.push_back(std::isinf(t) ? nlohmann::json(nullptr) : nlohmann::json(t * task.passes));
     }
-    auto& index = next_index[{entry.kernel, entry.footprint_bytes}];
-    for (unsigned i = 0; i < entry.count; ++i) {
-      instance["tasks"].push_back({{"id", workload_task_id(entry.kernel, entry.footprint_bytes, index++)},
-                                   {"times", values},
-                                   {"kernel", entry.kernel},
-                                   {"footprint_bytes", entry.footprint_bytes},
-                                   {"passes", entry.passes}});
-    }
+    nlohmann::json entry = task;  // id and what it runs (config::to_json), then its times
+    entry["times"] = std::move(values);
+    instance["tasks"].push_back(std::move(entry));
   }
   return instance;
 }

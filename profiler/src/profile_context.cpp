@@ -43,7 +43,7 @@ std::filesystem::path sidecar_path(const std::filesystem::path& csv_path) {
   return path;
 }
 
-nlohmann::json make_profile_context(const PlatformConfig& platform, const SweepConfig& sweep,
+nlohmann::json make_profile_context(const config::PlatformConfig& platform, const SweepConfig& sweep,
                                     const nlohmann::json& measurer_context) {
   nlohmann::json context = {
       {"cosched_version", COSCHED_VERSION},

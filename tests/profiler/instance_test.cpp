@@ -18,8 +18,15 @@ namespace {
 
 constexpr std::uint64_t kMiB = 1ULL << 20;
 
-PlatformConfig small_platform() {
-  PlatformConfig p;
+config::Workload stream_workload(const std::string& kernel, std::uint64_t footprint, unsigned count, unsigned passes) {
+  config::Workload workload;
+  workload.name = "w";
+  config::add_stream_tasks(workload, {kernel, footprint, count, passes});
+  return workload;
+}
+
+config::PlatformConfig small_platform() {
+  config::PlatformConfig p;
   p.name = "small";
   p.cores = 4;
   p.fast_capacity_bytes = 100 * kMiB;
@@ -28,7 +35,7 @@ PlatformConfig small_platform() {
 }
 
 // A full model table (every cores x chunks point) for `footprint` on `platform`.
-ProfileSet model_profile(const std::string& kernel, std::uint64_t footprint, const PlatformConfig& platform) {
+ProfileSet model_profile(const std::string& kernel, std::uint64_t footprint, const config::PlatformConfig& platform) {
   std::vector<ProfileRow> rows;
   for (unsigned c = 1; c <= platform.cores; ++c) {
     for (unsigned k = 0; k <= platform.fast_chunks; ++k) {
@@ -44,7 +51,7 @@ ProfileSet model_profile(const std::string& kernel, std::uint64_t footprint, con
 TEST(Instance, DenseRowMajorTimesWithNullWithoutCores) {
   const auto platform = small_platform();
   const auto profiles = model_profile("triad", 40 * kMiB, platform);
-  const Workload workload{"w", {{"triad", 40 * kMiB, 3, 2}}};
+  const config::Workload workload = stream_workload("triad", 40 * kMiB, 3, 2);
   const auto instance = build_instance(workload, profiles, platform);
 
   ASSERT_EQ(instance["resources"].size(), 2U);
@@ -70,7 +77,14 @@ TEST(Instance, DenseRowMajorTimesWithNullWithoutCores) {
       }
     }
   }
-  EXPECT_EQ(ids.size(), 3U);
+  EXPECT_EQ(ids, (std::set<std::string>{"triad-40MiB-0", "triad-40MiB-1", "triad-40MiB-2"}));
+}
+
+TEST(Instance, CommandTasksHaveNoProfileAndAreRefused) {
+  const auto platform = small_platform();
+  config::Workload workload;
+  workload.tasks.push_back({"cmd", "", 0, 1, {"/bin/true"}, std::nullopt});
+  EXPECT_THROW((void)build_instance(workload, model_profile("triad", 40 * kMiB, platform), platform), InputError);
 }
 
 TEST(Instance, ChunksBeyondTheFootprintGiveNoBenefit) {
@@ -107,7 +121,7 @@ TEST(Instance, MissingFootprintIsAnInputErrorListingWhatExists) {
   const auto platform = small_platform();
   const auto profiles = model_profile("triad", 40 * kMiB, platform);
   try {
-    (void)build_instance({"w", {{"triad", 64 * kMiB, 1, 1}}}, profiles, platform);
+    (void)build_instance(stream_workload("triad", 64 * kMiB, 1, 1), profiles, platform);
     FAIL() << "expected InputError";
   } catch (const InputError& e) {
     const std::string what = e.what();

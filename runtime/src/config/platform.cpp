@@ -39,7 +39,8 @@ unsigned read_cores(const TomlTable& root) {
 std::string check_backend(const std::string& name, const std::string& where, const std::string& key) {
   const auto names = platform::tier_backend_names();
   if (std::find(names.begin(), names.end(), name) == names.end()) {
-    throw InputError(where, fmt::format("key '{}': unknown backend '{}' (known: {})", key, name, fmt::join(names, ", ")));
+    throw InputError(where,
+                     fmt::format("key '{}': unknown backend '{}' (known: {})", key, name, fmt::join(names, ", ")));
   }
   return name;
 }
@@ -65,10 +66,16 @@ std::uint64_t read_capacity(const TomlTable& fast, const platform::TierOptions& 
     throw InputError(fast.where(), "[fast_memory] needs exactly one of capacity_gib, capacity_mib, capacity_bytes, "
                                    "capacity = \"auto\"");
   }
-  const auto max = static_cast<double>(kMaxFastCapacityBytes);
-  if (gib) return static_cast<std::uint64_t>(std::llround(*fast.number("capacity_gib", positive_up_to(max / kGiB)) * kGiB));
-  if (mib) return static_cast<std::uint64_t>(std::llround(*fast.number("capacity_mib", positive_up_to(max / kMiB)) * kMiB));
-  return static_cast<std::uint64_t>(*fast.integer("capacity_bytes", 1, static_cast<std::int64_t>(kMaxFastCapacityBytes)));
+  if (bytes) {
+    return static_cast<std::uint64_t>(
+        *fast.integer("capacity_bytes", 1, static_cast<std::int64_t>(kMaxFastCapacityBytes)));
+  }
+  const char* key = gib ? "capacity_gib" : "capacity_mib";
+  const double unit = gib ? kGiB : kMiB;
+  const double value = *fast.number(key, positive_up_to(static_cast<double>(kMaxFastCapacityBytes) / unit));
+  const auto rounded = static_cast<std::uint64_t>(std::llround(value * unit));
+  if (rounded == 0) throw InputError(fast.where(key), fmt::format("key 'fast_memory.{}' rounds to 0 bytes", key));
+  return rounded;
 }
 
 PlatformConfig read_platform(const TomlTable& root, const std::string& default_name) {
@@ -85,7 +92,9 @@ PlatformConfig read_platform(const TomlTable& root, const std::string& default_n
   fast->allow_only({"capacity", "capacity_gib", "capacity_mib", "capacity_bytes", "chunks", "tier_backend",
                     "emulation_ratio"});
   const auto chunks = fast->integer("chunks", 1, kMaxFastChunks);
-  if (!chunks) throw InputError(fast->where(), fmt::format("missing key 'fast_memory.chunks' (1 to {})", kMaxFastChunks));
+  if (!chunks) {
+    throw InputError(fast->where(), fmt::format("missing key 'fast_memory.chunks' (1 to {})", kMaxFastChunks));
+  }
   config.fast_chunks = static_cast<unsigned>(*chunks);
   config.tier_backend = check_backend(fast->string("tier_backend").value_or("auto"), fast->where("tier_backend"),
                                       "fast_memory.tier_backend");
@@ -139,7 +148,9 @@ void check_platform(const PlatformConfig& platform, const std::string& what) {
   const auto refuse = [&](const std::string& message) {
     throw UsageError(fmt::format("{}: {} (platform '{}')", what, message, platform.name));
   };
-  if (platform.cores < 1 || platform.cores > kMaxCores) refuse(fmt::format("{} cores outside 1..{}", platform.cores, kMaxCores));
+  if (platform.cores < 1 || platform.cores > kMaxCores) {
+    refuse(fmt::format("{} cores outside 1..{}", platform.cores, kMaxCores));
+  }
   if (platform.fast_chunks > kMaxFastChunks) {
     refuse(fmt::format("{} fast chunks, at most {} are supported", platform.fast_chunks, kMaxFastChunks));
   }

@@ -5,10 +5,10 @@
 #include <toml++/toml.h>
 
 #include <algorithm>
-#include <charconv>
 
 #include "cosched/common/error.hpp"
 #include "cosched/common/text_file.hpp"
+#include "cosched/config/count_list.hpp"
 
 namespace cosched::config {
 
@@ -33,15 +33,6 @@ toml::table parse_document(std::string_view text, const std::string& source) {
     const auto& begin = e.source().begin;
     throw InputError(fmt::format("{}:{}:{}", source, begin.line, begin.column), std::string(e.description()));
   }
-}
-
-unsigned parse_count(std::string_view text, std::string_view whole) {
-  unsigned value = 0;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (text.empty() || error != std::errc{} || end != text.data() + text.size()) {
-    throw UsageError(fmt::format("'{}' in '{}' is not a non-negative integer", text, whole));
-  }
-  return value;
 }
 
 }  // namespace
@@ -212,30 +203,6 @@ std::optional<std::vector<TomlTable>> TomlTable::tables(std::string_view key) co
     entries.push_back(TomlTable(std::move(child), fmt::format("{}[{}].", name_of(key), i)));
   }
   return entries;
-}
-
-std::vector<unsigned> parse_count_list(std::string_view text) {
-  std::vector<unsigned> values;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    const std::size_t comma = std::min(text.find(',', start), text.size());
-    const std::string_view item = text.substr(start, comma - start);
-    const std::size_t dots = item.find("..");
-    if (dots == std::string_view::npos) {
-      values.push_back(parse_count(item, text));
-    } else {
-      const unsigned first = parse_count(item.substr(0, dots), text);
-      const unsigned last = parse_count(item.substr(dots + 2), text);
-      if (last < first) throw UsageError(fmt::format("range '{}' in '{}' is empty", item, text));
-      if (last - first > 1'000'000) throw UsageError(fmt::format("range '{}' is too long", item));
-      for (std::uint64_t v = first; v <= last; ++v) values.push_back(static_cast<unsigned>(v));
-    }
-    if (values.size() > 1'000'000) throw UsageError(fmt::format("'{}' lists more than a million values", text));
-    start = comma + 1;
-  }
-  std::sort(values.begin(), values.end());
-  values.erase(std::unique(values.begin(), values.end()), values.end());
-  return values;
 }
 
 }  // namespace cosched::config

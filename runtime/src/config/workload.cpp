@@ -69,9 +69,10 @@ void add_stream_tasks(Workload& workload, const StreamTaskGroup& group, const st
   if (workload.tasks.size() + group.count > kMaxWorkloadTasks) {
     throw InputError(where, fmt::format("the workload would have more than {} tasks", kMaxWorkloadTasks));
   }
-  const auto first = static_cast<unsigned>(std::count_if(workload.tasks.begin(), workload.tasks.end(), [&](const auto& t) {
-    return t.kernel == group.kernel && t.footprint_bytes == group.footprint_bytes;
-  }));
+  const auto same_group = [&](const WorkloadTask& task) {
+    return task.kernel == group.kernel && task.footprint_bytes == group.footprint_bytes;
+  };
+  const auto first = static_cast<unsigned>(std::count_if(workload.tasks.begin(), workload.tasks.end(), same_group));
   for (unsigned i = 0; i < group.count; ++i) {
     WorkloadTask task;
     task.id = stream_task_id(group.kernel, group.footprint_bytes, first + i);

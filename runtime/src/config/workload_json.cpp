@@ -26,10 +26,11 @@ constexpr std::array<std::string_view, 6> kTaskKeys{"id", "command", "kernel", "
 std::int64_t integer_field(const json& entry, const char* key, std::int64_t min, std::int64_t max,
                            const std::string& where) {
   const json& value = entry.at(key);
-  const bool too_large = value.is_number_unsigned() &&
-                         value.get<std::uint64_t>() > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+  constexpr auto kInt64Max = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+  const bool too_large = value.is_number_unsigned() && value.get<std::uint64_t>() > kInt64Max;
   if (!value.is_number_integer() || too_large) {
-    throw InputError(where, fmt::format("\"{}\" must be an integer from {} to {}, got {}", key, min, max, value.dump()));
+    throw InputError(where,
+                     fmt::format("\"{}\" must be an integer from {} to {}, got {}", key, min, max, value.dump()));
   }
   return checked_count(value.get<std::int64_t>(), min, max, where, fmt::format("\"{}\"", key));
 }
@@ -63,7 +64,9 @@ void read_stream(const json& entry, WorkloadTask& task, const std::vector<std::s
   if (!entry.contains("footprint_bytes")) throw InputError(where, "a STREAM task needs \"footprint_bytes\"");
   task.footprint_bytes = static_cast<std::uint64_t>(
       integer_field(entry, "footprint_bytes", 1, static_cast<std::int64_t>(kMaxFootprintBytes), where));
-  if (entry.contains("passes")) task.passes = static_cast<unsigned>(integer_field(entry, "passes", 1, kMaxPasses, where));
+  if (entry.contains("passes")) {
+    task.passes = static_cast<unsigned>(integer_field(entry, "passes", 1, kMaxPasses, where));
+  }
 }
 
 json parse_json(std::string_view text, const std::string& source) {

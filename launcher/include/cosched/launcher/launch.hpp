@@ -13,7 +13,7 @@
 #include "cosched/launcher/plan.hpp"
 #include "cosched/launcher/task_command.hpp"
 #include "cosched/launcher/wall_clock.hpp"
-#include "cosched/launcher/workload.hpp"
+#include "cosched/config/workload.hpp"
 
 namespace cosched::launcher {
 
@@ -61,7 +61,8 @@ struct LaunchSummary {
 
 // Runs the plan (or what is left of it). Throws UsageError when the journal exists and resume is off, or when a
 // resumed journal belongs to another schedule.
-[[nodiscard]] LaunchSummary launch(const LaunchPlan& plan, const Workload& workload, const LaunchSettings& settings);
+[[nodiscard]] LaunchSummary launch(const LaunchPlan& plan, const config::Workload& workload,
+                                   const LaunchSettings& settings);
 
 // Text for people: makespans, ratio, lower bound, deviations and launch overheads.
 [[nodiscard]] std::string format_summary(const LaunchSummary& summary);

@@ -6,7 +6,7 @@
 
 #include <filesystem>
 
-#include "cosched/profiler/platform_config.hpp"
+#include "cosched/config/platform.hpp"
 #include "cosched/profiler/sweep_config.hpp"
 
 namespace cosched::profiler {
@@ -15,7 +15,7 @@ namespace cosched::profiler {
 
 // Context common to every profile: host, compiler, date (UTC ISO 8601), version, platform, chunk bytes, reps.
 // `measurer_context` (PointMeasurer::describe()) is merged in.
-[[nodiscard]] nlohmann::json make_profile_context(const PlatformConfig& platform, const SweepConfig& sweep,
+[[nodiscard]] nlohmann::json make_profile_context(const config::PlatformConfig& platform, const SweepConfig& sweep,
                                                   const nlohmann::json& measurer_context);
 
 void write_profile_context(const std::filesystem::path& csv_path, const nlohmann::json& context);

@@ -56,8 +56,4 @@ class TomlTable {
   std::string prefix_;  // "" at the root, "fast_memory." or "tasks[2]." below
 };
 
-// "1,2,4..8,16" -> {1,2,4,5,6,7,8,16}; sorted, duplicates removed. Throws UsageError on bad syntax or a range of
-// more than a million values. The syntax of --cores / --chunks and of `cores = "1..64"` in sweep files.
-[[nodiscard]] std::vector<unsigned> parse_count_list(std::string_view text);
-
 }  // namespace cosched::config
