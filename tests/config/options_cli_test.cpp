@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "cosched/config/platform.hpp"
 #include "test_support.hpp"
 
 namespace cosched::config {
@@ -161,6 +162,20 @@ TEST(LaunchWorkload, UnknownPlaceholdersUnsafeIdsAndUnknownKernelsAreInputErrors
   EXPECT_NE(percent.err.find("w.toml:3: key 'tasks[0].footprint_percent_of_fast' needs a platform"),
             std::string::npos)
       << percent.err;
+}
+
+TEST(TopoPlatformToml, ReadsBackAsThisMachine) {
+  const fs::path binary = fs::path(COSCHED_BIN_DIR) / "cosched";
+  if (!fs::exists(binary)) GTEST_SKIP() << "cosched not built";
+  const fs::path path = testing::scratch_dir() / "this.toml";
+  ASSERT_EQ(std::system((binary.string() + " topo --platform-toml >" + path.string()).c_str()), 0);
+  const PlatformConfig read = load_platform_config(path);
+  const PlatformConfig machine = this_machine_platform();
+  EXPECT_EQ(read.name, machine.name);
+  EXPECT_EQ(read.cores, machine.cores);
+  EXPECT_EQ(read.fast_capacity_bytes, machine.fast_capacity_bytes);
+  EXPECT_EQ(read.fast_chunks, machine.fast_chunks);
+  EXPECT_EQ(read.tier_backend, machine.tier_backend);
 }
 
 }  // namespace

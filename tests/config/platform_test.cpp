@@ -104,6 +104,13 @@ TEST(PlatformToml, WriterOutputReadsBackToTheSamePlatform) {
   EXPECT_EQ(read.emulation_ratio, platform.emulation_ratio);
 }
 
+TEST(PlatformToml, APlatformWithoutFastTierHasNoTomlForm) {
+  PlatformConfig platform = knl_7210_flat_platform();
+  platform.fast_chunks = 0;
+  platform.fast_capacity_bytes = 0;
+  EXPECT_THROW((void)to_toml(platform), UsageError);
+}
+
 TEST(PlatformJson, CarriesEveryFieldAndTheChunkSize) {
   const nlohmann::json json = knl_7210_flat_platform();
   EXPECT_EQ(json.at("name"), "knl-7210-flat");

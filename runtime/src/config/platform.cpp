@@ -121,6 +121,9 @@ PlatformConfig parse_platform_toml(std::string_view text, const std::string& sou
 }
 
 std::string to_toml(const PlatformConfig& platform) {
+  if (platform.fast_chunks == 0) {
+    throw UsageError(fmt::format("platform '{}' has no fast tier: a platform file needs one", platform.name));
+  }
   // Strings through nlohmann's JSON escaping: a JSON string is a valid TOML basic string.
   const auto quoted = [](const std::string& text) { return nlohmann::json(text).dump(); };
   std::string text = fmt::format("name = {}\n", quoted(platform.name));

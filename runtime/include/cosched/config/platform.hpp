@@ -56,6 +56,7 @@ struct PlatformConfig {
 [[nodiscard]] PlatformConfig parse_platform_toml(std::string_view text, const std::string& source);
 
 // The platform as a TOML file parse_platform_toml reads back to the same values (cores and capacity as numbers).
+// A platform without a fast tier (0 chunks) has no TOML form: UsageError.
 [[nodiscard]] std::string to_toml(const PlatformConfig& platform);
 
 // {"name", "description", "source", "cores", "fast_capacity_bytes", "fast_chunks", "chunk_bytes", "tier_backend",
