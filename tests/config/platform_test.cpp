@@ -15,12 +15,7 @@ namespace {
 
 TEST(PlatformFile, RepositoryPlatformsLoad) {
   const auto knl = load_platform_config(COSCHED_SOURCE_DIR "/configs/platforms/knl-7210-flat.toml");
-  const auto builtin = knl_7210_flat_platform();
-  EXPECT_EQ(knl.name, builtin.name);
-  EXPECT_EQ(knl.cores, builtin.cores);
-  EXPECT_EQ(knl.fast_capacity_bytes, builtin.fast_capacity_bytes);
-  EXPECT_EQ(knl.fast_chunks, builtin.fast_chunks);
-  EXPECT_EQ(knl.tier_backend, builtin.tier_backend);
+  testing::expect_same_platform(knl, knl_7210_flat_platform());
   const auto local = load_platform_config(COSCHED_SOURCE_DIR "/configs/platforms/local.toml");
   EXPECT_GE(local.cores, 1U);  // "auto": this machine's allowed cores
   EXPECT_EQ(local.tier_backend, "emulated");
@@ -36,72 +31,57 @@ TEST(PlatformFile, CapacityUnitsAgree) {
   }
 }
 
-struct BadPlatform {
-  const char* text;
-  const char* fragment;  // expected in the message, after "platform.toml:<line>"
-  int line;
-};
-void PrintTo(const BadPlatform& bad, std::ostream* out) { *out << bad.text; }
+using testing::BadFile;
 
-class PlatformFileErrors : public ::testing::TestWithParam<BadPlatform> {};
+class PlatformFileErrors : public ::testing::TestWithParam<BadFile> {};
 
 TEST_P(PlatformFileErrors, AreInputErrorsNamingFileLineAndKey) {
-  const auto& [text, fragment, line] = GetParam();
-  const auto path = testing::write_file(testing::scratch_dir() / "platform.toml", text);
-  const std::string what = testing::input_error_of([&] { (void)load_platform_config(path); });
-  const std::string where = line > 0 ? "platform.toml:" + std::to_string(line) : "platform.toml";
-  EXPECT_NE(what.find(where), std::string::npos) << text << " -> " << what;
-  EXPECT_NE(what.find(fragment), std::string::npos) << text << " -> " << what;
+  testing::expect_refused(GetParam(), "platform.toml", [](const auto& path) { (void)load_platform_config(path); });
 }
 
 INSTANTIATE_TEST_SUITE_P(
     EveryClass, PlatformFileErrors,
     ::testing::Values(
         // unknown keys
-        BadPlatform{"cores = 4\ncolour = 1\n[fast_memory]\ncapacity_mib = 1\nchunks = 1\n", "'colour'", 2},
-        BadPlatform{"cores = 4\n[fast_memory]\ncapacity_mib = 1\nchunk = 1\n", "'fast_memory.chunk'", 4},
+        BadFile{"cores = 4\ncolour = 1\n[fast_memory]\ncapacity_mib = 1\nchunks = 1\n", "'colour'", 2},
+        BadFile{"cores = 4\n[fast_memory]\ncapacity_mib = 1\nchunk = 1\n", "'fast_memory.chunk'", 4},
         // wrong types
-        BadPlatform{"cores = 4.5\n[fast_memory]\ncapacity_mib = 1\nchunks = 1\n", "'cores' must be an integer", 1},
-        BadPlatform{"cores = \"all\"\n[fast_memory]\ncapacity_mib = 1\nchunks = 1\n", "'cores'", 1},
-        BadPlatform{"cores = 4\n[fast_memory]\ncapacity_mib = \"1\"\nchunks = 1\n", "'fast_memory.capacity_mib' must "
+        BadFile{"cores = 4.5\n[fast_memory]\ncapacity_mib = 1\nchunks = 1\n", "'cores' must be an integer", 1},
+        BadFile{"cores = \"all\"\n[fast_memory]\ncapacity_mib = 1\nchunks = 1\n", "'cores'", 1},
+        BadFile{"cores = 4\n[fast_memory]\ncapacity_mib = \"1\"\nchunks = 1\n", "'fast_memory.capacity_mib' must "
                                                                                   "be a number", 3},
-        BadPlatform{"cores = 4\nfast_memory = 3\n", "'fast_memory' must be a table", 2},
+        BadFile{"cores = 4\nfast_memory = 3\n", "'fast_memory' must be a table", 2},
         // out of range
-        BadPlatform{"cores = 0\n[fast_memory]\ncapacity_mib = 1\nchunks = 1\n", "'cores' must be an integer from 1", 1},
-        BadPlatform{"cores = 100000\n[fast_memory]\ncapacity_mib = 1\nchunks = 1\n", "'cores'", 1},
-        BadPlatform{"cores = 4\n[fast_memory]\ncapacity_mib = 1\nchunks = 0\n", "'fast_memory.chunks'", 4},
-        BadPlatform{"cores = 4\n[fast_memory]\ncapacity_mib = 1\nchunks = 1000000000\n", "'fast_memory.chunks'", 4},
-        BadPlatform{"cores = 4\n[fast_memory]\ncapacity_bytes = 3\nchunks = 4\n", "a chunk needs at least one byte", 2},
-        BadPlatform{"cores = 4\n[fast_memory]\ncapacity_mib = nan\nchunks = 1\n", "must be finite", 3},
-        BadPlatform{"cores = 4\n[fast_memory]\ncapacity_gib = inf\nchunks = 1\n", "must be finite", 3},
-        BadPlatform{"cores = 4\n[fast_memory]\ncapacity_mib = -5\nchunks = 1\n", "'fast_memory.capacity_mib'", 3},
-        BadPlatform{"cores = 4\n[fast_memory]\ncapacity_gib = 1e9\nchunks = 1\n", "'fast_memory.capacity_gib'", 3},
-        BadPlatform{"cores = 4\n[fast_memory]\ncapacity_mib = 1\nchunks = 1\nemulation_ratio = 1e9\n",
+        BadFile{"cores = 0\n[fast_memory]\ncapacity_mib = 1\nchunks = 1\n", "'cores' must be an integer from 1", 1},
+        BadFile{"cores = 100000\n[fast_memory]\ncapacity_mib = 1\nchunks = 1\n", "'cores'", 1},
+        BadFile{"cores = 4\n[fast_memory]\ncapacity_mib = 1\nchunks = 0\n", "'fast_memory.chunks'", 4},
+        BadFile{"cores = 4\n[fast_memory]\ncapacity_mib = 1\nchunks = 1000000000\n", "'fast_memory.chunks'", 4},
+        BadFile{"cores = 4\n[fast_memory]\ncapacity_bytes = 3\nchunks = 4\n", "a chunk needs at least one byte", 2},
+        BadFile{"cores = 4\n[fast_memory]\ncapacity_mib = nan\nchunks = 1\n", "must be finite", 3},
+        BadFile{"cores = 4\n[fast_memory]\ncapacity_gib = inf\nchunks = 1\n", "must be finite", 3},
+        BadFile{"cores = 4\n[fast_memory]\ncapacity_mib = -5\nchunks = 1\n", "'fast_memory.capacity_mib'", 3},
+        BadFile{"cores = 4\n[fast_memory]\ncapacity_gib = 1e9\nchunks = 1\n", "'fast_memory.capacity_gib'", 3},
+        BadFile{"cores = 4\n[fast_memory]\ncapacity_mib = 1\nchunks = 1\nemulation_ratio = 1e9\n",
                     "'fast_memory.emulation_ratio' must be finite, >= 1 and <= 100", 5},
-        BadPlatform{"cores = 4\n[fast_memory]\ncapacity_mib = 1\nchunks = 1\nemulation_ratio = 0.5\n",
+        BadFile{"cores = 4\n[fast_memory]\ncapacity_mib = 1\nchunks = 1\nemulation_ratio = 0.5\n",
                     "'fast_memory.emulation_ratio'", 5},
         // inconsistent or unknown values
-        BadPlatform{"cores = 4\n[fast_memory]\ncapacity_mib = 1\ncapacity_gib = 1\nchunks = 1\n", "exactly one", 2},
-        BadPlatform{"cores = 4\n[fast_memory]\ncapacity_mib = 1\nchunks = 2\ntier_backend = \"fast\"\n",
+        BadFile{"cores = 4\n[fast_memory]\ncapacity_mib = 1\ncapacity_gib = 1\nchunks = 1\n", "exactly one", 2},
+        BadFile{"cores = 4\n[fast_memory]\ncapacity_mib = 1\nchunks = 2\ntier_backend = \"fast\"\n",
                     "unknown backend 'fast'", 5},
-        BadPlatform{"name = \"../x\"\ncores = 4\n[fast_memory]\ncapacity_mib = 1\nchunks = 1\n", "\"../x\" is not "
+        BadFile{"name = \"../x\"\ncores = 4\n[fast_memory]\ncapacity_mib = 1\nchunks = 1\n", "\"../x\" is not "
                                                                                              "allowed", 1},
-        BadPlatform{"cores = 4\n", "missing table [fast_memory]", 0},
+        BadFile{"cores = 4\n", "missing table [fast_memory]", 0},
         // syntax
-        BadPlatform{"cores = 4\n[fast_memory\n", "platform.toml:2:", 2}));
+        BadFile{"cores = 4\n[fast_memory\n", "platform.toml:2:", 2}));
 
 TEST(PlatformToml, WriterOutputReadsBackToTheSamePlatform) {
   PlatformConfig platform = knl_7210_flat_platform();
   platform.description = "a \"quoted\" description\nwith a newline";
   platform.emulation_ratio = 2.5;
   const PlatformConfig read = parse_platform_toml(to_toml(platform), "knl.toml");
-  EXPECT_EQ(read.name, platform.name);
+  testing::expect_same_platform(read, platform);
   EXPECT_EQ(read.description, platform.description);
-  EXPECT_EQ(read.cores, platform.cores);
-  EXPECT_EQ(read.fast_capacity_bytes, platform.fast_capacity_bytes);
-  EXPECT_EQ(read.fast_chunks, platform.fast_chunks);
-  EXPECT_EQ(read.tier_backend, platform.tier_backend);
-  EXPECT_EQ(read.emulation_ratio, platform.emulation_ratio);
 }
 
 TEST(PlatformToml, APlatformWithoutFastTierHasNoTomlForm) {

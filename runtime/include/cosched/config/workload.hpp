@@ -35,8 +35,8 @@ namespace cosched::config {
 
 inline constexpr std::uint64_t kMaxFootprintBytes = 1ULL << 50;  // 1 PiB
 inline constexpr double kMaxFootprintPercentOfFast = 1e4;
-inline constexpr unsigned kMaxTaskCount = 100'000;                 // per TOML entry
-inline constexpr std::size_t kMaxWorkloadTasks = 100'000;          // per workload
+inline constexpr unsigned kMaxTaskCount = 10'000;   // per TOML entry
+inline constexpr std::size_t kMaxWorkloadTasks = 10'000;  // per workload (a node runs them one after another)
 inline constexpr unsigned kMaxPasses = 1'000'000;
 inline constexpr std::size_t kMaxCommandArguments = 4096;
 
