@@ -94,7 +94,8 @@ WorkloadTask task_from_json(const json& entry, const std::string& where, const T
   WorkloadTask task;
   task.id = entry.at("id").get<std::string>();
   check_identifier(task.id, where);
-  const std::string at = fmt::format("{} (task \"{}\")", where, task.id);
+  const std::string at =
+      where.empty() ? fmt::format("task \"{}\"", task.id) : fmt::format("{} (task \"{}\")", where, task.id);
   if (!rules.other_keys_allowed) reject_other_keys(entry, at);
   const bool command = entry.contains("command");
   const bool kernel = entry.contains("kernel");
