@@ -10,10 +10,10 @@
 #include "command_registry.hpp"
 #include "cosched/common/error.hpp"
 #include "cosched/common/text_file.hpp"
+#include "cosched/config/platform.hpp"
 #include "cosched/profiler/instance_builder.hpp"
-#include "cosched/profiler/platform_config.hpp"
-#include "cosched/profiler/workload.hpp"
 #include "cosched/sched/io.hpp"
+#include "workload_reading.hpp"
 
 namespace {
 
@@ -30,8 +30,8 @@ struct InstanceFlags {
 void run_instance_command(const InstanceFlags& flags) {
   const auto overwrite = flags.force ? cosched::Overwrite::replace : cosched::Overwrite::refuse;
   cosched::check_output_path(flags.output, overwrite, "instance");
-  const auto platform = prof::load_platform_config(flags.platform);
-  const auto workload = prof::load_workload(flags.workload, platform);
+  const auto platform = cosched::config::load_platform_config(flags.platform);
+  const auto workload = cosched::cli::read_workload(flags.workload, platform);
   const std::vector<std::filesystem::path> paths(flags.profiles.begin(), flags.profiles.end());
   const auto instance = prof::build_instance(workload, prof::load_profile_set(paths), platform);
   cosched::write_text_file(flags.output, cosched::sched::instance_to_json(instance) + "\n", overwrite, "instance");
@@ -43,7 +43,8 @@ void run_instance_command(const InstanceFlags& flags) {
 const cosched::cli::CommandRegistration registration{"instance", [](CLI::App& app) {
   auto* sub = app.add_subcommand("instance", "Turn a workload and profile tables into an Instance JSON");
   auto flags = std::make_shared<InstanceFlags>();
-  sub->add_option("--workload", flags->workload, "Workload TOML (configs/workloads/)")->required();
+  sub->add_option("--workload", flags->workload, "Workload TOML (configs/workloads/) or JSON of STREAM tasks")
+      ->required();
   sub->add_option("--profiles", flags->profiles, "Profile CSVs (each with its JSON sidecar)")
       ->required()
       ->delimiter(',');

@@ -12,16 +12,17 @@
 #include "command_registry.hpp"
 #include "cosched/common/checked.hpp"
 #include "cosched/common/error.hpp"
+#include "cosched/config/platform.hpp"
 #include "cosched/launcher/launch.hpp"
-#include "cosched/launcher/node_config.hpp"
 #include "cosched/launcher/policies.hpp"
-#include "cosched/profiler/platform_config.hpp"
 #include "cosched/sched/io.hpp"
 #include "run_main.hpp"
+#include "workload_reading.hpp"
 
 namespace {
 
 namespace launcher = cosched::launcher;
+namespace config = cosched::config;
 
 struct LaunchFlags {
   std::string schedule;
@@ -33,14 +34,14 @@ struct LaunchFlags {
   std::string policy = "auto";
   std::string tier_backend;
   std::string log_dir;
-  unsigned chunks = 20;
+  unsigned chunks = config::kDefaultFastChunks;
   std::optional<double> timeout_s;
   double kill_grace_s = 2.0;
   bool fail_fast = false;
   bool force = false;
 };
 
-launcher::LaunchPlan read_plan(const LaunchFlags& flags, const launcher::NodeConfig& node) {
+launcher::LaunchPlan read_plan(const LaunchFlags& flags, const config::PlatformConfig& node) {
   if (!flags.instance.empty()) {
     // With the instance, the schedule is checked against the model (durations, capacities over time).
     const auto instance = cosched::sched::load_instance(flags.instance);
@@ -64,13 +65,15 @@ void run_launch(const LaunchFlags& flags) {
   if (!flags.journal.empty() && !flags.resume.empty() && flags.journal != flags.resume) {
     throw cosched::UsageError("--journal and --resume name different files: --resume continues its own journal");
   }
-  launcher::NodeConfig node = flags.platform.empty() ? launcher::this_node_config(
-                                                           flags.tier_backend.empty() ? "auto" : flags.tier_backend,
-                                                           flags.chunks)
-                                                     : cosched::profiler::load_platform_config(flags.platform);
+  std::optional<config::PlatformConfig> platform_file;
+  if (!flags.platform.empty()) platform_file = config::load_platform_config(flags.platform);
+  config::PlatformConfig node =
+      platform_file ? *platform_file
+                    : config::this_machine_platform(flags.tier_backend.empty() ? "auto" : flags.tier_backend,
+                                                    config::kDefaultEmulationRatio, flags.chunks);
   if (!flags.tier_backend.empty()) node.tier_backend = flags.tier_backend;
   const launcher::LaunchPlan plan = read_plan(flags, node);
-  const launcher::Workload workload = launcher::load_workload(flags.workload, flags.platform);
+  const config::Workload workload = cosched::cli::read_workload(flags.workload, platform_file);
 
   launcher::LaunchSettings settings;
   settings.resume = !flags.resume.empty();
@@ -82,7 +85,7 @@ void run_launch(const LaunchFlags& flags) {
   settings.engine.fail_fast = flags.fail_fast;
   settings.clock.timeout_s = flags.timeout_s;
   settings.clock.kill_grace_s = flags.kill_grace_s;
-  settings.tier = launcher::tier_setup_of(node);
+  settings.tier = launcher::make_tier_setup(node.tier_backend, node.emulation_ratio, node.chunk_bytes());
   settings.log_dir = flags.log_dir;
   settings.schedule_source = flags.schedule;
   settings.workload_source = flags.workload;
@@ -118,7 +121,9 @@ const cosched::cli::CommandRegistration registration{"launch", [](CLI::App& app)
       sub->add_option("--resume", flags->resume, "Continue the run this journal records: only unfinished tasks run");
   sub->add_option("--policy", flags->policy, "auto | list | pack")->capture_default_str();
   sub->add_option("--tier-backend", flags->tier_backend, "Override the platform's tier backend");
-  sub->add_option("--chunks", flags->chunks, "Fast chunks without --platform")->capture_default_str();
+  sub->add_option("--chunks", flags->chunks, "Fast chunks without --platform")
+      ->check(CLI::Range(1U, config::kMaxFastChunks))
+      ->capture_default_str();
   sub->add_option("--timeout", flags->timeout_s, "Per-task timeout in seconds (SIGTERM, then SIGKILL)")
       ->check(cosched::cli::finite_positive(cosched::kMaxSeconds));
   sub->add_option("--kill-grace", flags->kill_grace_s, "Seconds between SIGTERM and SIGKILL")

@@ -2,6 +2,7 @@
 // kernels or produced by the KNL bandwidth model. Flags override the TOML config (docs/profiler.md).
 #include <fmt/core.h>
 
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
@@ -9,12 +10,18 @@
 
 #include "command_registry.hpp"
 #include "cosched/common/error.hpp"
+#include "cosched/common/text_file.hpp"
+#include "cosched/config/platform.hpp"
+#include "cosched/config/count_list.hpp"
+#include "cosched/config/workload.hpp"
 #include "cosched/profiler/profile_session.hpp"
 #include "cosched/profiler/sweep_config.hpp"
+#include "run_main.hpp"
 
 namespace {
 
 namespace prof = cosched::profiler;
+namespace config = cosched::config;
 
 struct ProfileFlags {
   std::string config;
@@ -36,36 +43,46 @@ struct ProfileFlags {
 };
 
 prof::SweepConfig sweep_from_flags(const ProfileFlags& flags) {
-  prof::SweepConfig config = flags.config.empty() ? prof::SweepConfig{} : prof::load_sweep_config(flags.config);
-  if (!flags.kernels.empty()) config.kernels = flags.kernels;
+  prof::SweepConfig sweep = flags.config.empty() ? prof::SweepConfig{} : prof::load_sweep_config(flags.config);
+  if (!flags.kernels.empty()) sweep.kernels = flags.kernels;
   if (!flags.footprints_mib.empty() || !flags.footprints_percent.empty()) {
-    config.footprints_mib = flags.footprints_mib;
-    config.footprints_percent_of_fast = flags.footprints_percent;
+    sweep.footprints_mib = flags.footprints_mib;
+    sweep.footprints_percent_of_fast = flags.footprints_percent;
   }
-  if (!flags.cores.empty()) config.cores = prof::parse_count_list(flags.cores);
-  if (!flags.chunks.empty()) config.chunks = prof::parse_count_list(flags.chunks);
-  if (flags.reps) config.reps = *flags.reps;
-  if (flags.warmup) config.warmup = *flags.warmup;
-  if (!flags.platform.empty()) config.platform_file = flags.platform;
-  if (!flags.tier_backend.empty()) config.tier_backend = flags.tier_backend;
-  if (flags.emulation_ratio) config.emulation_ratio = *flags.emulation_ratio;
-  if (!flags.model.empty()) config.model = flags.model;
-  return config;
+  if (!flags.cores.empty()) sweep.cores = config::parse_count_list(flags.cores);
+  if (!flags.chunks.empty()) sweep.chunks = config::parse_count_list(flags.chunks);
+  if (flags.reps) sweep.reps = *flags.reps;
+  if (flags.warmup) sweep.warmup = *flags.warmup;
+  if (!flags.platform.empty()) sweep.platform_file = flags.platform;
+  if (!flags.tier_backend.empty()) sweep.tier_backend = flags.tier_backend;
+  if (flags.emulation_ratio) sweep.emulation_ratio = *flags.emulation_ratio;
+  if (!flags.model.empty()) sweep.model = flags.model;
+  return sweep;
+}
+
+// Before any work: the CSV is a file in an existing folder, and an existing one is continued (--resume) or
+// replaced (--force) only when asked.
+void check_profile_output(const ProfileFlags& flags) {
+  cosched::check_output_path(flags.output, cosched::Overwrite::replace, "profile CSV");
+  if (!flags.resume && !flags.force && std::filesystem::exists(flags.output)) {
+    throw cosched::UsageError(flags.output + ": exists; --resume continues it, --force replaces it");
+  }
 }
 
 void run_profile_command(const ProfileFlags& flags) {
-  const prof::SweepConfig config = sweep_from_flags(flags);
-  const prof::PlatformConfig platform = prof::resolve_sweep_platform(config);
+  check_profile_output(flags);
+  const prof::SweepConfig sweep = sweep_from_flags(flags);
+  const config::PlatformConfig platform = prof::resolve_sweep_platform(sweep);
   prof::ProfileRunOptions options;
   options.output = flags.output;
   options.resume = flags.resume;
   options.force = flags.force;
   // A model sweep takes milliseconds: a progress line per point would only be noise.
-  options.show_progress = !flags.quiet && config.model.empty();
-  const auto outcome = prof::run_profile(config, platform, options);
+  options.show_progress = !flags.quiet && sweep.model.empty();
+  const auto outcome = prof::run_profile(sweep, platform, options);
   fmt::print(stderr, "profile: {} points measured, {} already done, into {}\n", outcome.measured, outcome.skipped,
              flags.output);
-  if (config.model.empty() && outcome.measured > 0) {
+  if (sweep.model.empty() && outcome.measured > 0) {
     fmt::print(stderr,
                "profile: sweep {:.1f} s, kernel passes {:.1f} s: overhead {:.1f} % (profiler's own {:.2f} %, the "
                "rest is allocation, first touch and validation in the stream runs)\n",
@@ -84,21 +101,26 @@ const cosched::cli::CommandRegistration registration{"profile", [](CLI::App& app
   sub->add_option("--config", flags->config, "Sweep config TOML (configs/profiles/); flags override it");
   sub->add_option("--kernels", flags->kernels, "Kernels: write, ddot, copy, scale, add, triad")->delimiter(',');
   sub->add_option("--footprints-mib", flags->footprints_mib, "Task footprints in MiB (all arrays together)")
-      ->delimiter(',');
+      ->delimiter(',')
+      ->check(cosched::cli::finite_positive(static_cast<double>(config::kMaxFootprintBytes) / (1 << 20)));
   sub->add_option("--footprints-percent-of-fast", flags->footprints_percent,
                   "Task footprints as % of the platform's fast capacity (as in Fig. 2 of the paper)")
-      ->delimiter(',');
+      ->delimiter(',')
+      ->check(cosched::cli::finite_positive(config::kMaxFootprintPercentOfFast));
   sub->add_option("--cores", flags->cores, "Core counts: list and ranges, e.g. 1,2,4..8 (default 1..platform)");
   sub->add_option("--chunks", flags->chunks, "Fast chunks: list and ranges, e.g. 0..20 (default 0..platform)");
-  sub->add_option("--reps", flags->reps, "Timed repetitions per point (median and spread recorded)");
-  sub->add_option("--warmup", flags->warmup, "Untimed warm-up repetitions per point");
+  sub->add_option("--reps", flags->reps, "Timed repetitions per point (median and spread recorded)")
+      ->check(CLI::Range(1U, prof::kMaxSweepReps));
+  sub->add_option("--warmup", flags->warmup, "Untimed warm-up repetitions per point")
+      ->check(CLI::Range(0U, prof::kMaxSweepWarmup));
   sub->add_option("--platform", flags->platform, "Platform TOML (configs/platforms/)");
   sub->add_option("--tier-backend", flags->tier_backend, "Override the platform's tier backend");
-  sub->add_option("--emulation-ratio", flags->emulation_ratio, "Emulated backend: slow:fast bandwidth ratio");
+  sub->add_option("--emulation-ratio", flags->emulation_ratio, "Emulated backend only: slow:fast bandwidth ratio")
+      ->check(cosched::cli::finite_range(config::kMinEmulationRatio, config::kMaxEmulationRatio));
   sub->add_option("--model", flags->model, "Model instead of measuring: knl")->check(CLI::IsMember({"knl"}));
   sub->add_option("-o,--output", flags->output, "Profile CSV to write")->required();
-  sub->add_flag("--resume", flags->resume, "Continue a partial CSV, skipping points already measured");
-  sub->add_flag("--force", flags->force, "Overwrite an existing CSV");
+  auto* resume = sub->add_flag("--resume", flags->resume, "Continue a partial CSV, skipping points already measured");
+  sub->add_flag("--force", flags->force, "Overwrite an existing CSV")->excludes(resume);
   sub->add_flag("--quiet", flags->quiet, "No progress output");
   sub->callback([flags] { run_profile_command(*flags); });
 }};

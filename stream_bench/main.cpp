@@ -3,7 +3,6 @@
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
 
-#include <cmath>
 #include <exception>
 #include <optional>
 #include <string>
@@ -20,6 +19,13 @@
 
 namespace {
 
+// Bounds of the options: every repetition's time is kept, and arrays beyond 4 PiB fit no memory.
+constexpr unsigned kMaxReps = 100'000;
+constexpr unsigned kMaxWarmup = 100'000;
+constexpr double kMaxSizeMib = 0x1p42;
+constexpr double kMinEmulationRatio = 1.0;
+constexpr double kMaxEmulationRatio = 100.0;
+
 struct Arguments {
   std::string kernel = "triad";
   std::optional<unsigned> threads;
@@ -30,7 +36,7 @@ struct Arguments {
   std::string stores = "auto";
   std::optional<double> fast_fraction;
   std::optional<std::string> tier_backend;
-  double emulation_ratio = 5.0;
+  std::optional<double> emulation_ratio;  // emulated backend only
   bool json = false;
 };
 
@@ -53,15 +59,21 @@ void add_options(CLI::App& app, Arguments& args) {
   app.add_option("--threads", args.threads, "OpenMP threads, one pinned per core (default: all allowed cores)");
   app.add_option("--cores", args.cores, "core indices into the allowed cores, comma-separated (default: the first N)")
       ->delimiter(',');
-  app.add_option("--size-mib", args.size_mib, "size of EACH array in MiB (fractions allowed)")->capture_default_str();
-  app.add_option("--reps", args.reps, "timed repetitions")->capture_default_str();
-  app.add_option("--warmup", args.warmup, "untimed repetitions before the timed ones")->capture_default_str();
+  app.add_option("--size-mib", args.size_mib, "size of EACH array in MiB (fractions allowed)")
+      ->check(cosched::cli::finite_positive(kMaxSizeMib))
+      ->capture_default_str();
+  app.add_option("--reps", args.reps, "timed repetitions")->check(CLI::Range(1U, kMaxReps))->capture_default_str();
+  app.add_option("--warmup", args.warmup, "untimed repetitions before the timed ones")
+      ->check(CLI::Range(0U, kMaxWarmup))
+      ->capture_default_str();
   app.add_option("--stores", args.stores, "auto|nt|regular: non-temporal (streaming) or regular stores")
       ->capture_default_str();
-  app.add_option("--fast-fraction", args.fast_fraction, "share of every array in the fast tier, 0..1");
+  app.add_option("--fast-fraction", args.fast_fraction, "share of every array in the fast tier, 0..1")
+      ->check(cosched::cli::finite_range(0.0, 1.0));
   app.add_option("--tier-backend", args.tier_backend, backend_help());
-  app.add_option("--emulation-ratio", args.emulation_ratio, "slow:fast bandwidth ratio of the emulated backend")
-      ->capture_default_str();
+  app.add_option("--emulation-ratio", args.emulation_ratio,
+                 "slow:fast bandwidth ratio of the emulated backend (default 5; emulated backend only)")
+      ->check(cosched::cli::finite_range(kMinEmulationRatio, kMaxEmulationRatio));
   app.add_flag("--json", args.json, "print one JSON object instead of the table");
 }
 
@@ -75,14 +87,7 @@ cosched::stream::StreamConfig to_config(const Arguments& args) {
     config.threads = static_cast<unsigned>(args.cores.empty() ? cosched::platform::allowed_cores().size()
                                                               : args.cores.size());
   }
-  if (!(args.size_mib > 0) || !std::isfinite(args.size_mib)) {
-    throw cosched::UsageError(fmt::format("--size-mib must be a positive number, got {}", args.size_mib));
-  }
-  const double bytes = args.size_mib * 1024.0 * 1024.0;
-  if (bytes > 0x1p62) {
-    throw cosched::ResourceError(fmt::format("--size-mib {} does not fit in any memory", args.size_mib));
-  }
-  config.array_bytes = static_cast<std::size_t>(bytes);
+  config.array_bytes = static_cast<std::size_t>(args.size_mib * 1024.0 * 1024.0);  // in range: see add_options
   config.reps = args.reps;
   config.warmup_reps = args.warmup;
   config.stores = cosched::stream::parse_store_mode(args.stores);
@@ -98,7 +103,14 @@ cosched::platform::TierOptions to_tier_options(const Arguments& args) {
                                           "place in the fast tier)",
                                           options.backend));
   }
-  options.emulation_ratio = args.emulation_ratio;
+  if (args.emulation_ratio) {
+    // Only the emulated tier uses the ratio; anywhere else it would be ignored without a word.
+    if (cosched::platform::resolve_tier_backend_name(options) != "emulated") {
+      throw cosched::UsageError(fmt::format("--emulation-ratio applies to the emulated tier backend only, not {}",
+                                            cosched::platform::resolve_tier_backend_name(options)));
+    }
+    options.emulation_ratio = *args.emulation_ratio;
+  }
   return options;
 }
 

@@ -147,7 +147,7 @@ void write_results(const DemoSetup& setup, const std::vector<RunRow>& rows, doub
                          {"journal", row.journal.string()}});
   }
   nlohmann::json passes = nlohmann::json::array();
-  for (const auto& entry : setup.workload.entries) {
+  for (const auto& entry : setup.batch) {
     passes.push_back({{"kernel", entry.kernel}, {"footprint_bytes", entry.footprint_bytes}, {"count", entry.count},
                       {"passes", entry.passes}});
   }

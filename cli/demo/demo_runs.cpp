@@ -15,22 +15,10 @@ namespace cosched::demo {
 
 namespace {
 
-launcher::Workload workload_of(const sched::Instance& instance, const DemoSetup& setup) {
-  // The instance's ids are the profiler's "<kernel>-<MiB>MiB-<k>"; the same expansion gives each its task.
-  launcher::Workload workload;
+config::Workload workload_of(const sched::Instance& instance, const DemoSetup& setup) {
+  // The instance's ids are config::stream_task_id's, as in setup.workload.
+  config::Workload workload = setup.workload;
   workload.source = "demo batch";
-  std::map<std::pair<std::string, std::uint64_t>, unsigned> next;
-  for (const auto& entry : setup.workload.entries) {
-    for (unsigned i = 0; i < entry.count; ++i) {
-      launcher::WorkloadTask task;
-      task.id = launcher::stream_task_id(entry.kernel, entry.footprint_bytes,
-                                         next[{entry.kernel, entry.footprint_bytes}]++);
-      task.kernel = entry.kernel;
-      task.footprint_bytes = entry.footprint_bytes;
-      task.passes = entry.passes;
-      workload.tasks.push_back(task);
-    }
-  }
   for (const auto& task : instance.tasks()) (void)workload.find(task.id);
   return workload;
 }

@@ -119,15 +119,16 @@ DemoSetup make_setup(const DemoOptions& options) {
     for (const std::uint64_t footprint : setup.footprints) {
       const unsigned passes = calibrate_passes(kernel, footprint, setup.target_fast_s, *backend_for_calibration);
       setup.passes[{kernel, footprint}] = passes;
-      setup.workload.entries.push_back({kernel, footprint, count, passes});
+      setup.batch.push_back({kernel, footprint, count, passes});
+      config::add_stream_tasks(setup.workload, setup.batch.back(), "demo batch");
     }
   }
   return setup;
 }
 
-std::filesystem::path profile_tasks(const DemoSetup& setup, const launcher::TierSetup& tier,
-                                    const std::string& name, bool chunk_points) {
-  profiler::PlatformConfig platform = setup.platform;
+std::filesystem::path profile_tasks(const DemoSetup& setup, const launcher::TierSetup& tier, const std::string& name,
+                                    bool chunk_points) {
+  config::PlatformConfig platform = setup.platform;
   platform.tier_backend = tier.backend;
   std::vector<profiler::ProfilePoint> points;
   for (const auto& kernel : demo_kernels) {

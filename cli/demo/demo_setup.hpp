@@ -10,12 +10,12 @@
 #include <utility>
 #include <vector>
 
-#include "demo/demo.hpp"
 #include "cosched/common/text_file.hpp"
+#include "cosched/config/platform.hpp"
+#include "cosched/config/workload.hpp"
+#include "demo/demo.hpp"
 #include "cosched/launcher/launch.hpp"
 #include "cosched/profiler/instance_builder.hpp"
-#include "cosched/profiler/platform_config.hpp"
-#include "cosched/profiler/workload.hpp"
 #include "cosched/sched/model.hpp"
 
 namespace cosched::demo {
@@ -26,11 +26,12 @@ struct DemoSetup {
   DemoOptions options;
   std::filesystem::path output;
   std::filesystem::path stream_bench;
-  profiler::PlatformConfig platform;  // this node: its cores, the fast tier (emulated here) in 20 chunks
-  launcher::TierSetup tier;           // how tasks get their fast share
+  config::PlatformConfig platform;    // this node: its cores, the fast tier (emulated here) in 20 chunks
+  launcher::TierSetup tier;                     // how tasks get their fast share
   std::vector<std::uint64_t> footprints;
   PassTable passes;                   // per (kernel, footprint): kernel passes of one task
-  profiler::Workload workload;
+  std::vector<config::StreamTaskGroup> batch;  // per kernel and footprint: count tasks of `passes` passes
+  config::Workload workload;                   // the batch as tasks (config::add_stream_tasks)
   double target_fast_s = 0.0;         // one task's kernel time, 1 core, all fast (what passes aim at)
   unsigned profile_reps = 1;
   std::vector<std::string> fig3b_algorithms;

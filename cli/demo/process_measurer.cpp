@@ -11,8 +11,7 @@
 
 namespace cosched::demo {
 
-ProcessMeasurer::ProcessMeasurer(profiler::PlatformConfig platform, launcher::TierSetup tier,
-                                 std::filesystem::path stream_bench,
+ProcessMeasurer::ProcessMeasurer(config::PlatformConfig platform, launcher::TierSetup tier, std::filesystem::path stream_bench,
                                  std::map<std::pair<std::string, std::uint64_t>, unsigned> passes, unsigned reps,
                                  unsigned warmup)
     : platform_(std::move(platform)),
@@ -32,8 +31,8 @@ profiler::Measurement ProcessMeasurer::measure(const profiler::ProfilePoint& poi
   if (found == passes_.end()) {
     throw UsageError(fmt::format("no passes given for {} with footprint_bytes={}", point.kernel, point.footprint_bytes));
   }
-  launcher::WorkloadTask task;
-  task.id = launcher::stream_task_id(point.kernel, point.footprint_bytes, 0);
+  config::WorkloadTask task;
+  task.id = config::stream_task_id(point.kernel, point.footprint_bytes, 0);
   task.kernel = point.kernel;
   task.footprint_bytes = point.footprint_bytes;
   task.passes = found->second;

@@ -19,7 +19,7 @@ namespace cosched::demo {
 class ProcessMeasurer final : public profiler::PointMeasurer {
  public:
   // `passes` gives the passes of each (kernel, footprint) task; `reps` launches are timed after `warmup` ones.
-  ProcessMeasurer(profiler::PlatformConfig platform, launcher::TierSetup tier, std::filesystem::path stream_bench,
+  ProcessMeasurer(config::PlatformConfig platform, launcher::TierSetup tier, std::filesystem::path stream_bench,
                   std::map<std::pair<std::string, std::uint64_t>, unsigned> passes, unsigned reps, unsigned warmup);
 
   [[nodiscard]] std::string_view name() const override { return "process"; }
@@ -28,7 +28,7 @@ class ProcessMeasurer final : public profiler::PointMeasurer {
   [[nodiscard]] nlohmann::json describe() const override;
 
  private:
-  profiler::PlatformConfig platform_;
+  config::PlatformConfig platform_;
   launcher::TierSetup tier_;
   std::filesystem::path stream_bench_;
   std::map<std::pair<std::string, std::uint64_t>, unsigned> passes_;

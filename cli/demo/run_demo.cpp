@@ -29,12 +29,12 @@ std::filesystem::path run_demo(const DemoOptions& options) {
                                                       setup.tier.emulation_ratio)
                                         : ""));
   std::size_t tasks = 0;
-  for (const auto& entry : setup.workload.entries) tasks += entry.count;
+  for (const auto& entry : setup.batch) tasks += entry.count;
   say(fmt::format("      batch: {} tasks (write, ddot, triad x {} and {} MiB), passes per task {}", tasks,
                   setup.footprints[0] >> 20, setup.footprints[1] >> 20,
                   fmt::join([&] {
                     std::vector<unsigned> p;
-                    for (const auto& entry : setup.workload.entries) p.push_back(entry.passes);
+                    for (const auto& entry : setup.batch) p.push_back(entry.passes);
                     return p;
                   }(),
                             "/")));

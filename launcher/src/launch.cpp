@@ -172,7 +172,8 @@ EngineResult predict(const LaunchPlan& plan, std::string_view policy_name) {
   return run_engine(plan, *policy, clock, *pool);
 }
 
-LaunchSummary launch(const LaunchPlan& full_plan, const Workload& workload, const LaunchSettings& settings) {
+LaunchSummary launch(const LaunchPlan& full_plan, const config::Workload& workload,
+                     const LaunchSettings& settings) {
   check_plan_times(full_plan, settings.schedule_source);
   const BatchInputs inputs = batch_inputs(full_plan, workload, settings.tier);  // every id must have a command
   LaunchSummary summary;

@@ -28,7 +28,7 @@ std::size_t granted_fast_bytes(const Grant& grant, const TierSetup& tier) {
   return static_cast<std::size_t>(std::floor(static_cast<double>(grant.fast_chunks) * tier.chunk_bytes));
 }
 
-std::vector<std::string> stream_argv(const WorkloadTask& task, const Grant& grant,
+std::vector<std::string> stream_argv(const config::WorkloadTask& task, const Grant& grant,
                                      const std::filesystem::path& stream_bench,
                                      const platform::ChildPlacement& placement) {
   const auto& kernel = stream::find_kernel(task.kernel);
@@ -58,7 +58,7 @@ std::string substitute_placeholders(const std::string& arg, const Grant& grant, 
   return text;
 }
 
-TaskLaunch build_task_launch(const WorkloadTask& task, const Grant& grant, const TierSetup& tier,
+TaskLaunch build_task_launch(const config::WorkloadTask& task, const Grant& grant, const TierSetup& tier,
                              const std::filesystem::path& stream_bench, const std::filesystem::path& log_dir) {
   TaskLaunch launch;
   launch.timeout_s = task.timeout_s;

@@ -5,6 +5,7 @@
 
 #include <limits>
 #include <map>
+#include <memory>
 #include <set>
 #include <tuple>
 
@@ -41,7 +42,7 @@ ProfileSet load_profile_set(const std::vector<std::filesystem::path>& csv_paths)
 }
 
 std::vector<double> task_time_table(const ProfileSet& profiles, const std::string& kernel,
-                                    std::uint64_t footprint_bytes, const PlatformConfig& platform) {
+                                    std::uint64_t footprint_bytes, const config::PlatformConfig& platform) {
   std::vector<TimeSample> samples;
   for (const auto& [row, chunk_bytes] : profiles.entries) {
     if (row.point.kernel == kernel && row.point.footprint_bytes == footprint_bytes) {
@@ -70,28 +71,34 @@ std::vector<double> task_time_table(const ProfileSet& profiles, const std::strin
   return times;
 }
 
-sched::Instance build_instance(const Workload& workload, const ProfileSet& profiles, const PlatformConfig& platform) {
+sched::Instance build_instance(const config::Workload& workload, const ProfileSet& profiles,
+                               const config::PlatformConfig& platform) {
   std::vector<sched::Resource> resources{{"cores", static_cast<int>(platform.cores)},
                                          {"fast_chunks", static_cast<int>(platform.fast_chunks)}};
   const sched::AllocationSpace space(sched::capacities_of(resources));
+  // One table per kernel, footprint and passes: the tasks of a workload entry share it.
+  std::map<std::tuple<std::string, std::uint64_t, unsigned>, std::shared_ptr<sched::DenseTimeTable>> tables;
   std::vector<sched::Task> tasks;
-  std::map<std::pair<std::string, std::uint64_t>, unsigned> next_index;
-  for (const auto& entry : workload.entries) {
-    std::vector<double> times;
-    try {
-      times = task_time_table(profiles, entry.kernel, entry.footprint_bytes, platform);
-    } catch (const InputError& e) {
-      throw InputError(fmt::format("workload '{}'", workload.name), e.what());
+  for (const auto& task : workload.tasks) {
+    if (!task.is_stream()) {
+      throw InputError(workload.source, fmt::format("task \"{}\" is a command: profiles only give STREAM tasks "
+                                                    "their times",
+                                                    task.id));
     }
-    for (double& t : times) t *= entry.passes;  // +inf (no core) stays +inf
-    // The tasks of one entry share their table.
-    const auto profile = std::make_shared<sched::DenseTimeTable>(space, std::move(times));
-    const nlohmann::json attributes = {
-        {"kernel", entry.kernel}, {"footprint_bytes", entry.footprint_bytes}, {"passes", entry.passes}};
-    auto& index = next_index[{entry.kernel, entry.footprint_bytes}];
-    for (unsigned i = 0; i < entry.count; ++i) {
-      tasks.push_back({workload_task_id(entry.kernel, entry.footprint_bytes, index++), profile, attributes});
+    auto [table, added] = tables.try_emplace({task.kernel, task.footprint_bytes, task.passes});
+    if (added) {
+      std::vector<double> times;
+      try {
+        times = task_time_table(profiles, task.kernel, task.footprint_bytes, platform);
+      } catch (const InputError& e) {
+        throw InputError(fmt::format("workload '{}'", workload.name), e.what());
+      }
+      for (double& t : times) t *= task.passes;  // +inf (no core) stays +inf
+      table->second = std::make_shared<sched::DenseTimeTable>(space, std::move(times));
     }
+    nlohmann::json attributes = task;  // what it runs, by the workload schema's one writer (config::to_json)
+    attributes.erase("id");            // the instance's own field
+    tasks.push_back({task.id, table->second, std::move(attributes)});
   }
   sched::Instance instance(std::move(resources), std::move(tasks),
                            {{"platform", {{"name", platform.name}, {"chunk_bytes", platform.chunk_bytes()}}},

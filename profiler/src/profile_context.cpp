@@ -75,7 +75,7 @@ std::filesystem::path sidecar_path(const std::filesystem::path& csv_path) {
   return path;
 }
 
-ProfileSidecar make_profile_sidecar(const PlatformConfig& platform, const SweepConfig& sweep,
+ProfileSidecar make_profile_sidecar(const config::PlatformConfig& platform, const SweepConfig& sweep,
                                     const json& measurer_context) {
   ProfileSidecar sidecar;
   sidecar.cosched_version = COSCHED_VERSION;

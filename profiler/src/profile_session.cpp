@@ -16,28 +16,42 @@
 
 namespace cosched::profiler {
 
-PlatformConfig resolve_sweep_platform(const SweepConfig& config) {
-  PlatformConfig platform;
-  if (config.platform_file) {
-    platform = load_platform_config(*config.platform_file);
-  } else if (config.model == "knl") {
-    platform = knl_7210_flat_platform();
+config::PlatformConfig resolve_sweep_platform(const SweepConfig& sweep) {
+  config::PlatformConfig platform;
+  if (sweep.platform_file) {
+    platform = config::load_platform_config(*sweep.platform_file);
+  } else if (sweep.model == "knl") {
+    platform = config::knl_7210_flat_platform();
   } else {
-    platform = this_machine_platform(config.tier_backend.value_or("auto"), config.emulation_ratio.value_or(5.0));
+    platform = config::this_machine_platform(sweep.tier_backend.value_or("auto"),
+                                             sweep.emulation_ratio.value_or(config::kDefaultEmulationRatio));
   }
-  if (config.tier_backend) {
+  if (sweep.tier_backend) {
     const auto names = platform::tier_backend_names();
-    if (std::find(names.begin(), names.end(), *config.tier_backend) == names.end()) {
-      throw UsageError(fmt::format("unknown tier backend '{}' (known: {})", *config.tier_backend,
+    if (std::find(names.begin(), names.end(), *sweep.tier_backend) == names.end()) {
+      throw UsageError(fmt::format("unknown tier backend '{}' (known: {})", *sweep.tier_backend,
                                    fmt::join(names, ", ")));
     }
-    platform.tier_backend = *config.tier_backend;
+    platform.tier_backend = *sweep.tier_backend;
   }
-  if (config.emulation_ratio) platform.emulation_ratio = *config.emulation_ratio;
+  if (sweep.emulation_ratio) {
+    // A ratio only the emulated tier uses would otherwise be ignored without a word.
+    platform::TierOptions tier;
+    tier.backend = platform.tier_backend;
+    const std::string backend = sweep.model.empty() ? platform::resolve_tier_backend_name(tier) : "the KNL model";
+    if (backend != "emulated") {
+      throw UsageError(fmt::format("--emulation-ratio / emulation_ratio applies to the emulated tier backend only, "
+                                   "this sweep uses {}",
+                                   backend));
+    }
+    platform.emulation_ratio = *sweep.emulation_ratio;
+  }
+  config::check_platform(platform, "the sweep's platform");
   return platform;
 }
 
-SweepOutcome run_profile(const SweepConfig& config, const PlatformConfig& platform, const ProfileRunOptions& options) {
+SweepOutcome run_profile(const SweepConfig& config, const config::PlatformConfig& platform,
+                         const ProfileRunOptions& options) {
   const auto points = expand_sweep(config, platform);
   const auto measurer = make_measurer(config.model == "knl" ? "knl-model" : "stream",
                                       MeasurerOptions{platform, config.reps, config.warmup});

@@ -3,139 +3,104 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <charconv>
-#include <cmath>
+#include <set>
 
+#include "cosched/common/checked.hpp"
 #include "cosched/common/error.hpp"
-#include "toml_fields.hpp"
+#include "cosched/config/toml_table.hpp"
+#include "cosched/config/workload.hpp"
 
 namespace cosched::profiler {
 namespace {
 
-namespace tf = toml_fields;
+constexpr double kMiB = 1024.0 * 1024.0;
 
-unsigned parse_count(std::string_view text, std::string_view whole) {
-  unsigned value = 0;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (text.empty() || error != std::errc{} || end != text.data() + text.size()) {
-    throw UsageError(fmt::format("'{}' in '{}' is not a non-negative integer", text, whole));
-  }
-  return value;
-}
-
-void sort_unique(std::vector<unsigned>& values) {
-  std::sort(values.begin(), values.end());
-  values.erase(std::unique(values.begin(), values.end()), values.end());
-}
-
-std::vector<double> positive_numbers(const toml::table& root, const char* key, const std::filesystem::path& path) {
-  auto values = tf::get_number_list(root, key, path).value_or(std::vector<double>{});
-  for (double v : values) {
-    if (!(v > 0.0) || !std::isfinite(v)) {
-      throw InputError(tf::where(path, *root.get(key)), fmt::format("key '{}': values must be positive", key));
+// `values` without repeats; else InputError at the key naming the repeated value.
+template <typename T>
+std::vector<T> without_repeats(std::vector<T> values, const config::TomlTable& root, const char* key) {
+  std::set<T> seen;
+  for (const auto& value : values) {
+    if (!seen.insert(value).second) {
+      throw InputError(root.where(key), fmt::format("key '{}' lists {} twice", key, value));
     }
   }
   return values;
-}
-
-std::optional<unsigned> bounded_count(const toml::table& root, const char* key, std::int64_t minimum,
-                                      const std::filesystem::path& path) {
-  const auto value = tf::get_integer(root, key, path);
-  if (!value) return std::nullopt;
-  if (*value < minimum || *value > 100'000) {
-    throw InputError(tf::where(path, *root.get(key)),
-                     fmt::format("key '{}' must be between {} and 100000, got {}", key, minimum, *value));
-  }
-  return static_cast<unsigned>(*value);
 }
 
 }  // namespace
 
-std::vector<unsigned> parse_count_list(std::string_view text) {
-  std::vector<unsigned> values;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    const std::size_t comma = std::min(text.find(',', start), text.size());
-    const std::string_view item = text.substr(start, comma - start);
-    const std::size_t dots = item.find("..");
-    if (dots == std::string_view::npos) {
-      values.push_back(parse_count(item, text));
-    } else {
-      const unsigned first = parse_count(item.substr(0, dots), text);
-      const unsigned last = parse_count(item.substr(dots + 2), text);
-      if (last < first) throw UsageError(fmt::format("range '{}' in '{}' is empty", item, text));
-      if (last - first > 1'000'000) throw UsageError(fmt::format("range '{}' is too long", item));
-      for (unsigned v = first; v <= last; ++v) values.push_back(v);
-    }
-    start = comma + 1;
-  }
-  sort_unique(values);
-  return values;
-}
-
 SweepConfig load_sweep_config(const std::filesystem::path& path) {
-  const toml::table root = tf::parse_file(path);
-  tf::reject_unknown_keys(root,
-                          {"description", "kernels", "footprints_mib", "footprints_percent_of_fast", "cores",
-                           "chunks", "reps", "warmup", "platform", "tier_backend", "emulation_ratio", "model"},
-                          path);
-  SweepConfig config;
-  config.kernels = tf::get_string_list(root, "kernels", path).value_or(std::vector<std::string>{});
-  config.footprints_mib = positive_numbers(root, "footprints_mib", path);
-  config.footprints_percent_of_fast = positive_numbers(root, "footprints_percent_of_fast", path);
-  config.cores = tf::get_count_list(root, "cores", path).value_or(std::vector<unsigned>{});
-  config.chunks = tf::get_count_list(root, "chunks", path).value_or(std::vector<unsigned>{});
-  config.reps = bounded_count(root, "reps", 1, path).value_or(config.reps);
-  config.warmup = bounded_count(root, "warmup", 0, path).value_or(config.warmup);
-  if (const auto platform = tf::get_string(root, "platform", path)) {
-    config.platform_file = path.parent_path() / *platform;
+  const auto root = config::TomlTable::parse_file(path, "sweep config");
+  root.allow_only({"description", "kernels", "footprints_mib", "footprints_percent_of_fast", "cores", "chunks", "reps",
+                   "warmup", "platform", "tier_backend", "emulation_ratio", "model"});
+  SweepConfig sweep;
+  sweep.kernels = without_repeats(root.strings("kernels").value_or(std::vector<std::string>{}), root, "kernels");
+  const auto max_mib = static_cast<double>(config::kMaxFootprintBytes) / kMiB;
+  sweep.footprints_mib = without_repeats(root.numbers("footprints_mib", positive_up_to(max_mib)).value_or(
+                                             std::vector<double>{}), root, "footprints_mib");
+  sweep.footprints_percent_of_fast =
+      without_repeats(root.numbers("footprints_percent_of_fast", positive_up_to(config::kMaxFootprintPercentOfFast))
+                          .value_or(std::vector<double>{}), root, "footprints_percent_of_fast");
+  sweep.cores = root.counts("cores", config::kMaxCores).value_or(std::vector<unsigned>{});
+  sweep.chunks = root.counts("chunks", config::kMaxFastChunks).value_or(std::vector<unsigned>{});
+  sweep.reps = static_cast<unsigned>(root.integer("reps", 1, kMaxSweepReps).value_or(sweep.reps));
+  sweep.warmup = static_cast<unsigned>(root.integer("warmup", 0, kMaxSweepWarmup).value_or(sweep.warmup));
+  if (const auto platform = root.string("platform")) sweep.platform_file = path.parent_path() / *platform;
+  sweep.tier_backend = root.string("tier_backend");
+  sweep.emulation_ratio =
+      root.number("emulation_ratio", Range{config::kMinEmulationRatio, config::kMaxEmulationRatio, true, true});
+  sweep.model = root.string("model").value_or("");
+  if (!sweep.model.empty() && sweep.model != "knl") {
+    throw InputError(root.where("model"), fmt::format("key 'model': unknown model '{}' (known: knl)", sweep.model));
   }
-  config.tier_backend = tf::get_string(root, "tier_backend", path);
-  config.emulation_ratio = tf::get_number(root, "emulation_ratio", path);
-  if (config.emulation_ratio && !(*config.emulation_ratio >= 1.0)) {
-    throw InputError(tf::where(path, *root.get("emulation_ratio")), "key 'emulation_ratio' must be >= 1");
-  }
-  config.model = tf::get_string(root, "model", path).value_or("");
-  if (!config.model.empty() && config.model != "knl") {
-    throw InputError(tf::where(path, *root.get("model")),
-                     fmt::format("key 'model': unknown model '{}' (known: knl)", config.model));
-  }
-  return config;
+  return sweep;
 }
 
-std::uint64_t footprint_from_percent(double percent, const PlatformConfig& platform) {
-  constexpr double mib = 1024.0 * 1024.0;
-  const double bytes = percent / 100.0 * static_cast<double>(platform.fast_capacity_bytes);
-  return static_cast<std::uint64_t>(std::floor(bytes / mib)) * (1ULL << 20);
-}
-
-std::vector<std::uint64_t> resolve_footprints(const SweepConfig& config, const PlatformConfig& platform) {
+std::vector<std::uint64_t> resolve_footprints(const SweepConfig& sweep, const config::PlatformConfig& platform) {
+  std::vector<std::pair<std::uint64_t, std::string>> footprints;  // bytes, as given
+  for (const double mib : sweep.footprints_mib) {
+    footprints.emplace_back(config::footprint_bytes_from_mib(mib), fmt::format("{} MiB", mib));
+  }
+  for (const double percent : sweep.footprints_percent_of_fast) {
+    footprints.emplace_back(config::footprint_from_percent(percent, platform),
+                            fmt::format("{} % of the fast tier of platform {}", percent, platform.name));
+  }
+  std::sort(footprints.begin(), footprints.end());
   std::vector<std::uint64_t> bytes;
-  for (double mib : config.footprints_mib) {
-    bytes.push_back(static_cast<std::uint64_t>(std::llround(mib * 1024.0 * 1024.0)));
+  for (std::size_t i = 0; i < footprints.size(); ++i) {
+    const auto& [value, given] = footprints[i];
+    if (value == 0) throw UsageError(fmt::format("the footprint {} rounds to 0 bytes", given));
+    if (i > 0 && footprints[i - 1].first == value) {
+      throw UsageError(fmt::format("the footprint of {} bytes is given twice ({} and {})", value,
+                                   footprints[i - 1].second, given));
+    }
+    bytes.push_back(value);
   }
-  for (double percent : config.footprints_percent_of_fast) bytes.push_back(footprint_from_percent(percent, platform));
-  for (auto b : bytes) {
-    if (b == 0) throw UsageError("a footprint rounds to 0 bytes");
-  }
-  std::sort(bytes.begin(), bytes.end());
-  bytes.erase(std::unique(bytes.begin(), bytes.end()), bytes.end());
   return bytes;
 }
 
-std::vector<ProfilePoint> expand_sweep(const SweepConfig& config, const PlatformConfig& platform) {
-  if (config.kernels.empty()) throw UsageError("no kernels to profile (--kernels or 'kernels' in the config)");
-  const auto footprints = resolve_footprints(config, platform);
+std::vector<ProfilePoint> expand_sweep(const SweepConfig& sweep, const config::PlatformConfig& platform) {
+  if (sweep.kernels.empty()) throw UsageError("no kernels to profile (--kernels or 'kernels' in the config)");
+  std::set<std::string> kernels;
+  for (const auto& kernel : sweep.kernels) {
+    if (!kernels.insert(kernel).second) throw UsageError(fmt::format("kernel '{}' is given twice", kernel));
+  }
+  const auto footprints = resolve_footprints(sweep, platform);
   if (footprints.empty()) {
     throw UsageError("no footprints to profile (--footprints-mib, or 'footprints_mib' / "
                      "'footprints_percent_of_fast' in the config)");
   }
-  if (config.reps < 1) throw UsageError("reps must be at least 1");
-  std::vector<unsigned> cores = config.cores;
+  if (sweep.reps < 1 || sweep.reps > kMaxSweepReps) {
+    throw UsageError(fmt::format("reps must be from 1 to {}, got {}", kMaxSweepReps, sweep.reps));
+  }
+  if (sweep.warmup > kMaxSweepWarmup) {
+    throw UsageError(fmt::format("warmup must be from 0 to {}, got {}", kMaxSweepWarmup, sweep.warmup));
+  }
+  std::vector<unsigned> cores = sweep.cores;
   if (cores.empty()) {
     for (unsigned c = 1; c <= platform.cores; ++c) cores.push_back(c);
   }
-  std::vector<unsigned> chunks = config.chunks;
+  std::vector<unsigned> chunks = sweep.chunks;
   if (chunks.empty()) {
     for (unsigned k = 0; k <= platform.fast_chunks; ++k) chunks.push_back(k);
   }
@@ -150,8 +115,14 @@ std::vector<ProfilePoint> expand_sweep(const SweepConfig& config, const Platform
                                    platform.name));
     }
   }
+  const double total = static_cast<double>(sweep.kernels.size()) * static_cast<double>(footprints.size()) *
+                       static_cast<double>(cores.size()) * static_cast<double>(chunks.size());
+  if (total > kMaxSweepPoints) {
+    throw UsageError(fmt::format("the sweep has {:g} points (kernels x footprints x cores x chunks), at most {:g}",
+                                 total, kMaxSweepPoints));
+  }
   std::vector<ProfilePoint> points;
-  for (const auto& kernel : config.kernels) {
+  for (const auto& kernel : sweep.kernels) {
     for (auto footprint : footprints) {
       for (unsigned c : cores) {
         for (unsigned k : chunks) points.push_back({kernel, footprint, c, k});

@@ -35,11 +35,11 @@ LaunchPlan serial_plan(const Commands& commands, double step) {
   return plan;
 }
 
-Workload workload_of(const Commands& commands) {
-  Workload workload;
+config::Workload workload_of(const Commands& commands) {
+  config::Workload workload;
   workload.source = "test";
   for (const auto& [id, argv] : commands) {
-    WorkloadTask task;
+    config::WorkloadTask task;
     task.id = id;
     task.command = argv;
     workload.tasks.push_back(task);
@@ -155,7 +155,7 @@ TEST(LaunchWall, ATaskIdThatWouldEscapeTheLogFolderFailsAndWritesNothingOutside)
 }
 
 // Forks a launcher running `plan`; returns its pid.
-pid_t fork_launcher(const LaunchPlan& plan, const Workload& workload, const LaunchSettings& settings) {
+pid_t fork_launcher(const LaunchPlan& plan, const config::Workload& workload, const LaunchSettings& settings) {
   const pid_t pid = ::fork();
   if (pid == 0) {
     int code = 0;
@@ -189,7 +189,7 @@ TEST(LaunchWall, ResumeAfterSigkillRunsOnlyWhatDidNotCompleteAndNothingTwice) {
     commands.push_back({id, testing::append_command(marks, id, 200)});
   }
   const LaunchPlan plan = serial_plan(commands, 0.2);
-  const Workload workload = workload_of(commands);
+  const config::Workload workload = workload_of(commands);
   LaunchSettings settings = settings_for(dir);
 
   const pid_t launcher = fork_launcher(plan, workload, settings);

@@ -1,12 +1,12 @@
-// Reading schedules and workloads for a launch, and turning a task + its grant into a command.
+// Reading schedules for a launch, and turning a task + its grant into a command (workloads: tests/config).
 #include <gtest/gtest.h>
 
 #include <fstream>
 
 #include "cosched/common/error.hpp"
+#include "cosched/config/workload.hpp"
 #include "cosched/launcher/plan.hpp"
 #include "cosched/launcher/task_command.hpp"
-#include "cosched/launcher/workload.hpp"
 #include "test_support.hpp"
 
 namespace cosched::launcher {
@@ -62,39 +62,6 @@ TEST(SchedulePlan, RemainingPlanDropsDoneTasksAndShiftsStarts) {
   EXPECT_DOUBLE_EQ(rest.tasks[1].planned_start, 1.5);
 }
 
-TEST(Workload, JsonWorkloadsGiveCommandsAndStreamTasks) {
-  const auto path = write_file("workload-json", "w.json",
-                               R"({"tasks":[{"id":"cmd","command":["/bin/echo","{threads}"],"timeout_s":5},)"
-                               R"({"id":"triad-64MiB-0","kernel":"triad","footprint_bytes":67108864,"passes":3}]})");
-  const Workload workload = load_workload(path);
-  EXPECT_EQ(workload.find("cmd").command.size(), 2U);
-  EXPECT_DOUBLE_EQ(*workload.find("cmd").timeout_s, 5.0);
-  EXPECT_TRUE(workload.find("triad-64MiB-0").is_stream());
-  EXPECT_EQ(workload.find("triad-64MiB-0").passes, 3U);
-  EXPECT_THROW((void)workload.find("nope"), InputError);
-}
-
-TEST(Workload, BadJsonWorkloadsAreInputErrors) {
-  for (const std::string text : {R"({"tasks":[{"id":"a"}]})", R"({"tasks":[{"id":"a","kernel":"fft","footprint_bytes":8}]})",
-                                 R"({"tasks":[{"id":"a","command":[]}]})", R"({"tasks":[{"id":"a","command":["x"]},{"id":"a","command":["y"]}]})",
-                                 R"([1])"}) {
-    const auto path = write_file("workload-bad", "w.json", text);
-    EXPECT_THROW((void)load_workload(path), InputError) << text;
-  }
-}
-
-TEST(Workload, TomlWorkloadsExpandToTheIdsCoschedInstanceGives) {
-  const auto path = write_file("workload-toml", "w.toml",
-                               "name = \"w\"\n[[tasks]]\nkernel = \"triad\"\nfootprint_mib = 64\ncount = 2\npasses = 5\n"
-                               "[[tasks]]\nkernel = \"write\"\nfootprint_mib = 192\ncount = 1\n");
-  const Workload workload = load_workload(path);
-  ASSERT_EQ(workload.tasks.size(), 3U);
-  EXPECT_EQ(workload.tasks[0].id, "triad-64MiB-0");
-  EXPECT_EQ(workload.tasks[1].id, "triad-64MiB-1");
-  EXPECT_EQ(workload.tasks[2].id, "write-192MiB-0");
-  EXPECT_EQ(workload.tasks[0].passes, 5U);
-}
-
 Grant two_core_grant(std::size_t chunks) {
   Grant grant;
   grant.amounts = {2, static_cast<int>(chunks)};
@@ -106,7 +73,7 @@ Grant two_core_grant(std::size_t chunks) {
 
 TEST(TaskCommand, StreamTasksGetTheirCoresFootprintPassesAndFastFraction) {
   // Cores reach stream_bench through the binding (spec.pus), not its argv: see stream_argv.
-  WorkloadTask task;
+  config::WorkloadTask task;
   task.id = "triad-96MiB-0";
   task.kernel = "triad";
   task.footprint_bytes = 96ULL << 20;
@@ -128,7 +95,7 @@ TEST(TaskCommand, StreamTasksGetTheirCoresFootprintPassesAndFastFraction) {
 }
 
 TEST(TaskCommand, CommandsOnTheEmulatedTierAreToldTheirShareButGetNoPolicy) {
-  WorkloadTask task;
+  config::WorkloadTask task;
   task.id = "cmd";
   task.command = {"prog", "--threads={threads}", "{cpuset}", "{cores}", "{fast_bytes}"};
   TierSetup tier;
@@ -141,7 +108,7 @@ TEST(TaskCommand, CommandsOnTheEmulatedTierAreToldTheirShareButGetNoPolicy) {
 }
 
 TEST(TaskCommand, CommandsOnARealTierGetANumaPolicy) {
-  WorkloadTask task;
+  config::WorkloadTask task;
   task.id = "cmd";
   task.command = {"prog"};
   TierSetup tier;

@@ -29,9 +29,9 @@ TEST(StreamTask, RunsStreamBenchOnItsCoresWithItsFastShareAndValidates) {
   const auto cores = static_cast<int>(platform::allowed_cores().size());
   plan.capacities = {cores, 4};
   plan.tasks = {{"triad-4MiB-0", {1, 1}, 0, 0.01, -1}, {"write-4MiB-0", {1, 3}, 0, 0.01, -1}};
-  Workload workload;
+  config::Workload workload;
   for (const auto& [id, kernel] : {std::pair{"triad-4MiB-0", "triad"}, std::pair{"write-4MiB-0", "write"}}) {
-    WorkloadTask task;
+    config::WorkloadTask task;
     task.id = id;
     task.kernel = kernel;
     task.footprint_bytes = 4 << 20;

@@ -10,6 +10,9 @@
 namespace cosched::launcher {
 namespace {
 
+using config::Workload;
+using config::WorkloadTask;
+
 Grant one_core() {
   Grant grant;
   grant.amounts = {1};

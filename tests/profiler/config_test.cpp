@@ -1,11 +1,11 @@
-// Sweep, platform and workload files: valid ones load, and every bad key or value is rejected naming the key
-// and where it is.
+// Sweep files: valid ones load, and every bad key or value is rejected naming the key and where it is (platform
+// and workload files: tests/config).
 #include <gtest/gtest.h>
 
 #include "cosched/common/error.hpp"
-#include "cosched/profiler/platform_config.hpp"
+#include "cosched/config/platform.hpp"
+#include "cosched/profiler/profile_session.hpp"
 #include "cosched/profiler/sweep_config.hpp"
-#include "cosched/profiler/workload.hpp"
 #include "test_support.hpp"
 
 namespace cosched::profiler {
@@ -31,15 +31,6 @@ chunks = 10
 tier_backend = "emulated"
 )";
 
-TEST(CountList, ParsesListsAndRanges) {
-  EXPECT_EQ(parse_count_list("0..3"), (std::vector<unsigned>{0, 1, 2, 3}));
-  EXPECT_EQ(parse_count_list("8,1,2,4..5,2"), (std::vector<unsigned>{1, 2, 4, 5, 8}));
-  EXPECT_EQ(parse_count_list("7"), (std::vector<unsigned>{7}));
-  for (const char* bad : {"", "1,,2", "a", "3..1", "1..", "-1", "1.5"}) {
-    EXPECT_THROW((void)parse_count_list(bad), UsageError) << bad;
-  }
-}
-
 TEST(SweepConfigFile, LoadsEveryKey) {
   const auto dir = testing::scratch_dir();
   testing::write_file(dir / "tiny.toml", kPlatform);
@@ -61,7 +52,7 @@ emulation_ratio = 4.0
   EXPECT_EQ(config.reps, 7U);
   EXPECT_EQ(config.warmup, 2U);
   EXPECT_EQ(*config.emulation_ratio, 4.0);
-  const auto platform = load_platform_config(*config.platform_file);
+  const auto platform = config::load_platform_config(*config.platform_file);
   EXPECT_EQ(platform.name, "tiny");
   EXPECT_EQ(platform.fast_capacity_bytes, 100ULL << 20);
   EXPECT_EQ(resolve_footprints(config, platform), (std::vector<std::uint64_t>{50ULL << 20, 64ULL << 20, 256ULL << 20}));
@@ -100,7 +91,7 @@ TEST(SweepConfigFile, BadValuesAreNamed) {
 
 TEST(SweepConfigFile, PointsOutsideThePlatformAreRejected) {
   const auto platform_path = testing::write_file(testing::scratch_dir() / "tiny.toml", kPlatform);
-  const auto platform = load_platform_config(platform_path);
+  const auto platform = config::load_platform_config(platform_path);
   SweepConfig config;
   config.kernels = {"triad"};
   config.footprints_mib = {64};
@@ -115,78 +106,48 @@ TEST(SweepConfigFile, PointsOutsideThePlatformAreRejected) {
   EXPECT_THROW((void)expand_sweep(config, platform), UsageError);
 }
 
-TEST(PlatformFile, RepositoryPlatformsLoad) {
-  const auto knl = load_platform_config(COSCHED_SOURCE_DIR "/configs/platforms/knl-7210-flat.toml");
-  const auto builtin = knl_7210_flat_platform();
-  EXPECT_EQ(knl.cores, builtin.cores);
-  EXPECT_EQ(knl.fast_capacity_bytes, builtin.fast_capacity_bytes);
-  EXPECT_EQ(knl.fast_chunks, builtin.fast_chunks);
-  const auto local = load_platform_config(COSCHED_SOURCE_DIR "/configs/platforms/local.toml");
-  EXPECT_GE(local.cores, 1U);  // "auto": this machine's allowed cores
-  EXPECT_EQ(local.tier_backend, "emulated");
-  EXPECT_DOUBLE_EQ(local.chunk_bytes(), 16.0 * (1 << 20));
-}
-
-TEST(PlatformFile, BadKeysAndValuesAreNamed) {
+TEST(SweepConfigFile, RepeatedAndOutOfRangeValuesAreNamed) {
   const auto dir = testing::scratch_dir();
   const std::vector<std::pair<std::string, std::string>> cases = {
-      {"cores = 4\ncolour = 1\n[fast_memory]\ncapacity_mib = 1\nchunks = 1\n", "'colour'"},
-      {"cores = 4\n[fast_memory]\ncapacity_mib = 1\nchunk = 1\n", "'fast_memory.chunk'"},
-      {"cores = 0\n[fast_memory]\ncapacity_mib = 1\nchunks = 1\n", "'cores'"},
-      {"cores = \"all\"\n[fast_memory]\ncapacity_mib = 1\nchunks = 1\n", "'cores'"},
-      {"cores = 4\n[fast_memory]\ncapacity_mib = 1\ncapacity_gib = 1\nchunks = 1\n", "exactly one"},
-      {"cores = 4\n[fast_memory]\ncapacity_mib = 1\nchunks = 0\n", "chunks"},
-      {"cores = 4\n[fast_memory]\ncapacity_mib = 1\nchunks = 2\ntier_backend = \"fast\"\n", "tier_backend"},
-      {"cores = 4\n", "[fast_memory]"},
+      {"kernels = [\"triad\", \"triad\"]\n", "sweep.toml:1: key 'kernels' lists triad twice"},
+      {"footprints_mib = [64, 64]\n", "sweep.toml:1: key 'footprints_mib' lists 64 twice"},
+      {"footprints_mib = [nan]\n", "sweep.toml:1: key 'footprints_mib' [0] must be finite"},
+      {"footprints_percent_of_fast = [inf]\n", "key 'footprints_percent_of_fast' [0] must be finite"},
+      {"reps = 4000000000\n", "key 'reps' must be an integer from 1 to 100000"},
+      {"warmup = -1\n", "key 'warmup'"},
+      {"emulation_ratio = 1e9\n", "key 'emulation_ratio' must be finite, >= 1 and <= 100"},
+      {"cores = [5000]\n", "key 'cores'"},
   };
-  for (const auto& [text, key] : cases) {
-    const auto path = testing::write_file(dir / "platform.toml", text);
-    const std::string what = input_error_of([&] { (void)load_platform_config(path); });
-    EXPECT_NE(what.find(key), std::string::npos) << text << " -> " << what;
-    EXPECT_NE(what.find("platform.toml"), std::string::npos) << what;
+  for (const auto& [text, fragment] : cases) {
+    const auto path = testing::write_file(dir / "sweep.toml", text);
+    const std::string what = input_error_of([&] { (void)load_sweep_config(path); });
+    EXPECT_NE(what.find(fragment), std::string::npos) << text << " -> " << what;
   }
 }
 
-TEST(WorkloadFile, LoadsEntries) {
-  const auto dir = testing::scratch_dir();
-  const auto platform = load_platform_config(testing::write_file(dir / "tiny.toml", kPlatform));
-  const auto path = testing::write_file(dir / "w.toml", R"(name = "w"
-[[tasks]]
-kernel = "triad"
-footprint_mib = 64
-count = 3
-passes = 10
-[[tasks]]
-kernel = "write"
-footprint_percent_of_fast = 50
-)");
-  const auto workload = load_workload(path, platform);
-  EXPECT_EQ(workload.name, "w");
-  ASSERT_EQ(workload.entries.size(), 2U);
-  EXPECT_EQ(workload.entries[0].footprint_bytes, 64ULL << 20);
-  EXPECT_EQ(workload.entries[0].count, 3U);
-  EXPECT_EQ(workload.entries[0].passes, 10U);
-  EXPECT_EQ(workload.entries[1].footprint_bytes, 50ULL << 20);
-  EXPECT_EQ(workload.entries[1].count, 1U);
+TEST(SweepConfigFile, AFootprintGivenTwiceInTwoUnitsIsAUsageError) {
+  const auto platform = config::parse_platform_toml(kPlatform, "tiny.toml");  // 100 MiB fast
+  SweepConfig sweep;
+  sweep.kernels = {"triad"};
+  sweep.footprints_mib = {50};
+  sweep.footprints_percent_of_fast = {50};
+  EXPECT_THROW((void)expand_sweep(sweep, platform), UsageError);
+  sweep.footprints_percent_of_fast = {60};
+  EXPECT_EQ(resolve_footprints(sweep, platform), (std::vector<std::uint64_t>{50ULL << 20, 60ULL << 20}));
+  sweep.kernels = {"triad", "ddot", "triad"};
+  EXPECT_THROW((void)expand_sweep(sweep, platform), UsageError);
 }
 
-TEST(WorkloadFile, BadEntriesAreNamed) {
-  const auto dir = testing::scratch_dir();
-  const auto platform = load_platform_config(testing::write_file(dir / "tiny.toml", kPlatform));
-  const std::vector<std::pair<std::string, std::string>> cases = {
-      {"[[tasks]]\nkernel = \"triad\"\nfootprint_mib = 64\ncuont = 2\n", "'tasks[0].cuont'"},
-      {"[[tasks]]\nkernel = \"triad\"\n", "footprint"},
-      {"[[tasks]]\nkernel = \"triad\"\nfootprint_mib = 64\nfootprint_percent_of_fast = 5\n", "exactly one"},
-      {"[[tasks]]\nkernel = \"triad\"\nfootprint_mib = 64\ncount = 0\n", "count"},
-      {"name = \"empty\"\n", "[[tasks]]"},
-      {"workload = 1\n", "'workload'"},
-  };
-  for (const auto& [text, key] : cases) {
-    const auto path = testing::write_file(dir / "w.toml", text);
-    const std::string what = input_error_of([&] { (void)load_workload(path, platform); });
-    EXPECT_NE(what.find(key), std::string::npos) << text << " -> " << what;
-    EXPECT_NE(what.find("w.toml"), std::string::npos) << what;
-  }
+TEST(SweepPlatform, AnEmulationRatioNeedsTheEmulatedBackend) {
+  SweepConfig sweep;
+  sweep.emulation_ratio = 3.0;
+  sweep.model = "knl";
+  EXPECT_THROW((void)resolve_sweep_platform(sweep), UsageError);
+  sweep.model = "";
+  sweep.tier_backend = "none";
+  EXPECT_THROW((void)resolve_sweep_platform(sweep), UsageError);
+  sweep.tier_backend = "emulated";
+  EXPECT_DOUBLE_EQ(resolve_sweep_platform(sweep).emulation_ratio, 3.0);
 }
 
 }  // namespace

@@ -25,8 +25,15 @@ namespace {
 
 constexpr std::uint64_t kMiB = 1ULL << 20;
 
-PlatformConfig small_platform() {
-  PlatformConfig p;
+config::Workload stream_workload(const std::string& kernel, std::uint64_t footprint, unsigned count, unsigned passes) {
+  config::Workload workload;
+  workload.name = "w";
+  config::add_stream_tasks(workload, {kernel, footprint, count, passes});
+  return workload;
+}
+
+config::PlatformConfig small_platform() {
+  config::PlatformConfig p;
   p.name = "small";
   p.cores = 4;
   p.fast_capacity_bytes = 100 * kMiB;
@@ -35,7 +42,7 @@ PlatformConfig small_platform() {
 }
 
 // A full model table (every cores x chunks point) for `footprint` on `platform`.
-ProfileSet model_profile(const std::string& kernel, std::uint64_t footprint, const PlatformConfig& platform) {
+ProfileSet model_profile(const std::string& kernel, std::uint64_t footprint, const config::PlatformConfig& platform) {
   std::vector<ProfileRow> rows;
   for (unsigned c = 1; c <= platform.cores; ++c) {
     for (unsigned k = 0; k <= platform.fast_chunks; ++k) {
@@ -51,7 +58,7 @@ ProfileSet model_profile(const std::string& kernel, std::uint64_t footprint, con
 TEST(Instance, DenseRowMajorTimesWithNullWithoutCores) {
   const auto platform = small_platform();
   const auto profiles = model_profile("triad", 40 * kMiB, platform);
-  const Workload workload{"w", {{"triad", 40 * kMiB, 3, 2}}};
+  const config::Workload workload = stream_workload("triad", 40 * kMiB, 3, 2);
   const sched::Instance instance = build_instance(workload, profiles, platform);
 
   ASSERT_EQ(instance.resources().size(), 2U);
@@ -92,13 +99,27 @@ TEST(Instance, TimesBeyondWhatAnInstanceHoldsAreAnInputError) {
   const auto platform = small_platform();
   const auto profiles = model_profile("triad", 40 * kMiB, platform);
   try {
-    (void)build_instance({"w", {{"triad", 40 * kMiB, 100, 4'000'000'000}}}, profiles, platform);
+    // Built by hand: a workload file could not hold that many passes (config::kMaxPasses), an instance builder
+    // must still refuse them.
+    config::Workload workload;
+    workload.name = "w";
+    for (int k = 0; k < 100; ++k) {
+      workload.tasks.push_back({std::to_string(k), "triad", 40 * kMiB, 4'000'000'000, {}, std::nullopt});
+    }
+    (void)build_instance(workload, profiles, platform);
     FAIL() << "expected InputError";
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("workload 'w': the tasks' longest finite times add up to"),
               std::string::npos)
         << e.what();
   }
+}
+
+TEST(Instance, CommandTasksHaveNoProfileAndAreRefused) {
+  const auto platform = small_platform();
+  config::Workload workload;
+  workload.tasks.push_back({"cmd", "", 0, 1, {"/bin/true"}, std::nullopt});
+  EXPECT_THROW((void)build_instance(workload, model_profile("triad", 40 * kMiB, platform), platform), InputError);
 }
 
 TEST(Instance, ChunksBeyondTheFootprintGiveNoBenefit) {
@@ -135,7 +156,7 @@ TEST(Instance, MissingFootprintIsAnInputErrorListingWhatExists) {
   const auto platform = small_platform();
   const auto profiles = model_profile("triad", 40 * kMiB, platform);
   try {
-    (void)build_instance({"w", {{"triad", 64 * kMiB, 1, 1}}}, profiles, platform);
+    (void)build_instance(stream_workload("triad", 64 * kMiB, 1, 1), profiles, platform);
     FAIL() << "expected InputError";
   } catch (const InputError& e) {
     const std::string what = e.what();
@@ -172,7 +193,7 @@ TEST(Instance, ProfileSetReadsChunkBytesFromTheSidecar) {
 }
 
 TEST(Sidecar, RoundTripsTheTypedFieldsAndTheMeasurersOwn) {
-  PlatformConfig platform = small_platform();
+  config::PlatformConfig platform = small_platform();
   platform.source = "small.toml";
   SweepConfig sweep;
   sweep.reps = 7;

@@ -5,8 +5,8 @@
 #include <gtest/gtest.h>
 
 #include "cosched/common/error.hpp"
+#include "cosched/config/platform.hpp"
 #include "cosched/profiler/measurer.hpp"
-#include "cosched/profiler/platform_config.hpp"
 
 namespace cosched::profiler {
 namespace {
@@ -15,7 +15,7 @@ constexpr std::uint64_t kGiB = 1ULL << 30;
 
 TEST(KnlModel, TimeNeverGrowsWithCoresOrChunks) {
   const KnlModelParameters knl;
-  const auto platform = knl_7210_flat_platform();
+  const auto platform = config::knl_7210_flat_platform();
   for (std::uint64_t footprint : {kGiB / 2, 8 * kGiB, 16 * kGiB, 40 * kGiB}) {
     for (unsigned c = 1; c <= 64; ++c) {
       for (unsigned k = 0; k <= 20; ++k) {
@@ -34,7 +34,7 @@ TEST(KnlModel, TimeNeverGrowsWithCoresOrChunks) {
 
 TEST(KnlModel, FlatOnceTheFootprintFits) {
   const KnlModelParameters knl;
-  const auto platform = knl_7210_flat_platform();
+  const auto platform = config::knl_7210_flat_platform();
   const std::uint64_t footprint = 16 * kGiB * 6 / 10;  // 60 % of MCDRAM: fits from chunk 12 on
   const double fitted = knl_model_time(knl, footprint, 32, fast_fraction(footprint, 12, platform.chunk_bytes()));
   EXPECT_LT(fitted, knl_model_time(knl, footprint, 32, fast_fraction(footprint, 11, platform.chunk_bytes())));
@@ -70,7 +70,7 @@ TEST(KnlModel, InverseInCoresUntilBandwidthSaturates) {
 }
 
 TEST(KnlModel, MeasurerUsesThePlatformChunksAndRejectsUnknownKernels) {
-  MeasurerOptions options{knl_7210_flat_platform(), 3, 0};
+  MeasurerOptions options{config::knl_7210_flat_platform(), 3, 0};
   const auto measurer = make_measurer("knl-model", options);
   EXPECT_NO_THROW(measurer->check_kernel("ddot"));
   EXPECT_THROW(measurer->check_kernel("stencil"), UsageError);

@@ -121,7 +121,7 @@ INSTANTIATE_TEST_SUITE_P(
                       BadArguments{"--threads 4096", 4, "cores"},
                       BadArguments{"--cores 4096", 4, "does not exist"},
                       BadArguments{"--size-mib 100000000", 4, "available"},
-                      BadArguments{"--size-mib -3", 2, "positive"},
+                      BadArguments{"--size-mib -3", 2, "--size-mib: value -3 must be a finite number > 0"},
                       BadArguments{"--fast-fraction 1.5", 2, "fraction"},
                       BadArguments{"--fast-fraction 0.5 --tier-backend quantum", 2, "quantum"},
                       BadArguments{"--tier-backend emulated", 2, "--fast-fraction"},

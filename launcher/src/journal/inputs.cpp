@@ -44,18 +44,14 @@ InputStamp schedule_stamp(const LaunchPlan& plan) {
                                       plan.tasks.size(), resources_text(plan), plan.predicted_makespan()));
 }
 
-InputStamp workload_stamp(const LaunchPlan& plan, const Workload& workload) {
+InputStamp workload_stamp(const LaunchPlan& plan, const config::Workload& workload) {
   json tasks = json::array();
   std::size_t stream_tasks = 0;
   for (const PlannedTask& planned : plan.tasks) {
-    const WorkloadTask& task = workload.find(planned.id);
-    json entry = {{"id", task.id}, {"timeout_s", task.timeout_s ? json(*task.timeout_s) : json(nullptr)}};
-    if (task.is_stream()) {
-      ++stream_tasks;
-      entry.update({{"kernel", task.kernel}, {"footprint_bytes", task.footprint_bytes}, {"passes", task.passes}});
-    } else {
-      entry["command"] = task.command;
-    }
+    const config::WorkloadTask& task = workload.find(planned.id);
+    if (task.is_stream()) ++stream_tasks;
+    json entry;
+    config::to_json(entry, task);  // the workload schema's one writer: a new field is in the digest at once
     tasks.push_back(std::move(entry));
   }
   return stamp(tasks, fmt::format("{} ({} STREAM tasks, {} commands)", workload.source, stream_tasks,
@@ -87,7 +83,7 @@ std::uint64_t fnv1a_64(std::string_view bytes) noexcept {
 
 std::string digest_text(std::string_view bytes) { return fmt::format("fnv1a64:{:016x}", fnv1a_64(bytes)); }
 
-BatchInputs batch_inputs(const LaunchPlan& plan, const Workload& workload, const TierSetup& tier) {
+BatchInputs batch_inputs(const LaunchPlan& plan, const config::Workload& workload, const TierSetup& tier) {
   return {schedule_stamp(plan), workload_stamp(plan, workload), platform_stamp(plan, tier)};
 }
 

@@ -15,7 +15,7 @@
 namespace cosched::profiler {
 namespace {
 
-platform::TierOptions tier_options(const PlatformConfig& platform) {
+platform::TierOptions tier_options(const config::PlatformConfig& platform) {
   platform::TierOptions options;
   options.backend = platform.tier_backend;
   options.emulation_ratio = platform.emulation_ratio;

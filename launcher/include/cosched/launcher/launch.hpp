@@ -13,8 +13,8 @@
 #include "cosched/launcher/engine.hpp"
 #include "cosched/launcher/plan.hpp"
 #include "cosched/launcher/task_command.hpp"
+#include "cosched/config/workload.hpp"
 #include "cosched/launcher/clocks/wall_clock.hpp"
-#include "cosched/launcher/workload.hpp"
 
 namespace cosched::launcher {
 
@@ -66,7 +66,8 @@ struct LaunchSummary {
 // no journal to resume; InputError when a time of the plan is not finite or beyond kMaxSeconds, when a task id
 // has no entry in the workload, or when the resumed journal is malformed or was written for another schedule,
 // workload or platform (the message names which, and what the journal was written for).
-[[nodiscard]] LaunchSummary launch(const LaunchPlan& plan, const Workload& workload, const LaunchSettings& settings);
+[[nodiscard]] LaunchSummary launch(const LaunchPlan& plan, const config::Workload& workload,
+                                   const LaunchSettings& settings);
 
 // Text for people: makespans, ratio, lower bound, deviations and launch overheads.
 [[nodiscard]] std::string format_summary(const LaunchSummary& summary);

@@ -10,7 +10,7 @@
 
 #include "cosched/launcher/child_process.hpp"
 #include "cosched/launcher/resources.hpp"
-#include "cosched/launcher/workload.hpp"
+#include "cosched/config/workload.hpp"
 #include "cosched/platform/tier_backends.hpp"
 
 namespace cosched::launcher {
@@ -46,7 +46,7 @@ struct TaskLaunch {
 [[nodiscard]] std::string substitute_placeholders(const std::string& arg, const Grant& grant, std::size_t fast_bytes);
 
 // `stream_bench` is the stream_bench executable; `log_dir` (may be empty: /dev/null) gets <id>.out / <id>.err.
-[[nodiscard]] TaskLaunch build_task_launch(const WorkloadTask& task, const Grant& grant, const TierSetup& tier,
+[[nodiscard]] TaskLaunch build_task_launch(const config::WorkloadTask& task, const Grant& grant, const TierSetup& tier,
                                            const std::filesystem::path& stream_bench,
                                            const std::filesystem::path& log_dir);
 

@@ -2,7 +2,8 @@
 // Tables to tasks: a workload plus profile tables become the scheduling core's instance (sched::Instance, written
 // as the Instance JSON by sched::instance_to_json; docs/formats.md):
 //   {"resources": [{"name": "cores", "capacity": P1}, {"name": "fast_chunks", "capacity": P2}],
-//    "tasks": [{"id": "triad-256MiB-0", "times": [...], "kernel": "triad", "footprint_bytes": ..., "passes": 1}]}
+//    "tasks": [{"id": "triad-256MiB-0", "kernel": "triad", "footprint_bytes": ..., "passes": 1, "times": [...]}]}
+// (the task fields as config::to_json writes them).
 // `times` is dense over every allocation (p_cores, p_chunks), row-major (cores slowest), null where infeasible
 // (no core). Grid points the profile lacks are filled by fill_monotone_grid (interpolation.hpp); the platform's
 // chunks are converted to fast bytes capped at the footprint, so profiles measured with another chunk size
@@ -12,9 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "cosched/profiler/platform_config.hpp"
+#include "cosched/config/platform.hpp"
+#include "cosched/config/workload.hpp"
 #include "cosched/profiler/profile.hpp"
-#include "cosched/profiler/workload.hpp"
 #include "cosched/sched/model.hpp"
 
 namespace cosched::profiler {
@@ -36,13 +37,13 @@ struct ProfileSet {
 // Dense seconds of one pass of (kernel, footprint) on the platform, index p_cores * (P2 + 1) + p_chunks;
 // +infinity for p_cores = 0. Throws InputError when the profile has no row for the kernel and footprint.
 [[nodiscard]] std::vector<double> task_time_table(const ProfileSet& profiles, const std::string& kernel,
-                                                  std::uint64_t footprint_bytes, const PlatformConfig& platform);
+                                                  std::uint64_t footprint_bytes, const config::PlatformConfig& platform);
 
-// Resources "cores" and "fast_chunks" (the platform's capacities); per task the attributes "kernel",
-// "footprint_bytes", "passes"; instance attributes "platform" {name, chunk_bytes} and "workload". Throws
-// InputError when the profiles lack a kernel and footprint of the workload or the times exceed what an instance
-// may hold (sched::check_serial_time).
-[[nodiscard]] sched::Instance build_instance(const Workload& workload, const ProfileSet& profiles,
-                                             const PlatformConfig& platform);
+// Resources "cores" and "fast_chunks" (the platform's capacities); per task the attributes config::to_json
+// writes (kernel, footprint_bytes, passes); instance attributes "platform" {name, chunk_bytes} and "workload".
+// Throws InputError for a command task (profiles time STREAM tasks only), when the profiles lack a kernel and
+// footprint of the workload, or when the times exceed what an instance may hold (sched::check_serial_time).
+[[nodiscard]] sched::Instance build_instance(const config::Workload& workload, const ProfileSet& profiles,
+                                             const config::PlatformConfig& platform);
 
 }  // namespace cosched::profiler

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "cosched/profiler/platform_config.hpp"
+#include "cosched/config/platform.hpp"
 #include "cosched/profiler/profile.hpp"
 
 namespace cosched::profiler {
@@ -37,7 +37,7 @@ class PointMeasurer {
 };
 
 struct MeasurerOptions {
-  PlatformConfig platform;
+  config::PlatformConfig platform;
   unsigned reps = 5;
   unsigned warmup = 1;
 };

@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-#include "cosched/profiler/platform_config.hpp"
+#include "cosched/config/platform.hpp"
 #include "cosched/profiler/sweep_config.hpp"
 
 namespace cosched::profiler {
@@ -41,7 +41,7 @@ struct ProfileSidecar {
 
 // The sidecar of a sweep about to run: host, compiler, date, version, platform, chunk bytes, reps, and the
 // measurer's description.
-[[nodiscard]] ProfileSidecar make_profile_sidecar(const PlatformConfig& platform, const SweepConfig& sweep,
+[[nodiscard]] ProfileSidecar make_profile_sidecar(const config::PlatformConfig& platform, const SweepConfig& sweep,
                                                   const nlohmann::json& measurer_context);
 
 // Parses a sidecar: a JSON object with a number "chunk_bytes" (finite, > 0); the other fields above are optional

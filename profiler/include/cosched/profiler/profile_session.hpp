@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "cosched/profiler/platform_config.hpp"
+#include "cosched/config/platform.hpp"
 #include "cosched/profiler/sweep.hpp"
 #include "cosched/profiler/sweep_config.hpp"
 
@@ -19,12 +19,14 @@ struct ProfileRunOptions {
 };
 
 // The platform of a sweep: config.platform_file when set; else the KNL 7210 node for model sweeps, this machine
-// otherwise. config.tier_backend / emulation_ratio override the platform's (the backend name is checked).
-[[nodiscard]] PlatformConfig resolve_sweep_platform(const SweepConfig& config);
+// otherwise. config.tier_backend / emulation_ratio override the platform's. Throws UsageError for an unknown
+// backend, a ratio without the emulated backend (it would be ignored), a platform out of range.
+[[nodiscard]] config::PlatformConfig resolve_sweep_platform(const SweepConfig& config);
 
 // Throws UsageError for an existing output without --resume/--force, a resume whose sidecar does not match, a
 // kernel the measurer does not know; RuntimeFailure if a run does not validate. An interrupted sweep returns
 // normally with outcome.interrupted set (the CSV holds every finished point).
-SweepOutcome run_profile(const SweepConfig& config, const PlatformConfig& platform, const ProfileRunOptions& options);
+SweepOutcome run_profile(const SweepConfig& config, const config::PlatformConfig& platform,
+                         const ProfileRunOptions& options);
 
 }  // namespace cosched::profiler

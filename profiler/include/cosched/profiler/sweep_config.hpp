@@ -9,19 +9,24 @@
 //   warmup = 1
 //   platform = "../platforms/local.toml"       # relative to this file
 //   tier_backend = "emulated"                  # overrides the platform's backend
-//   emulation_ratio = 5.0
+//   emulation_ratio = 5.0                      # emulated backend only
 //   model = "knl"                              # model profile instead of measuring
+// Lists hold no duplicates; numbers are finite and in range (docs/profiler.md).
 #include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <vector>
 
-#include "cosched/profiler/platform_config.hpp"
+#include "cosched/config/platform.hpp"
 #include "cosched/profiler/profile.hpp"
 
 namespace cosched::profiler {
+
+// Bounds of the repetition counts: a sweep keeps every repetition's time.
+inline constexpr unsigned kMaxSweepReps = 100'000;
+inline constexpr unsigned kMaxSweepWarmup = 100'000;
+inline constexpr double kMaxSweepPoints = 1e7;
 
 struct SweepConfig {
   std::vector<std::string> kernels;
@@ -37,22 +42,20 @@ struct SweepConfig {
   std::string model;  // "" = measure with the stream kernels; "knl" = KNL bandwidth model
 };
 
-// Reads a sweep file. Throws InputError("file:line", ...) naming an unknown key or a bad value.
+// Reads a sweep file. Throws InputError("file:line", ...) naming an unknown key, a bad or out-of-range value, or a
+// value listed twice.
 [[nodiscard]] SweepConfig load_sweep_config(const std::filesystem::path& path);
 
-// "1,2,4..8,16" -> {1,2,4,5,6,7,8,16}; sorted, duplicates removed. Throws UsageError on bad syntax.
-[[nodiscard]] std::vector<unsigned> parse_count_list(std::string_view text);
-
-// Footprint bytes of every requested footprint (MiB values and percentages of the platform's fast capacity),
-// sorted, duplicates removed. Percentages round down to whole MiB so the same value always gives the same bytes.
+// Footprint bytes of every requested footprint (MiB values and percentages of the platform's fast capacity, by
+// config::footprint_bytes_from_mib / footprint_from_percent), sorted. Throws UsageError for a footprint that
+// rounds to 0 bytes or one given twice (also 64 MiB and the percentage that comes to 64 MiB).
 [[nodiscard]] std::vector<std::uint64_t> resolve_footprints(const SweepConfig& config,
-                                                            const PlatformConfig& platform);
+                                                            const config::PlatformConfig& platform);
 
-// Bytes of a footprint given as a percentage of the platform's fast capacity (rounded down to whole MiB).
-[[nodiscard]] std::uint64_t footprint_from_percent(double percent, const PlatformConfig& platform);
-
-// Checks the sweep against the platform (cores and chunks within capacity, something to measure, reps >= 1) and
-// returns every point in sweep order: kernel, footprint, cores, chunks. Throws UsageError naming the bad value.
-[[nodiscard]] std::vector<ProfilePoint> expand_sweep(const SweepConfig& config, const PlatformConfig& platform);
+// Checks the sweep against the platform (cores and chunks within capacity, something to measure, reps in range,
+// no kernel twice) and returns every point in sweep order: kernel, footprint, cores, chunks. Throws UsageError
+// naming the bad value.
+[[nodiscard]] std::vector<ProfilePoint> expand_sweep(const SweepConfig& config,
+                                                     const config::PlatformConfig& platform);
 
 }  // namespace cosched::profiler

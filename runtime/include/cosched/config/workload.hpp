@@ -1,0 +1,120 @@
+#pragma once
+// A workload: the tasks to schedule and what each one runs — the one schema behind configs/workloads/*.toml, the
+// JSON workloads of `cosched launch` and the per-task fields of the Instance JSON (docs/formats.md, "Workload").
+//   - a STREAM task: a kernel over a footprint (bytes over all its arrays), `passes` times;
+//   - a command: argv, no shell, with the placeholders {threads}, {cpuset}, {cores}, {fast_bytes};
+//   - either may carry a timeout.
+// Readers:
+//   - TOML (kernel x footprint x count):
+//       name = "fig3-mix"
+//       [[tasks]]
+//       kernel = "triad"
+//       footprint_mib = 256          # or footprint_percent_of_fast = 60 (of the platform's fast capacity)
+//       count = 10                   # optional (1)
+//       passes = 20                  # optional (1): kernel passes per task; times scale with it
+//     expanded to tasks whose ids follow stream_task_id, k counting per (kernel, footprint) in file order;
+//   - JSON: {"name": ..., "tasks": [{"id": "t0", "command": ["prog", "{threads}"], "timeout_s": 60},
+//                                    {"id": "s0", "kernel": "triad", "footprint_bytes": 67108864, "passes": 3}]}
+//     or an Instance JSON whose tasks carry those fields (what `cosched instance` writes).
+// Writer: to_json (the JSON form above). Everything is validated where it is read: ids are safe file names
+// (check_identifier), numbers finite and in range, placeholders known; errors name the file, the line (TOML) or
+// the entry (JSON), and the task.
+#include <nlohmann/json_fwd.hpp>
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cosched/config/platform.hpp"
+
+namespace cosched::config {
+
+inline constexpr std::uint64_t kMaxFootprintBytes = 1ULL << 50;  // 1 PiB
+inline constexpr double kMaxFootprintPercentOfFast = 1e4;
+inline constexpr unsigned kMaxTaskCount = 10'000;   // per TOML entry
+inline constexpr std::size_t kMaxWorkloadTasks = 10'000;  // per workload (a node runs them one after another)
+inline constexpr unsigned kMaxPasses = 1'000'000;
+inline constexpr std::size_t kMaxCommandArguments = 4096;
+
+struct WorkloadTask {
+  std::string id;
+  std::string kernel;                 // a STREAM task when set
+  std::uint64_t footprint_bytes = 0;  // STREAM: total bytes over the kernel's arrays
+  unsigned passes = 1;                // STREAM: kernel passes (the instance's time covers all of them)
+  std::vector<std::string> command;   // a program, when set (placeholders allowed)
+  std::optional<double> timeout_s;    // overrides the launch's --timeout
+  [[nodiscard]] bool is_stream() const noexcept { return !kernel.empty(); }
+  friend bool operator==(const WorkloadTask&, const WorkloadTask&) = default;
+};
+
+struct Workload {
+  std::string name;
+  std::string description;
+  std::string source;  // the file it came from
+  std::vector<WorkloadTask> tasks;
+  // The task with this id; throws InputError naming the source when there is none.
+  [[nodiscard]] const WorkloadTask& find(const std::string& id) const;
+};
+
+// THE task-id rule: the k-th STREAM task (k from 0) of a kernel and footprint is "<kernel>-<footprint MiB>MiB-<k>",
+// e.g. "triad-256MiB-3" or "ddot-0.5MiB-0". Schedules name tasks by these ids; the launcher maps them back.
+[[nodiscard]] std::string stream_task_id(std::string_view kernel, std::uint64_t footprint_bytes, unsigned k);
+
+// `count` STREAM tasks of one kernel and footprint, appended to `workload` with ids by stream_task_id, k
+// continuing after the tasks of the same kernel and footprint already there. Throws InputError (at `where`) for
+// a kernel that is not an identifier, a footprint, count or passes out of range, or too many tasks.
+struct StreamTaskGroup {
+  std::string kernel;
+  std::uint64_t footprint_bytes = 0;
+  unsigned count = 1;
+  unsigned passes = 1;
+};
+void add_stream_tasks(Workload& workload, const StreamTaskGroup& group, const std::string& where = "");
+
+// The placeholders a command may use; the launcher substitutes each for the task's grant.
+[[nodiscard]] std::span<const std::string_view> command_placeholders() noexcept;  // "{threads}", ...
+// Throws InputError(where, ...) naming the argument for an empty argv or program, a NUL byte, or a
+// {placeholder} that is not one of command_placeholders(). A {word} is a placeholder when word is
+// [A-Za-z_][A-Za-z0-9_]*; other braces ("{print $1}", "{}") are left alone.
+void check_command(const std::vector<std::string>& argv, const std::string& where);
+
+// How to read workload files. `platform` is needed for footprint_percent_of_fast (a TOML entry without it is an
+// error naming the key); `known_kernels`, when not empty, are the kernels a STREAM task may name (the caller's
+// kernel table; config does not link the kernels).
+struct WorkloadReadOptions {
+  std::optional<PlatformConfig> platform;
+  std::vector<std::string> known_kernels;
+};
+
+// Reads a workload: ".toml" as TOML, anything else as JSON. Throws InputError naming the file and the task.
+[[nodiscard]] Workload load_workload(const std::filesystem::path& path, const WorkloadReadOptions& options = {});
+[[nodiscard]] Workload parse_workload_toml(std::string_view text, const std::string& source,
+                                           const WorkloadReadOptions& options = {});
+[[nodiscard]] Workload parse_workload_json(std::string_view text, const std::string& source,
+                                           const WorkloadReadOptions& options = {});
+
+// One task as JSON: {"id", "kernel", "footprint_bytes", "passes"} or {"id", "command"}, plus "timeout_s" when
+// set. The Instance JSON carries the same fields per task.
+void to_json(nlohmann::json& json, const WorkloadTask& task);
+// {"name", "description" (when set), "tasks": [...]} — parse_workload_json reads it back.
+void to_json(nlohmann::json& json, const Workload& workload);
+
+// Reads one task object (as to_json writes it) and validates it; `where` locates it ("w.json: tasks[3]").
+// `other_keys_allowed`: keys other than the task's are left to the caller (the Instance JSON's "times") instead of
+// being refused.
+struct TaskJsonRules {
+  std::vector<std::string> known_kernels;  // empty: any identifier
+  bool other_keys_allowed = false;
+};
+[[nodiscard]] WorkloadTask task_from_json(const nlohmann::json& entry, const std::string& where,
+                                          const TaskJsonRules& rules = {});
+// True when a task object says what it runs ("kernel" or "command"); an Instance task may not.
+[[nodiscard]] bool has_task_fields(const nlohmann::json& entry);
+// For nlohmann's get<WorkloadTask>(): task_from_json with the default rules.
+void from_json(const nlohmann::json& json, WorkloadTask& task);
+
+}  // namespace cosched::config

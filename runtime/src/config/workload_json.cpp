@@ -1,0 +1,185 @@
+// The workload JSON reader and writer, and the per-task fields the Instance JSON carries.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <array>
+#include <filesystem>
+#include <limits>
+#include <set>
+
+#include "cosched/common/checked.hpp"
+#include "cosched/common/error.hpp"
+#include "cosched/common/identifier.hpp"
+#include "cosched/config/workload.hpp"
+#include "workload_rules.hpp"
+
+namespace cosched::config {
+namespace {
+
+using nlohmann::json;
+
+constexpr std::array<std::string_view, 6> kTaskKeys{"id", "command", "kernel", "footprint_bytes", "passes",
+                                                    "timeout_s"};
+
+std::int64_t integer_field(const json& entry, const char* key, std::int64_t min, std::int64_t max,
+                           const std::string& where) {
+  const json& value = entry.at(key);
+  constexpr auto kInt64Max = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+  const bool too_large = value.is_number_unsigned() && value.get<std::uint64_t>() > kInt64Max;
+  if (!value.is_number_integer() || too_large) {
+    throw InputError(where,
+                     fmt::format("\"{}\" must be an integer from {} to {}, got {}", key, min, max, value.dump()));
+  }
+  return checked_count(value.get<std::int64_t>(), min, max, where, fmt::format("\"{}\"", key));
+}
+
+void reject_other_keys(const json& entry, const std::string& where) {
+  for (const auto& [key, value] : entry.items()) {
+    if (std::find(kTaskKeys.begin(), kTaskKeys.end(), key) == kTaskKeys.end()) {
+      throw InputError(where, fmt::format("unknown key \"{}\" (allowed: {})", key, fmt::join(kTaskKeys, ", ")));
+    }
+  }
+}
+
+void read_command(const json& entry, WorkloadTask& task, const std::string& where) {
+  if (entry.contains("footprint_bytes") || entry.contains("passes")) {
+    throw InputError(where, "\"footprint_bytes\" and \"passes\" belong to a STREAM task (\"kernel\"), not a command");
+  }
+  const json& argv = entry.at("command");
+  if (!argv.is_array()) throw InputError(where, "\"command\" must be an array of strings (argv; no shell)");
+  for (const auto& arg : argv) {
+    if (!arg.is_string()) throw InputError(where, "\"command\" must hold strings only");
+    task.command.push_back(arg.get<std::string>());
+  }
+  check_command(task.command, where);
+}
+
+void read_stream(const json& entry, WorkloadTask& task, const std::vector<std::string>& known_kernels,
+                 const std::string& where) {
+  if (!entry.at("kernel").is_string()) throw InputError(where, "\"kernel\" must be a string");
+  task.kernel = entry.at("kernel").get<std::string>();
+  rules::check_kernel_name(task.kernel, known_kernels, where);
+  if (!entry.contains("footprint_bytes")) throw InputError(where, "a STREAM task needs \"footprint_bytes\"");
+  task.footprint_bytes = static_cast<std::uint64_t>(
+      integer_field(entry, "footprint_bytes", 1, static_cast<std::int64_t>(kMaxFootprintBytes), where));
+  if (entry.contains("passes")) {
+    task.passes = static_cast<unsigned>(integer_field(entry, "passes", 1, kMaxPasses, where));
+  }
+}
+
+json parse_json(std::string_view text, const std::string& source) {
+  try {
+    return json::parse(text);
+  } catch (const json::exception& e) {
+    // "[json.exception.parse_error.101] parse error at line 1, column 2: ..." -> the part after the tag.
+    std::string message = e.what();
+    if (const auto tag_end = message.find("] "); message.starts_with("[json.") && tag_end != std::string::npos) {
+      message = message.substr(tag_end + 2);
+    }
+    throw InputError(source, "invalid JSON: " + message);
+  }
+}
+
+}  // namespace
+
+bool has_task_fields(const json& entry) {
+  return entry.is_object() && (entry.contains("kernel") || entry.contains("command"));
+}
+
+WorkloadTask task_from_json(const json& entry, const std::string& where, const TaskJsonRules& rules) {
+  if (!entry.is_object()) throw InputError(where, "a task is an object");
+  if (!entry.contains("id") || !entry.at("id").is_string()) throw InputError(where, "a task needs a string \"id\"");
+  WorkloadTask task;
+  task.id = entry.at("id").get<std::string>();
+  check_identifier(task.id, where);
+  const std::string at =
+      where.empty() ? fmt::format("task \"{}\"", task.id) : fmt::format("{} (task \"{}\")", where, task.id);
+  if (!rules.other_keys_allowed) reject_other_keys(entry, at);
+  const bool command = entry.contains("command");
+  const bool kernel = entry.contains("kernel");
+  if (command && kernel) throw InputError(at, "give \"command\" or \"kernel\", not both");
+  if (command) {
+    read_command(entry, task, at);
+  } else if (kernel) {
+    read_stream(entry, task, rules.known_kernels, at);
+  } else {
+    throw InputError(at, "needs \"command\" (argv) or \"kernel\" + \"footprint_bytes\"");
+  }
+  if (entry.contains("timeout_s")) {
+    const json& timeout = entry.at("timeout_s");
+    if (!timeout.is_number()) throw InputError(at, "\"timeout_s\" must be a number of seconds");
+    task.timeout_s = checked_number(timeout.get<double>(), positive_up_to(kMaxSeconds), at, "\"timeout_s\"");
+  }
+  return task;
+}
+
+void from_json(const json& in, WorkloadTask& task) { task = task_from_json(in, ""); }
+
+void to_json(json& out, const WorkloadTask& task) {
+  out = {{"id", task.id}};
+  if (task.is_stream()) {
+    out["kernel"] = task.kernel;
+    out["footprint_bytes"] = task.footprint_bytes;
+    out["passes"] = task.passes;
+  } else {
+    out["command"] = task.command;
+  }
+  if (task.timeout_s) out["timeout_s"] = *task.timeout_s;
+}
+
+void to_json(json& out, const Workload& workload) {
+  out = {{"name", workload.name}};
+  if (!workload.description.empty()) out["description"] = workload.description;
+  out["tasks"] = workload.tasks;
+}
+
+Workload parse_workload_json(std::string_view text, const std::string& source, const WorkloadReadOptions& options) {
+  const json root = parse_json(text, source);
+  if (!root.is_object() || !root.contains("tasks") || !root.at("tasks").is_array()) {
+    throw InputError(source, "a JSON workload is an object with a \"tasks\" array");
+  }
+  // An Instance JSON (`cosched instance`) carries the task fields next to its own ("resources", "times"): those
+  // are the Instance parser's to check, not the workload's.
+  const bool instance = root.contains("resources");
+  Workload workload;
+  workload.source = source;
+  workload.name = std::filesystem::path(source).stem().string();
+  if (!instance) {
+    for (const auto& [key, value] : root.items()) {
+      if (key != "name" && key != "description" && key != "tasks") {
+        throw InputError(source, fmt::format("unknown key \"{}\" (allowed: name, description, tasks)", key));
+      }
+    }
+    if (root.contains("name")) {
+      if (!root.at("name").is_string()) throw InputError(source, "\"name\" must be a string");
+      workload.name = root.at("name").get<std::string>();
+      check_identifier(workload.name, source + ": name");
+    }
+    if (root.contains("description")) {
+      if (!root.at("description").is_string()) throw InputError(source, "\"description\" must be a string");
+      workload.description = root.at("description").get<std::string>();
+    }
+  }
+  const json& tasks = root.at("tasks");
+  if (tasks.empty()) throw InputError(source, "\"tasks\" is empty");
+  if (tasks.size() > kMaxWorkloadTasks) {
+    throw InputError(source, fmt::format("{} tasks, at most {}", tasks.size(), kMaxWorkloadTasks));
+  }
+  const TaskJsonRules rules{options.known_kernels, instance};
+  std::set<std::string> ids;
+  for (std::size_t k = 0; k < tasks.size(); ++k) {
+    const std::string where = fmt::format("{}: tasks[{}]", source, k);
+    if (instance && !has_task_fields(tasks[k])) {
+      throw InputError(where, "this Instance JSON does not say what the task runs (no \"kernel\" or \"command\"): "
+                              "give the workload it was built from");
+    }
+    WorkloadTask task = task_from_json(tasks[k], where, rules);
+    if (!ids.insert(task.id).second) throw InputError(where, fmt::format("task id \"{}\" appears twice", task.id));
+    workload.tasks.push_back(std::move(task));
+  }
+  return workload;
+}
+
+}  // namespace cosched::config

@@ -1,0 +1,75 @@
+#pragma once
+// Helpers of the config tests: a scratch folder per test, files with given text, the InputError of a call.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <ostream>
+#include <string>
+
+#include "cosched/common/error.hpp"
+#include "cosched/config/platform.hpp"
+
+namespace cosched::config::testing {
+
+inline std::filesystem::path scratch_dir() {
+  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  std::string name = std::string(info->test_suite_name()) + "-" + info->name();
+  for (char& c : name) {
+    if (c == '/') c = '_';  // parameterized names
+  }
+  auto dir = std::filesystem::temp_directory_path() / ("cosched-config-" + std::to_string(getpid()) + "-" + name);
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+inline std::filesystem::path write_file(const std::filesystem::path& path, const std::string& text) {
+  std::ofstream(path, std::ios::binary) << text;
+  return path;
+}
+
+// Runs `call` and returns the InputError message; fails the test when it returns or throws something else.
+template <typename Call>
+std::string input_error_of(Call call) {
+  try {
+    call();
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "expected InputError";
+  return {};
+}
+
+// A file that must be refused: its text, a fragment of the message, and the line the message names (0: none).
+struct BadFile {
+  const char* text;
+  const char* fragment;
+  int line;
+};
+inline void PrintTo(const BadFile& bad, std::ostream* out) { *out << bad.text; }
+
+// Writes `bad.text` to a scratch file called `name`, reads it with `read` and checks the InputError: it names
+// "name:line" (or just the file) and holds the fragment.
+inline void expect_refused(const BadFile& bad, const std::string& name,
+                           const std::function<void(const std::filesystem::path&)>& read) {
+  const auto path = write_file(scratch_dir() / name, bad.text);
+  const std::string what = input_error_of([&] { read(path); });
+  const std::string where = bad.line > 0 ? name + ":" + std::to_string(bad.line) + ":" : name + ": ";
+  EXPECT_NE(what.find(where), std::string::npos) << bad.text << " -> " << what;
+  EXPECT_NE(what.find(bad.fragment), std::string::npos) << bad.text << " -> " << what;
+}
+
+// The fields a platform file carries (not its source).
+inline void expect_same_platform(const PlatformConfig& read, const PlatformConfig& expected) {
+  EXPECT_EQ(read.name, expected.name);
+  EXPECT_EQ(read.cores, expected.cores);
+  EXPECT_EQ(read.fast_capacity_bytes, expected.fast_capacity_bytes);
+  EXPECT_EQ(read.fast_chunks, expected.fast_chunks);
+  EXPECT_EQ(read.tier_backend, expected.tier_backend);
+  EXPECT_EQ(read.emulation_ratio, expected.emulation_ratio);
+}
+
+}  // namespace cosched::config::testing
