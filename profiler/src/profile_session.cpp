@@ -7,8 +7,8 @@
 #include <algorithm>
 
 #include "cosched/common/error.hpp"
+#include "cosched/common/stop_signals.hpp"
 #include "cosched/platform/tier_backends.hpp"
-#include "cosched/profiler/interrupt.hpp"
 #include "cosched/profiler/measurer.hpp"
 #include "cosched/profiler/profile_context.hpp"
 #include "cosched/profiler/profile_csv.hpp"
@@ -73,8 +73,8 @@ SweepOutcome run_profile(const SweepConfig& config, const config::PlatformConfig
   if (options.show_progress && todo > 0) {
     progress = std::make_unique<ProgressReporter>(todo, options.progress_out, isatty(fileno(options.progress_out)));
   }
-  const InterruptGuard interrupt;
-  const SweepOutcome outcome = run_sweep(points, *measurer, writer, progress.get(), &interrupt.flag());
+  const StopSignals stop;  // Ctrl-C: the point being measured finishes, the CSV stays valid, --resume continues
+  const SweepOutcome outcome = run_sweep(points, *measurer, writer, progress.get(), &stop.flag());
 
   sidecar.sweep = {{"points", points.size()},
                    {"measured_this_run", outcome.measured},

@@ -14,6 +14,7 @@
 
 #include "cosched/common/checked.hpp"
 #include "cosched/common/error.hpp"
+#include "cosched/common/stop_signals.hpp"
 
 namespace cosched::launcher {
 
@@ -22,61 +23,6 @@ namespace {
 constexpr double kLongestSinglePollS = 60.0;
 
 }  // namespace
-
-// SIGINT / SIGTERM -> a byte in a non-blocking self-pipe that the wait loop polls. A handler (not a blocked mask
-// with signalfd) because OpenMP or other threads of the process would otherwise take the signal's default action.
-// One instance at a time (the handler writes to one pipe).
-class WallClock::StopSignals {
- public:
-  StopSignals() {
-    int fds[2];
-    if (::pipe2(fds, O_CLOEXEC | O_NONBLOCK) != 0) throw PlatformError("pipe2", "stop-signal pipe", errno);
-    read_fd_ = fds[0];
-    own_write_fd_ = fds[1];
-    handler_write_fd = own_write_fd_;
-    struct sigaction action{};
-    action.sa_handler = &StopSignals::on_signal;
-    sigemptyset(&action.sa_mask);
-    action.sa_flags = SA_RESTART;
-    ::sigaction(SIGINT, &action, &previous_int_);
-    ::sigaction(SIGTERM, &action, &previous_term_);
-  }
-  ~StopSignals() {
-    ::sigaction(SIGINT, &previous_int_, nullptr);
-    ::sigaction(SIGTERM, &previous_term_, nullptr);
-    handler_write_fd = -1;
-    ::close(read_fd_);
-    ::close(own_write_fd_);
-  }
-  StopSignals(const StopSignals&) = delete;
-  StopSignals& operator=(const StopSignals&) = delete;
-
-  [[nodiscard]] int fd() const noexcept { return read_fd_; }
-  // True when a signal arrived since the last call.
-  [[nodiscard]] bool drain() const {
-    char buffer[64];
-    bool any = false;
-    while (::read(read_fd_, buffer, sizeof buffer) > 0) any = true;
-    return any;
-  }
-
- private:
-  static void on_signal(int /*signal*/) {
-    const int saved = errno;
-    const int fd = handler_write_fd;
-    if (fd >= 0) {
-      const char byte = 1;
-      [[maybe_unused]] const ssize_t n = ::write(fd, &byte, 1);
-    }
-    errno = saved;
-  }
-
-  static inline volatile sig_atomic_t handler_write_fd = -1;
-  int read_fd_ = -1;
-  int own_write_fd_ = -1;
-  struct sigaction previous_int_{};
-  struct sigaction previous_term_{};
-};
 
 WallClock::WallClock(TaskLauncher launcher, WallClockOptions options)
     : launcher_(std::move(launcher)), options_(options), epoch_(std::chrono::steady_clock::now()) {

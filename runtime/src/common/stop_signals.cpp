@@ -13,16 +13,17 @@ namespace cosched {
 namespace {
 
 volatile sig_atomic_t g_write_fd = -1;
-volatile sig_atomic_t g_requested = 0;
+std::atomic<bool> g_requested{false};
+static_assert(std::atomic<bool>::is_always_lock_free, "the signal handler stores to it");
 
 extern "C" void on_stop_signal(int signal) {
   const int saved = errno;
-  if (g_requested != 0) {
+  if (g_requested.load()) {
     // The second stop request: the default action (the process ends now).
     std::signal(signal, SIG_DFL);
     std::raise(signal);
   }
-  g_requested = 1;
+  g_requested.store(true);
   const int fd = g_write_fd;
   if (fd >= 0) {
     const char byte = 1;
@@ -39,7 +40,7 @@ StopSignals::StopSignals() {
   if (::pipe2(fds, O_CLOEXEC | O_NONBLOCK) != 0) throw PlatformError("pipe2", "stop-signal pipe", errno);
   read_fd_ = fds[0];
   write_fd_ = fds[1];
-  g_requested = 0;
+  g_requested.store(false);
   g_write_fd = write_fd_;
   struct sigaction action {};
   action.sa_handler = &on_stop_signal;
@@ -57,7 +58,7 @@ StopSignals::~StopSignals() {
   ::close(write_fd_);
 }
 
-bool StopSignals::requested() const noexcept { return g_requested != 0; }
+const std::atomic<bool>& StopSignals::flag() const noexcept { return g_requested; }
 
 bool StopSignals::drain() const noexcept {
   char buffer[64];

@@ -6,6 +6,7 @@
 // The request is both an atomic flag (for loops that check between steps) and a readable file descriptor (a
 // self-pipe, for loops that wait in poll/ppoll). A handler, not signalfd with a blocked mask, because OpenMP and
 // other threads of the process would otherwise take the signal's default action. One instance at a time.
+#include <atomic>
 #include <csignal>
 
 namespace cosched {
@@ -18,7 +19,9 @@ class StopSignals {
   StopSignals& operator=(const StopSignals&) = delete;
 
   // True once SIGINT or SIGTERM arrived while this instance existed.
-  [[nodiscard]] bool requested() const noexcept;
+  [[nodiscard]] bool requested() const noexcept { return flag().load(); }
+  // The same, as a flag a loop can be handed (a lock-free atomic: the handler may store to it).
+  [[nodiscard]] const std::atomic<bool>& flag() const noexcept;
   // Readable when a signal arrived; for poll/ppoll.
   [[nodiscard]] int fd() const noexcept { return read_fd_; }
   // Empties the pipe; true when it held a signal since the last call.

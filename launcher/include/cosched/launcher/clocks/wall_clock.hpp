@@ -13,6 +13,10 @@
 #include "cosched/launcher/engine.hpp"
 #include "cosched/launcher/task_command.hpp"
 
+namespace cosched {
+class StopSignals;
+}  // namespace cosched
+
 namespace cosched::launcher {
 
 struct WallClockOptions {
@@ -53,12 +57,11 @@ class WallClock final : public Clock {
   // Polls until a child exits, `until` passes or a stop signal arrives; returns what exited.
   std::vector<Completion> poll_once(std::optional<double> until);
 
-  class StopSignals;
   TaskLauncher launcher_;
   WallClockOptions options_;
   std::chrono::steady_clock::time_point epoch_;
   std::vector<Running> running_;
-  std::unique_ptr<StopSignals> signals_;
+  std::unique_ptr<StopSignals> signals_;  // SIGINT / SIGTERM: stop the batch cleanly (a second one: at once)
   bool stop_requested_ = false;
 };
 
