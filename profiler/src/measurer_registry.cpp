@@ -8,15 +8,32 @@
 
 namespace cosched::profiler {
 
-// The list of measurers is explicit (not self-registering objects): a static library drops object files nothing
-// references, which would silently lose a registrar.
+namespace {
+
+struct MeasurerEntry {
+  std::string_view name;
+  std::unique_ptr<PointMeasurer> (*make)(const MeasurerOptions&);
+};
+
+// The table is explicit (not self-registering objects): a static library drops object files nothing references,
+// which would silently lose a registrar. A new measurer is one row here.
+constexpr MeasurerEntry kMeasurers[] = {
+    {"knl-model", [](const MeasurerOptions& options) { return make_knl_model_measurer(options); }},
+    {"stream", [](const MeasurerOptions& options) { return make_stream_measurer(options); }},
+};
+
+}  // namespace
+
 std::vector<std::string> measurer_names() {
-  return {"knl-model", "stream"};
+  std::vector<std::string> names;
+  for (const auto& entry : kMeasurers) names.emplace_back(entry.name);
+  return names;
 }
 
 std::unique_ptr<PointMeasurer> make_measurer(std::string_view name, const MeasurerOptions& options) {
-  if (name == "knl-model") return make_knl_model_measurer(options);
-  if (name == "stream") return make_stream_measurer(options);
+  for (const auto& entry : kMeasurers) {
+    if (entry.name == name) return entry.make(options);
+  }
   throw UsageError(fmt::format("unknown measurer '{}' (known: {})", name, fmt::join(measurer_names(), ", ")));
 }
 
