@@ -8,6 +8,12 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
 build_dir="$root/build-ci"
 cmake_args=(-DCOSCHED_WERROR=ON)
+if command -v ccache >/dev/null; then
+  # Paths under the root are hashed relative to the build folder, so a copy of the tree elsewhere
+  # (scripts/test-standalone.sh) reuses these compilations.
+  cmake_args+=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+  export CCACHE_BASEDIR="$root"
+fi
 if [ "${1:-}" = "--sanitize" ]; then
   build_dir="$root/build-asan"
   cmake_args+=(-DCOSCHED_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCOSCHED_BUILD_BENCH=OFF)

@@ -11,13 +11,12 @@
 
 #include "cosched/common/error.hpp"
 #include "cosched/platform/binding.hpp"
+#include "support/test_data.hpp"
 
 namespace cosched::platform {
 namespace {
 
-Topology shared_topology(const char* name) {
-  return Topology::from_xml(std::string(COSCHED_SHARED_DIR "/data/topologies/") + name);
-}
+Topology saved_topology(const char* name) { return Topology::from_xml(test::topology_xml(name)); }
 
 std::set<unsigned> values_of(const CoreAllocation& allocation, const Topology& topology, unsigned Core::*field) {
   std::set<unsigned> values;
@@ -26,7 +25,7 @@ std::set<unsigned> values_of(const CoreAllocation& allocation, const Topology& t
 }
 
 TEST(CoreAllocatorTest, TwoCoresOnKnlAreOneWholeTile) {
-  const auto knl = shared_topology("knl-7250-68c-flat-quadrant.xml");
+  const auto knl = saved_topology("knl-7250-68c-flat-quadrant.xml");
   CoreAllocator allocator(knl);
   const auto tile = allocator.allocate(2);
   ASSERT_EQ(tile.size(), 2U);
@@ -37,7 +36,7 @@ TEST(CoreAllocatorTest, TwoCoresOnKnlAreOneWholeTile) {
 }
 
 TEST(CoreAllocatorTest, SingleCoresFillAHalfUsedTileFirst) {
-  const auto knl = shared_topology("knl-64c-flat-quadrant.xml");
+  const auto knl = saved_topology("knl-64c-flat-quadrant.xml");
   CoreAllocator allocator(knl);
   const auto three = allocator.allocate(3);  // one whole tile plus half of another
   EXPECT_EQ(values_of(three, knl, &Core::l2).size(), 2U);
@@ -48,7 +47,7 @@ TEST(CoreAllocatorTest, SingleCoresFillAHalfUsedTileFirst) {
 }
 
 TEST(CoreAllocatorTest, SixteenCoresOnSnc4StayInOneCluster) {
-  const auto snc4 = shared_topology("knl-64c-flat-snc4.xml");
+  const auto snc4 = saved_topology("knl-64c-flat-snc4.xml");
   CoreAllocator allocator(snc4);
   std::set<unsigned> clusters_used;
   for (int task = 0; task < 4; ++task) {
@@ -64,7 +63,7 @@ TEST(CoreAllocatorTest, SixteenCoresOnSnc4StayInOneCluster) {
 }
 
 TEST(CoreAllocatorTest, BestFitKeepsWholeClustersFree) {
-  const auto snc4 = shared_topology("knl-64c-flat-snc4.xml");
+  const auto snc4 = saved_topology("knl-64c-flat-snc4.xml");
   CoreAllocator allocator(snc4);
   const auto ten = allocator.allocate(10);
   const unsigned first_cluster = *values_of(ten, snc4, &Core::cluster).begin();
@@ -75,7 +74,7 @@ TEST(CoreAllocatorTest, BestFitKeepsWholeClustersFree) {
 }
 
 TEST(CoreAllocatorTest, TaskLargerThanAClusterTouchesAsFewAsPossible) {
-  const auto snc4 = shared_topology("knl-64c-flat-snc4.xml");
+  const auto snc4 = saved_topology("knl-64c-flat-snc4.xml");
   CoreAllocator allocator(snc4);
   const auto twenty = allocator.allocate(20);
   EXPECT_EQ(values_of(twenty, snc4, &Core::cluster).size(), 2U);
@@ -83,7 +82,7 @@ TEST(CoreAllocatorTest, TaskLargerThanAClusterTouchesAsFewAsPossible) {
 }
 
 TEST(CoreAllocatorTest, ReleaseMakesCoresAvailableAgain) {
-  const auto knl = shared_topology("knl-64c-flat-quadrant.xml");
+  const auto knl = saved_topology("knl-64c-flat-quadrant.xml");
   CoreAllocator allocator(knl);
   const auto all = allocator.allocate(64);
   EXPECT_THROW((void)allocator.allocate(1), ResourceError);
@@ -93,7 +92,7 @@ TEST(CoreAllocatorTest, ReleaseMakesCoresAvailableAgain) {
 }
 
 TEST(CoreAllocatorTest, BadRequestsAndDoubleReleaseAreErrors) {
-  const auto knl = shared_topology("knl-64c-flat-quadrant.xml");
+  const auto knl = saved_topology("knl-64c-flat-quadrant.xml");
   CoreAllocator allocator(knl);
   EXPECT_THROW((void)allocator.allocate(0), UsageError);
   EXPECT_THROW((void)allocator.allocate(65), ResourceError);
@@ -107,7 +106,7 @@ TEST(CoreAllocatorTest, BadRequestsAndDoubleReleaseAreErrors) {
 }
 
 TEST(CoreAllocatorTest, NeverHandsOutACoreTwiceUnderChurn) {
-  const auto xeonmax = shared_topology("xeonmax-9462-2s-flat-hbm.xml");
+  const auto xeonmax = saved_topology("xeonmax-9462-2s-flat-hbm.xml");
   CoreAllocator allocator(xeonmax);
   std::mt19937 random(12345);
   std::vector<CoreAllocation> live;
@@ -134,7 +133,7 @@ TEST(CoreAllocatorTest, NeverHandsOutACoreTwiceUnderChurn) {
 }
 
 TEST(CoreAllocatorTest, ConcurrentAllocationsDoNotOverlap) {
-  const auto knl = shared_topology("knl-7250-68c-flat-quadrant.xml");
+  const auto knl = saved_topology("knl-7250-68c-flat-quadrant.xml");
   CoreAllocator allocator(knl);
   std::vector<std::atomic<int>> holders(allocator.core_count());
   std::atomic<bool> overlap{false};

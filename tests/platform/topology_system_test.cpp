@@ -10,6 +10,7 @@
 
 #include "cosched/platform/binding.hpp"
 #include "cosched/platform/topology.hpp"
+#include "support/test_data.hpp"
 
 namespace cosched::platform {
 namespace {
@@ -53,7 +54,7 @@ CommandResult run(const std::string& arguments, const std::string& launcher = ""
 }
 
 TEST(TopoCommandTest, JsonForKnlSnc4) {
-  const std::string xml = COSCHED_SHARED_DIR "/data/topologies/knl-64c-flat-snc4.xml";
+  const std::string xml = test::topology_xml("knl-64c-flat-snc4.xml");
   const auto result = run("topo --json --topology-xml " + xml);
   ASSERT_EQ(result.exit_code, 0) << result.out;
   const auto json = nlohmann::json::parse(result.out);
@@ -75,11 +76,10 @@ TEST(TopoCommandTest, JsonForKnlSnc4) {
 }
 
 TEST(TopoCommandTest, JsonForXeonMaxPicksNumaAndXeonPicksEmulated) {
-  const auto max =
-      run("topo --json --topology-xml " COSCHED_SHARED_DIR "/data/topologies/xeonmax-9462-2s-flat-hbm.xml");
+  const auto max = run("topo --json --topology-xml " + test::topology_xml("xeonmax-9462-2s-flat-hbm.xml"));
   ASSERT_EQ(max.exit_code, 0);
   EXPECT_EQ(nlohmann::json::parse(max.out)["tier_backend"], "numa");
-  const auto xeon = run("topo --json --topology-xml " COSCHED_SHARED_DIR "/data/topologies/xeon-8168-2s-skylake.xml");
+  const auto xeon = run("topo --json --topology-xml " + test::topology_xml("xeon-8168-2s-skylake.xml"));
   ASSERT_EQ(xeon.exit_code, 0);
   const auto json = nlohmann::json::parse(xeon.out);
   EXPECT_EQ(json["tier_backend"], "emulated");
@@ -106,7 +106,7 @@ TEST(TopoCommandTest, OnlyAllowedPusCount) {
 }
 
 TEST(TopoCommandTest, TableNamesTheTiers) {
-  const auto result = run("topo --topology-xml " COSCHED_SHARED_DIR "/data/topologies/knl-7250-68c-flat-quadrant.xml");
+  const auto result = run("topo --topology-xml " + test::topology_xml("knl-7250-68c-flat-quadrant.xml"));
   ASSERT_EQ(result.exit_code, 0);
   EXPECT_NE(result.out.find("fast"), std::string::npos) << result.out;
   EXPECT_NE(result.out.find("quadrant"), std::string::npos) << result.out;

@@ -1,0 +1,28 @@
+// Instance JSON and Schedule JSON (docs/formats.md).
+#include "cosched/sched/io.hpp"
+#include "targets.hpp"
+
+#include <string>
+
+namespace cosched::fuzz {
+namespace {
+
+// Two resources (2 cores, 1 fast chunk) and two tasks: schedules are checked against it.
+const sched::Instance& fixed_instance() {
+  static const sched::Instance instance = sched::parse_instance(R"({
+    "resources": [{"name": "cores", "capacity": 2}, {"name": "fast_chunks", "capacity": 1}],
+    "tasks": [{"id": "a", "times": [null, null, 4.0, 3.0, 2.0, 1.5]},
+              {"id": "b", "times": [null, null, 2.0, 2.0, 1.0, 1.0]}]})",
+                                                                "fixed-instance.json");
+  return instance;
+}
+
+}  // namespace
+
+void instance_json(std::string_view input) { (void)sched::parse_instance(input, "fuzz-instance.json"); }
+
+void schedule_json(std::string_view input) {
+  (void)sched::parse_schedule(input, fixed_instance(), "fuzz-schedule.json");
+}
+
+}  // namespace cosched::fuzz
