@@ -92,4 +92,7 @@ function(cosched_install_package)
   install(FILES ${PROJECT_SOURCE_DIR}/LICENSE DESTINATION ${CMAKE_INSTALL_DOCDIR})
   # The sample platforms, profile sweeps and workloads the docs refer to.
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/configs/ DESTINATION ${CMAKE_INSTALL_DATADIR}/cosched/configs)
+  # The demo's plotting scripts: an installed cosched looks for them in <bin>/../share/cosched/scripts.
+  file(GLOB plot_scripts CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/scripts/plot_*.py)
+  install(FILES ${plot_scripts} DESTINATION ${CMAKE_INSTALL_DATADIR}/cosched/scripts)
 endfunction()

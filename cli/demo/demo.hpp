@@ -14,7 +14,7 @@ struct DemoOptions {
   std::filesystem::path output;        // empty: ./cosched-demo-<UTC time>
   bool force = false;                  // replace what an existing output folder holds
   std::filesystem::path stream_bench;  // empty: launcher::default_stream_bench_path()
-  std::filesystem::path scripts_dir;   // plotting scripts; empty: the source tree's scripts/
+  std::filesystem::path scripts_dir;   // plotting scripts; empty: installed share/cosched/scripts, else scripts/
   std::FILE* out = stdout;             // progress and the result table
 };
 

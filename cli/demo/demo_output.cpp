@@ -35,13 +35,27 @@ std::vector<double> concat(const std::vector<RunRow>& rows, std::vector<double> 
   return all;
 }
 
+// Where the plotting scripts are: the folder given; else next to an installed executable
+// (<prefix>/bin/../share/cosched/scripts, cmake/Install.cmake); else the scripts/ of the source tree it was built
+// from.
+std::filesystem::path plot_scripts_dir(const std::filesystem::path& given) {
+  if (!given.empty()) return given;
+  std::error_code error;
+  const auto self = std::filesystem::read_symlink("/proc/self/exe", error);
+  if (!error) {
+    const auto installed = (self.parent_path() / ".." / "share" / "cosched" / "scripts").lexically_normal();
+    if (std::filesystem::is_directory(installed, error)) return installed;
+  }
+#ifdef COSCHED_DEMO_SCRIPTS_DIR
+  return COSCHED_DEMO_SCRIPTS_DIR;
+#else
+  return {};
+#endif
+}
+
 // Runs a plotting script with /usr/bin/python3 (matplotlib lives there, not in a pyenv python on PATH).
 std::string plot(const DemoSetup& setup, const std::string& script, const std::vector<std::string>& args) {
-  std::filesystem::path dir = setup.options.scripts_dir;
-#ifdef COSCHED_DEMO_SCRIPTS_DIR
-  if (dir.empty()) dir = COSCHED_DEMO_SCRIPTS_DIR;
-#endif
-  const auto path = dir / script;
+  const auto path = plot_scripts_dir(setup.options.scripts_dir) / script;
   if (!std::filesystem::exists(path) || !std::filesystem::exists("/usr/bin/python3")) {
     return fmt::format("skipped ({} or /usr/bin/python3 missing)", path.string());
   }

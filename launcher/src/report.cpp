@@ -28,6 +28,7 @@ JournalReport summarize_replay(const JournalReplay& replay) {
   report.segments = replay.segments.size();
   report.finished = replay.finished();
   report.truncated_tail = replay.truncated_tail.has_value();
+  report.inputs = first.inputs;
 
   std::vector<double> overheads;
   for (const TaskReplay& replayed : replay.tasks) {
@@ -103,6 +104,7 @@ json to_json(const JournalReport& report) {
           {"median_launch_overhead_s", report.median_launch_overhead_s},
           {"max_launch_overhead_s", report.max_launch_overhead_s},
           {"max_abs_start_deviation_s", report.max_abs_start_deviation_s},
+          {"inputs", report.inputs ? to_json(*report.inputs) : json(nullptr)},
           {"tasks", tasks}};
 }
 

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "cosched/config/platform.hpp"
+#include "support/programs.hpp"
 #include "test_support.hpp"
 
 namespace cosched::config {
@@ -23,25 +24,12 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct Outcome {
-  int exit_code = -1;
-  std::string err;
-};
+using Outcome = test_support::CommandResult;
 
-std::string read_all(const fs::path& path) {
-  std::ifstream in(path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
+// Runs a built program in the temporary folder; exit code -1 when it is not built.
 Outcome run(const std::string& program, const std::string& arguments) {
-  const fs::path binary = fs::path(COSCHED_BIN_DIR) / program;
-  if (!fs::exists(binary)) return {};
-  const fs::path err = fs::temp_directory_path() / ("cosched-config-stderr-" + std::to_string(getpid()) + ".txt");
-  const std::string command = binary.string() + " " + arguments + " >/dev/null 2>" + err.string();
-  const int status = std::system(command.c_str());
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_all(err)};
+  if (!fs::exists(test_support::built_program(program))) return {};
+  return test_support::run_program(program, arguments, fs::temp_directory_path());
 }
 
 struct Case {
@@ -60,9 +48,7 @@ TEST_P(RefusedOptions, FailWithTheExitCodeAndOneClearLine) {
   const fs::path out = testing::scratch_dir() / "p.csv";
   const bool profile = std::string(arguments).starts_with("profile");
   const Outcome outcome = run(program, std::string(arguments) + (profile ? " -o " + out.string() : ""));
-  EXPECT_EQ(outcome.exit_code, exit_code) << outcome.err;
-  EXPECT_NE(outcome.err.find(fragment), std::string::npos) << outcome.err;
-  EXPECT_EQ(std::count(outcome.err.begin(), outcome.err.end(), '\n'), 1) << outcome.err;
+  test_support::expect_one_line_error(outcome, exit_code, fragment, arguments);
   EXPECT_FALSE(fs::exists(out)) << "nothing is written for refused options";
 }
 
@@ -124,7 +110,7 @@ TEST(ProfileOutput, AnExistingCsvNeedsResumeOrForceAndADirectoryIsRefused) {
   EXPECT_EQ(outcome.exit_code, 2);
   EXPECT_NE(outcome.err.find("exists; --resume continues it, --force replaces it"), std::string::npos)
       << outcome.err;
-  EXPECT_EQ(read_all(csv), "precious\n");
+  EXPECT_EQ(test_support::read_text(csv), "precious\n");
   EXPECT_EQ(run("cosched", sweep + csv.string() + " --force").exit_code, 0);
   EXPECT_EQ(run("cosched", sweep + csv.string() + " --resume").exit_code, 0);
 }
@@ -148,7 +134,7 @@ TEST(LaunchWorkload, UnknownPlaceholdersUnsafeIdsAndUnknownKernelsAreInputErrors
       {R"({"tasks": [{"id": "", "command": ["/bin/true"]}]})", "id \"\" is not allowed"},
       {R"({"tasks": [{"id": "../a", "command": ["/bin/true"]}]})", "id \"../a\" is not allowed"},
       {R"({"tasks": [{"id": "a", "kernel": "fft", "footprint_bytes": 8}]})", "unknown kernel 'fft'"},
-      {R"({"tasks": [{"id": "a", "command": ["/bin/true"], "timeout_s": 1e999}]})", "invalid JSON"},
+      {R"({"tasks": [{"id": "a", "command": ["/bin/true"], "timeout_s": 1e999}]})", "not valid JSON"},
   };
   for (const auto& [workload, fragment] : cases) {
     const Outcome outcome = launch_with_workload("w.json", workload);

@@ -2,72 +2,40 @@
 // clear line on stderr, and --resume refuses a journal written for other inputs. Needs bin/cosched from the same
 // build; without it the tests are skipped, never passed vacuously.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
-#include <algorithm>
-#include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
+
+#include "support/programs.hpp"
 
 namespace cosched::launcher {
 namespace {
 
 namespace fs = std::filesystem;
-
-const fs::path kCosched = fs::path(COSCHED_BIN_DIR) / "cosched";
-
-struct CommandResult {
-  int exit_code;
-  std::string out;
-  std::string err;
-};
-
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using test_support::CommandResult;
 
 class LauncherCli : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!fs::exists(kCosched)) GTEST_SKIP() << kCosched << " is not built";
-    // ctest runs tests in parallel processes: every test has its own folder.
-    dir_ = fs::path(::testing::TempDir()) /
-           ("cosched-launcher-cli-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
+    if (!fs::exists(test_support::built_program("cosched"))) GTEST_SKIP() << "bin/cosched is not built";
+    dir_ = test_support::scratch_dir();
     write("s.json", R"({"algorithm":"t-list-lpt","tasks":[{"id":"a","alloc":[1],"start":0,"duration":0.1},)"
                     R"({"id":"b","alloc":[1],"start":0.1,"duration":0.1}]})");
     write("w.json", R"({"tasks":[{"id":"a","command":["/bin/true"]},{"id":"b","command":["/bin/true"]}]})");
   }
-  void TearDown() override {
-    if (!dir_.empty()) fs::remove_all(dir_);
-  }
 
   fs::path write(const std::string& name, const std::string& text) const {
-    std::ofstream(dir_ / name) << text;
-    return dir_ / name;
+    return test_support::write_file(dir_ / name, text);
   }
 
-  // Runs cosched in the test's folder; `timeout` ends a command that would hang (exit 124 then).
+  // Runs cosched in the test's folder.
   CommandResult run(const std::string& arguments) const {
-    const fs::path out = dir_ / "stdout.txt", err = dir_ / "stderr.txt";
-    const std::string command = "cd " + dir_.string() + " && timeout 60 " + kCosched.string() + " " + arguments +
-                                " >" + out.string() + " 2>" + err.string();
-    const int status = std::system(command.c_str());
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_file(out), read_file(err)};
+    return test_support::run_program("cosched", arguments, dir_);
   }
 
   // The command fails with `exit_code` and exactly one stderr line that contains `fragment`.
   void expect_failure(const std::string& arguments, int exit_code, const std::string& fragment) const {
-    const CommandResult result = run(arguments);
-    EXPECT_EQ(result.exit_code, exit_code) << arguments << "\n" << result.err;
-    EXPECT_EQ(std::count(result.err.begin(), result.err.end(), '\n'), 1) << result.err;
-    EXPECT_NE(result.err.find(fragment), std::string::npos) << result.err;
+    test_support::expect_one_line_error(run(arguments), exit_code, fragment, arguments);
   }
 
   void launch_ok(const std::string& arguments) const {
@@ -111,6 +79,21 @@ TEST_F(LauncherCli, AnExistingJournalIsReplacedOnlyWithForce) {
   ASSERT_EQ(report.exit_code, 0) << report.err;
   EXPECT_NE(report.out.find("\"segments\": 1"), std::string::npos) << "--force starts a new journal";
   expect_failure("launch s.json --workload w.json --resume run.jsonl --force", 2, "--force");
+}
+
+TEST_F(LauncherCli, AnInstanceJsonServesAsTheWorkloadThroughTheInstanceParser) {
+  // What `cosched instance` writes: the Instance's own fields, and per task what it runs (attributes).
+  write("inst.json", R"({"resources":[{"name":"cores","capacity":1}],"workload":"w","tasks":[)"
+                     R"({"id":"a","command":["/bin/true"],"times":[null,0.1]},)"
+                     R"({"id":"b","command":["/bin/true"],"timeout_s":30,"times":[null,0.1]}]})");
+  const CommandResult result = run("launch s.json --workload inst.json --journal run.jsonl");
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  // The Instance parser checks what the workload reader used to skip: here, a time that overflows a double.
+  write("bad.json", R"({"resources":[{"name":"cores","capacity":1}],"tasks":[)"
+                    R"({"id":"a","command":["/bin/true"],"times":[null,1e999]}]})");
+  expect_failure("launch s.json --workload bad.json", 3, "bad.json");
+  write("bare.json", R"({"resources":[{"name":"cores","capacity":1}],"tasks":[{"id":"a","times":[null,1]}]})");
+  expect_failure("launch s.json --workload bare.json", 3, "bare.json: tasks[0]: this Instance JSON does not say");
 }
 
 // ---- launch --resume: the journal must be the one of these inputs ------------------------------------------

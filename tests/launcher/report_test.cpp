@@ -47,6 +47,19 @@ TEST(Report, SummarisesAFinishedRun) {
   }
 }
 
+TEST(Report, JsonCarriesTheInputDigestsTheJournalWasStampedWith) {
+  std::string stamped = header;
+  stamped.insert(stamped.size() - 1, R"(,"inputs":{"schedule":{"digest":"fnv1a64:0000000000000001","summary":"s"},)"
+                                     R"("workload":{"digest":"fnv1a64:0000000000000002","summary":"w"},)"
+                                     R"("platform":{"digest":"fnv1a64:0000000000000003","summary":"p"}})");
+  const auto json = to_json(summarize_journal(write_journal("stamped", stamped + "\n")));
+  EXPECT_EQ(json.at("inputs").at("schedule").at("digest"), "fnv1a64:0000000000000001");
+  EXPECT_EQ(json.at("inputs").at("workload").at("summary"), "w");
+  EXPECT_EQ(json.at("inputs").at("platform").at("digest"), "fnv1a64:0000000000000003");
+  // A journal written before the digests existed: the key is there, null.
+  EXPECT_TRUE(to_json(summarize_journal(write_journal("unstamped", std::string(header) + "\n"))).at("inputs").is_null());
+}
+
 TEST(Report, AKilledThenResumedRunCountsEachTaskOnceAndSumsItsSegments) {
   const auto path = write_journal(
       "resumed", std::string(header) + "\n" +

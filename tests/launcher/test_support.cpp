@@ -78,32 +78,4 @@ std::vector<std::string> append_command(const std::filesystem::path& file, const
           std::filesystem::read_symlink("/proc/self/exe").string()};
 }
 
-namespace {
-// Scratch folders are removed when the test process exits — only by the process that made them, since tests
-// fork launchers and children that may exit normally while the test still reads the folder.
-class ScratchRegistry {
- public:
-  void add(const std::filesystem::path& dir) { dirs_.push_back(dir); }
-  ~ScratchRegistry() {
-    if (::getpid() != owner_) return;
-    std::error_code ignored;
-    for (const auto& dir : dirs_) std::filesystem::remove_all(dir, ignored);
-  }
-
- private:
-  pid_t owner_ = ::getpid();
-  std::vector<std::filesystem::path> dirs_;
-};
-}  // namespace
-
-std::filesystem::path scratch_dir(const std::string& name) {
-  static ScratchRegistry registry;
-  const auto dir = std::filesystem::temp_directory_path() /
-                   ("cosched-launcher-test-" + std::to_string(::getpid()) + "-" + name);
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  registry.add(dir);
-  return dir;
-}
-
 }  // namespace cosched::launcher::testing

@@ -9,6 +9,7 @@
 
 #include "cosched/launcher/plan.hpp"
 #include "cosched/sched/model.hpp"
+#include "support/files.hpp"
 
 namespace cosched::launcher::testing {
 
@@ -22,7 +23,6 @@ namespace cosched::launcher::testing {
 [[nodiscard]] std::vector<std::string> append_command(const std::filesystem::path& file, const std::string& line,
                                                       int sleep_ms);
 
-// A fresh empty directory for one test.
-[[nodiscard]] std::filesystem::path scratch_dir(const std::string& name);
+using test_support::scratch_dir;  // a fresh empty folder for one test (tests/support/files.hpp)
 
 }  // namespace cosched::launcher::testing

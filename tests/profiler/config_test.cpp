@@ -11,17 +11,7 @@
 namespace cosched::profiler {
 namespace {
 
-// Runs `load` and returns the InputError message; fails the test when nothing is thrown.
-template <typename Load>
-std::string input_error_of(Load load) {
-  try {
-    load();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "expected InputError";
-  return {};
-}
+using test_support::input_error_of;
 
 const char* kPlatform = R"(name = "tiny"
 cores = 4

@@ -18,6 +18,7 @@
 #include "cosched/profiler/profile_context.hpp"
 #include "cosched/profiler/profile_csv.hpp"
 #include "cosched/sched/io.hpp"
+#include "support/programs.hpp"
 #include "test_support.hpp"
 
 namespace cosched::profiler {
@@ -244,16 +245,10 @@ INSTANTIATE_TEST_SUITE_P(
 
 // `cosched instance` end to end: output checked before the work, never replaced without --force, write errors are
 // errors. Exit code and one line on stderr.
-struct CommandResult {
-  int exit_code;
-  std::string err;
-};
+using test_support::CommandResult;
 
 CommandResult run_cosched(const std::string& arguments, const std::filesystem::path& dir) {
-  const auto err = dir / "stderr.txt";
-  const int status =
-      std::system((COSCHED_BIN_DIR "/cosched " + arguments + " >/dev/null 2>" + err.string()).c_str());
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, testing::read_text(err)};
+  return test_support::run_program("cosched", arguments, dir);
 }
 
 TEST(InstanceCli, OutputIsCheckedFirstAndNeverReplacedWithoutForce) {
@@ -270,9 +265,7 @@ TEST(InstanceCli, OutputIsCheckedFirstAndNeverReplacedWithoutForce) {
   const std::string command = "instance --workload " + (dir / "w.toml").string() + " --profiles " + csv.string() +
                               " --platform " COSCHED_SOURCE_DIR "/configs/platforms/knl-7210-flat.toml -o ";
   const auto expect = [](const CommandResult& result, int code, const std::string& fragment) {
-    EXPECT_EQ(result.exit_code, code) << result.err;
-    EXPECT_NE(result.err.find(fragment), std::string::npos) << result.err;
-    EXPECT_EQ(std::count(result.err.begin(), result.err.end(), '\n'), 1) << result.err;
+    test_support::expect_one_line_error(result, code, fragment, "cosched instance");
   };
   const auto output = dir / "inst.json";
   ASSERT_EQ(run_cosched(command + output.string(), dir).exit_code, 0);

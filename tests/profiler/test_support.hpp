@@ -1,36 +1,17 @@
 #pragma once
-// Helpers shared by the profiler tests: a scratch folder per test, files with given text, a deterministic
-// measurer that counts its calls.
-#include <gtest/gtest.h>
-#include <unistd.h>
-
+// Helpers of the profiler tests: a deterministic measurer that counts its calls (scratch folders and files come
+// from the shared tests/support/files.hpp).
 #include <atomic>
-#include <filesystem>
-#include <fstream>
 #include <string>
 
 #include "cosched/profiler/measurer.hpp"
+#include "support/files.hpp"
 
 namespace cosched::profiler::testing {
 
-inline std::filesystem::path scratch_dir() {
-  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  auto dir = std::filesystem::temp_directory_path() /
-             ("cosched-profiler-" + std::to_string(getpid()) + "-" + info->test_suite_name() + "-" + info->name());
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir;
-}
-
-inline std::filesystem::path write_file(const std::filesystem::path& path, const std::string& text) {
-  std::ofstream(path, std::ios::binary) << text;
-  return path;
-}
-
-inline std::string read_text(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
+using test_support::read_text;
+using test_support::scratch_dir;
+using test_support::write_file;
 
 // Times t = footprint_MiB / cores * (2 - chunks/20) + rep * 1e-3: distinct per point and per rep, so a wrong
 // row or a mixed-up median shows. Can raise `stop` after a number of calls to act like a Ctrl-C.

@@ -6,31 +6,20 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "cosched/sched/io.hpp"
+#include "support/programs.hpp"
 
 namespace cosched::sched {
 namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path kBinary = fs::path(COSCHED_BIN_DIR) / "cosched";
-
-struct CommandResult {
-  int exit_code;
-  std::string out;
-  std::string err;
-};
-
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+const fs::path kBinary = test_support::built_program("cosched");
+using test_support::CommandResult;
+using test_support::read_text;
 
 // ctest runs tests in parallel processes: every scratch file carries the test's name.
 // Parameterized tests are named "Test/Case": the slash becomes '_' so the file stays in TempDir. TempDir outlives
@@ -44,16 +33,11 @@ fs::path scratch(const std::string& name) {
 }
 
 CommandResult run(const std::string& arguments) {
-  const fs::path out = scratch("stdout.txt"), err = scratch("stderr.txt");
-  const std::string command = kBinary.string() + " " + arguments + " >" + out.string() + " 2>" + err.string();
-  const int status = std::system(command.c_str());
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_file(out), read_file(err)};
+  return test_support::run_program("cosched", arguments, ::testing::TempDir());
 }
 
 fs::path write_instance(const std::string& name, const std::string& text) {
-  const fs::path path = scratch(name);
-  std::ofstream(path) << text;
-  return path;
+  return test_support::write_file(scratch(name), text);
 }
 
 const char* const kInstance = R"({"resources": [{"name": "cores", "capacity": 2}, {"name": "fast", "capacity": 1}],
@@ -85,7 +69,7 @@ TEST_F(CliTest, PlanWritesOutputFileAndComparesAll) {
   ASSERT_EQ(run("plan --instance " + instance_path.string() + " --algorithm d-list-lpt --output " + output.string())
                 .exit_code,
             0);
-  EXPECT_EQ(nlohmann::json::parse(read_file(output))["algorithm"], "d-list-lpt");
+  EXPECT_EQ(nlohmann::json::parse(read_text(output))["algorithm"], "d-list-lpt");
   const CommandResult all = run("plan --instance " + instance_path.string() + " --algorithm all");
   ASSERT_EQ(all.exit_code, 0) << all.err;
   for (const char* name : {"d-list-spt", "t-list-lpt", "d-pack-nf", "t-pack-ff"}) {
@@ -107,9 +91,7 @@ TEST_F(CliTest, PlanReportsBadInputAndBadUsage) {
 
 // A failing command says why in one line on stderr.
 void expect_one_line(const CommandResult& result, int exit_code, const std::string& fragment) {
-  EXPECT_EQ(result.exit_code, exit_code) << result.err;
-  EXPECT_NE(result.err.find(fragment), std::string::npos) << result.err;
-  EXPECT_EQ(std::count(result.err.begin(), result.err.end(), '\n'), 1) << result.err;
+  test_support::expect_one_line_error(result, exit_code, fragment, "");
 }
 
 TEST_F(CliTest, PlanReplacesAnExistingOutputOnlyWithForce) {
@@ -117,12 +99,12 @@ TEST_F(CliTest, PlanReplacesAnExistingOutputOnlyWithForce) {
   const fs::path output = write_instance("sched.json", "precious");
   const std::string plan = "plan --instance " + instance_path.string() + " --algorithm d-list-lpt --output ";
   expect_one_line(run(plan + output.string()), 2, "exists; the schedule replaces a file only with --force");
-  EXPECT_EQ(read_file(output), "precious");
+  EXPECT_EQ(read_text(output), "precious");
   // Not even its own input.
   expect_one_line(run(plan + instance_path.string()), 2, "exists");
-  EXPECT_EQ(read_file(instance_path), kInstance);
+  EXPECT_EQ(read_text(instance_path), kInstance);
   ASSERT_EQ(run(plan + output.string() + " --force").exit_code, 0);
-  EXPECT_EQ(nlohmann::json::parse(read_file(output))["algorithm"], "d-list-lpt");
+  EXPECT_EQ(nlohmann::json::parse(read_text(output))["algorithm"], "d-list-lpt");
 }
 
 TEST_F(CliTest, PlanOutputThatCannotBeWrittenFails) {
@@ -133,7 +115,7 @@ TEST_F(CliTest, PlanOutputThatCannotBeWrittenFails) {
   expect_one_line(run(plan + " --output /dev/full"), 5, "No space left on device");
   const fs::path err = scratch("stderr.txt");
   const int status = std::system((kBinary.string() + " " + plan + " >/dev/full 2>" + err.string()).c_str());
-  EXPECT_EQ(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 5) << read_file(err);
+  EXPECT_EQ(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 5) << read_text(err);
 }
 
 struct BadInstanceFile {
@@ -193,9 +175,9 @@ TEST_F(CliTest, SimulateCsvIsCheckedBeforeTheRunAndWrittenWhole) {
   const std::string simulate = "simulate --resources 4,2 --tasks 3 --instances 1 --csv ";
   const fs::path existing = write_instance("sim.csv", "precious");
   expect_one_line(run(simulate + existing.string()), 2, "only with --force");
-  EXPECT_EQ(read_file(existing), "precious");
+  EXPECT_EQ(read_text(existing), "precious");
   EXPECT_EQ(run(simulate + existing.string() + " --force").exit_code, 0);
-  EXPECT_EQ(read_file(existing).rfind("instance,d,", 0), 0U);
+  EXPECT_EQ(read_text(existing).rfind("instance,d,", 0), 0U);
   expect_one_line(run(simulate + "/dev/full"), 5, "No space left on device");
 }
 
@@ -209,7 +191,7 @@ TEST_F(CliTest, SimulatePrintsJsonSummariesAndWritesCsv) {
     EXPECT_GE(summary["mean_ratio"].get<double>(), 1.0) << name;
     EXPECT_LE(summary["mean_ratio"].get<double>(), summary["max_ratio"].get<double>()) << name;
   }
-  std::istringstream lines(read_file(csv));
+  std::istringstream lines(read_text(csv));
   std::string line;
   std::size_t rows = 0;
   std::getline(lines, line);

@@ -56,11 +56,7 @@ json write(const BatchStart& e) {
               {"journal_repaired_bytes", e.journal_repaired_bytes},
               {"plan", plan}};
   if (e.emulation_ratio) out["emulation_ratio"] = *e.emulation_ratio;
-  if (e.inputs) {
-    out["inputs"] = {{"schedule", stamp_json(e.inputs->schedule)},
-                     {"workload", stamp_json(e.inputs->workload)},
-                     {"platform", stamp_json(e.inputs->platform)}};
-  }
+  if (e.inputs) out["inputs"] = to_json(*e.inputs);
   return out;
 }
 
@@ -300,6 +296,12 @@ static_assert(std::size(kEventKinds) == std::variant_size_v<JournalEvent>);
 }  // namespace
 
 std::string_view event_name(const JournalEvent& event) noexcept { return kEventKinds[event.index()].name; }
+
+json to_json(const BatchInputs& inputs) {
+  return {{"schedule", stamp_json(inputs.schedule)},
+          {"workload", stamp_json(inputs.workload)},
+          {"platform", stamp_json(inputs.platform)}};
+}
 
 json to_json(const JournalEvent& event) {
   json out = std::visit([](const auto& e) { return write(e); }, event);

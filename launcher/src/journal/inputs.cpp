@@ -4,6 +4,8 @@
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
+#include "cosched/common/digest.hpp"
+
 namespace cosched::launcher {
 
 using nlohmann::json;
@@ -71,17 +73,6 @@ InputStamp platform_stamp(const LaunchPlan& plan, const TierSetup& tier) {
 }
 
 }  // namespace
-
-std::uint64_t fnv1a_64(std::string_view bytes) noexcept {
-  std::uint64_t hash = 0xcbf29ce484222325ULL;
-  for (const char byte : bytes) {
-    hash ^= static_cast<unsigned char>(byte);
-    hash *= 0x100000001b3ULL;
-  }
-  return hash;
-}
-
-std::string digest_text(std::string_view bytes) { return fmt::format("fnv1a64:{:016x}", fnv1a_64(bytes)); }
 
 BatchInputs batch_inputs(const LaunchPlan& plan, const config::Workload& workload, const TierSetup& tier) {
   return {schedule_stamp(plan), workload_stamp(plan, workload), platform_stamp(plan, tier)};

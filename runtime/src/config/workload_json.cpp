@@ -6,12 +6,12 @@
 #include <algorithm>
 #include <array>
 #include <filesystem>
-#include <limits>
 #include <set>
 
 #include "cosched/common/checked.hpp"
 #include "cosched/common/error.hpp"
 #include "cosched/common/identifier.hpp"
+#include "cosched/common/json_input.hpp"
 #include "cosched/config/workload.hpp"
 #include "workload_rules.hpp"
 
@@ -25,14 +25,7 @@ constexpr std::array<std::string_view, 6> kTaskKeys{"id", "command", "kernel", "
 
 std::int64_t integer_field(const json& entry, const char* key, std::int64_t min, std::int64_t max,
                            const std::string& where) {
-  const json& value = entry.at(key);
-  constexpr auto kInt64Max = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
-  const bool too_large = value.is_number_unsigned() && value.get<std::uint64_t>() > kInt64Max;
-  if (!value.is_number_integer() || too_large) {
-    throw InputError(where,
-                     fmt::format("\"{}\" must be an integer from {} to {}, got {}", key, min, max, value.dump()));
-  }
-  return checked_count(value.get<std::int64_t>(), min, max, where, fmt::format("\"{}\"", key));
+  return json_to_integer(entry.at(key), min, max, where, fmt::format("\"{}\"", key));
 }
 
 void reject_other_keys(const json& entry, const std::string& where) {
@@ -66,19 +59,6 @@ void read_stream(const json& entry, WorkloadTask& task, const std::vector<std::s
       integer_field(entry, "footprint_bytes", 1, static_cast<std::int64_t>(kMaxFootprintBytes), where));
   if (entry.contains("passes")) {
     task.passes = static_cast<unsigned>(integer_field(entry, "passes", 1, kMaxPasses, where));
-  }
-}
-
-json parse_json(std::string_view text, const std::string& source) {
-  try {
-    return json::parse(text);
-  } catch (const json::exception& e) {
-    // "[json.exception.parse_error.101] parse error at line 1, column 2: ..." -> the part after the tag.
-    std::string message = e.what();
-    if (const auto tag_end = message.find("] "); message.starts_with("[json.") && tag_end != std::string::npos) {
-      message = message.substr(tag_end + 2);
-    }
-    throw InputError(source, "invalid JSON: " + message);
   }
 }
 
@@ -136,50 +116,50 @@ void to_json(json& out, const Workload& workload) {
 }
 
 Workload parse_workload_json(std::string_view text, const std::string& source, const WorkloadReadOptions& options) {
-  const json root = parse_json(text, source);
+  return workload_from_json(parse_json_text(text, source), source, options);
+}
+
+Workload workload_from_json(const json& root, const std::string& source, const WorkloadReadOptions& options) {
+  if (is_instance_json(root)) {
+    // One parser per format: an Instance's tasks are read by sched's Instance parser, their attributes then by
+    // task_from_json (cli/workload_reading.hpp composes the two; config does not depend on sched).
+    throw InputError(source, "this is an Instance JSON (it has \"resources\"), not a workload: read it with the "
+                             "Instance reader (sched::load_instance), then task_from_json on each task's attributes");
+  }
   if (!root.is_object() || !root.contains("tasks") || !root.at("tasks").is_array()) {
     throw InputError(source, "a JSON workload is an object with a \"tasks\" array");
   }
-  // An Instance JSON (`cosched instance`) carries the task fields next to its own ("resources", "times"): those
-  // are the Instance parser's to check, not the workload's.
-  const bool instance = root.contains("resources");
   Workload workload;
   workload.source = source;
   workload.name = std::filesystem::path(source).stem().string();
-  if (!instance) {
-    for (const auto& [key, value] : root.items()) {
-      if (key != "name" && key != "description" && key != "tasks") {
-        throw InputError(source, fmt::format("unknown key \"{}\" (allowed: name, description, tasks)", key));
-      }
-    }
-    if (root.contains("name")) {
-      if (!root.at("name").is_string()) throw InputError(source, "\"name\" must be a string");
-      workload.name = root.at("name").get<std::string>();
-      check_identifier(workload.name, source + ": name");
-    }
-    if (root.contains("description")) {
-      if (!root.at("description").is_string()) throw InputError(source, "\"description\" must be a string");
-      workload.description = root.at("description").get<std::string>();
+  for (const auto& [key, value] : root.items()) {
+    if (key != "name" && key != "description" && key != "tasks") {
+      throw InputError(source, fmt::format("unknown key \"{}\" (allowed: name, description, tasks)", key));
     }
   }
+  if (root.contains("name")) {
+    workload.name = json_to_string(root.at("name"), source, "\"name\"");
+    check_identifier(workload.name, source + ": name");
+  }
+  if (root.contains("description")) workload.description = json_to_string(root.at("description"), source, "\"description\"");
   const json& tasks = root.at("tasks");
-  if (tasks.empty()) throw InputError(source, "\"tasks\" is empty");
-  if (tasks.size() > kMaxWorkloadTasks) {
-    throw InputError(source, fmt::format("{} tasks, at most {}", tasks.size(), kMaxWorkloadTasks));
-  }
-  const TaskJsonRules rules{options.known_kernels, instance};
+  check_task_count(tasks.size(), source);
+  const TaskJsonRules rules{options.known_kernels, false};
   std::set<std::string> ids;
   for (std::size_t k = 0; k < tasks.size(); ++k) {
     const std::string where = fmt::format("{}: tasks[{}]", source, k);
-    if (instance && !has_task_fields(tasks[k])) {
-      throw InputError(where, "this Instance JSON does not say what the task runs (no \"kernel\" or \"command\"): "
-                              "give the workload it was built from");
-    }
     WorkloadTask task = task_from_json(tasks[k], where, rules);
     if (!ids.insert(task.id).second) throw InputError(where, fmt::format("task id \"{}\" appears twice", task.id));
     workload.tasks.push_back(std::move(task));
   }
   return workload;
+}
+
+bool is_instance_json(const json& root) { return root.is_object() && root.contains("resources"); }
+
+void check_task_count(std::size_t count, const std::string& source) {
+  if (count == 0) throw InputError(source, "\"tasks\" is empty");
+  if (count > kMaxWorkloadTasks) throw InputError(source, fmt::format("{} tasks, at most {}", count, kMaxWorkloadTasks));
 }
 
 }  // namespace cosched::config

@@ -65,7 +65,10 @@ json other_members(const json& object, std::initializer_list<const char*> exclud
 }  // namespace
 
 Instance parse_instance(std::string_view text, const std::string& source) {
-  const json root = parse_json_text(text, source);
+  return instance_from_json(parse_json_text(text, source), source);
+}
+
+Instance instance_from_json(const json& root, const std::string& source) {
   require_json_object(root, source);
   std::vector<Resource> resources = detail::resources_from_json(json_member(root, "resources", source), source);
   const AllocationSpace space = make_space(resources, source);

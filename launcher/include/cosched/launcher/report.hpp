@@ -37,6 +37,8 @@ struct JournalReport {
   double median_launch_overhead_s = 0, max_launch_overhead_s = 0;
   double max_abs_start_deviation_s = 0;  // observed vs predicted start, same policy
   std::vector<TaskReport> tasks;
+  // The digests the journal was stamped with (its first batch_start; --resume refuses other inputs), when any.
+  std::optional<BatchInputs> inputs;
   [[nodiscard]] double ratio() const noexcept {
     return predicted_makespan > 0 ? observed_makespan / predicted_makespan : 0.0;
   }

@@ -15,7 +15,8 @@
 //     expanded to tasks whose ids follow stream_task_id, k counting per (kernel, footprint) in file order;
 //   - JSON: {"name": ..., "tasks": [{"id": "t0", "command": ["prog", "{threads}"], "timeout_s": 60},
 //                                    {"id": "s0", "kernel": "triad", "footprint_bytes": 67108864, "passes": 3}]}
-//     or an Instance JSON whose tasks carry those fields (what `cosched instance` writes).
+//     An Instance JSON whose tasks carry those fields (what `cosched instance` writes) is read by
+//     cli::read_workload: sched's Instance parser, then task_from_json on each task's attributes.
 // Writer: to_json (the JSON form above). Everything is validated where it is read: ids are safe file names
 // (check_identifier), numbers finite and in range, placeholders known; errors name the file, the line (TOML) or
 // the entry (JSON), and the task.
@@ -94,8 +95,18 @@ struct WorkloadReadOptions {
 [[nodiscard]] Workload load_workload(const std::filesystem::path& path, const WorkloadReadOptions& options = {});
 [[nodiscard]] Workload parse_workload_toml(std::string_view text, const std::string& source,
                                            const WorkloadReadOptions& options = {});
+// JSON workloads only: an Instance JSON (a root with "resources") is refused, naming the composed reader — its
+// tasks are read by sched's one Instance parser, then task_from_json on each task's attributes
+// (cli/workload_reading.hpp; config does not depend on sched).
 [[nodiscard]] Workload parse_workload_json(std::string_view text, const std::string& source,
                                            const WorkloadReadOptions& options = {});
+// The same from JSON already parsed (parse_json_text), for a reader that first looks at what a file holds.
+[[nodiscard]] Workload workload_from_json(const nlohmann::json& root, const std::string& source,
+                                          const WorkloadReadOptions& options = {});
+// True for an Instance JSON (an object with "resources"): what parse_workload_json refuses.
+[[nodiscard]] bool is_instance_json(const nlohmann::json& root);
+// A workload holds 1..kMaxWorkloadTasks tasks; throws InputError(source) otherwise.
+void check_task_count(std::size_t count, const std::string& source);
 
 // One task as JSON: {"id", "kernel", "footprint_bytes", "passes"} or {"id", "command"}, plus "timeout_s" when
 // set. The Instance JSON carries the same fields per task.

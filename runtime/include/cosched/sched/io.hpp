@@ -2,6 +2,8 @@
 // Instance JSON and Schedule JSON (docs/formats.md): the one parser and the one writer of each. Malformed input
 // throws InputError naming the file, the task and the position: `inst.json: task "t3": times[17] must be finite,
 // >= 0 and <= 1e+09, got -2`.
+#include <nlohmann/json_fwd.hpp>
+
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -18,6 +20,8 @@ namespace cosched::sched {
 // besides resources/tasks, and besides id/times per task, are kept as attributes.
 [[nodiscard]] Instance parse_instance(std::string_view text, const std::string& source);
 [[nodiscard]] Instance load_instance(const std::filesystem::path& path);
+// The same from JSON already parsed (parse_json_text), for a reader that first looks at what a file holds.
+[[nodiscard]] Instance instance_from_json(const nlohmann::json& root, const std::string& source);
 // Dense Instance JSON: the closed times (+inf written as null) and the attributes, verbatim.
 [[nodiscard]] std::string instance_to_json(const Instance& instance);
 

@@ -140,6 +140,9 @@ using JournalEvent = std::variant<BatchStart, TaskStart, TaskEnd, OvercommitRefu
 
 // The event as one JSON object, "event" naming its kind. Every field is written.
 [[nodiscard]] nlohmann::json to_json(const JournalEvent& event);
+// A batch_start's "inputs": {"schedule": {"digest", "summary"}, "workload": ..., "platform": ...} (also what
+// `cosched report --json` prints).
+[[nodiscard]] nlohmann::json to_json(const BatchInputs& inputs);
 
 // The event a JSON object holds. Required: "event" (a known kind), and "task" (start, end, overcommit_refused),
 // "t" (start, end), "status" (end, batch_end); every other field may be missing (its default) but, when present,

@@ -3,12 +3,9 @@
 // resources and capacities, tasks with allocations and times), the workload (what each planned task runs) and
 // the platform (cores, fast chunks, chunk bytes, tier backend, emulation ratio). The batch_start header carries
 // them; `--resume` recomputes them and refuses a journal whose inputs differ, naming which ones and what the
-// journal was written for. Each digest is FNV-1a (64 bit) of the input's canonical JSON (keys sorted, numbers
-// in shortest round-trip form): cheap, dependency-free, and stable across runs and machines. It guards against
-// mistakes, not against an adversary.
-#include <cstdint>
+// journal was written for. Each digest is digest_text (cosched/common/digest.hpp: FNV-1a, 64 bit) of the input's
+// canonical JSON.
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "cosched/config/workload.hpp"
@@ -17,12 +14,6 @@
 #include "cosched/launcher/task_command.hpp"
 
 namespace cosched::launcher {
-
-// FNV-1a, 64 bit (offset basis 0xcbf29ce484222325, prime 0x100000001b3).
-[[nodiscard]] std::uint64_t fnv1a_64(std::string_view bytes) noexcept;
-
-// "fnv1a64:" and the hash as 16 lowercase hex digits.
-[[nodiscard]] std::string digest_text(std::string_view bytes);
 
 // THE function that decides what identifies a batch: add a field here and every journal written from then on
 // carries it. `plan` is the full plan (not what is left of it on resume); the workload is looked up by the plan's
