@@ -255,9 +255,9 @@ std::vector<Case> make_cases() {
       {kEmptyId, kLaunchSchedule + "bad.json", 3, "bad.json", {{"bad.json", schedule_with("x", "0", "0.01", "")}}},
       {kEmptyId, kPlan + "bad.json", 3, "bad.json", {{"bad.json", R"({"resources":[{"name":"","capacity":2}],"tasks":[]})"}}},
       {kEmptyId, kInstance + "bad.toml", 3, "bad.toml", {{"bad.toml", "name = \"\"\n[[tasks]]\nkernel = \"triad\"\nfootprint_mib = 16\n"}}},
+      {kRatioAlone, "stream_bench --emulation-ratio 2", 2, "--emulation-ratio"},
       {kRatioAlone, kProfile + "--tier-backend none --emulation-ratio 2 -o o.csv", 2, "--emulation-ratio"},
       {kRatioAlone, kProfile + "--emulation-ratio 2 -o o.csv", 2, "--emulation-ratio"},
-      {kRatioAlone, "stream_bench --emulation-ratio 2", 2, "--emulation-ratio"},
       {kRatioAlone, "stream_bench --fast-fraction 0.5 --tier-backend none --emulation-ratio 2", 2, "--emulation-ratio"},
       // ---- resume that trusts the wrong journal ----
       {kResumeMismatch, kResume + "s2.json --workload w.json --platform plat.toml", 3, "schedule",
