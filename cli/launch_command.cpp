@@ -12,6 +12,7 @@
 #include "command_registry.hpp"
 #include "cosched/common/checked.hpp"
 #include "cosched/common/error.hpp"
+#include "cosched/common/text_file.hpp"
 #include "cosched/config/platform.hpp"
 #include "cosched/launcher/launch.hpp"
 #include "cosched/launcher/policies.hpp"
@@ -95,7 +96,8 @@ void run_launch(const LaunchFlags& flags) {
              node.fast_chunks > 0 ? fmt::format(" + {} fast chunks", node.fast_chunks) : std::string(),
              settings.tier.backend, settings.tier.emulated() ? " (EMULATED fast tier)" : "",
              settings.journal.string());
-  std::fflush(stdout);
+  // Before any task runs: output that cannot be written (stdout on a full disk) fails the launch, not after it.
+  cosched::flush_standard_output();
   const launcher::LaunchSummary summary = launcher::launch(plan, workload, settings);
   fmt::print("{}", launcher::format_summary(summary));
   if (summary.observed.interrupted) throw cosched::RuntimeFailure("interrupted: resume with --resume " +

@@ -64,7 +64,7 @@ prof::SweepConfig sweep_from_flags(const ProfileFlags& flags) {
 // replaced (--force) only when asked.
 void check_profile_output(const ProfileFlags& flags) {
   cosched::check_output_path(flags.output, cosched::Overwrite::replace, "profile CSV");
-  if (!flags.resume && !flags.force && std::filesystem::exists(flags.output)) {
+  if (!flags.resume && !flags.force && std::filesystem::is_regular_file(flags.output)) {
     throw cosched::UsageError(flags.output + ": exists; --resume continues it, --force replaces it");
   }
 }

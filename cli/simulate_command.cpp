@@ -107,7 +107,9 @@ const cosched::cli::CommandRegistration registration{"simulate", [](CLI::App& ap
   sub->add_option("--instances", options->instances, "Random instances")
       ->capture_default_str()
       ->check(cosched::cli::finite_range(1, static_cast<double>(sched::kMaxSimulationInstances)));
-  sub->add_option("--seed", options->seed, "Seed (runs are deterministic)")->capture_default_str();
+  sub->add_option("--seed", options->seed, "Seed (runs are deterministic)")
+      ->check(CLI::NonNegativeNumber)  // CLI11 would wrap -1 around to 2^64-1
+      ->capture_default_str();
   sub->add_option("--algorithms", options->algorithms, "Comma-separated algorithm names, or all")
       ->delimiter(',')
       ->capture_default_str();

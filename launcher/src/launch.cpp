@@ -175,6 +175,8 @@ EngineResult predict(const LaunchPlan& plan, std::string_view policy_name) {
 LaunchSummary launch(const LaunchPlan& full_plan, const config::Workload& workload,
                      const LaunchSettings& settings) {
   check_plan_times(full_plan, settings.schedule_source);
+  // The policy is checked before the journal and the log folder are touched: a bad name leaves nothing behind.
+  (void)make_policy(settings.policy, full_plan);
   const BatchInputs inputs = batch_inputs(full_plan, workload, settings.tier);  // every id must have a command
   LaunchSummary summary;
   summary.already_completed = prepare_journal(settings, inputs);

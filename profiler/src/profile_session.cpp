@@ -8,6 +8,7 @@
 
 #include "cosched/common/error.hpp"
 #include "cosched/common/stop_signals.hpp"
+#include "cosched/common/text_file.hpp"
 #include "cosched/platform/tier_backends.hpp"
 #include "cosched/profiler/measurer.hpp"
 #include "cosched/profiler/profile_context.hpp"
@@ -58,12 +59,15 @@ SweepOutcome run_profile(const SweepConfig& config, const config::PlatformConfig
   for (const auto& kernel : config.kernels) measurer->check_kernel(kernel);
   ProfileSidecar sidecar = make_profile_sidecar(platform, config, measurer->describe());
 
-  const bool exists = std::filesystem::exists(options.output);
+  // A device (/dev/null, /dev/full) is written in place, never "an existing profile"; its write errors count.
+  const bool exists = std::filesystem::is_regular_file(options.output);
   if (exists && !options.resume && !options.force) {
     throw UsageError(fmt::format("{} exists: --resume continues it, --force overwrites it", options.output.string()));
   }
   const bool resuming = exists && options.resume;
   if (resuming) check_resume_compatible(read_profile_sidecar(options.output), sidecar);
+  // The sidecar is written after the CSV's header: check its path first, so a refused sidecar leaves no CSV.
+  check_output_path(sidecar_path(options.output), Overwrite::replace, "profile sidecar");
   ProfileCsvWriter writer(options.output,
                           resuming ? ProfileCsvWriter::Mode::resume : ProfileCsvWriter::Mode::create);
   write_profile_sidecar(options.output, sidecar);

@@ -99,8 +99,9 @@ JournalContents parse_journal(const std::string& text, const std::string& source
     if (line.empty()) continue;
     const nlohmann::json object = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
     if (object.is_discarded()) {
-      // Only the very last line may be broken: the writer died while writing it.
-      if (pos >= text.size()) {
+      // Only a last line without its newline may be broken: the writer died while writing it (every line is
+      // written with its newline in one write). A complete line that is not JSON (1e999 included) is corrupt.
+      if (!complete) {
         contents.truncated_tail = line;
         contents.truncated_line = line_number;
         break;

@@ -1,0 +1,397 @@
+// The rows of the robustness suite, class by class in the order of docs/errors.md. Every row is fast: nothing is
+// measured (profiles use --model knl), and the one launch that succeeds (a resume row's setup) runs /bin/true.
+#include "cli/robustness_cases.hpp"
+
+namespace cosched::cli::robustness {
+namespace {
+
+// The fixture instance's resources: 2 cores, 2 fast chunks (times have 3 x 3 entries).
+std::string instance_with(const std::string& tasks) {
+  return R"({"resources":[{"name":"cores","capacity":2},{"name":"fast_chunks","capacity":2}],"tasks":[)" + tasks +
+         "]}";
+}
+std::string task(const std::string& id, const std::string& time) {
+  return R"({"id":")" + id + R"(","command":["/bin/true"],"times":[null,null,null,)" + time + "," + time + "," +
+         time + ",0.005,0.005,0.005]}";
+}
+// A schedule of the fixture tasks with these starts (and the instance's durations at alloc [1,0]).
+std::string schedule_with(const std::string& algorithm, const std::string& start_a, const std::string& duration_a,
+                          const std::string& id_b = "b") {
+  return R"({"algorithm":")" + algorithm + R"(","tasks":[{"id":"a","alloc":[1,0],"start":)" + start_a +
+         R"(,"duration":)" + duration_a + R"(},{"id":")" + id_b + R"(","alloc":[1,0],"start":0,"duration":0.01}]})";
+}
+std::string command_workload(const std::string& a_fields, const std::string& id_b = "b") {
+  return R"({"tasks":[{"id":"a",)" + a_fields + R"(},{"id":")" + id_b + R"(","command":["/bin/true"]}]})";
+}
+const std::string kWorkloadA = R"("command":["/bin/true"])";
+
+const std::string kTimeUtc = R"("time_utc":"2024-01-01T00:00:00.000000Z")";
+std::string event(const std::string& kind, const std::string& fields = "") {
+  return R"({"event":")" + kind + R"(",)" + kTimeUtc + (fields.empty() ? "" : "," + fields) + "}\n";
+}
+std::string start(const std::string& id, const std::string& extra = "") {
+  return event("start", R"("task":")" + id + R"(","t":0)" + extra);
+}
+std::string end(const std::string& id, const std::string& status = "ok", const std::string& extra = "") {
+  return event("end", R"("task":")" + id + R"(","t":1,"status":")" + status + "\"" + extra);
+}
+std::string batch_end(const std::string& extra = "") { return event("batch_end", R"("status":"ok")" + extra); }
+const std::string kJournal = event("batch_start") + start("a") + end("a") + batch_end();
+
+const std::string kCsvHeader = "kernel,footprint_bytes,cores,chunks,time_s,time_min_s,time_max_s,reps,gbs\n";
+std::string csv_row(const std::string& kernel, const std::string& cores, const std::string& times,
+                    const std::string& gbs = "7") {
+  return kernel + ",16777216," + cores + ",0," + times + ",5," + gbs + "\n";
+}
+const std::string kProfileCsv = kCsvHeader + csv_row("triad", "1", "0.0024,0.0024,0.0024") +
+                                csv_row("triad", "2", "0.0012,0.0012,0.0012", "14");
+// The sidecar of a bad profile CSV named bad.csv.
+const std::pair<std::string, std::string> kBadSidecar{"bad.json", R"({"chunk_bytes":33554432})"};
+// The sidecar `cosched profile --model knl --platform plat.toml` writes, as far as --resume compares it.
+const std::string kKnlSidecar =
+    R"({"chunk_bytes":33554432,"measurer":"knl-model","tier_backend":"model","platform":{"name":"tiny"},)"
+    R"("model":{"ddr_gbs":90.0,"mcdram_gbs":450.0,"name":"knl","per_core_gbs":7.0}})";
+Files bad_profile(const std::string& rows) { return {{"bad.csv", kCsvHeader + rows}, kBadSidecar}; }
+
+std::string platform(const std::string& top, const std::string& fast) {
+  return top + "\ncores = 2\n[fast_memory]\ncapacity_mib = 64\n" + fast + "\n";
+}
+const std::string kPlatform = platform("name = \"tiny\"", "chunks = 2\ntier_backend = \"emulated\"");
+
+// The commands the rows vary.
+const std::string kPlan = "cosched plan --algorithm t-list-lpt --instance ";
+const std::string kInstance = "cosched instance --platform plat.toml --profiles p.csv --workload ";
+const std::string kInstanceFromProfile = "cosched instance --platform plat.toml --workload wl.toml --profiles ";
+const std::string kProfile = "cosched profile --model knl --platform plat.toml --kernels triad --footprints-mib 16 ";
+const std::string kLaunch = "cosched launch s.json --workload w.json --platform plat.toml --journal r.jsonl ";
+const std::string kLaunchSchedule = "cosched launch --workload w.json --platform plat.toml --journal r.jsonl ";
+const std::string kLaunchWorkload = "cosched launch s.json --platform plat.toml --journal r.jsonl --workload ";
+const std::string kSimulate = "cosched simulate --tasks 2 --instances 1 ";
+const std::string kResumeSetup = "cosched launch s.json --workload w.json --platform plat.toml --journal run.jsonl";
+const std::string kResume = "cosched launch --resume run.jsonl ";
+
+// Error classes of issue #9, in the order of the table in docs/errors.md.
+const std::string kOverflow = "a number that overflows a double (1e999)";
+const std::string kInfStart = "times so large that a start would become inf";
+const std::string kPathKind = "a folder given for a file, or a file for a folder";
+const std::string kJournalType = "a journal field of the wrong type";
+const std::string kHugeCount = "a count too large to allocate (--reps 4000000000)";
+const std::string kSimulateTasks = "simulate --tasks 1e11";
+const std::string kEmulationRatio = "--emulation-ratio 1e9 (was a hang)";
+const std::string kSimulateResources = "simulate --resources 1000000000 (was a hang)";
+const std::string kFarStart = "a schedule start of 1e12 (was a hang)";
+const std::string kFootprint = "a negative, NaN or infinite footprint";
+const std::string kTimeOptions = "--timeout nan, --kill-grace -1";
+const std::string kProfileTimes = "a profile CSV with a negative, zero or infinite time or an unknown kernel";
+const std::string kDuplicates = "duplicate kernels, points or ids";
+const std::string kPlaceholder = "an unknown {placeholder} in a command";
+const std::string kChunks = "launch --chunks 1000000000";
+const std::string kEmptyId = "an empty task id";
+const std::string kRatioAlone = "--emulation-ratio without the emulated backend";
+const std::string kResumeMismatch = "--resume with another schedule, algorithm, workload or platform";
+const std::string kJournalEvents = "report: an unknown status, a task never started, duplicate ends";
+const std::string kFullDisk = "writing to a full disk (--output /dev/full, stdout to /dev/full)";
+const std::string kOverwrite = "an existing output overwritten without --force (even the input)";
+const std::string kParse = "command-line parse errors (CLI11)";
+const std::string kUnsafeId = "a task id with ../ (ids name files)";
+
+std::vector<Case> make_cases() {
+  const std::string far = schedule_with("t-list-lpt", "1e12", "0.01");
+  return {
+      // ---- user errors that used to be internal errors (exit 70) ----
+      {kOverflow, kPlan + "big.json", 3, "1e999", {{"big.json", instance_with(task("a", "1e999"))}}},
+      {kOverflow, kLaunchSchedule + "big.json", 3, "1e999", {{"big.json", schedule_with("x", "1e999", "0.01")}}},
+      {kOverflow, kLaunchWorkload + "big.json", 3, "1e999",
+       {{"big.json", command_workload(kWorkloadA + R"(,"timeout_s":1e999)")}}},
+      {kOverflow, "cosched report big.jsonl", 3, "big.jsonl:2",
+       {{"big.jsonl", event("batch_start") + start("a", R"(,"launch_overhead_s":1e999)")}}},
+      {kOverflow, kInstance + "big.toml", 3, "big.toml", {{"big.toml", "[[tasks]]\nkernel = \"triad\"\nfootprint_mib = 1e999\n"}}},
+      {kOverflow, kInstanceFromProfile + "bad.csv", 3, "bad.csv:2", bad_profile(csv_row("triad", "1", "1e999,1e999,1e999"))},
+      {kOverflow, kInstanceFromProfile + "big.csv", 3, "big.json",
+       {{"big.csv", kProfileCsv}, {"big.json", R"({"chunk_bytes":1e999})"}}},
+      {kOverflow, "cosched profile --model knl --platform big.toml -o o.csv", 3, "big.toml",
+       {{"big.toml", platform("", "capacity_gib = 1e999\nchunks = 2")}}},
+      {kOverflow, kSimulate + "--seed 1e999", 2, "--seed"},
+      {kOverflow, "stream_bench --size-mib 1e999", 2, "--size-mib"},
+      {kInfStart, kPlan + "long.json", 3, "long.json",
+       {{"long.json", instance_with(task("a", "6e8") + "," + task("b", "6e8"))}}},
+      {kInfStart, kPlan + "long.json", 3, "long.json", {{"long.json", instance_with(task("a", "1e300"))}}},
+      {kInfStart, kLaunchSchedule + "long.json", 3, "long.json", {{"long.json", schedule_with("x", "0", "1e300")}}},
+      {kInfStart, "cosched launch s.json --workload w.json --platform plat.toml --instance long.json", 3, "long.json",
+       {{"long.json", instance_with(task("a", "1e300") + "," + task("b", "0.01"))}}},
+      // ---- a folder for a file, a file for a folder: every output and input option ----
+      {kPathKind, kPlan + "inst.json --output out", 2, "out", {{"out/", ""}}},
+      {kPathKind, kPlan + "inst.json --output missing/s.json", 2, "missing"},
+      {kPathKind, kInstance + "wl.toml -o out", 2, "out", {{"out/", ""}}},
+      {kPathKind, kSimulate + "--csv out", 2, "out", {{"out/", ""}}},
+      {kPathKind, kProfile + "-o out", 2, "out", {{"out/", ""}}},
+      {kPathKind, kProfile + "-o out.csv", 2, "out.json", {{"out.json/", ""}}},
+      {kPathKind, kLaunch + "--log-dir w.json", 2, "--log-dir w.json"},
+      {kPathKind, "cosched launch s.json --workload w.json --platform plat.toml --journal out", 2, "out",
+       {{"out/", ""}}},
+      {kPathKind, "cosched demo --output w.json", 2, "w.json"},
+      {kPathKind, kPlan + "out", 3, "out", {{"out/", ""}}},
+      {kPathKind, kLaunchSchedule + "out", 3, "out", {{"out/", ""}}},
+      {kPathKind, kLaunchWorkload + "out", 3, "out", {{"out/", ""}}},
+      {kPathKind, "cosched report out", 3, "out", {{"out/", ""}}},
+      {kPathKind, "cosched topo --topology-xml out", 3, "out", {{"out/", ""}}},
+      {kPathKind, kInstanceFromProfile + "out", 3, "out", {{"out/", ""}}},
+      {kPathKind, "cosched instance --platform out --profiles p.csv --workload wl.toml", 3, "out", {{"out/", ""}}},
+      {kPathKind, "cosched profile --config out -o o.csv", 3, "out", {{"out/", ""}}},
+      // ---- report: journal fields of the wrong type ----
+      {kJournalType, "cosched report bad.jsonl", 3, "bad.jsonl:2",
+       {{"bad.jsonl", event("batch_start") + event("start", R"("task":"a","t":"zero")")}}},
+      {kJournalType, "cosched report bad.jsonl", 3, "bad.jsonl:2",
+       {{"bad.jsonl", event("batch_start") + event("start", R"("task":5,"t":0)")}}},
+      {kJournalType, "cosched report bad.jsonl", 3, "bad.jsonl:3",
+       {{"bad.jsonl", event("batch_start") + start("a") + event("end", R"("task":"a","t":1,"status":1)")}}},
+      {kJournalType, "cosched report bad.jsonl", 3, "bad.jsonl:1",
+       {{"bad.jsonl", event("batch_start", R"("emulated":"yes")")}}},
+      {kJournalType, "cosched report bad.jsonl", 3, "bad.jsonl:1",
+       {{"bad.jsonl", event("batch_start", R"("resources":"cores")")}}},
+      {kJournalType, "cosched report bad.jsonl", 3, "bad.jsonl:4",
+       {{"bad.jsonl", event("batch_start") + start("a") + end("a") + batch_end(R"(,"tasks_completed":-1)")}}},
+      {kJournalType, "cosched report bad.jsonl", 3, "bad.jsonl:1", {{"bad.jsonl", "[1,2]\n"}}},
+      {kJournalType, "cosched report bad.jsonl", 3, "bad.jsonl:1", {{"bad.jsonl", event("lunch")}}},
+      {kJournalType, "cosched report bad.jsonl", 3, "bad.jsonl:2",
+       {{"bad.jsonl", event("batch_start") + start("a", R"(,"pid":-4)")}}},
+      // ---- counts too large ----
+      {kHugeCount, kProfile + "--reps 4000000000 -o o.csv", 2, "--reps"},
+      {kHugeCount, kProfile + "--warmup 4000000000 -o o.csv", 2, "--warmup"},
+      {kHugeCount, "stream_bench --reps 4000000000", 2, "--reps"},
+      {kHugeCount, "stream_bench --warmup 4000000000", 2, "--warmup"},
+      {kHugeCount, "cosched profile --config big.toml -o o.csv", 3, "big.toml",
+       {{"big.toml", "model = \"knl\"\nkernels = [\"triad\"]\nfootprints_mib = [16]\nreps = 4000000000\n"}}},
+      {kHugeCount, kInstance + "big.toml", 3, "big.toml",
+       {{"big.toml", "[[tasks]]\nkernel = \"triad\"\nfootprint_mib = 16\ncount = 4000000000\n"}}},
+      {kHugeCount, kProfile + "--cores 1..1000000000 -o o.csv", 2, "1000000000"},
+      {kHugeCount, "stream_bench --threads 1000000000", 4, "1000000000"},
+      {kHugeCount, "stream_bench --threads -1", 2, "--threads"},
+      {kHugeCount, "stream_bench --cores -1", 2, "--cores"},
+      {kSimulateTasks, "cosched simulate --tasks 1e11", 2, "--tasks"},
+      {kSimulateTasks, "cosched simulate --instances 1e11", 2, "--instances"},
+      {kSimulateTasks, "cosched simulate --tasks 0", 2, "--tasks"},
+      {kSimulateTasks, "cosched simulate --tasks -1", 2, "--tasks"},
+      // ---- what used to hang ----
+      {kEmulationRatio, kProfile + "--tier-backend emulated --emulation-ratio 1e9 -o o.csv", 2, "--emulation-ratio"},
+      {kEmulationRatio, "stream_bench --tier-backend emulated --fast-fraction 0.5 --emulation-ratio 1e9", 2,
+       "--emulation-ratio"},
+      {kEmulationRatio, "cosched instance --platform big.toml --profiles p.csv --workload wl.toml", 3, "big.toml",
+       {{"big.toml", platform("", "chunks = 2\ntier_backend = \"emulated\"\nemulation_ratio = 1e9")}}},
+      {kEmulationRatio, kProfile + "--tier-backend emulated --emulation-ratio nan -o o.csv", 2, "--emulation-ratio"},
+      {kSimulateResources, kSimulate + "--resources 1000000000", 2, "--resources"},
+      {kSimulateResources, kSimulate + "--resources 4096,4096,4096", 2, "2^24"},
+      {kSimulateResources, kSimulate + "--resources 0", 2, "--resources"},
+      {kSimulateResources, kPlan + "big.json", 3, "big.json",
+       {{"big.json", R"({"resources":[{"name":"cores","capacity":1000000000}],"tasks":[]})"}}},
+      {kSimulateResources, kPlan + "big.json", 4, "big.json",
+       {{"big.json", R"({"resources":[{"name":"c","capacity":16777215},{"name":"f","capacity":16777215}],"tasks":[]})"}}},
+      {kFarStart, kLaunchSchedule + "far.json", 3, "far.json", {{"far.json", far}}},
+      {kFarStart, "cosched launch far.json --workload w.json --platform plat.toml --instance inst.json", 3, "far.json",
+       {{"far.json", far}}},
+      {kFarStart, kLaunchSchedule + "neg.json", 3, "neg.json", {{"neg.json", schedule_with("x", "-1", "0.01")}}},
+      // ---- nonsense silently accepted ----
+      {kFootprint, "cosched profile --model knl --footprints-mib -5 -o o.csv", 2, "--footprints-mib"},
+      {kFootprint, "cosched profile --model knl --footprints-mib nan -o o.csv", 2, "--footprints-mib"},
+      {kFootprint, "cosched profile --model knl --footprints-mib inf -o o.csv", 2, "--footprints-mib"},
+      {kFootprint, "cosched profile --model knl --footprints-mib 0 -o o.csv", 2, "--footprints-mib"},
+      {kFootprint, "cosched profile --model knl --footprints-percent-of-fast -5 -o o.csv", 2, "--footprints-percent"},
+      {kFootprint, "cosched profile --model knl --footprints-percent-of-fast nan -o o.csv", 2, "--footprints-percent"},
+      {kFootprint, kInstance + "bad.toml", 3, "bad.toml:3",
+       {{"bad.toml", "[[tasks]]\nkernel = \"triad\"\nfootprint_mib = -5\n"}}},
+      {kFootprint, kInstance + "bad.toml", 3, "bad.toml:3",
+       {{"bad.toml", "[[tasks]]\nkernel = \"triad\"\nfootprint_mib = nan\n"}}},
+      {kFootprint, kInstance + "bad.toml", 3, "bad.toml:3",
+       {{"bad.toml", "[[tasks]]\nkernel = \"triad\"\nfootprint_mib = inf\n"}}},
+      {kFootprint, kLaunchWorkload + "bad.json", 3, "bad.json",
+       {{"bad.json", command_workload(R"("kernel":"triad","footprint_bytes":-1)")}}},
+      {kFootprint, kLaunchWorkload + "bad.json", 3, "bad.json",
+       {{"bad.json", command_workload(R"("kernel":"triad","footprint_bytes":1.5)")}}},
+      {kFootprint, "cosched profile --config bad.toml -o o.csv", 3, "bad.toml",
+       {{"bad.toml", "model = \"knl\"\nkernels = [\"triad\"]\nfootprints_mib = [-5]\n"}}},
+      {kTimeOptions, kLaunch + "--timeout nan", 2, "--timeout"},
+      {kTimeOptions, kLaunch + "--timeout inf", 2, "--timeout"},
+      {kTimeOptions, kLaunch + "--timeout 0", 2, "--timeout"},
+      {kTimeOptions, kLaunch + "--kill-grace -1", 2, "--kill-grace"},
+      {kTimeOptions, kLaunch + "--kill-grace nan", 2, "--kill-grace"},
+      {kTimeOptions, kLaunchWorkload + "bad.json", 3, "timeout_s",
+       {{"bad.json", command_workload(kWorkloadA + R"(,"timeout_s":-1)")}}},
+      {kTimeOptions, kLaunchWorkload + "bad.json", 3, "timeout_s",
+       {{"bad.json", command_workload(kWorkloadA + R"(,"timeout_s":"soon")")}}},
+      {kProfileTimes, kInstanceFromProfile + "bad.csv", 3, "bad.csv:2", bad_profile(csv_row("triad", "1", "-1,-1,-1"))},
+      {kProfileTimes, kInstanceFromProfile + "bad.csv", 3, "bad.csv:2", bad_profile(csv_row("triad", "1", "0,0,0"))},
+      {kProfileTimes, kInstanceFromProfile + "bad.csv", 3, "bad.csv:2", bad_profile(csv_row("triad", "1", "inf,inf,inf"))},
+      {kProfileTimes, kInstanceFromProfile + "bad.csv", 3, "bad.csv:2", bad_profile(csv_row("triad", "1", "nan,nan,nan"))},
+      {kProfileTimes, kInstanceFromProfile + "bad.csv", 3, "bad.csv:2", bad_profile(csv_row("triads", "1", "1,1,1"))},
+      {kProfileTimes, kInstanceFromProfile + "bad.csv", 3, "bad.csv:2", bad_profile(csv_row("triad", "1", "1,2,1.5"))},
+      {kProfileTimes, kInstanceFromProfile + "bad.csv", 3, "bad.csv:2", bad_profile(csv_row("triad", "0", "1,1,1"))},
+      {kProfileTimes, kInstanceFromProfile + "bad.csv", 3, "bad.csv:2", bad_profile(csv_row("triad", "1", "1,1,1", "nan"))},
+      {kProfileTimes, kInstanceFromProfile + "bad.csv", 3, "bad.csv:2", bad_profile("triad,16777216,1,0,1,1,1,5\n")},
+      {kProfileTimes, kInstanceFromProfile + "bad.csv", 3, "bad.csv:1",
+       {{"bad.csv", "kernel,footprint,cores\n"}, kBadSidecar}},
+      {kProfileTimes, kProfile + "-o bad.csv --resume", 3, "bad.csv:2",
+       {{"bad.csv", kCsvHeader + csv_row("triad", "1", "-1,-1,-1")}, {"bad.json", kKnlSidecar}}},
+      {kDuplicates, "cosched profile --model knl --kernels triad,triad --footprints-mib 16 -o o.csv", 2, "triad"},
+      {kDuplicates, "cosched profile --model knl --kernels triads --footprints-mib 16 -o o.csv", 2, "triads"},
+      {kDuplicates, "cosched profile --model knl --kernels triad --footprints-mib 16,16 -o o.csv", 2, "16"},
+      {kDuplicates, kInstanceFromProfile + "p.csv,q.csv", 3, "q.csv:2",
+       {{"q.csv", kProfileCsv}, {"q.json", R"({"chunk_bytes":33554432})"}}},
+      {kDuplicates, kInstanceFromProfile + "bad.csv", 3, "bad.csv:3",
+       bad_profile(csv_row("triad", "1", "1,1,1") + csv_row("triad", "1", "1,1,1"))},
+      {kDuplicates, kLaunchWorkload + "bad.json", 3, "\"a\" appears twice", {{"bad.json", command_workload(kWorkloadA, "a")}}},
+      {kDuplicates, kPlan + "bad.json", 3, "bad.json", {{"bad.json", instance_with(task("a", "1") + "," + task("a", "1"))}}},
+      {kDuplicates, kLaunchSchedule + "bad.json", 3, "bad.json", {{"bad.json", schedule_with("x", "0", "0.01", "a")}}},
+      {kPlaceholder, kLaunchWorkload + "bad.json", 3, "{thread}",
+       {{"bad.json", command_workload(R"("command":["/bin/echo","{thread}"])")}}},
+      {kPlaceholder, kLaunchWorkload + "bad.json", 3, "{CPUSET}",
+       {{"bad.json", command_workload(R"("command":["/bin/echo","{CPUSET}"])")}}},
+      {kChunks, "cosched launch s.json --workload w.json --journal r.jsonl --chunks 1000000000", 2, "--chunks"},
+      {kChunks, "cosched launch s.json --workload w.json --journal r.jsonl --chunks 0", 2, "--chunks"},
+      {kChunks, "cosched launch s.json --workload w.json --journal r.jsonl --platform big.toml", 3, "big.toml",
+       {{"big.toml", platform("", "chunks = 1000000000")}}},
+      {kChunks, kProfile + "--chunks 0..1000000000 -o o.csv", 2, "1000000000"},
+      {kEmptyId, kLaunchWorkload + "bad.json", 3, "bad.json", {{"bad.json", command_workload(kWorkloadA, "")}}},
+      {kEmptyId, kPlan + "bad.json", 3, "bad.json", {{"bad.json", instance_with(task("", "1"))}}},
+      {kEmptyId, kLaunchSchedule + "bad.json", 3, "bad.json", {{"bad.json", schedule_with("x", "0", "0.01", "")}}},
+      {kEmptyId, kPlan + "bad.json", 3, "bad.json", {{"bad.json", R"({"resources":[{"name":"","capacity":2}],"tasks":[]})"}}},
+      {kEmptyId, kInstance + "bad.toml", 3, "bad.toml", {{"bad.toml", "name = \"\"\n[[tasks]]\nkernel = \"triad\"\nfootprint_mib = 16\n"}}},
+      {kRatioAlone, "stream_bench --emulation-ratio 2", 2, "--emulation-ratio"},
+      {kRatioAlone, kProfile + "--tier-backend none --emulation-ratio 2 -o o.csv", 2, "--emulation-ratio"},
+      {kRatioAlone, kProfile + "--emulation-ratio 2 -o o.csv", 2, "--emulation-ratio"},
+      {kRatioAlone, "stream_bench --fast-fraction 0.5 --tier-backend none --emulation-ratio 2", 2, "--emulation-ratio"},
+      // ---- resume that trusts the wrong journal ----
+      {kResumeMismatch, kResume + "s2.json --workload w.json --platform plat.toml", 3, "schedule",
+       {{"s2.json", schedule_with("t-list-lpt", "0.02", "0.01")}}, kResumeSetup},
+      {kResumeMismatch, kResume + "s2.json --workload w.json --platform plat.toml", 3, "schedule",
+       {{"s2.json", schedule_with("d-list-spt", "0", "0.01")}}, kResumeSetup},
+      {kResumeMismatch, kResume + "s.json --workload w2.json --platform plat.toml", 3, "workload",
+       {{"w2.json", command_workload(R"("command":["/bin/false"])")}}, kResumeSetup},
+      {kResumeMismatch, kResume + "s.json --workload w.json --platform plat2.toml", 3, "platform", {}, kResumeSetup},
+      {kResumeMismatch, kResume + "s.json --workload w.json --platform plat.toml --tier-backend none", 3, "platform", {},
+       kResumeSetup},
+      {kResumeMismatch, "cosched launch s.json --workload w.json --platform plat.toml --resume j.jsonl", 3, "j.jsonl"},
+      {kResumeMismatch, "cosched launch s.json --workload w.json --platform plat.toml --resume none.jsonl", 2,
+       "none.jsonl"},
+      {kResumeMismatch, kResume + "s.json --workload w.json --platform plat.toml --force", 2, "--force", {},
+       kResumeSetup},
+      {kResumeMismatch, kResume + "s.json --workload w.json --platform plat.toml --journal other.jsonl", 2, "--resume",
+       {}, kResumeSetup},
+      {kJournalEvents, "cosched report bad.jsonl", 3, "bad.jsonl:3",
+       {{"bad.jsonl", event("batch_start") + start("a") + end("a", "okay")}}},
+      {kJournalEvents, "cosched report bad.jsonl", 3, "bad.jsonl:2", {{"bad.jsonl", event("batch_start") + end("a")}}},
+      {kJournalEvents, "cosched report bad.jsonl", 3, "bad.jsonl:4",
+       {{"bad.jsonl", event("batch_start") + start("a") + end("a") + end("a")}}},
+      {kJournalEvents, "cosched report bad.jsonl", 3, "bad.jsonl:1", {{"bad.jsonl", start("a")}}},
+      {kJournalEvents, "cosched report bad.jsonl", 3, "bad.jsonl:3",
+       {{"bad.jsonl", event("batch_start") + batch_end() + start("a")}}},
+      {kJournalEvents, "cosched report bad.jsonl", 3, "bad.jsonl:3",
+       {{"bad.jsonl", event("batch_start") + start("a") + batch_end()}}},
+      {kJournalEvents, "cosched report bad.jsonl", 3, "bad.jsonl:3",
+       {{"bad.jsonl", event("batch_start") + start("a") + start("a")}}},
+      {kJournalEvents, "cosched report bad.jsonl", 3, "bad.jsonl:6",
+       {{"bad.jsonl", kJournal + event("batch_start") + start("a")}}},
+      {kJournalEvents, "cosched report bad.jsonl", 3, "bad.jsonl", {{"bad.jsonl", ""}}},
+      {kJournalEvents, "cosched report none.jsonl", 3, "none.jsonl"},
+      // ---- output that lies ----
+      {kFullDisk, kPlan + "inst.json --output /dev/full", 5, "/dev/full"},
+      {kFullDisk, kInstance + "wl.toml -o /dev/full", 5, "/dev/full"},
+      {kFullDisk, kSimulate + "--csv /dev/full", 5, "/dev/full"},
+      {kFullDisk, kProfile + "-o /dev/full", 5, "/dev/full"},
+      {kFullDisk, "cosched launch s.json --workload w.json --platform plat.toml --journal /dev/full", 5, "/dev/full"},
+      {kFullDisk, kPlan + "inst.json >/dev/full", 5, "standard output"},
+      {kFullDisk, "cosched plan --algorithm all --instance inst.json >/dev/full", 5, "standard output"},
+      {kFullDisk, kInstance + "wl.toml >/dev/full", 5, "standard output"},
+      {kFullDisk, kSimulate + ">/dev/full", 5, "standard output"},
+      {kFullDisk, kSimulate + "--json >/dev/full", 5, "standard output"},
+      {kFullDisk, kSimulate + "--csv - >/dev/full", 5, "standard output"},
+      {kFullDisk, "cosched report j.jsonl >/dev/full", 5, "standard output"},
+      {kFullDisk, "cosched report j.jsonl --json >/dev/full", 5, "standard output"},
+      {kFullDisk, "cosched topo >/dev/full", 5, "standard output"},
+      {kFullDisk, "cosched topo --json >/dev/full", 5, "standard output"},
+      {kFullDisk, "cosched topo --platform-toml >/dev/full", 5, "standard output"},
+      {kFullDisk, kLaunch + ">/dev/full", 5, "standard output"},
+      {kFullDisk, "cosched --help >/dev/full", 5, "standard output"},
+      {kFullDisk, "cosched --version >/dev/full", 5, "standard output"},
+      {kFullDisk, "cosched plan --help >/dev/full", 5, "standard output"},
+      {kFullDisk, "stream_bench --help >/dev/full", 5, "standard output"},
+      {kFullDisk, "stream_bench --version >/dev/full", 5, "standard output"},
+      {kFullDisk, "stream_bench --size-mib 1 --reps 1 --threads 1 >/dev/full", 5, "standard output"},
+      {kFullDisk, "stream_bench --size-mib 1 --reps 1 --threads 1 --json >/dev/full", 5, "standard output"},
+      {kOverwrite, kPlan + "inst.json --output s.json", 2, "--force"},
+      {kOverwrite, kPlan + "inst.json --output inst.json", 2, "--force"},
+      {kOverwrite, kInstance + "wl.toml -o inst.json", 2, "--force"},
+      {kOverwrite, kSimulate + "--csv s.json", 2, "--force"},
+      {kOverwrite, kProfile + "-o p.csv", 2, "--force"},
+      {kOverwrite, "cosched launch s.json --workload w.json --platform plat.toml --journal j.jsonl", 2, "--force"},
+      {kOverwrite, "cosched launch s.json --workload w.json --platform plat.toml --journal s.json", 2, "--force"},
+      {kOverwrite, "cosched demo --output full", 2, "--force", {{"full/", ""}, {"full/x", "x"}}},
+      // ---- exit codes: command-line parse errors are usage errors ----
+      {kParse, "cosched", 2, "usage error"},
+      {kParse, "cosched bogus", 2, "bogus"},
+      {kParse, "cosched --bogus", 2, "--bogus"},
+      {kParse, "cosched topo --bogus", 2, "--bogus"},
+      {kParse, "cosched topo extra", 2, "extra"},
+      {kParse, "cosched profile --model knl", 2, "--output"},
+      {kParse, "cosched profile --model knl -o", 2, "-o"},
+      {kParse, kProfile + "--reps abc -o o.csv", 2, "--reps"},
+      {kParse, kProfile + "--cores abc -o o.csv", 2, "abc"},
+      {kParse, kProfile + "--model xyz -o o.csv", 2, "--model"},
+      {kParse, "cosched instance --profiles p.csv --workload wl.toml", 2, "--platform"},
+      {kParse, "cosched plan --instance inst.json --algorithm", 2, "--algorithm"},
+      {kParse, "cosched plan --algorithm nope --instance inst.json", 2, "nope"},
+      {kParse, "cosched plan --instance inst.json --algorithm all --output x.json", 2, "--output"},
+      {kParse, "cosched simulate --seed -1", 2, "--seed"},
+      {kParse, "cosched simulate --resources a", 2, "--resources"},
+      {kParse, kSimulate + "--profile bogus", 2, "bogus"},
+      {kParse, kSimulate + "--algorithms nope", 2, "nope"},
+      {kParse, "cosched launch", 2, "schedule"},
+      {kParse, "cosched launch s.json", 2, "--workload"},
+      {kParse, kLaunch + "--policy bogus", 2, "bogus"},
+      {kParse, kLaunch + "--tier-backend bogus", 2, "bogus"},
+      {kParse, kLaunch + "--policy pack", 2, "pack"},
+      {kParse, "cosched report", 2, "journal"},
+      {kParse, "cosched report j.jsonl extra", 2, "extra"},
+      {kParse, "cosched demo --bogus", 2, "--bogus"},
+      {kParse, "cosched demo --quick extra", 2, "extra"},
+      {kParse, "stream_bench --bogus", 2, "--bogus"},
+      {kParse, "stream_bench --kernel bogus", 2, "bogus"},
+      {kParse, "stream_bench --threads abc", 2, "--threads"},
+      {kParse, "stream_bench --stores bogus", 2, "bogus"},
+      {kParse, "stream_bench --cores 1,x", 2, "--cores"},
+      {kParse, "stream_bench --fast-fraction 2", 2, "--fast-fraction"},
+      {kParse, "stream_bench --tier-backend bogus --fast-fraction 0.5", 2, "bogus"},
+      // ---- ids that would name files outside their folder ----
+      {kUnsafeId, kLaunchWorkload + "bad.json", 3, "../evil", {{"bad.json", command_workload(kWorkloadA, "../evil")}}},
+      {kUnsafeId, kPlan + "bad.json", 3, "../evil", {{"bad.json", instance_with(task("../evil", "1"))}}},
+      {kUnsafeId, kLaunchSchedule + "bad.json", 3, "a/b", {{"bad.json", schedule_with("x", "0", "0.01", "a/b")}}},
+      {kUnsafeId, kLaunchWorkload + "bad.json", 3, "a b", {{"bad.json", command_workload(kWorkloadA, "a b")}}},
+      {kUnsafeId, kInstance + "bad.toml", 3, "../evil",
+       {{"bad.toml", "name = \"../evil\"\n[[tasks]]\nkernel = \"triad\"\nfootprint_mib = 16\n"}}},
+      {kUnsafeId, "cosched instance --platform bad.toml --profiles p.csv --workload wl.toml", 3, "../evil",
+       {{"bad.toml", platform("name = \"../evil\"", "chunks = 2")}}},
+  };
+}
+
+}  // namespace
+
+const Files& fixtures() {
+  static const Files files{
+      {"plat.toml", kPlatform},
+      {"plat2.toml", platform("name = \"tiny\"", "chunks = 1\ntier_backend = \"emulated\"")},
+      {"p.csv", kProfileCsv},
+      {"p.json", R"({"chunk_bytes":33554432})"},
+      {"wl.toml", "[[tasks]]\nkernel = \"triad\"\nfootprint_mib = 16\ncount = 2\n"},
+      {"inst.json", instance_with(task("a", "0.01") + "," + task("b", "0.01"))},
+      {"s.json", schedule_with("t-list-lpt", "0", "0.01")},
+      {"w.json", command_workload(kWorkloadA)},
+      {"j.jsonl", kJournal},
+  };
+  return files;
+}
+
+const std::vector<Case>& cases() {
+  static const std::vector<Case> rows = make_cases();
+  return rows;
+}
+
+}  // namespace cosched::cli::robustness
