@@ -105,9 +105,10 @@ cosched::platform::TierOptions to_tier_options(const Arguments& args) {
   }
   if (args.emulation_ratio) {
     // Only the emulated tier uses the ratio; anywhere else it would be ignored without a word.
-    if (cosched::platform::resolve_tier_backend_name(options) != "emulated") {
-      throw cosched::UsageError(fmt::format("--emulation-ratio applies to the emulated tier backend only, not {}",
-                                            cosched::platform::resolve_tier_backend_name(options)));
+    const std::string backend = cosched::platform::resolve_tier_backend_name(options);
+    if (!cosched::platform::tier_backend_info(backend).capabilities.emulated) {
+      throw cosched::UsageError(
+          fmt::format("--emulation-ratio applies to the emulated tier backend only, not {}", backend));
     }
     options.emulation_ratio = *args.emulation_ratio;
   }

@@ -40,7 +40,7 @@ config::PlatformConfig resolve_sweep_platform(const SweepConfig& sweep) {
     platform::TierOptions tier;
     tier.backend = platform.tier_backend;
     const std::string backend = sweep.model.empty() ? platform::resolve_tier_backend_name(tier) : "the KNL model";
-    if (backend != "emulated") {
+    if (!sweep.model.empty() || !platform::tier_backend_info(backend).capabilities.emulated) {
       throw UsageError(fmt::format("--emulation-ratio / emulation_ratio applies to the emulated tier backend only, "
                                    "this sweep uses {}",
                                    backend));
