@@ -54,9 +54,10 @@ std::vector<double> parse_times(const json& times, const AllocationSpace& space,
 // The members of `object` other than `excluded`, verbatim.
 json other_members(const json& object, std::initializer_list<const char*> excluded) {
   json rest = json::object();
-  for (const auto& [key, value] : object.items()) {
+  for (const auto& member : object.items()) {
+    const std::string& key = member.key();
     if (std::none_of(excluded.begin(), excluded.end(), [&](const char* name) { return key == name; })) {
-      rest[key] = value;
+      rest[key] = member.value();
     }
   }
   return rest;
