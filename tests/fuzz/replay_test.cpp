@@ -7,6 +7,7 @@
 #include <exception>
 #include <filesystem>
 #include <fstream>
+#include <ostream>
 #include <sstream>
 #include <typeinfo>
 #include <string>
@@ -15,6 +16,10 @@
 #include "targets/targets.hpp"
 
 namespace cosched::fuzz {
+
+// Test names and failure messages show the target's name.
+void PrintTo(const Target& target, std::ostream* out) { *out << target.name; }
+
 namespace {
 
 const std::filesystem::path fuzz_dir = COSCHED_SOURCE_DIR "/tests/fuzz";
