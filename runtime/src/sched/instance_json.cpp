@@ -11,6 +11,7 @@
 #include "cosched/common/json_input.hpp"
 #include "cosched/common/text_file.hpp"
 #include "cosched/sched/io.hpp"
+#include "sched/bandwidth_json.hpp"
 #include "sched/json_parts.hpp"
 
 namespace cosched::sched {
@@ -73,6 +74,10 @@ Instance instance_from_json(const json& root, const std::string& source) {
   require_json_object(root, source);
   std::vector<Resource> resources = detail::resources_from_json(json_member(root, "resources", source), source);
   const AllocationSpace space = make_space(resources, source);
+  BandwidthModel bandwidth;
+  if (const json* object = find_json_member(root, "bandwidth", source)) {
+    bandwidth = detail::bandwidth_from_json(*object, source);
+  }
   const json& array = json_to_array(json_member(root, "tasks", source), source, "\"tasks\"");
   std::vector<Task> tasks;
   tasks.reserve(array.size());
@@ -84,10 +89,15 @@ Instance instance_from_json(const json& root, const std::string& source) {
       throw InputError(where, fmt::format("duplicate id (tasks[{}] and tasks[{}])", it->second, j));
     }
     auto times = parse_times(json_member(array[j], "times", where), space, where);
+    std::shared_ptr<const TrafficTable> traffic;
+    if (const json* object = find_json_member(array[j], "traffic_bytes", where)) {
+      traffic = detail::traffic_from_json(*object, bandwidth, space.size(), where);
+    }
     tasks.push_back({std::move(id), std::make_shared<DenseTimeTable>(space, std::move(times)),
-                     other_members(array[j], {"id", "times"})});
+                     other_members(array[j], {"id", "times", "traffic_bytes"}), std::move(traffic)});
   }
-  Instance instance(std::move(resources), std::move(tasks), other_members(root, {"resources", "tasks"}));
+  Instance instance(std::move(resources), std::move(tasks), other_members(root, {"resources", "tasks", "bandwidth"}),
+                    std::move(bandwidth));
   check_serial_time(instance, source);
   return instance;
 }
@@ -99,6 +109,7 @@ Instance load_instance(const std::filesystem::path& path) {
 std::string instance_to_json(const Instance& instance) {
   json root = instance.attributes();
   root["resources"] = detail::resources_to_json<json>(instance.resources());
+  if (!instance.bandwidth().empty()) root["bandwidth"] = detail::bandwidth_to_json(instance.bandwidth());
   root["tasks"] = json::array();
   std::vector<double> times(instance.space().size());
   for (const auto& task : instance.tasks()) {
@@ -108,6 +119,7 @@ std::string instance_to_json(const Instance& instance) {
     json entry = task.attributes;
     entry["id"] = task.id;
     entry["times"] = std::move(values);
+    if (task.traffic != nullptr) entry["traffic_bytes"] = detail::traffic_to_json(*task.traffic, instance.bandwidth());
     root["tasks"].push_back(std::move(entry));
   }
   return root.dump();

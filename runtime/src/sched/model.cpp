@@ -7,6 +7,8 @@
 #include <string>
 #include <unordered_set>
 
+#include <fmt/format.h>
+
 #include "cosched/common/error.hpp"
 #include "cosched/common/identifier.hpp"
 
@@ -112,11 +114,14 @@ double DenseTimeTable::time_at(const AllocationSpace& space, std::span<const int
   return times_[space.index_of(alloc)];
 }
 
-Instance::Instance(std::vector<Resource> resources, std::vector<Task> tasks, nlohmann::json attributes)
+Instance::Instance(std::vector<Resource> resources, std::vector<Task> tasks, nlohmann::json attributes,
+                   BandwidthModel bandwidth)
     : resources_(std::move(resources)),
       space_(capacities_of(resources_)),
       tasks_(std::move(tasks)),
-      attributes_(std::move(attributes)) {
+      attributes_(std::move(attributes)),
+      bandwidth_(std::move(bandwidth)) {
+  check_bandwidth_model(bandwidth_, "bandwidth");
   std::unordered_set<std::string> names;
   for (std::size_t i = 0; i < resources_.size(); ++i) {
     const std::string where = "resources[" + std::to_string(i) + "]";
@@ -133,7 +138,40 @@ Instance::Instance(std::vector<Resource> resources, std::vector<Task> tasks, nlo
     if (!ids.insert(task.id).second) throw InputError(where, "duplicate task id");
     if (!task.attributes.is_object()) throw InputError(where, "the attributes are not a JSON object");
     assert(task.profile != nullptr);
+    if (task.traffic != nullptr) check_traffic(*task.traffic, where);
   }
+}
+
+void Instance::check_traffic(const TrafficTable& traffic, const std::string& where) const {
+  if (traffic.size() != bandwidth_.pools.size()) {
+    throw InputError(where, fmt::format("traffic for {} memory pools, the bandwidth model has {}", traffic.size(),
+                                        bandwidth_.pools.size()));
+  }
+  for (std::size_t q = 0; q < traffic.size(); ++q) {
+    if (traffic[q].size() != space_.size()) {
+      throw InputError(where, fmt::format("traffic of pool \"{}\" has {} entries, expected {} (one per allocation "
+                                          "vector)",
+                                          bandwidth_.pools[q].name, traffic[q].size(), space_.size()));
+    }
+    for (const double bytes : traffic[q]) {
+      if (!(std::isfinite(bytes) && bytes >= 0.0)) {
+        throw InputError(where, fmt::format("traffic of pool \"{}\": {} bytes is not finite and >= 0",
+                                            bandwidth_.pools[q].name, bytes));
+      }
+    }
+  }
+}
+
+FlowDemand Instance::demand(std::size_t task, std::span<const int> alloc) const {
+  FlowDemand flow;
+  flow.bytes_per_s.assign(bandwidth_.pools.size(), 0.0);
+  flow.cores = std::max(1, alloc[0]);
+  const Task& entry = tasks_[task];
+  const double seconds = time(task, alloc);
+  if (entry.traffic == nullptr || !(seconds > 0.0) || std::isinf(seconds)) return flow;
+  const std::size_t index = space_.index_of(alloc);
+  for (std::size_t q = 0; q < flow.bytes_per_s.size(); ++q) flow.bytes_per_s[q] = (*entry.traffic)[q][index] / seconds;
+  return flow;
 }
 
 std::vector<int> capacities_of(const std::vector<Resource>& resources) {
@@ -157,9 +195,20 @@ Instance leading_resources(const Instance& instance, std::size_t count) {
       times[index] = instance.time(j, full);
     }
     const Task& task = instance.tasks()[j];
-    tasks.push_back({task.id, std::make_shared<DenseTimeTable>(space, std::move(times)), task.attributes});
+    std::shared_ptr<const TrafficTable> traffic;
+    if (task.traffic != nullptr) {
+      auto kept_traffic = std::make_shared<TrafficTable>(task.traffic->size(), std::vector<double>(space.size()));
+      for (std::size_t index = 0; index < space.size(); ++index) {
+        space.decode(index, std::span<int>(full.data(), count));
+        const std::size_t from = instance.space().index_of(full);
+        for (std::size_t q = 0; q < kept_traffic->size(); ++q) (*kept_traffic)[q][index] = (*task.traffic)[q][from];
+      }
+      traffic = std::move(kept_traffic);
+    }
+    tasks.push_back({task.id, std::make_shared<DenseTimeTable>(space, std::move(times)), task.attributes,
+                     std::move(traffic)});
   }
-  return Instance(kept, std::move(tasks), instance.attributes());
+  return Instance(kept, std::move(tasks), instance.attributes(), instance.bandwidth());
 }
 
 }  // namespace cosched::sched

@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "cosched/sched/bandwidth.hpp"
+
 namespace cosched::sched {
 
 struct Resource {
@@ -89,6 +91,10 @@ class DenseTimeTable final : public TimeProfile {
   std::vector<double> times_;
 };
 
+// Bytes a task moves from each memory pool over its whole run: traffic[q][k] for pool q of the instance's
+// bandwidth model at the allocation vector of index k (row-major, like the times).
+using TrafficTable = std::vector<std::vector<double>>;
+
 struct Task {
   std::string id;  // a safe identifier (check_identifier): ids name log files
   std::shared_ptr<const TimeProfile> profile;
@@ -96,15 +102,19 @@ struct Task {
   // "footprint_bytes", "passes", "command", ...), kept verbatim as a JSON object and written back by
   // instance_to_json. Scheduling never looks at it; the launcher does.
   nlohmann::json attributes = nlohmann::json::object();
+  // Its memory traffic (Instance JSON "traffic_bytes"); null when not known: the task then never contends.
+  std::shared_ptr<const TrafficTable> traffic = nullptr;
 };
 
 class Instance {
  public:
-  // Throws InputError for an unsafe or duplicate task id, an empty or duplicate resource name, or attributes that
-  // are not JSON objects; AllocationSpace's errors for the capacities. `attributes` are the instance's fields
-  // besides "resources" and "tasks" (for instances made from profiles: "platform", "workload").
+  // Throws InputError for an unsafe or duplicate task id, an empty or duplicate resource name, attributes that
+  // are not JSON objects, a bandwidth model check_bandwidth_model refuses, or a traffic table that does not have
+  // one row per pool and one finite, non-negative value per allocation vector; AllocationSpace's errors for the
+  // capacities. `attributes` are the instance's fields besides "resources", "tasks" and "bandwidth" (for
+  // instances made from profiles: "platform", "workload"). The first resource counts the cores that stream.
   Instance(std::vector<Resource> resources, std::vector<Task> tasks,
-           nlohmann::json attributes = nlohmann::json::object());
+           nlohmann::json attributes = nlohmann::json::object(), BandwidthModel bandwidth = {});
 
   [[nodiscard]] const std::vector<Resource>& resources() const noexcept { return resources_; }
   [[nodiscard]] const AllocationSpace& space() const noexcept { return space_; }
@@ -115,18 +125,26 @@ class Instance {
     return tasks_[task].profile->time_at(space_, alloc);
   }
   [[nodiscard]] const nlohmann::json& attributes() const noexcept { return attributes_; }
+  // The node's memory pools (empty: the instance has no bandwidth model, and predictions ignore contention).
+  [[nodiscard]] const BandwidthModel& bandwidth() const noexcept { return bandwidth_; }
+  // Task j at `alloc` as a flow of the fluid model: bytes/s per pool when alone (traffic / time; 0 without
+  // traffic or at an infinite time) and its streaming cores (the first resource).
+  [[nodiscard]] FlowDemand demand(std::size_t task, std::span<const int> alloc) const;
 
  private:
+  void check_traffic(const TrafficTable& traffic, const std::string& where) const;
+
   std::vector<Resource> resources_;
   AllocationSpace space_;
   std::vector<Task> tasks_;
   nlohmann::json attributes_;
+  BandwidthModel bandwidth_;
 };
 
 [[nodiscard]] std::vector<int> capacities_of(const std::vector<Resource>& resources);
 
-// The instance restricted to its first `count` resources, the others held at 0: t'(p) = t(p, 0, ..., 0). Ids and
-// attributes are kept. (Fig. 3(b)'s cores-only configurations: the chunks = 0 column of a cores x chunks table.)
+// The instance restricted to its first `count` resources, the others held at 0: t'(p) = t(p, 0, ..., 0). Ids,
+// attributes, the bandwidth model and the traffic (restricted the same way) are kept. (Fig. 3(b)'s cores-only configurations: the chunks = 0 column of a cores x chunks table.)
 [[nodiscard]] Instance leading_resources(const Instance& instance, std::size_t count);
 
 }  // namespace cosched::sched
