@@ -1,4 +1,4 @@
-// The same bodies run for all eight algorithms of Sec. 5.1.
+// The same bodies run for every registered algorithm: the eight of Sec. 5.1 and bw-list-lpt (issue 10).
 #include "cosched/sched/algorithm.hpp"
 
 #include <gtest/gtest.h>
@@ -85,6 +85,22 @@ TEST_P(AlgorithmTest, SyntheticInstancesAreValid) {
   }
 }
 
+// Instances with memory pools and traffic (what `cosched instance --node` builds): every algorithm still gives a
+// valid schedule (plan() validates) above L_min(d). bw-list-lpt plans with the bandwidth; the others ignore it.
+TEST_P(AlgorithmTest, InstancesWithBandwidthAreValidAndAboveLminD) {
+  for (std::uint64_t seed = 0; seed < 300; ++seed) {
+    const std::size_t d = 1 + seed % 2;
+    const std::vector<int> capacities = d == 1 ? std::vector<int>{1 + static_cast<int>(seed % 4)}
+                                               : std::vector<int>{1 + static_cast<int>(seed % 3), 2};
+    const Instance plain = testing::random_dense_instance(5000 + seed, capacities, 1 + seed % 7);
+    const Instance instance = testing::with_random_traffic(plain, seed, 1 + seed % 2);
+    const double bound = lower_bound(instance);
+    const PlanResult result = plan(algorithm(), instance, bound);
+    EXPECT_TRUE(testing::close_or_below(bound, result.schedule.makespan)) << "seed " << seed;
+    EXPECT_EQ(result.schedule.tasks.size(), instance.task_count());
+  }
+}
+
 TEST_P(AlgorithmTest, IsDeterministic) {
   const Instance instance = testing::random_dense_instance(42, {3, 2}, 8);
   const Schedule first = algorithm().schedule(instance);
@@ -96,16 +112,17 @@ TEST_P(AlgorithmTest, IsDeterministic) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(AllEight, AlgorithmTest, ::testing::ValuesIn(algorithm_names()),
+INSTANTIATE_TEST_SUITE_P(AllAlgorithms, AlgorithmTest, ::testing::ValuesIn(algorithm_names()),
                          [](const ::testing::TestParamInfo<std::string>& param_info) {
                            std::string name = param_info.param;
                            std::replace(name.begin(), name.end(), '-', '_');
                            return name;
                          });
 
-TEST(AlgorithmRegistryTest, HasTheEightAlgorithmsOfSection5_1) {
+TEST(AlgorithmRegistryTest, HasTheEightAlgorithmsOfSection5_1AndTheBandwidthAwareOne) {
   EXPECT_EQ(algorithm_names(), (std::vector<std::string>{"d-list-spt", "d-list-lpt", "t-list-spt", "t-list-lpt",
-                                                          "d-pack-nf", "d-pack-ff", "t-pack-nf", "t-pack-ff"}));
+                                                          "d-pack-nf", "d-pack-ff", "t-pack-nf", "t-pack-ff",
+                                                          "bw-list-lpt"}));
 }
 
 TEST(AlgorithmRegistryTest, UnknownNameIsAUsageErrorListingTheNames) {

@@ -44,6 +44,33 @@ inline Instance random_dense_instance(std::uint64_t seed, std::vector<int> capac
   return Instance(std::move(resources), std::move(list));
 }
 
+// `instance` with a bandwidth model of `pools` pools (capacity 10..40 bytes/s, flat in cores) and random traffic
+// per task (0..4x what its time at that allocation moves at the pool's capacity, some tasks without traffic).
+inline Instance with_random_traffic(const Instance& instance, std::uint64_t seed, std::size_t pools) {
+  Random random(seed);
+  BandwidthModel model;
+  for (std::size_t q = 0; q < pools; ++q) {
+    model.pools.push_back({numbered("pool", q), {1.0}, {static_cast<double>(10 + random.index(31))}});
+  }
+  std::vector<Task> tasks = instance.tasks();
+  std::vector<double> times(instance.space().size());
+  for (Task& task : tasks) {
+    if (random.index(4) == 0) continue;  // unknown traffic: never contends
+    task.profile->fill_times(instance.space(), times);
+    auto traffic = std::make_shared<TrafficTable>();
+    for (std::size_t q = 0; q < pools; ++q) {
+      const double factor = static_cast<double>(random.index(5));
+      std::vector<double> bytes(times.size());
+      for (std::size_t k = 0; k < times.size(); ++k) {
+        bytes[k] = std::isinf(times[k]) ? 0.0 : factor * times[k] * model.pools[q].bytes_per_s[0];
+      }
+      traffic->push_back(std::move(bytes));
+    }
+    task.traffic = std::move(traffic);
+  }
+  return Instance(instance.resources(), std::move(tasks), instance.attributes(), std::move(model));
+}
+
 // Dense instance from explicit raw tables (closed on construction).
 inline Instance dense_instance(std::vector<int> capacities, const std::vector<std::vector<double>>& raw_times) {
   std::vector<Resource> resources;

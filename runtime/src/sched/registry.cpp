@@ -1,10 +1,12 @@
-// The one place that lists the algorithms (Sec. 5.1): direct / transform x list SPT / LPT, pack NF / FF.
+// The one place that lists the algorithms: the eight of Sec. 5.1 (direct / transform x list SPT / LPT, pack NF /
+// FF) and the bandwidth-aware list algorithm of issue 10.
 #include <fmt/format.h>
 
 #include <chrono>
 
 #include "cosched/common/error.hpp"
 #include "cosched/sched/algorithm.hpp"
+#include "sched/bandwidth_list.hpp"
 #include "sched/two_phase.hpp"
 
 namespace cosched::sched {
@@ -33,6 +35,8 @@ std::vector<std::unique_ptr<Algorithm>> make_registry() {
                                                          pack(PackFit::next_fit)));
   registry.push_back(std::make_unique<TwoPhaseAlgorithm>("t-pack-ff", Approach::transform,
                                                          pack(PackFit::first_fit)));
+  // Issue 10: the list algorithm with the memory pools' bandwidth as resources (bandwidth_list.hpp).
+  registry.push_back(std::make_unique<detail::BandwidthListAlgorithm>());
   return registry;
 }
 
