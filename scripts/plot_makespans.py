@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""Fig.-3(a)-style bars: makespan / L_min(d) per algorithm, predicted and observed side by side.
+"""Fig.-3(a)-style bars: makespan / L_min(d) per algorithm: predicted by the paper's model, predicted by the
+contention-aware model (when the instance had a bandwidth model), and observed, side by side.
 
 Input: the demo's results.csv (rows of configuration "cores+fast"), or launch journals (one per algorithm).
 
@@ -23,8 +24,9 @@ def from_csv(path):
             if row.get("configuration", "cores+fast") != "cores+fast":
                 continue
             emulated = emulated or row.get("emulated", "false").lower() == "true"
+            contention = row.get("predicted_makespan_contention_s") or None
             rows.append((row["algorithm"], float(row["lower_bound_s"]), float(row["predicted_makespan_s"]),
-                         float(row["observed_makespan_s"])))
+                         float(row["observed_makespan_s"]), float(contention) if contention else None))
     return rows, emulated
 
 
@@ -43,7 +45,7 @@ def from_journal(path):
     if header is None or footer is None:
         raise SystemExit(f"{path}: not a finished cosched journal")
     return (header["algorithm"], header["lower_bound"], header["predicted_makespan"],
-            footer["observed_makespan"]), bool(header.get("emulated"))
+            footer["observed_makespan"], header.get("predicted_makespan_contention")), bool(header.get("emulated"))
 
 
 def main():
@@ -64,13 +66,19 @@ def main():
     if not rows:
         raise SystemExit("nothing to plot")
     names = [r[0] for r in rows]
-    predicted = [r[2] / r[1] if r[1] > 0 else 0 for r in rows]
-    observed = [r[3] / r[1] if r[1] > 0 else 0 for r in rows]
+    def normalised(value, bound):
+        return value / bound if value is not None and bound > 0 else 0
+
+    series = [("predicted (paper model)", [normalised(r[2], r[1]) for r in rows])]
+    if any(r[4] is not None for r in rows):
+        series.append(("predicted (contention-aware)", [normalised(r[4], r[1]) for r in rows]))
+    series.append(("observed", [normalised(r[3], r[1]) for r in rows]))
     positions = range(len(rows))
-    width = 0.4
+    width = 0.8 / len(series)
     figure, axis = plt.subplots(figsize=(max(6, 1.1 * len(rows)), 4))
-    axis.bar([p - width / 2 for p in positions], predicted, width, label="predicted")
-    axis.bar([p + width / 2 for p in positions], observed, width, label="observed")
+    for k, (label, values) in enumerate(series):
+        offset = (k - (len(series) - 1) / 2) * width
+        axis.bar([p + offset for p in positions], values, width, label=label)
     axis.axhline(1.0, color="black", linewidth=0.8)
     axis.set_xticks(list(positions))
     axis.set_xticklabels(names, rotation=30, ha="right")

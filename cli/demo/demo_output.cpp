@@ -74,28 +74,59 @@ std::string plot(const DemoSetup& setup, const std::string& script, const std::v
   }
 }
 
+// |observed/predicted - 1| of the cores+fast rows, for the paper model's prediction or the contention-aware one.
+std::vector<double> abs_errors(const std::vector<RunRow>& rows, bool contention) {
+  std::vector<double> errors;
+  for (const auto& row : rows) {
+    if (row.configuration != "cores+fast") continue;
+    if (!contention) {
+      errors.push_back(std::fabs(row.ratio() - 1.0));
+    } else if (const auto ratio = row.ratio_contention()) {
+      errors.push_back(std::fabs(*ratio - 1.0));
+    }
+  }
+  return errors;
+}
+
+double largest(const std::vector<double>& values) {
+  return values.empty() ? 0.0 : *std::max_element(values.begin(), values.end());
+}
+
+nlohmann::json optional_number(const std::optional<double>& value) {
+  return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
+}
+
+std::string optional_cell(const std::optional<double>& value, const char* format) {
+  return value ? fmt::format(fmt::runtime(format), *value) : std::string("-");
+}
+
 }  // namespace
 
-void write_results(const DemoSetup& setup, const std::vector<RunRow>& rows, double total_s) {
+void write_results(const DemoSetup& setup, const std::vector<RunRow>& rows, const NoiseFloor& noise, double total_s) {
   std::FILE* out = setup.options.out;
   const bool emulated = setup.tier.emulated();
   const std::string note = emulated ? " [EMULATED fast tier]" : "";
 
-  // The main table: the eight algorithms with cores and fast memory scheduled.
+  // The main table: every algorithm with cores and fast memory scheduled, both predictions.
   fmt::print(out, "\nObserved vs predicted makespan, cores + fast memory scheduled{}\n", note);
-  fmt::print(out, "{:<12} {:>10} {:>11} {:>11} {:>10} {:>9} {:>11}\n", "algorithm", "L_min(d)", "predicted",
-             "observed", "obs/pred", "obs/Lmin", "sched time");
-  std::vector<double> errors;
+  fmt::print(out, "{:<12} {:>9} {:>10} {:>11} {:>10} {:>10} {:>11} {:>9} {:>11}\n", "algorithm", "L_min(d)",
+             "predicted", "pred.cont.", "observed", "obs/pred", "obs/p.cont", "obs/Lmin", "sched time");
   for (const auto& row : rows) {
     if (row.configuration != "cores+fast") continue;
-    errors.push_back(std::fabs(row.ratio() - 1.0));
-    fmt::print(out, "{:<12} {:>9.3f}s {:>10.3f}s {:>10.3f}s {:>10.4f} {:>9.3f} {:>9.3f}ms{}\n", row.algorithm,
-               row.lower_bound, row.predicted, row.observed, row.ratio(),
+    fmt::print(out, "{:<12} {:>8.3f}s {:>9.3f}s {:>11} {:>9.3f}s {:>10.4f} {:>11} {:>9.3f} {:>9.3f}ms{}\n",
+               row.algorithm, row.lower_bound, row.predicted, optional_cell(row.predicted_contention, "{:.3f}s"),
+               row.observed, row.ratio(), optional_cell(row.ratio_contention(), "{:.4f}"),
                row.lower_bound > 0 ? row.observed / row.lower_bound : 0.0, row.scheduling_s * 1e3,
                row.tasks_failed > 0 ? fmt::format("  ({} tasks failed)", row.tasks_failed) : "");
   }
+  const auto errors = abs_errors(rows, false);
+  const auto errors_contention = abs_errors(rows, true);
   const double median_error = median_or_zero(errors);
-  const double worst_error = errors.empty() ? 0.0 : *std::max_element(errors.begin(), errors.end());
+  const double worst_error = largest(errors);
+  const bool have_contention = !errors_contention.empty();
+  const double median_error_contention = median_or_zero(errors_contention);
+  const double worst_error_contention = largest(errors_contention);
+  const double noise_floor = noise.relative_half_range();
 
   // Fig. 3(b): three memory configurations.
   fmt::print(out, "\nFig. 3(b): observed makespan (predicted) per memory configuration{}\n", note);
@@ -108,7 +139,8 @@ void write_results(const DemoSetup& setup, const std::vector<RunRow>& rows, doub
     }
     const auto cell = [&](const std::string& configuration) {
       const RunRow* row = by_config.count(configuration) ? by_config[configuration] : nullptr;
-      return row ? fmt::format("{:.2f}s ({:.2f}s)", row->observed, row->predicted) : std::string("-");
+      return row ? fmt::format("{:.2f}s ({:.2f}s)", row->observed, row->predicted_contention.value_or(row->predicted))
+                 : std::string("-");
     };
     fmt::print(out, "{:<12} {:>22} {:>22} {:>22}\n", algorithm, cell("cores+fast"), cell("cores-only-slow"),
                cell("cores-only-system"));
@@ -122,8 +154,13 @@ void write_results(const DemoSetup& setup, const std::vector<RunRow>& rows, doub
   for (const auto& row : rows) overheads.insert(overheads.end(), row.overheads_s.begin(), row.overheads_s.end());
   const auto alone = concat(rows, &RunRow::duration_ratio_alone, "cores+fast");
   const auto corun = concat(rows, &RunRow::duration_ratio_corun, "cores+fast");
-  fmt::print(out, "\nFidelity over the eight algorithms: |observed/predicted - 1| median {:.2f} %, worst {:.2f} %{}\n",
-             median_error * 100, worst_error * 100, note);
+  fmt::print(out, "\nFidelity over the {} algorithms, |observed/predicted - 1|: paper model median {:.2f} %, worst "
+                  "{:.2f} %; contention-aware {}; noise floor ±{:.2f} % ({} launches of {}){}\n",
+             errors.size(), median_error * 100, worst_error * 100,
+             have_contention ? fmt::format("median {:.2f} %, worst {:.2f} %", median_error_contention * 100,
+                                           worst_error_contention * 100)
+                             : std::string("unavailable (no bandwidth model)"),
+             noise_floor * 100, noise.observed.size(), noise.algorithm, note);
   fmt::print(out, "Task durations observed/predicted: {:.3f} when running alone ({} tasks), {:.3f} when co-running "
                   "({} tasks) — co-runners share memory bandwidth that isolated profiles do not see.\n",
              mean(alone), alone.size(), mean(corun), corun.size());
@@ -140,19 +177,23 @@ void write_results(const DemoSetup& setup, const std::vector<RunRow>& rows, doub
 
   // Files.
   std::string csv =
-      "configuration,algorithm,lower_bound_s,planned_makespan_s,predicted_makespan_s,observed_makespan_s,"
-         "observed_over_predicted,observed_over_lower_bound,scheduling_time_s,tasks_ok,tasks_failed,emulated,journal\n";
+      "configuration,algorithm,lower_bound_s,planned_makespan_s,predicted_makespan_s,"
+      "predicted_makespan_contention_s,observed_makespan_s,observed_over_predicted,observed_over_lower_bound,"
+      "scheduling_time_s,tasks_ok,tasks_failed,emulated,journal\n";
   nlohmann::json json_rows = nlohmann::json::array();
   for (const auto& row : rows) {
     const double over_bound = row.lower_bound > 0 ? row.observed / row.lower_bound : 0.0;
-    csv += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{}\n", row.configuration, row.algorithm, row.lower_bound,
-                       row.planned, row.predicted, row.observed, row.ratio(), over_bound, row.scheduling_s,
+    csv += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", row.configuration, row.algorithm,
+                       row.lower_bound, row.planned, row.predicted,
+                       row.predicted_contention ? fmt::format("{}", *row.predicted_contention) : std::string(),
+                       row.observed, row.ratio(), over_bound, row.scheduling_s,
                        row.tasks_ok, row.tasks_failed, emulated, row.journal.filename().string());
     json_rows.push_back({{"configuration", row.configuration},
                          {"algorithm", row.algorithm},
                          {"lower_bound", row.lower_bound},
                          {"planned_makespan", row.planned},
                          {"predicted_makespan", row.predicted},
+                         {"predicted_makespan_contention", optional_number(row.predicted_contention)},
                          {"observed_makespan", row.observed},
                          {"observed_over_predicted", row.ratio()},
                          {"scheduling_time_s", row.scheduling_s},
@@ -176,10 +217,20 @@ void write_results(const DemoSetup& setup, const std::vector<RunRow>& rows, doub
       {"fast_capacity_bytes", setup.platform.fast_capacity_bytes},
       {"fast_chunks", setup.platform.fast_chunks},
       {"batch", passes},
+      {"node", setup.node},
+      {"calibration_seconds", setup.calibration_s},
       {"rows", json_rows},
       {"fidelity",
        {{"median_abs_error", median_error},
         {"worst_abs_error", worst_error},
+        {"median_abs_error_contention",
+         have_contention ? nlohmann::json(median_error_contention) : nlohmann::json(nullptr)},
+        {"worst_abs_error_contention",
+         have_contention ? nlohmann::json(worst_error_contention) : nlohmann::json(nullptr)},
+        {"noise_floor", noise_floor},
+        {"noise_floor_method", "(max - min) / (2 median) of the observed makespans of one plan launched repeatedly"},
+        {"noise_floor_algorithm", noise.algorithm},
+        {"noise_floor_observed", noise.observed},
         {"duration_ratio_alone_mean", mean(alone)},
         {"duration_ratio_corun_mean", mean(corun)},
         {"tasks_alone", alone.size()},

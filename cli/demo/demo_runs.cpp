@@ -5,6 +5,7 @@
 #include <map>
 
 #include "cosched/common/error.hpp"
+#include "cosched/common/stats.hpp"
 #include "cosched/common/text_file.hpp"
 #include "cosched/sched/algorithm.hpp"
 #include "cosched/sched/allocation.hpp"
@@ -26,7 +27,7 @@ config::Workload workload_of(const sched::Instance& instance, const DemoSetup& s
 }  // namespace
 
 RunRow plan_and_launch(const DemoSetup& setup, const sched::Instance& instance, const std::string& configuration,
-                       const std::string& algorithm, const launcher::TierSetup& tier) {
+                       const std::string& algorithm, const launcher::TierSetup& tier, unsigned repeat) {
   RunRow row;
   row.configuration = configuration;
   row.algorithm = algorithm;
@@ -34,7 +35,7 @@ RunRow plan_and_launch(const DemoSetup& setup, const sched::Instance& instance, 
   const sched::PlanResult planned = sched::plan(sched::find_algorithm(algorithm), instance, row.lower_bound);
   row.planned = planned.schedule.makespan;
   row.scheduling_s = planned.seconds;
-  const std::string stem = configuration + "-" + algorithm;
+  const std::string stem = configuration + "-" + algorithm + (repeat > 0 ? fmt::format(".repeat{}", repeat) : "");
   const std::filesystem::path schedule_path = setup.output / "runs" / (stem + ".schedule.json");
   write_text_file(schedule_path, sched::schedule_to_json(instance, planned.schedule) + "\n", setup.overwrite(),
                   "schedule");
@@ -58,6 +59,7 @@ RunRow plan_and_launch(const DemoSetup& setup, const sched::Instance& instance, 
   }
 
   row.predicted = summary.predicted_makespan;
+  row.predicted_contention = summary.predicted_makespan_contention;
   row.observed = summary.observed_makespan;
   row.tasks_ok = summary.observed.completed;
   row.tasks_failed = summary.observed.failed + summary.observed.killed;
@@ -78,6 +80,13 @@ RunRow plan_and_launch(const DemoSetup& setup, const sched::Instance& instance, 
     (corun ? row.duration_ratio_corun : row.duration_ratio_alone).push_back(ratio);
   }
   return row;
+}
+
+double NoiseFloor::relative_half_range() const {
+  if (observed.size() < 2) return 0.0;
+  const auto [low, high] = std::minmax_element(observed.begin(), observed.end());
+  const double middle = median(observed);
+  return middle > 0 ? (*high - *low) / (2.0 * middle) : 0.0;
 }
 
 }  // namespace cosched::demo

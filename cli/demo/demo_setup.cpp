@@ -18,6 +18,7 @@
 #include "cosched/stream/stream_run.hpp"
 #include "demo/demo_setup.hpp"
 #include "demo/process_measurer.hpp"
+#include "calibration.hpp"
 
 namespace cosched::demo {
 
@@ -108,6 +109,7 @@ DemoSetup make_setup(const DemoOptions& options) {
   setup.footprints = {capacity / 5 / mib * mib, capacity * 3 / 5 / mib * mib};
   setup.target_fast_s = options.quick ? 0.03 : 0.15;
   setup.profile_reps = options.quick ? 1 : 2;
+  setup.noise_launches = 3;
   setup.fig3b_algorithms = options.quick ? std::vector<std::string>{"t-list-lpt"}
                                          : std::vector<std::string>{"t-list-spt", "t-list-lpt", "t-pack-nf",
                                                                     "t-pack-ff"};
@@ -157,9 +159,23 @@ std::filesystem::path profile_tasks(const DemoSetup& setup, const launcher::Tier
   return csv;
 }
 
-sched::Instance make_instance(const DemoSetup& setup, const std::filesystem::path& profile_csv, bool cores_only) {
+void calibrate_bandwidth(DemoSetup& setup) {
+  const auto begin = std::chrono::steady_clock::now();
+  cli::CalibrationOptions options;
+  options.quick = setup.options.quick;
+  options.tier_backend = setup.platform.tier_backend;
+  setup.node = cli::calibrate_node(options, nullptr);
+  setup.bandwidth = profiler::node_bandwidth(setup.node);
+  write_text_file(setup.output / "node.toml", config::to_toml(setup.node), setup.overwrite(), "node file");
+  setup.calibration_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+}
+
+sched::Instance make_instance(const DemoSetup& setup, const std::filesystem::path& profile_csv,
+                              const launcher::TierSetup& tier, bool cores_only) {
+  config::PlatformConfig platform = setup.platform;
+  platform.tier_backend = tier.backend;  // the traffic of the tier the profile was measured with
   sched::Instance instance =
-      profiler::build_instance(setup.workload, profiler::load_profile_set({profile_csv}), setup.platform);
+      profiler::build_instance(setup.workload, profiler::load_profile_set({profile_csv}), platform, &setup.bandwidth);
   if (!cores_only) return instance;
   // The chunks = 0 column: every task with all its memory where the configuration puts it, cores scheduled only.
   return sched::leading_resources(instance, 1);

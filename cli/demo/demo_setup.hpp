@@ -6,16 +6,19 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "cosched/common/text_file.hpp"
+#include "cosched/config/node_model.hpp"
 #include "cosched/config/platform.hpp"
 #include "cosched/config/workload.hpp"
 #include "demo/demo.hpp"
 #include "cosched/launcher/launch.hpp"
 #include "cosched/profiler/instance_builder.hpp"
+#include "cosched/profiler/traffic.hpp"
 #include "cosched/sched/model.hpp"
 
 namespace cosched::demo {
@@ -35,6 +38,10 @@ struct DemoSetup {
   double target_fast_s = 0.0;         // one task's kernel time, 1 core, all fast (what passes aim at)
   unsigned profile_reps = 1;
   std::vector<std::string> fig3b_algorithms;
+  config::NodeModel node;              // this node's memory pools, calibrated in this run (node.toml)
+  profiler::NodeBandwidth bandwidth;   // the same, as the instances carry it
+  double calibration_s = 0.0;
+  unsigned noise_launches = 3;         // launches of one plan that measure the noise floor
   // How the demo's own files treat what an earlier demo left in the folder (--force replaces it).
   [[nodiscard]] Overwrite overwrite() const noexcept { return options.force ? Overwrite::replace : Overwrite::refuse; }
 };
@@ -44,32 +51,52 @@ inline const std::vector<std::string> demo_kernels{"write", "ddot", "triad"};
 // Chooses the node, footprints and batch, and calibrates the passes (a short in-process run per task type).
 [[nodiscard]] DemoSetup make_setup(const DemoOptions& options);
 
+// Measures this node's memory pools (cli/calibration.hpp, quick with --quick) into setup.node and
+// setup.bandwidth, and writes them to node.toml in the output folder.
+void calibrate_bandwidth(DemoSetup& setup);
+
 // Profiles every task type as the launcher will run it (whole child processes) with `tier`; returns the CSV.
 // `chunk_points` false: only chunks = 0 (the cores-only configurations).
 [[nodiscard]] std::filesystem::path profile_tasks(const DemoSetup& setup, const launcher::TierSetup& tier,
                                                   const std::string& name, bool chunk_points);
 
-// The instance of the batch from a profile; `cores_only` keeps the chunks = 0 column as a 1-resource instance.
+// The instance of the batch from a profile measured with `tier` (with the node's memory pools and every task's
+// traffic); `cores_only` keeps the chunks = 0 column as a 1-resource instance.
 [[nodiscard]] sched::Instance make_instance(const DemoSetup& setup, const std::filesystem::path& profile_csv,
-                                            bool cores_only);
+                                            const launcher::TierSetup& tier, bool cores_only);
 
 struct RunRow {
   std::string configuration;  // "cores+fast", "cores-only-slow", "cores-only-system"
   std::string algorithm;
   double lower_bound = 0, planned = 0, predicted = 0, observed = 0, scheduling_s = 0;
+  std::optional<double> predicted_contention;  // the fluid model's prediction (none without a bandwidth model)
   std::size_t tasks_ok = 0, tasks_failed = 0;
   std::vector<double> overheads_s;
   std::vector<double> duration_ratio_alone, duration_ratio_corun;  // observed / predicted task durations
   std::filesystem::path journal;
   [[nodiscard]] double ratio() const noexcept { return predicted > 0 ? observed / predicted : 0.0; }
+  [[nodiscard]] std::optional<double> ratio_contention() const noexcept {
+    if (!predicted_contention || !(*predicted_contention > 0)) return std::nullopt;
+    return observed / *predicted_contention;
+  }
 };
 
-// Plans the instance with `algorithm` and launches it with `tier`; writes the schedule and the journal.
+// Plans the instance with `algorithm` and launches it with `tier`; writes the schedule and the journal (a
+// `repeat` > 0 is a relaunch of the same plan for the noise floor: its files get a ".repeat<N>" suffix).
 [[nodiscard]] RunRow plan_and_launch(const DemoSetup& setup, const sched::Instance& instance,
                                      const std::string& configuration, const std::string& algorithm,
-                                     const launcher::TierSetup& tier);
+                                     const launcher::TierSetup& tier, unsigned repeat = 0);
 
-// Table, CSV, JSON and plots; returns the fidelity summary (also in the JSON).
-void write_results(const DemoSetup& setup, const std::vector<RunRow>& rows, double total_s);
+// The same plan launched several times in a row: how far observed makespans spread with nothing changed.
+struct NoiseFloor {
+  std::string algorithm;
+  std::vector<double> observed;  // every launch's makespan
+  // Half the range over the median: (max - min) / (2 median). A prediction error below it cannot be told
+  // from the run-to-run noise of this machine.
+  [[nodiscard]] double relative_half_range() const;
+};
+
+// Table, CSV, JSON and plots (the fidelity summary is also in the JSON).
+void write_results(const DemoSetup& setup, const std::vector<RunRow>& rows, const NoiseFloor& noise, double total_s);
 
 }  // namespace cosched::demo

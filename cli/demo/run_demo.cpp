@@ -1,4 +1,5 @@
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <chrono>
 
@@ -18,11 +19,14 @@ std::filesystem::path run_demo(const DemoOptions& options) {
     fmt::print(out, "{}\n", text);
     std::fflush(out);
   };
-  say(fmt::format("cosched demo{}: profile this node, plan a STREAM batch with the eight algorithms of Sun et al., "
-                  "launch each plan and compare observed with predicted makespans",
-                  options.quick ? " (quick)" : ""));
-  say("[1/5] choosing the batch and calibrating kernel passes ...");
-  const DemoSetup setup = make_setup(options);
+  const auto names = sched::algorithm_names();
+  say(fmt::format("cosched demo{}: calibrate and profile this node, plan a STREAM batch with the {} algorithms (the "
+                  "eight of Sun et al. and a bandwidth-aware one), launch each plan and compare observed with "
+                  "predicted makespans — the paper's model and the contention-aware one",
+                  options.quick ? " (quick)" : "", names.size()));
+  say("[1/6] choosing the batch, calibrating kernel passes and the node's memory bandwidth ...");
+  DemoSetup setup = make_setup(options);
+  calibrate_bandwidth(setup);
   say(fmt::format("      node: {} cores, fast tier {} MiB in {} chunks, tier backend {}{}", setup.platform.cores,
                   setup.platform.fast_capacity_bytes >> 20, setup.platform.fast_chunks, setup.tier.backend,
                   setup.tier.emulated() ? fmt::format(" — EMULATED (slow tier streamed {}x; no real fast memory here)",
@@ -30,6 +34,16 @@ std::filesystem::path run_demo(const DemoOptions& options) {
                                         : ""));
   std::size_t tasks = 0;
   for (const auto& entry : setup.batch) tasks += entry.count;
+  for (const auto& pool : setup.node.pools) {
+    std::vector<std::string> points;
+    for (std::size_t k = 0; k < pool.bandwidth.cores.size(); ++k) {
+      points.push_back(fmt::format("{} cores {:.1f} GB/s", pool.bandwidth.cores[k], pool.bandwidth.gbs[k]));
+    }
+    say(fmt::format("      memory pool {} (tiers {}): {}{}; calibrated in {:.1f} s, node.toml", pool.name,
+                    fmt::join(pool.tiers, "+"), fmt::join(points, ", "),
+                    setup.node.provenance.emulated ? " — EMULATED tier: both tiers are this one DRAM" : "",
+                    setup.calibration_s));
+  }
   say(fmt::format("      batch: {} tasks (write, ddot, triad x {} and {} MiB), passes per task {}", tasks,
                   setup.footprints[0] >> 20, setup.footprints[1] >> 20,
                   fmt::join([&] {
@@ -39,9 +53,9 @@ std::filesystem::path run_demo(const DemoOptions& options) {
                   }(),
                             "/")));
 
-  say("[2/5] profiling each task type in isolation, as launched (cores x fast chunks) ...");
+  say("[2/6] profiling each task type in isolation, as launched (cores x fast chunks) ...");
   const auto tiered_csv = profile_tasks(setup, setup.tier, "tiered", true);
-  say("[3/5] profiling with the tier left to the system (backend none) ...");
+  say("[3/6] profiling with the tier left to the system (backend none) ...");
   const launcher::TierSetup system_tier =
       launcher::make_tier_setup("none", setup.tier.emulation_ratio, setup.tier.chunk_bytes);
   const auto system_csv = profile_tasks(setup, system_tier, "system", false);
@@ -50,20 +64,33 @@ std::filesystem::path run_demo(const DemoOptions& options) {
     write_text_file(setup.output / name, sched::instance_to_json(instance) + "\n", setup.overwrite(), "instance");
     return instance;
   };
-  const sched::Instance tiered = write_instance(make_instance(setup, tiered_csv, false), "instance.json");
-  const sched::Instance slow = write_instance(make_instance(setup, tiered_csv, true), "instance-cores-only-slow.json");
+  const sched::Instance tiered = write_instance(make_instance(setup, tiered_csv, setup.tier, false), "instance.json");
+  const sched::Instance slow =
+      write_instance(make_instance(setup, tiered_csv, setup.tier, true), "instance-cores-only-slow.json");
   const sched::Instance system =
-      write_instance(make_instance(setup, system_csv, true), "instance-cores-only-system.json");
+      write_instance(make_instance(setup, system_csv, system_tier, true), "instance-cores-only-system.json");
 
   std::vector<RunRow> rows;
-  const auto names = sched::algorithm_names();
-  say(fmt::format("[4/5] launching the {} plans (cores + fast memory scheduled) ...", names.size()));
+  say(fmt::format("[4/6] launching the {} plans (cores + fast memory scheduled) ...", names.size()));
   for (std::size_t i = 0; i < names.size(); ++i) {
     rows.push_back(plan_and_launch(setup, tiered, "cores+fast", names[i], setup.tier));
-    say(fmt::format("      [{}/{}] {:<11} predicted {:7.2f} s, observed {:7.2f} s ({:+.1f} %)", i + 1, names.size(),
-                    names[i], rows.back().predicted, rows.back().observed, (rows.back().ratio() - 1) * 100));
+    const RunRow& row = rows.back();
+    say(fmt::format("      [{}/{}] {:<11} predicted {:7.2f} s (paper) {} (contention), observed {:7.2f} s", i + 1,
+                    names.size(), names[i], row.predicted,
+                    row.predicted_contention ? fmt::format("{:7.2f} s", *row.predicted_contention) : "      -",
+                    row.observed));
   }
-  say("[5/5] Fig. 3(b): cores only, all memory slow / tier left to the system ...");
+  // The noise floor: the last plan (the bandwidth-aware one) again, unchanged, to see what run-to-run noise alone
+  // does to an observed makespan.
+  NoiseFloor noise{names.back(), {rows.back().observed}};
+  say(fmt::format("[5/6] noise floor: the {} plan launched {} more times ...", noise.algorithm,
+                  setup.noise_launches - 1));
+  for (unsigned repeat = 1; repeat < setup.noise_launches; ++repeat) {
+    noise.observed.push_back(plan_and_launch(setup, tiered, "cores+fast", noise.algorithm, setup.tier, repeat).observed);
+  }
+  say(fmt::format("      observed {:.3f} s: ±{:.1f} % (half range / median)", fmt::join(noise.observed, " s, "),
+                  noise.relative_half_range() * 100));
+  say("[6/6] Fig. 3(b): cores only, all memory slow / tier left to the system ...");
   for (const auto& algorithm : setup.fig3b_algorithms) {
     rows.push_back(plan_and_launch(setup, slow, "cores-only-slow", algorithm, setup.tier));
     rows.push_back(plan_and_launch(setup, system, "cores-only-system", algorithm, system_tier));
@@ -71,7 +98,7 @@ std::filesystem::path run_demo(const DemoOptions& options) {
                     rows[rows.size() - 2].observed, rows.back().observed));
   }
   const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
-  write_results(setup, rows, total);
+  write_results(setup, rows, noise, total);
   return setup.output;
 }
 

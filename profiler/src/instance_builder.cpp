@@ -71,13 +71,30 @@ std::vector<double> task_time_table(const ProfileSet& profiles, const std::strin
   return times;
 }
 
+sched::TrafficTable task_traffic_table(const config::WorkloadTask& task, const NodeBandwidth& node,
+                                       const config::PlatformConfig& platform) {
+  const unsigned max_chunks = platform.fast_chunks;
+  sched::TrafficTable traffic(node.model.pools.size(),
+                              std::vector<double>((platform.cores + 1) * (max_chunks + 1), 0.0));
+  for (unsigned k = 0; k <= max_chunks; ++k) {
+    const TierTraffic pass = stream_traffic_per_pass(task.kernel, task.footprint_bytes, k, platform);
+    for (unsigned c = 0; c <= platform.cores; ++c) {
+      const std::size_t index = c * (max_chunks + 1) + k;
+      traffic[node.fast_pool][index] += pass.fast_bytes * task.passes;
+      traffic[node.slow_pool][index] += pass.slow_bytes * task.passes;
+    }
+  }
+  return traffic;
+}
+
 sched::Instance build_instance(const config::Workload& workload, const ProfileSet& profiles,
-                               const config::PlatformConfig& platform) {
+                               const config::PlatformConfig& platform, const NodeBandwidth* bandwidth) {
   std::vector<sched::Resource> resources{{"cores", static_cast<int>(platform.cores)},
                                          {"fast_chunks", static_cast<int>(platform.fast_chunks)}};
   const sched::AllocationSpace space(sched::capacities_of(resources));
   // One table per kernel, footprint and passes: the tasks of a workload entry share it.
   std::map<std::tuple<std::string, std::uint64_t, unsigned>, std::shared_ptr<sched::DenseTimeTable>> tables;
+  std::map<std::tuple<std::string, std::uint64_t, unsigned>, std::shared_ptr<const sched::TrafficTable>> traffic;
   std::vector<sched::Task> tasks;
   for (const auto& task : workload.tasks) {
     if (!task.is_stream()) {
@@ -98,11 +115,18 @@ sched::Instance build_instance(const config::Workload& workload, const ProfileSe
     }
     nlohmann::json attributes = task;  // what it runs, by the workload schema's one writer (config::to_json)
     attributes.erase("id");            // the instance's own field
-    tasks.push_back({task.id, table->second, std::move(attributes)});
+    std::shared_ptr<const sched::TrafficTable> moved;
+    if (bandwidth != nullptr) {
+      auto [entry, fresh] = traffic.try_emplace({task.kernel, task.footprint_bytes, task.passes});
+      if (fresh) entry->second = std::make_shared<sched::TrafficTable>(task_traffic_table(task, *bandwidth, platform));
+      moved = entry->second;
+    }
+    tasks.push_back({task.id, table->second, std::move(attributes), std::move(moved)});
   }
   sched::Instance instance(std::move(resources), std::move(tasks),
                            {{"platform", {{"name", platform.name}, {"chunk_bytes", platform.chunk_bytes()}}},
-                            {"workload", workload.name}});
+                            {"workload", workload.name}},
+                           bandwidth != nullptr ? bandwidth->model : sched::BandwidthModel{});
   sched::check_serial_time(instance, fmt::format("workload '{}'", workload.name));
   return instance;
 }

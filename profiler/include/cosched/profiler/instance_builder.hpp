@@ -16,6 +16,7 @@
 #include "cosched/config/platform.hpp"
 #include "cosched/config/workload.hpp"
 #include "cosched/profiler/profile.hpp"
+#include "cosched/profiler/traffic.hpp"
 #include "cosched/sched/model.hpp"
 
 namespace cosched::profiler {
@@ -43,7 +44,14 @@ struct ProfileSet {
 // writes (kernel, footprint_bytes, passes); instance attributes "platform" {name, chunk_bytes} and "workload".
 // Throws InputError for a command task (profiles time STREAM tasks only), when the profiles lack a kernel and
 // footprint of the workload, or when the times exceed what an instance may hold (sched::check_serial_time).
+// With `bandwidth` (the node's memory pools: `cosched instance --node`), the instance also carries the pools
+// ("bandwidth") and every task's traffic at every allocation ("traffic_bytes", traffic.hpp).
 [[nodiscard]] sched::Instance build_instance(const config::Workload& workload, const ProfileSet& profiles,
-                                             const config::PlatformConfig& platform);
+                                             const config::PlatformConfig& platform,
+                                             const NodeBandwidth* bandwidth = nullptr);
+
+// A task's bytes per pool at every allocation (index p_cores * (P2 + 1) + p_chunks), all its passes.
+[[nodiscard]] sched::TrafficTable task_traffic_table(const config::WorkloadTask& task, const NodeBandwidth& node,
+                                                     const config::PlatformConfig& platform);
 
 }  // namespace cosched::profiler

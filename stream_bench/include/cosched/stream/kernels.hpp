@@ -3,6 +3,7 @@
 // the byte accounting, the validation of every run, and the CLI's --kernel choices and help text; only the
 // vectorised loops themselves are code, and tests check them against the table's element formula.
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <string>
 #include <string_view>
@@ -52,6 +53,11 @@ struct KernelSpec {
     return sizeof(double) * (reads.size() + writes.size());
   }
   [[nodiscard]] constexpr ArraySet touched() const noexcept { return reads | writes; }
+  // Bytes one pass moves over a task of `footprint_bytes` split evenly over the arrays it touches: the
+  // bytes_per_rep of a run with arrays of footprint / touched bytes (the launcher's and the profiler's sizing).
+  [[nodiscard]] constexpr std::uint64_t bytes_per_pass(std::uint64_t footprint_bytes) const noexcept {
+    return footprint_bytes / touched().size() / sizeof(double) * bytes_per_element();
+  }
   [[nodiscard]] constexpr bool is_reduction() const noexcept { return writes.size() == 0; }
 };
 
