@@ -4,12 +4,14 @@
 
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "command_registry.hpp"
 #include "cosched/common/error.hpp"
 #include "cosched/common/text_file.hpp"
+#include "cosched/config/node_model.hpp"
 #include "cosched/config/platform.hpp"
 #include "cosched/profiler/instance_builder.hpp"
 #include "cosched/sched/io.hpp"
@@ -23,6 +25,7 @@ struct InstanceFlags {
   std::string workload;
   std::vector<std::string> profiles;
   std::string platform;
+  std::string node;
   std::string output = "-";
   bool force = false;
 };
@@ -33,11 +36,21 @@ void run_instance_command(const InstanceFlags& flags) {
   const auto platform = cosched::config::load_platform_config(flags.platform);
   const auto workload = cosched::cli::read_workload(flags.workload, platform);
   const std::vector<std::filesystem::path> paths(flags.profiles.begin(), flags.profiles.end());
-  const auto instance = prof::build_instance(workload, prof::load_profile_set(paths), platform);
+  std::optional<prof::NodeBandwidth> bandwidth;
+  if (!flags.node.empty()) {
+    const auto node = cosched::config::load_node_model(flags.node);
+    (void)cosched::config::check_node_model_age(node, stderr);
+    bandwidth = prof::node_bandwidth(node);
+  }
+  const auto instance = prof::build_instance(workload, prof::load_profile_set(paths), platform,
+                                             bandwidth ? &*bandwidth : nullptr);
   cosched::write_text_file(flags.output, cosched::sched::instance_to_json(instance) + "\n", overwrite, "instance");
   if (flags.output == "-") return;
-  fmt::print(stderr, "instance: {} tasks, resources cores={} fast_chunks={}, into {}\n", instance.task_count(),
-             platform.cores, platform.fast_chunks, flags.output);
+  fmt::print(stderr, "instance: {} tasks, resources cores={} fast_chunks={}, {}, into {}\n", instance.task_count(),
+             platform.cores, platform.fast_chunks,
+             bandwidth ? fmt::format("memory pools of {} with every task's traffic", flags.node)
+                       : std::string("no bandwidth model (--node FILE from `cosched calibrate` adds one)"),
+             flags.output);
 }
 
 const cosched::cli::CommandRegistration registration{"instance", [](CLI::App& app) {
@@ -49,6 +62,9 @@ const cosched::cli::CommandRegistration registration{"instance", [](CLI::App& ap
       ->required()
       ->delimiter(',');
   sub->add_option("--platform", flags->platform, "Platform TOML: capacities of cores and fast chunks")->required();
+  sub->add_option("--node", flags->node,
+                  "Node TOML (`cosched calibrate`, configs/nodes/): adds the memory pools and each task's traffic, "
+                  "for the contention-aware prediction and bw-list-lpt");
   sub->add_option("-o,--output", flags->output, "Instance JSON to write (default -: stdout)");
   sub->add_flag("--force", flags->force, "Replace an existing --output file");
   sub->callback([flags] { run_instance_command(*flags); });
