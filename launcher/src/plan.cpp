@@ -40,6 +40,8 @@ LaunchPlan plan_from_schedule(const sched::Instance& instance, const sched::Sche
 }
 
 void attach_bandwidth(LaunchPlan& plan, const sched::Instance& instance, const std::string& source) {
+  // Nothing to attach: the instance only said what the tasks run, and that was never matched this strictly.
+  if (instance.bandwidth().empty()) return;
   const auto& resources = instance.resources();
   if (plan.resource_names.size() > resources.size()) {
     throw InputError(source, fmt::format("the schedule allocates {} resources, the instance has {}: not the "
@@ -69,7 +71,7 @@ void attach_bandwidth(LaunchPlan& plan, const sched::Instance& instance, const s
                                              task.demand[i], resources[i].capacity, resources[i].name));
       }
     }
-    flows.push_back(instance.bandwidth().empty() ? sched::FlowDemand{} : instance.demand(found->second, alloc));
+    flows.push_back(instance.demand(found->second, alloc));
   }
   // Nothing changes unless every task matched.
   plan.bandwidth = instance.bandwidth();

@@ -57,7 +57,7 @@ struct LaunchPlan {
 // matching tasks by id. The plan's resources must be the instance's first ones, by name (a cores-only schedule on
 // a cores + fast chunks instance: the missing amounts are 0). Throws InputError naming `source` (the instance)
 // for a plan task the instance does not have, resources that do not match, or an allocation beyond the
-// instance's capacities. An instance without a bandwidth model leaves the plan without one.
+// instance's capacities. An instance without a bandwidth model leaves the plan as it is, unchecked.
 void attach_bandwidth(LaunchPlan& plan, const sched::Instance& instance, const std::string& source = "instance");
 
 // The tasks not in `done_ids`, with planned starts shifted so the earliest remaining one starts at 0 (a resumed
