@@ -97,41 +97,35 @@ TEST_F(LauncherCli, AnInstanceJsonServesAsTheWorkloadThroughTheInstanceParser) {
 }
 
 TEST_F(LauncherCli, SaysWhichPredictionsItShowsAndReportsBoth) {
+  // Runs `cosched <arguments>`, which must succeed, and checks that its output has `fragment`.
+  const auto expect_output = [this](const std::string& arguments, const std::string& fragment) {
+    const CommandResult result = run(arguments);
+    ASSERT_EQ(result.exit_code, 0) << arguments << ": " << result.err;
+    EXPECT_NE(result.out.find(fragment), std::string::npos) << arguments << " printed\n" << result.out;
+  };
   // An Instance JSON with a bandwidth model and traffic: both predictions, in the launch and in the report.
   write("inst.json", R"({"resources":[{"name":"cores","capacity":1}],)"
                      R"("bandwidth":{"pools":[{"name":"dram","cores":[1],"bytes_per_s":[1e10]}]},"tasks":[)"
                      R"({"id":"a","command":["/bin/true"],"times":[null,0.1],"traffic_bytes":{"dram":[0,5e8]}},)"
                      R"({"id":"b","command":["/bin/true"],"times":[null,0.1]}]})");
-  const CommandResult with_model = run("launch s.json --workload inst.json --journal model.jsonl");
-  ASSERT_EQ(with_model.exit_code, 0) << with_model.err;
-  EXPECT_NE(with_model.out.find("predictions: paper model and contention-aware (fluid model over the memory pools "
-                                "dram; 1 of 2 tasks with known traffic)"),
-            std::string::npos)
-      << with_model.out;
-  EXPECT_NE(with_model.out.find("(contention-aware)"), std::string::npos) << with_model.out;
+  expect_output("launch s.json --workload inst.json --journal model.jsonl",
+                "predictions: paper model and contention-aware (fluid model over the memory pools dram; 1 of 2 "
+                "tasks with known traffic)");
+  expect_output("report model.jsonl", "(contention-aware)");
+  expect_output("report model.jsonl --json", "\"predicted_makespan_contention\": 0.2");
   const CommandResult report = run("report model.jsonl --json");
-  ASSERT_EQ(report.exit_code, 0) << report.err;
-  EXPECT_NE(report.out.find("\"predicted_makespan_contention\": 0.2"), std::string::npos) << report.out;
-  EXPECT_NE(report.out.find("\"error_contention\": "), std::string::npos) << report.out;
   EXPECT_EQ(report.out.find("\"error_contention\": null"), std::string::npos) << report.out;
 
   // The same instance without its model: one line says why the second prediction is missing.
   write("plain.json", R"({"resources":[{"name":"cores","capacity":1}],"tasks":[)"
                       R"({"id":"a","command":["/bin/true"],"times":[null,0.1]},)"
                       R"({"id":"b","command":["/bin/true"],"times":[null,0.1]}]})");
-  const CommandResult without = run("launch s.json --workload plain.json --journal plain.jsonl");
-  ASSERT_EQ(without.exit_code, 0) << without.err;
-  EXPECT_NE(without.out.find("contention-aware prediction unavailable: the instance has no bandwidth model (build "
-                             "it with `cosched instance --node FILE`; make FILE with `cosched calibrate`)"),
-            std::string::npos)
-      << without.out;
-  const CommandResult plain_report = run("report plain.jsonl --json");
-  EXPECT_NE(plain_report.out.find("\"error_contention\": null"), std::string::npos) << plain_report.out;
-  // No instance at all.
-  const CommandResult no_instance = run("launch s.json --workload w.json --journal none.jsonl");
-  ASSERT_EQ(no_instance.exit_code, 0) << no_instance.err;
-  EXPECT_NE(no_instance.out.find("contention-aware prediction unavailable: no instance given"), std::string::npos)
-      << no_instance.out;
+  expect_output("launch s.json --workload plain.json --journal plain.jsonl",
+                "contention-aware prediction unavailable: the instance has no bandwidth model (build it with "
+                "`cosched instance --node FILE`; make FILE with `cosched calibrate`)");
+  expect_output("report plain.jsonl --json", "\"error_contention\": null");
+  expect_output("launch s.json --workload w.json --journal none.jsonl",
+                "contention-aware prediction unavailable: no instance given");
 }
 
 TEST_F(LauncherCli, AScheduleTaskTheInstanceDoesNotHaveIsAnInputError) {

@@ -84,49 +84,53 @@ PlannedTask streaming_task(const std::string& id, double start, double work, dou
   return {id, {1}, start, work, -1, sched::FlowDemand{{bytes_per_s}, 1.0}};
 }
 
-TEST(ContentionClock, TwoTasksThatEachNeedThePoolTakeTwiceTheirTime) {
-  LaunchPlan plan = one_pool_plan(2);
-  plan.tasks = {streaming_task("a", 0, 1.0, 10e9), streaming_task("b", 0, 1.0, 10e9)};
+// A co-run computed by hand: tasks of one core on one pool of 10 GB/s, each task's expected end, and the order
+// in which they end.
+struct HandCase {
+  std::string label;
+  int cores;
+  std::vector<PlannedTask> tasks;
+  std::vector<double> ends;
+  std::vector<std::string> order;
+};
+
+void PrintTo(const HandCase& hand, std::ostream* out) { *out << hand.label; }
+
+class ContentionClockByHand : public ::testing::TestWithParam<HandCase> {};
+
+TEST_P(ContentionClockByHand, EndsWhereComputedAndConservesEveryTasksWork) {
+  const HandCase& hand = GetParam();
+  LaunchPlan plan = one_pool_plan(hand.cores);
+  plan.tasks = hand.tasks;
   const MeteredRun run = run_contention(plan, "list");
-  EXPECT_DOUBLE_EQ(run.result.runs[0].completion.end, 2.0);
-  EXPECT_DOUBLE_EQ(run.result.runs[1].completion.end, 2.0);
-  EXPECT_DOUBLE_EQ(run.result.observed_makespan, 2.0);
+  for (std::size_t j = 0; j < plan.tasks.size(); ++j) {
+    EXPECT_NEAR(run.result.runs[j].completion.end, hand.ends[j], 1e-12) << plan.tasks[j].id;
+    EXPECT_NEAR(run.progress[j], plan.tasks[j].predicted_duration, 1e-12) << plan.tasks[j].id;
+  }
+  EXPECT_EQ(run.ended, hand.order);
 }
 
-TEST(ContentionClock, TasksThatFitThePoolTogetherAreNotSlowed) {
-  LaunchPlan plan = one_pool_plan(2);
-  plan.tasks = {streaming_task("a", 0, 1.0, 4e9), streaming_task("b", 0, 3.0, 6e9)};
-  const MeteredRun run = run_contention(plan, "list");
-  EXPECT_EQ(run.result.runs[0].completion.end, 1.0);
-  EXPECT_EQ(run.result.runs[1].completion.end, 3.0);
-}
-
-TEST(ContentionClock, AThirdTaskStartingMidwaySlowsTheOthersUntilItEnds) {
-  // a and b (2 s of work each) share the pool at 1/2 until c starts at 1 s: they have 1.5 s left. The three
-  // share it at 1/3: c (1 s of work) ends at 1 + 3 = 4, when a and b have 0.5 s left, which they do at 1/2:
-  // both end at 5. The pool is full all along: 5 s of work at 10 GB/s each through 10 GB/s.
-  LaunchPlan plan = one_pool_plan(3);
-  plan.tasks = {streaming_task("a", 0, 2.0, 10e9), streaming_task("b", 0, 2.0, 10e9),
-                streaming_task("c", 1.0, 1.0, 10e9)};
-  const MeteredRun run = run_contention(plan, "list");
-  EXPECT_DOUBLE_EQ(run.result.runs[2].launch.start, 1.0);
-  EXPECT_NEAR(run.result.runs[2].completion.end, 4.0, 1e-12);
-  EXPECT_NEAR(run.result.runs[0].completion.end, 5.0, 1e-12);
-  EXPECT_NEAR(run.result.runs[1].completion.end, 5.0, 1e-12);
-  EXPECT_EQ(run.ended, (std::vector<std::string>{"c", "a", "b"}));
-  for (std::size_t j = 0; j < plan.tasks.size(); ++j) EXPECT_NEAR(run.progress[j], plan.tasks[j].predicted_duration, 1e-12);
-}
-
-TEST(ContentionClock, TheTaskThatStreamsLessEndsFirstAndFreesThePool) {
-  // a streams 10 GB/s, b 5 GB/s, one core each, 1 s of work each, pool 10 GB/s. Max-min per core: 5 GB/s each,
-  // so b runs at full speed (ends at 1) and a at 1/2; then a alone: 0.5 s left at full speed, ends at 1.5.
-  LaunchPlan plan = one_pool_plan(2);
-  plan.tasks = {streaming_task("a", 0, 1.0, 10e9), streaming_task("b", 0, 1.0, 5e9)};
-  const MeteredRun run = run_contention(plan, "list");
-  EXPECT_DOUBLE_EQ(run.result.runs[1].completion.end, 1.0);
-  EXPECT_DOUBLE_EQ(run.result.runs[0].completion.end, 1.5);
-  EXPECT_EQ(run.ended, (std::vector<std::string>{"b", "a"}));
-}
+INSTANTIATE_TEST_SUITE_P(
+    Cases, ContentionClockByHand,
+    ::testing::Values(
+        // Each needs the whole pool: both run at 1/2 and take twice their time.
+        HandCase{"two_tasks_that_each_need_the_pool_take_twice_their_time", 2,
+                 {streaming_task("a", 0, 1.0, 10e9), streaming_task("b", 0, 1.0, 10e9)}, {2.0, 2.0}, {"a", "b"}},
+        // 4 + 6 GB/s fit in 10: nobody is slowed.
+        HandCase{"tasks_that_fit_the_pool_together_are_not_slowed", 2,
+                 {streaming_task("a", 0, 1.0, 4e9), streaming_task("b", 0, 3.0, 6e9)}, {1.0, 3.0}, {"a", "b"}},
+        // a and b (2 s of work each) share the pool at 1/2 until c starts at 1 s: they have 1.5 s left. The three
+        // share it at 1/3: c (1 s of work) ends at 1 + 3 = 4, when a and b have 0.5 s left, which they do at 1/2:
+        // both end at 5. The pool is full all along: 5 s of work at 10 GB/s each through 10 GB/s.
+        HandCase{"a_third_task_starting_midway_slows_the_others_until_it_ends", 3,
+                 {streaming_task("a", 0, 2.0, 10e9), streaming_task("b", 0, 2.0, 10e9),
+                  streaming_task("c", 1.0, 1.0, 10e9)},
+                 {5.0, 5.0, 4.0}, {"c", "a", "b"}},
+        // a streams 10 GB/s, b 5: max-min per core gives 5 GB/s each, so b runs at full speed (ends at 1) and a at
+        // 1/2; then a alone does its last 0.5 s at full speed and ends at 1.5.
+        HandCase{"the_task_that_streams_less_ends_first_and_frees_the_pool", 2,
+                 {streaming_task("a", 0, 1.0, 10e9), streaming_task("b", 0, 1.0, 5e9)}, {1.5, 1.0}, {"b", "a"}}),
+    [](const ::testing::TestParamInfo<HandCase>& test) { return test.param.label; });
 
 TEST(ContentionClock, ALoneTaskIsNeverSlowedWhateverItsDemand) {
   // 50 GB/s measured alone on a pool whose curve says 10: the pool served it alone, so it does again.
