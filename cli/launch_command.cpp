@@ -1,7 +1,10 @@
 // `cosched launch`: run a list or pack schedule on this node's cores and memory tiers, journal it, and compare
-// the observed makespan with the predicted one (docs/launcher.md).
+// the observed makespan with the predicted ones — the paper model's and, when the instance has a bandwidth model,
+// the contention-aware one (docs/launcher.md).
 #include <fmt/core.h>
+#include <fmt/ranges.h>
 
+#include <algorithm>
 #include <exception>
 #include <fstream>
 #include <iterator>
@@ -62,6 +65,30 @@ launcher::LaunchPlan read_plan(const LaunchFlags& flags, const config::PlatformC
   return launcher::load_schedule_plan(flags.schedule, names, capacities);
 }
 
+// Which predictions this launch will show: the paper model always, the contention-aware one when the plan has a
+// bandwidth model (from --instance, or from the Instance JSON given as --workload).
+std::string prediction_models_line(const launcher::LaunchPlan& plan, bool have_instance) {
+  if (!plan.bandwidth.empty()) {
+    std::vector<std::string> pools;
+    for (const auto& pool : plan.bandwidth.pools) pools.push_back(pool.name);
+    const auto with_traffic = std::count_if(plan.tasks.begin(), plan.tasks.end(), [](const launcher::PlannedTask& t) {
+      return std::any_of(t.flow.bytes_per_s.begin(), t.flow.bytes_per_s.end(), [](double d) { return d > 0.0; });
+    });
+    return fmt::format("predictions: paper model and contention-aware (fluid model over the memory pools {}; {} of "
+                       "{} tasks with known traffic)",
+                       fmt::join(pools, ", "), with_traffic, plan.tasks.size());
+  }
+  const char* build_hint = "build it with `cosched instance --node FILE`; make FILE with `cosched calibrate`";
+  if (have_instance) {
+    return fmt::format("predictions: paper model; contention-aware prediction unavailable: the instance has no "
+                       "bandwidth model ({})",
+                       build_hint);
+  }
+  return fmt::format("predictions: paper model; contention-aware prediction unavailable: no instance given (pass "
+                     "--instance, or the Instance JSON as --workload; for its bandwidth model {})",
+                     build_hint);
+}
+
 void run_launch(const LaunchFlags& flags) {
   if (!flags.journal.empty() && !flags.resume.empty() && flags.journal != flags.resume) {
     throw cosched::UsageError("--journal and --resume name different files: --resume continues its own journal");
@@ -73,8 +100,13 @@ void run_launch(const LaunchFlags& flags) {
                     : config::this_machine_platform(flags.tier_backend.empty() ? "auto" : flags.tier_backend,
                                                     config::kDefaultEmulationRatio, flags.chunks);
   if (!flags.tier_backend.empty()) node.tier_backend = flags.tier_backend;
-  const launcher::LaunchPlan plan = read_plan(flags, node);
-  const config::Workload workload = cosched::cli::read_workload(flags.workload, platform_file);
+  launcher::LaunchPlan plan = read_plan(flags, node);
+  const cosched::cli::WorkloadFile workload_file = cosched::cli::read_workload_file(flags.workload, platform_file);
+  const config::Workload& workload = workload_file.workload;
+  // With --instance the plan already carries its bandwidth model (plan_from_schedule).
+  if (flags.instance.empty() && workload_file.instance) {
+    launcher::attach_bandwidth(plan, *workload_file.instance, flags.workload);
+  }
 
   launcher::LaunchSettings settings;
   settings.resume = !flags.resume.empty();
@@ -96,6 +128,7 @@ void run_launch(const LaunchFlags& flags) {
              node.fast_chunks > 0 ? fmt::format(" + {} fast chunks", node.fast_chunks) : std::string(),
              settings.tier.backend, settings.tier.emulated() ? " (EMULATED fast tier)" : "",
              settings.journal.string());
+  fmt::print("{}\n", prediction_models_line(plan, !flags.instance.empty() || workload_file.instance.has_value()));
   // Before any task runs: output that cannot be written (stdout on a full disk) fails the launch, not after it.
   cosched::flush_standard_output();
   const launcher::LaunchSummary summary = launcher::launch(plan, workload, settings);
@@ -117,7 +150,8 @@ const cosched::cli::CommandRegistration registration{"launch", [](CLI::App& app)
       ->required();
   sub->add_option("--platform", flags->platform, "Platform TOML (cores, fast chunks, tier backend); "
                                                  "default: this machine as detected");
-  sub->add_option("--instance", flags->instance, "Instance JSON the schedule came from (checks the schedule)");
+  sub->add_option("--instance", flags->instance, "Instance JSON the schedule came from (checks the schedule; its bandwidth model, "
+                                                 "if any, gives the contention-aware prediction)");
   sub->add_option("--journal", flags->journal, "Journal to write (default: <schedule>.journal.jsonl)");
   auto* resume =
       sub->add_option("--resume", flags->resume, "Continue the run this journal records: only unfinished tasks run");

@@ -1,4 +1,5 @@
-// `cosched report`: summarise a launch journal (makespans, bound, task counts, deviations, overheads).
+// `cosched report`: summarise a launch journal (both predicted makespans and the observed one with the error of
+// each prediction, bound, task counts, deviations, overheads).
 #include <fmt/core.h>
 
 #include <memory>
@@ -18,7 +19,8 @@ const cosched::cli::CommandRegistration registration{"report", [](CLI::App& app)
   auto* sub = app.add_subcommand("report", "Summarise a launch journal (JSON lines)");
   auto flags = std::make_shared<ReportFlags>();
   sub->add_option("journal", flags->journal, "Journal written by cosched launch")->required();
-  sub->add_flag("--json", flags->json, "One JSON object (predicted_makespan, observed_makespan, lower_bound, "
+  sub->add_flag("--json", flags->json, "One JSON object (predicted_makespan, predicted_makespan_contention, "
+                                       "observed_makespan, error_paper, error_contention, lower_bound, "
                                        "tasks_completed, tasks_failed, per-task rows)");
   sub->callback([flags] {
     const auto report = cosched::launcher::summarize_journal(flags->journal);

@@ -44,19 +44,33 @@ inline config::Workload workload_of_instance(const sched::Instance& instance, co
   return workload;
 }
 
+// A workload file as read: what each task runs and, when the file is an Instance JSON, the instance itself (its
+// bandwidth model and traffic are what the contention-aware prediction needs).
+struct WorkloadFile {
+  config::Workload workload;
+  std::optional<sched::Instance> instance;
+};
+
 // A workload file: TOML, workload JSON, or an Instance JSON (told apart by its "resources").
-inline config::Workload read_workload(const std::filesystem::path& path,
-                                      const std::optional<config::PlatformConfig>& platform) {
+inline WorkloadFile read_workload_file(const std::filesystem::path& path,
+                                       const std::optional<config::PlatformConfig>& platform) {
   config::WorkloadReadOptions options;
   options.platform = platform;
   for (const auto& kernel : stream::kernel_table()) options.known_kernels.emplace_back(kernel.name);
-  if (path.extension() == ".toml") return config::load_workload(path, options);
+  if (path.extension() == ".toml") return {config::load_workload(path, options), std::nullopt};
   const std::string source = path.string();
   const nlohmann::json root = parse_json_text(read_text_file(path, "workload"), source);
   if (config::is_instance_json(root)) {
-    return workload_of_instance(sched::instance_from_json(root, source), source, options.known_kernels);
+    sched::Instance instance = sched::instance_from_json(root, source);
+    config::Workload workload = workload_of_instance(instance, source, options.known_kernels);
+    return {std::move(workload), std::move(instance)};
   }
-  return config::workload_from_json(root, source, options);
+  return {config::workload_from_json(root, source, options), std::nullopt};
+}
+
+inline config::Workload read_workload(const std::filesystem::path& path,
+                                      const std::optional<config::PlatformConfig>& platform) {
+  return read_workload_file(path, platform).workload;
 }
 
 }  // namespace cosched::cli

@@ -14,6 +14,8 @@
 #include "cosched/launcher/journal/recorder.hpp"
 #include "cosched/launcher/journal/replay.hpp"
 #include "cosched/launcher/policies.hpp"
+#include "cosched/launcher/prediction.hpp"
+#include "cosched/launcher/clocks/contention_clock.hpp"
 #include "cosched/launcher/clocks/simulated_clock.hpp"
 #include "cosched/platform/topology.hpp"
 
@@ -91,7 +93,8 @@ std::filesystem::path prepare_log_dir(const LaunchSettings& settings) {
   return dir;
 }
 
-BatchStart batch_header(const LaunchPlan& plan, const EngineResult& predicted, const LaunchSummary& summary,
+BatchStart batch_header(const LaunchPlan& plan, const std::vector<TaskPrediction>& predicted,
+                        const LaunchSummary& summary,
                         const LaunchSettings& settings, std::string_view policy, std::size_t repaired_bytes,
                         const BatchInputs& inputs) {
   BatchStart header;
@@ -112,6 +115,7 @@ BatchStart batch_header(const LaunchPlan& plan, const EngineResult& predicted, c
   header.lower_bound = plan.lower_bound;
   header.planned_makespan = plan.predicted_makespan();
   header.predicted_makespan = summary.predicted_makespan;
+  header.predicted_makespan_contention = summary.predicted_makespan_contention;
   header.fail_fast = settings.engine.fail_fast;
   header.timeout_s = settings.clock.timeout_s;
   header.resumed = settings.resume;
@@ -120,7 +124,7 @@ BatchStart batch_header(const LaunchPlan& plan, const EngineResult& predicted, c
   for (std::size_t j = 0; j < plan.tasks.size(); ++j) {
     const PlannedTask& task = plan.tasks[j];
     header.plan.push_back({task.id, task.demand, task.planned_start, task.predicted_duration,
-                           predicted.runs[j].launch.start,
+                           predicted[j].start,
                            task.pack >= 0 ? std::optional<int>(task.pack) : std::nullopt});
   }
   header.inputs = inputs;
@@ -165,11 +169,46 @@ std::unique_ptr<NodeResources> make_node_pool(const LaunchPlan& plan, const Tier
   return std::make_unique<NodeResources>(plan.resource_names, plan.capacities, std::move(cores), std::move(budget));
 }
 
-EngineResult predict(const LaunchPlan& plan, std::string_view policy_name) {
+namespace {
+
+EngineResult run_on(const LaunchPlan& plan, std::string_view policy_name, Clock& clock) {
   auto policy = make_policy(policy_name, plan);
   auto pool = make_abstract_pool(plan.resource_names, plan.capacities);
-  SimulatedClock clock(plan);
   return run_engine(plan, *policy, clock, *pool);
+}
+
+// Both predictions of each task, for the journal and the summary.
+std::vector<TaskPrediction> task_predictions(const EngineResult& paper, const std::optional<EngineResult>& contention) {
+  std::vector<TaskPrediction> tasks;
+  for (std::size_t j = 0; j < paper.runs.size(); ++j) {
+    TaskPrediction task{paper.runs[j].launch.start, std::nullopt, std::nullopt};
+    if (contention) {
+      task.contention_start = contention->runs[j].launch.start;
+      task.contention_end = contention->runs[j].completion.end;
+    }
+    tasks.push_back(task);
+  }
+  return tasks;
+}
+
+}  // namespace
+
+EngineResult predict(const LaunchPlan& plan, std::string_view policy_name) {
+  SimulatedClock clock(plan);
+  return run_on(plan, policy_name, clock);
+}
+
+EngineResult predict_contention(const LaunchPlan& plan, std::string_view policy_name) {
+  ContentionClock clock(plan);
+  return run_on(plan, policy_name, clock);
+}
+
+std::optional<double> LaunchSummary::error_paper() const {
+  return prediction_error(observed_makespan, predicted_makespan);
+}
+
+std::optional<double> LaunchSummary::error_contention() const {
+  return prediction_error(observed_makespan, predicted_makespan_contention);
 }
 
 LaunchSummary launch(const LaunchPlan& full_plan, const config::Workload& workload,
@@ -187,8 +226,12 @@ LaunchSummary launch(const LaunchPlan& full_plan, const config::Workload& worklo
 
   const EngineResult predicted = predict(plan, settings.policy);
   summary.predicted_makespan = predicted.observed_makespan;
-  std::vector<double> predicted_start;
-  for (const auto& run : predicted.runs) predicted_start.push_back(run.launch.start);
+  std::optional<EngineResult> contention;
+  if (!plan.bandwidth.empty()) {
+    contention = predict_contention(plan, settings.policy);
+    summary.predicted_makespan_contention = contention->observed_makespan;
+  }
+  const std::vector<TaskPrediction> predictions = task_predictions(predicted, contention);
 
   auto pool = make_node_pool(plan, settings.tier);
   auto policy = make_policy(settings.policy, plan);
@@ -203,7 +246,7 @@ LaunchSummary launch(const LaunchPlan& full_plan, const config::Workload& worklo
   // --force: the new run replaces the old journal (checked above), now that nothing else can refuse it.
   if (!settings.resume && settings.force) std::filesystem::remove(settings.journal);
   JournalWriter journal(settings.journal);
-  journal.append(batch_header(plan, predicted, summary, settings, policy->name(), journal.repaired_bytes(), inputs));
+  journal.append(batch_header(plan, predictions, summary, settings, policy->name(), journal.repaired_bytes(), inputs));
 
   const TierSetup tier = settings.tier;
   WallClock clock(
@@ -211,7 +254,7 @@ LaunchSummary launch(const LaunchPlan& full_plan, const config::Workload& worklo
         return build_task_launch(workload.find(plan.tasks[task].id), grant, tier, stream_bench, log_dir);
       },
       settings.clock);
-  JournalRecorder recorder(journal, plan, predicted_start);
+  JournalRecorder recorder(journal, plan, predictions);
   summary.observed = run_engine(plan, *policy, clock, *pool, &recorder, settings.engine);
   summary.observed_makespan = summary.observed.observed_makespan;
   journal.append(batch_footer(summary));
@@ -220,8 +263,9 @@ LaunchSummary launch(const LaunchPlan& full_plan, const config::Workload& worklo
     const TaskRun& run = summary.observed.runs[j];
     if (run.state != TaskState::done) continue;
     const TaskRun& sim = predicted.runs[j];
-    summary.tasks.push_back({plan.tasks[j].id, sim.launch.start, sim.completion.end, run.launch.start,
-                             run.completion.end, run.launch.overhead_s, run.completion.status});
+    summary.tasks.push_back({plan.tasks[j].id, sim.launch.start, sim.completion.end, predictions[j].contention_start,
+                             predictions[j].contention_end, run.launch.start, run.completion.end,
+                             run.launch.overhead_s, run.completion.status});
   }
   return summary;
 }
@@ -232,13 +276,23 @@ std::string format_summary(const LaunchSummary& summary) {
     text += fmt::format("resumed: {} tasks already completed in the journal were not run again\n",
                         summary.already_completed.size());
   }
-  text += fmt::format("{:<28} {:>10} {:>10} {:>10} {:>10} {:>10} {:>8}\n", "task", "pred start", "obs start",
-                      "d start", "d end", "overhead", "status");
+  // "d end": observed end - predicted end, by the paper model and (when there is one) the contention-aware one.
+  const bool contention = summary.predicted_makespan_contention.has_value();
+  text += fmt::format("{:<28} {:>10} {:>10} {:>10} {:>10}{} {:>10} {:>8}\n", "task", "pred start", "obs start",
+                      "d start", "d end", contention ? fmt::format(" {:>10}", "d end (c)") : "", "overhead",
+                      "status");
   std::vector<double> overheads;
   for (const auto& task : summary.tasks) {
-    text += fmt::format("{:<28} {:>10.3f} {:>10.3f} {:>+10.3f} {:>+10.3f} {:>8.2f}ms {:>8}\n", task.id,
+    std::string contention_end;
+    if (contention) {
+      contention_end = task.predicted_contention_end
+                           ? fmt::format(" {:>+10.3f}", task.observed_end - *task.predicted_contention_end)
+                           : fmt::format(" {:>10}", "-");
+    }
+    text += fmt::format("{:<28} {:>10.3f} {:>10.3f} {:>+10.3f} {:>+10.3f}{} {:>8.2f}ms {:>8}\n", task.id,
                         task.predicted_start, task.observed_start, task.observed_start - task.predicted_start,
-                        task.observed_end - task.predicted_end, task.launch_overhead_s * 1e3, to_string(task.status));
+                        task.observed_end - task.predicted_end, contention_end, task.launch_overhead_s * 1e3,
+                        to_string(task.status));
     overheads.push_back(task.launch_overhead_s);
   }
   const auto& r = summary.observed;
@@ -249,10 +303,8 @@ std::string format_summary(const LaunchSummary& summary) {
     text += fmt::format("launch overhead per task (fork/exec + binding + placement): median {:.3f} ms, max {:.3f} ms\n",
                         median(overheads) * 1e3, summarize(overheads).max * 1e3);
   }
-  text += fmt::format("lower bound L_min(d)   {:.3f} s\n", summary.lower_bound);
-  text += fmt::format("predicted makespan     {:.3f} s\n", summary.predicted_makespan);
-  text += fmt::format("observed makespan      {:.3f} s\n", summary.observed_makespan);
-  text += fmt::format("observed / predicted   {:.4f}\n", summary.ratio());
+  text += format_makespans({summary.lower_bound, summary.predicted_makespan, summary.predicted_makespan_contention,
+                            summary.observed_makespan});
   return text;
 }
 

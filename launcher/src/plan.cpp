@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <map>
 #include <set>
 
 #include "cosched/common/error.hpp"
@@ -29,11 +30,52 @@ LaunchPlan plan_from_schedule(const sched::Instance& instance, const sched::Sche
     plan.capacities.push_back(resource.capacity);
   }
   plan.lower_bound = schedule.lower_bound;
+  plan.bandwidth = instance.bandwidth();
   for (std::size_t j = 0; j < schedule.tasks.size(); ++j) {
     const auto& task = schedule.tasks[j];
-    plan.tasks.push_back({instance.tasks()[j].id, task.alloc, task.start, task.duration, task.pack});
+    plan.tasks.push_back({instance.tasks()[j].id, task.alloc, task.start, task.duration, task.pack,
+                          plan.bandwidth.empty() ? sched::FlowDemand{} : instance.demand(j, task.alloc)});
   }
   return plan;
+}
+
+void attach_bandwidth(LaunchPlan& plan, const sched::Instance& instance, const std::string& source) {
+  // Nothing to attach: the instance only said what the tasks run, and that was never matched this strictly.
+  if (instance.bandwidth().empty()) return;
+  const auto& resources = instance.resources();
+  if (plan.resource_names.size() > resources.size()) {
+    throw InputError(source, fmt::format("the schedule allocates {} resources, the instance has {}: not the "
+                                         "instance the schedule was made from",
+                                         plan.resource_names.size(), resources.size()));
+  }
+  for (std::size_t i = 0; i < plan.resource_names.size(); ++i) {
+    if (plan.resource_names[i] != resources[i].name) {
+      throw InputError(source, fmt::format("resource {} is \"{}\" in the schedule, \"{}\" in the instance", i,
+                                           plan.resource_names[i], resources[i].name));
+    }
+  }
+  std::map<std::string, std::size_t> index;
+  for (std::size_t j = 0; j < instance.task_count(); ++j) index.emplace(instance.tasks()[j].id, j);
+  std::vector<sched::FlowDemand> flows;
+  for (const PlannedTask& task : plan.tasks) {
+    const auto found = index.find(task.id);
+    if (found == index.end()) {
+      throw InputError(source, fmt::format("the schedule's task \"{}\" is not in the instance", task.id));
+    }
+    // A cores-only schedule on a cores + fast chunks instance: no fast chunks.
+    std::vector<int> alloc = task.demand;
+    alloc.resize(resources.size(), 0);
+    for (std::size_t i = 0; i < task.demand.size(); ++i) {
+      if (task.demand[i] > resources[i].capacity) {
+        throw InputError(source, fmt::format("task \"{}\": alloc[{}] = {} is beyond the instance's {} {}", task.id, i,
+                                             task.demand[i], resources[i].capacity, resources[i].name));
+      }
+    }
+    flows.push_back(instance.demand(found->second, alloc));
+  }
+  // Nothing changes unless every task matched.
+  plan.bandwidth = instance.bandwidth();
+  for (std::size_t j = 0; j < plan.tasks.size(); ++j) plan.tasks[j].flow = std::move(flows[j]);
 }
 
 LaunchPlan load_schedule_plan(const std::filesystem::path& path, std::vector<std::string> resource_names,
@@ -60,7 +102,7 @@ LaunchPlan load_schedule_plan(const std::filesystem::path& path, std::vector<std
       }
     }
     if (scheduled.alloc.front() < 1) throw InputError(where, "a task needs at least one core (alloc[0] >= 1)");
-    plan.tasks.push_back({id, scheduled.alloc, scheduled.start, scheduled.duration, scheduled.pack});
+    plan.tasks.push_back({id, scheduled.alloc, scheduled.start, scheduled.duration, scheduled.pack, {}});
   }
   return plan;
 }

@@ -7,10 +7,13 @@
 
 #include "cosched/common/stats.hpp"
 #include "cosched/common/error.hpp"
+#include "cosched/launcher/prediction.hpp"
+#include "journal/json_fields.hpp"
 
 namespace cosched::launcher {
 
 using nlohmann::json;
+using journal_detail::optional_json;
 
 JournalReport summarize_journal(const std::filesystem::path& path) { return summarize_replay(replay_journal(path)); }
 
@@ -24,6 +27,7 @@ JournalReport summarize_replay(const JournalReplay& replay) {
   report.emulated = first.emulated;
   report.lower_bound = first.lower_bound;
   report.predicted_makespan = first.predicted_makespan;
+  report.predicted_makespan_contention = first.predicted_makespan_contention;
   report.observed_makespan = replay.observed_makespan();
   report.segments = replay.segments.size();
   report.finished = replay.finished();
@@ -44,6 +48,8 @@ JournalReport summarize_replay(const JournalReplay& replay) {
       task.observed_start = replayed.start->t;
       task.launch_overhead_s = replayed.start->launch_overhead_s;
       task.cores = replayed.start->cores;
+      task.predicted_contention_start = replayed.start->predicted_contention_start;
+      task.predicted_contention_end = replayed.start->predicted_contention_end;
     }
     if (replayed.end) {
       task.observed_end = replayed.end->t;
@@ -71,6 +77,14 @@ JournalReport summarize_replay(const JournalReplay& replay) {
   return report;
 }
 
+std::optional<double> JournalReport::error_paper() const {
+  return prediction_error(observed_makespan, predicted_makespan);
+}
+
+std::optional<double> JournalReport::error_contention() const {
+  return prediction_error(observed_makespan, predicted_makespan_contention);
+}
+
 json to_json(const JournalReport& report) {
   json tasks = json::array();
   for (const auto& task : report.tasks) {
@@ -79,6 +93,8 @@ json to_json(const JournalReport& report) {
                      {"planned_start", task.planned_start},
                      {"planned_end", task.planned_end},
                      {"predicted_start", task.predicted_start},
+                     {"predicted_contention_start", optional_json(task.predicted_contention_start)},
+                     {"predicted_contention_end", optional_json(task.predicted_contention_end)},
                      {"observed_start", task.observed_start},
                      {"observed_end", task.observed_end},
                      {"segment", task.segment},
@@ -92,8 +108,11 @@ json to_json(const JournalReport& report) {
           {"emulated", report.emulated},
           {"lower_bound", report.lower_bound},
           {"predicted_makespan", report.predicted_makespan},
+          {"predicted_makespan_contention", optional_json(report.predicted_makespan_contention)},
           {"observed_makespan", report.observed_makespan},
           {"observed_over_predicted", report.ratio()},
+          {"error_paper", optional_json(report.error_paper())},
+          {"error_contention", optional_json(report.error_contention())},
           {"tasks_planned", report.tasks_planned},
           {"tasks_completed", report.tasks_completed},
           {"tasks_failed", report.tasks_failed},
@@ -117,12 +136,8 @@ std::string format_report(const JournalReport& report) {
                       report.finished ? "" : " — the run did not finish (killed launcher?): resume it");
   if (report.segments > 1) text += fmt::format("resumed: {} segments\n", report.segments);
   if (report.truncated_tail) text += "note: the journal's last line was cut short and is ignored\n";
-  text += fmt::format("lower bound L_min(d)   {:.3f} s\n", report.lower_bound);
-  text += fmt::format("predicted makespan     {:.3f} s  ({:.3f} x L_min)\n", report.predicted_makespan,
-                      report.lower_bound > 0 ? report.predicted_makespan / report.lower_bound : 0.0);
-  text += fmt::format("observed makespan      {:.3f} s  ({:.3f} x L_min)\n", report.observed_makespan,
-                      report.lower_bound > 0 ? report.observed_makespan / report.lower_bound : 0.0);
-  text += fmt::format("observed / predicted   {:.4f}\n", report.ratio());
+  text += format_makespans({report.lower_bound, report.predicted_makespan, report.predicted_makespan_contention,
+                            report.observed_makespan});
   text += fmt::format("max |start deviation| {:.3f} s; launch overhead median {:.3f} ms, max {:.3f} ms\n",
                       report.max_abs_start_deviation_s, report.median_launch_overhead_s * 1e3,
                       report.max_launch_overhead_s * 1e3);

@@ -96,6 +96,48 @@ TEST_F(LauncherCli, AnInstanceJsonServesAsTheWorkloadThroughTheInstanceParser) {
   expect_failure("launch s.json --workload bare.json", 3, "bare.json: tasks[0]: this Instance JSON does not say");
 }
 
+TEST_F(LauncherCli, SaysWhichPredictionsItShowsAndReportsBoth) {
+  // Runs `cosched <arguments>`, which must succeed, and checks that its output has `fragment`.
+  const auto expect_output = [this](const std::string& arguments, const std::string& fragment) {
+    const CommandResult result = run(arguments);
+    ASSERT_EQ(result.exit_code, 0) << arguments << ": " << result.err;
+    EXPECT_NE(result.out.find(fragment), std::string::npos) << arguments << " printed\n" << result.out;
+  };
+  // An Instance JSON with a bandwidth model and traffic: both predictions, in the launch and in the report.
+  write("inst.json", R"({"resources":[{"name":"cores","capacity":1}],)"
+                     R"("bandwidth":{"pools":[{"name":"dram","cores":[1],"bytes_per_s":[1e10]}]},"tasks":[)"
+                     R"({"id":"a","command":["/bin/true"],"times":[null,0.1],"traffic_bytes":{"dram":[0,5e8]}},)"
+                     R"({"id":"b","command":["/bin/true"],"times":[null,0.1]}]})");
+  expect_output("launch s.json --workload inst.json --journal model.jsonl",
+                "predictions: paper model and contention-aware (fluid model over the memory pools dram; 1 of 2 "
+                "tasks with known traffic)");
+  expect_output("report model.jsonl", "(contention-aware)");
+  expect_output("report model.jsonl --json", "\"predicted_makespan_contention\": 0.2");
+  const CommandResult report = run("report model.jsonl --json");
+  EXPECT_EQ(report.out.find("\"error_contention\": null"), std::string::npos) << report.out;
+
+  // The same instance without its model: one line says why the second prediction is missing.
+  write("plain.json", R"({"resources":[{"name":"cores","capacity":1}],"tasks":[)"
+                      R"({"id":"a","command":["/bin/true"],"times":[null,0.1]},)"
+                      R"({"id":"b","command":["/bin/true"],"times":[null,0.1]}]})");
+  expect_output("launch s.json --workload plain.json --journal plain.jsonl",
+                "contention-aware prediction unavailable: the instance has no bandwidth model (build it with "
+                "`cosched instance --node FILE`; make FILE with `cosched calibrate`)");
+  expect_output("report plain.jsonl --json", "\"error_contention\": null");
+  expect_output("launch s.json --workload w.json --journal none.jsonl",
+                "contention-aware prediction unavailable: no instance given");
+}
+
+TEST_F(LauncherCli, AScheduleTaskTheInstanceDoesNotHaveIsAnInputError) {
+  write("other.json", R"({"algorithm":"x","tasks":[{"id":"a","alloc":[1],"start":0,"duration":0.1},)"
+                      R"({"id":"c","alloc":[1],"start":0.1,"duration":0.1}]})");
+  write("inst.json", R"({"resources":[{"name":"cores","capacity":1}],)"
+                     R"("bandwidth":{"pools":[{"name":"dram","cores":[1],"bytes_per_s":[1e10]}]},"tasks":[)"
+                     R"({"id":"a","command":["/bin/true"],"times":[null,0.1]},)"
+                     R"({"id":"b","command":["/bin/true"],"times":[null,0.1]}]})");
+  expect_failure("launch other.json --workload inst.json --journal other.jsonl", 3, "\"c\"");
+}
+
 // ---- launch --resume: the journal must be the one of these inputs ------------------------------------------
 
 TEST_F(LauncherCli, ResumeWithTheSameInputsContinuesTheJournal) {

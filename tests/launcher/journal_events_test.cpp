@@ -32,6 +32,7 @@ BatchStart full_header() {
   e.lower_bound = 1.25;
   e.planned_makespan = 2.5;
   e.predicted_makespan = 2.75;
+  e.predicted_makespan_contention = 3.5;
   e.fail_fast = true;
   e.timeout_s = 60.0;
   e.resumed = true;
@@ -50,6 +51,8 @@ TaskStart full_start() {
   e.t = 0.5;
   e.planned_start = 0.5;
   e.predicted_start = 0.75;
+  e.predicted_contention_start = 0.875;
+  e.predicted_contention_end = 2.625;
   e.alloc = {1, 4};
   e.cores = {1};
   e.pus = {1, 3};
@@ -137,6 +140,28 @@ TEST(JournalEvents, TypedValuesComeBackAsTypes) {
   EXPECT_EQ(std::get<BatchEnd>(event_from_json(to_json(full_footer()), "test")).status, BatchStatus::interrupted);
 }
 
+TEST(JournalEvents, ContentionPredictionsComeBackAndOlderJournalsWithoutThemStillRead) {
+  const auto header = std::get<BatchStart>(event_from_json(to_json(full_header()), "test"));
+  EXPECT_EQ(header.predicted_makespan_contention, 3.5);
+  const auto start = std::get<TaskStart>(event_from_json(to_json(full_start()), "test"));
+  EXPECT_EQ(start.predicted_contention_start, 0.875);
+  EXPECT_EQ(start.predicted_contention_end, 2.625);
+  // Without a bandwidth model: null in the header, absent from the start.
+  const json bare_header = to_json(BatchStart{});
+  EXPECT_TRUE(bare_header.at("predicted_makespan_contention").is_null());
+  TaskStart bare_start;
+  bare_start.task = "a";
+  EXPECT_FALSE(to_json(bare_start).contains("predicted_contention_start"));
+  // Written before the contention-aware prediction existed: the fields are missing.
+  const auto old_header = std::get<BatchStart>(
+      event_from_json(json::parse(R"({"event":"batch_start","predicted_makespan":2.0})"), "test"));
+  EXPECT_FALSE(old_header.predicted_makespan_contention.has_value());
+  const auto old_start =
+      std::get<TaskStart>(event_from_json(json::parse(R"({"event":"start","task":"a","t":0})"), "test"));
+  EXPECT_FALSE(old_start.predicted_contention_start.has_value());
+  EXPECT_FALSE(old_start.predicted_contention_end.has_value());
+}
+
 TEST(JournalEvents, StatusesHaveOneSpellingEach) {
   for (BatchStatus status : {BatchStatus::ok, BatchStatus::failed, BatchStatus::stopped, BatchStatus::interrupted}) {
     EXPECT_EQ(parse_batch_status(to_string(status)), status);
@@ -203,7 +228,11 @@ INSTANTIATE_TEST_SUITE_P(
         BadEvent{"unknown_batch_status", R"({"event":"batch_end","status":"paused"})", "unknown batch status"},
         BadEvent{"count_negative", R"({"event":"batch_end","status":"ok","tasks_failed":-2})", "\"tasks_failed\""},
         BadEvent{"makespan_as_string", R"({"event":"batch_end","status":"ok","observed_makespan":"2"})",
-                 "\"observed_makespan\""}),
+                 "\"observed_makespan\""},
+        BadEvent{"contention_makespan_as_string", R"({"event":"batch_start","predicted_makespan_contention":"3"})",
+                 "\"predicted_makespan_contention\""},
+        BadEvent{"negative_contention_end", R"({"event":"start","task":"a","t":0,"predicted_contention_end":-1})",
+                 "\"predicted_contention_end\""}),
     [](const ::testing::TestParamInfo<BadEvent>& test) { return test.param.label; });
 
 }  // namespace

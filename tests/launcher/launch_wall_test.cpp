@@ -134,6 +134,35 @@ TEST(LaunchWall, ForceReplacesAnExistingJournal) {
   EXPECT_EQ(replay_journal(settings.journal).segments.size(), 1U);
 }
 
+TEST(LaunchWall, BothPredictionsAreJournaledWhenThePlanHasABandwidthModel) {
+  const auto dir = testing::scratch_dir("wall-contention");
+  const Commands commands{{"a", {"/bin/true"}}, {"b", {"/bin/true"}}};
+  LaunchPlan plan = serial_plan(commands, 0.25);
+  plan.bandwidth.pools = {{"dram", {1.0}, {10e9}}};
+  for (PlannedTask& task : plan.tasks) task.flow = {{5e9}, 1.0};
+  const LaunchSummary summary = launch(plan, workload_of(commands), settings_for(dir));
+  // One core: the tasks never co-run, so the contention-aware prediction is the paper model's.
+  ASSERT_TRUE(summary.predicted_makespan_contention.has_value());
+  EXPECT_EQ(*summary.predicted_makespan_contention, summary.predicted_makespan);
+  const JournalReplay replay = replay_journal(settings_for(dir).journal);
+  EXPECT_EQ(replay.segments.front().header.predicted_makespan_contention, summary.predicted_makespan_contention);
+  ASSERT_EQ(replay.tasks.size(), 2U);
+  EXPECT_EQ(replay.tasks[1].start->predicted_contention_start, 0.25);
+  EXPECT_EQ(replay.tasks[1].start->predicted_contention_end, 0.5);
+  ASSERT_EQ(summary.tasks.size(), 2U);
+  EXPECT_EQ(summary.tasks[1].predicted_contention_end, 0.5);
+}
+
+TEST(LaunchWall, WithoutABandwidthModelOnlyThePaperModelIsJournaled) {
+  const auto dir = testing::scratch_dir("wall-paper-only");
+  const Commands commands{{"a", {"/bin/true"}}};
+  const LaunchSummary summary = launch(serial_plan(commands, 0.0), workload_of(commands), settings_for(dir));
+  EXPECT_FALSE(summary.predicted_makespan_contention.has_value());
+  const JournalReplay replay = replay_journal(settings_for(dir).journal);
+  EXPECT_FALSE(replay.segments.front().header.predicted_makespan_contention.has_value());
+  EXPECT_FALSE(replay.tasks[0].start->predicted_contention_start.has_value());
+}
+
 TEST(LaunchWall, ResumeRefusesAJournalWithoutInputDigests) {
   const auto dir = testing::scratch_dir("wall-old-journal");
   const Commands commands{{"a", {"/bin/true"}}};

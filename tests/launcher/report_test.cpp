@@ -80,6 +80,41 @@ TEST(Report, AKilledThenResumedRunCountsEachTaskOnceAndSumsItsSegments) {
   EXPECT_TRUE(report.finished);
 }
 
+TEST(Report, ShowsBothPredictionsAndTheErrorOfEach) {
+  std::string with_contention = header;
+  with_contention.insert(with_contention.size() - 1, R"(,"predicted_makespan_contention":2.5)");
+  const auto path = write_journal(
+      "contention", with_contention + "\n" +
+                        R"({"event":"start","task":"a","t":0.0,"predicted_contention_start":0,)"
+                        R"("predicted_contention_end":1.25})" "\n"
+                        R"({"event":"end","task":"a","t":1.5,"status":"ok"})" "\n"
+                        R"({"event":"batch_end","status":"ok","observed_makespan":3.0})" "\n");
+  const JournalReport report = summarize_journal(path);
+  EXPECT_EQ(report.predicted_makespan_contention, 2.5);
+  EXPECT_DOUBLE_EQ(report.error_paper().value(), 0.5);       // 3.0 / 2.0 - 1
+  EXPECT_DOUBLE_EQ(report.error_contention().value(), 0.2);  // 3.0 / 2.5 - 1
+  const auto json = to_json(report);
+  EXPECT_EQ(json.at("predicted_makespan_contention"), 2.5);
+  EXPECT_DOUBLE_EQ(json.at("error_paper").get<double>(), 0.5);
+  EXPECT_DOUBLE_EQ(json.at("error_contention").get<double>(), 0.2);
+  EXPECT_EQ(json.at("tasks").at(0).at("predicted_contention_end"), 1.25);
+  EXPECT_TRUE(json.at("tasks").at(1).at("predicted_contention_end").is_null());  // b never started
+  const std::string text = format_report(report);
+  EXPECT_NE(text.find("+50.0 % (paper model)"), std::string::npos) << text;
+  EXPECT_NE(text.find("+20.0 % (contention-aware)"), std::string::npos) << text;
+}
+
+TEST(Report, AJournalWithoutTheContentionPredictionHasNullsAndSaysSo) {
+  const auto path = write_journal("paper-only", std::string(header) + "\n" +
+                                                    R"({"event":"batch_end","status":"ok","observed_makespan":3.0})" "\n");
+  const JournalReport report = summarize_journal(path);
+  const auto json = to_json(report);
+  EXPECT_TRUE(json.at("predicted_makespan_contention").is_null());
+  EXPECT_TRUE(json.at("error_contention").is_null());
+  EXPECT_DOUBLE_EQ(json.at("error_paper").get<double>(), 0.5);
+  EXPECT_NE(format_report(report).find("contention-aware     unavailable"), std::string::npos);
+}
+
 TEST(Report, AJournalWithoutAHeaderIsAnInputError) {
   const auto path = write_journal("headless", R"({"event":"end","task":"a","status":"ok"})" "\n");
   EXPECT_THROW((void)summarize_journal(path), InputError);

@@ -16,6 +16,13 @@ namespace cosched::launcher::testing {
 // A random moldable instance over (cores, fast_chunks) with `tasks` tasks; times fall with both resources.
 [[nodiscard]] sched::Instance random_instance(std::mt19937& rng, int cores, int chunks, std::size_t tasks);
 
+// A two-pool bandwidth model ("dram" saturating at 15 GB/s, "mcdram" at 100 GB/s).
+[[nodiscard]] sched::BandwidthModel two_pool_model();
+
+// `instance` with two_pool_model() and random traffic: most tasks stream 2..12 GB/s per core (up to 4 cores)
+// from each pool when alone, some only from one pool, some have no traffic at all.
+[[nodiscard]] sched::Instance with_random_traffic(const sched::Instance& instance, std::mt19937& rng);
+
 // The plan of `algorithm` on `instance`.
 [[nodiscard]] LaunchPlan plan_with(const sched::Instance& instance, const std::string& algorithm);
 

@@ -13,16 +13,12 @@ namespace cosched::launcher {
 
 using nlohmann::json;
 using journal_detail::JsonFields;
+using journal_detail::optional_json;
 
 namespace {
 
 constexpr std::int64_t kMaxCount = std::int64_t{1} << 53;  // exact in a double, far beyond any batch
 constexpr std::int64_t kMaxInt = INT_MAX;
-
-template <typename T>
-json optional_json(const std::optional<T>& value) {
-  return value ? json(*value) : json(nullptr);
-}
 
 // ---- writer -----------------------------------------------------------------------------------------------
 
@@ -51,6 +47,7 @@ json write(const BatchStart& e) {
               {"chunk_bytes", e.chunk_bytes},   {"resources", resources},
               {"lower_bound", e.lower_bound},   {"planned_makespan", e.planned_makespan},
               {"predicted_makespan", e.predicted_makespan},
+              {"predicted_makespan_contention", optional_json(e.predicted_makespan_contention)},
               {"fail_fast", e.fail_fast},       {"timeout_s", optional_json(e.timeout_s)},
               {"resumed", e.resumed},           {"already_completed", e.already_completed},
               {"journal_repaired_bytes", e.journal_repaired_bytes},
@@ -75,6 +72,8 @@ json write(const TaskStart& e) {
               {"pid", e.pid},
               {"launch_overhead_s", e.launch_overhead_s},
               {"argv", e.argv}};
+  if (e.predicted_contention_start) out["predicted_contention_start"] = *e.predicted_contention_start;
+  if (e.predicted_contention_end) out["predicted_contention_end"] = *e.predicted_contention_end;
   if (e.pack) out["pack"] = *e.pack;
   if (e.launch_error) out["launch_error"] = *e.launch_error;
   return out;
@@ -165,6 +164,7 @@ BatchStart read_batch_start(const JsonFields& f) {
   e.lower_bound = f.seconds("lower_bound");
   e.planned_makespan = f.seconds("planned_makespan");
   e.predicted_makespan = f.seconds("predicted_makespan");
+  e.predicted_makespan_contention = f.optional_seconds("predicted_makespan_contention");
   e.fail_fast = f.flag("fail_fast");
   e.timeout_s = f.optional_seconds("timeout_s");
   e.resumed = f.flag("resumed");
@@ -189,6 +189,8 @@ TaskStart read_task_start(const JsonFields& f) {
   e.t = f.required_seconds("t");
   e.planned_start = f.seconds("planned_start");
   e.predicted_start = f.seconds("predicted_start");
+  e.predicted_contention_start = f.optional_seconds("predicted_contention_start");
+  e.predicted_contention_end = f.optional_seconds("predicted_contention_end");
   e.alloc = ints(f, "alloc");
   e.cores = indices(f, "cores");
   e.pus = indices(f, "pus");

@@ -13,6 +13,12 @@
 
 namespace cosched::launcher::journal_detail {
 
+// An optional value as JSON: the value, or null when absent (how the journal and the report write optionals).
+template <typename T>
+[[nodiscard]] nlohmann::json optional_json(const std::optional<T>& value) {
+  return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
+}
+
 class JsonFields {
  public:
   // Throws InputError when `object` is not a JSON object.

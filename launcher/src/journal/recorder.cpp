@@ -26,8 +26,9 @@ std::string host_name() {
   return name;
 }
 
-JournalRecorder::JournalRecorder(JournalWriter& journal, const LaunchPlan& plan, std::vector<double> predicted_start)
-    : journal_(journal), plan_(plan), predicted_start_(std::move(predicted_start)) {}
+JournalRecorder::JournalRecorder(JournalWriter& journal, const LaunchPlan& plan,
+                                 std::vector<TaskPrediction> predicted)
+    : journal_(journal), plan_(plan), predicted_(std::move(predicted)) {}
 
 void JournalRecorder::task_started(std::size_t task, const TaskRun& run) {
   const PlannedTask& planned = plan_.tasks[task];
@@ -36,7 +37,10 @@ void JournalRecorder::task_started(std::size_t task, const TaskRun& run) {
   event.time_utc = utc_now();
   event.t = run.launch.start;
   event.planned_start = planned.planned_start;
-  event.predicted_start = predicted_start_.at(task);
+  const TaskPrediction& predicted = predicted_.at(task);
+  event.predicted_start = predicted.start;
+  event.predicted_contention_start = predicted.contention_start;
+  event.predicted_contention_end = predicted.contention_end;
   event.alloc = planned.demand;
   event.cores = run.grant.cores.cores;
   event.pus = run.grant.cores.all_pus();

@@ -1,5 +1,7 @@
 #pragma once
-// A whole launch: predict the plan on the simulated clock, run it on the wall clock with a journal, and compare.
+// A whole launch: predict the plan on the simulated clock (the paper model) and, when the plan has a bandwidth
+// model, on the contention clock (co-runners share memory bandwidth); run it on the wall clock with a journal;
+// and compare.
 // Resume: the journal of a killed run says which tasks completed (status ok); only the others run, appended to
 // the same journal as a new segment — provided the journal was written for the same schedule, workload and
 // platform (journal/inputs.hpp).
@@ -36,6 +38,7 @@ struct LaunchSettings {
 struct TaskDeviation {
   std::string id;
   double predicted_start = 0, predicted_end = 0;  // simulated clock, same policy
+  std::optional<double> predicted_contention_start, predicted_contention_end;  // contention clock, when a model
   double observed_start = 0, observed_end = 0;
   double launch_overhead_s = 0;
   TaskStatus status = TaskStatus::ok;
@@ -45,21 +48,29 @@ struct LaunchSummary {
   LaunchPlan plan;                  // what ran (the remaining tasks when resumed)
   EngineResult observed;
   std::vector<std::string> already_completed;  // skipped on resume
-  double predicted_makespan = 0.0;  // simulated clock, same policy, predicted durations
+  double predicted_makespan = 0.0;  // simulated clock, same policy, predicted durations (the paper model)
+  // Contention clock, same policy: the contention-aware prediction; nullopt when the plan has no bandwidth model.
+  std::optional<double> predicted_makespan_contention;
   double observed_makespan = 0.0;
   double lower_bound = 0.0;
   std::vector<TaskDeviation> tasks;
   [[nodiscard]] double ratio() const noexcept {
     return predicted_makespan > 0 ? observed_makespan / predicted_makespan : 0.0;
   }
+  // observed / predicted - 1 of each prediction (prediction.hpp); nullopt when there is none.
+  [[nodiscard]] std::optional<double> error_paper() const;
+  [[nodiscard]] std::optional<double> error_contention() const;
 };
 
 // The concrete node pool for `plan`: this machine's allowed cores through the core allocator and, when the plan
 // schedules fast chunks, a budget of that many chunks of tier.chunk_bytes.
 [[nodiscard]] std::unique_ptr<NodeResources> make_node_pool(const LaunchPlan& plan, const TierSetup& tier);
 
-// The predicted run: the plan on the simulated clock with the policy it will run with.
+// The predicted run: the plan on the simulated clock with the policy it will run with (the paper model).
 [[nodiscard]] EngineResult predict(const LaunchPlan& plan, std::string_view policy);
+// The contention-aware prediction: the plan on the contention clock with the policy it will run with. Without a
+// bandwidth model (or without traffic) it is predict()'s run, time for time.
+[[nodiscard]] EngineResult predict_contention(const LaunchPlan& plan, std::string_view policy);
 
 // Runs the plan (or what is left of it). Everything is checked before anything runs: UsageError when the journal
 // already has a run (without resume or force), when it or the log folder is not a usable path, or when there is
@@ -69,7 +80,8 @@ struct LaunchSummary {
 [[nodiscard]] LaunchSummary launch(const LaunchPlan& plan, const config::Workload& workload,
                                    const LaunchSettings& settings);
 
-// Text for people: makespans, ratio, lower bound, deviations and launch overheads.
+// Text for people: deviations per task, launch overheads, the lower bound, both predicted makespans, the
+// observed one and the error of each prediction.
 [[nodiscard]] std::string format_summary(const LaunchSummary& summary);
 
 }  // namespace cosched::launcher

@@ -1,5 +1,6 @@
 #pragma once
-// Summaries of a journal, for `cosched report` and the demo: makespans, bound, task counts, deviations.
+// Summaries of a journal, for `cosched report` and the demo: makespans (both predictions and the observed one),
+// bound, task counts, deviations.
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
@@ -16,6 +17,7 @@ struct TaskReport {
   std::string status;  // last "end" status, "" when the task never ended
   double planned_start = 0, planned_end = 0;
   double predicted_start = 0;
+  std::optional<double> predicted_contention_start, predicted_contention_end;  // from its last start event
   double observed_start = 0, observed_end = 0;  // within its segment
   std::vector<unsigned> cores;
   double launch_overhead_s = 0;
@@ -26,7 +28,8 @@ struct JournalReport {
   std::string algorithm, policy, host, tier_backend;
   bool emulated = false;
   double lower_bound = 0;
-  double predicted_makespan = 0;  // of the whole plan (the first segment's header)
+  double predicted_makespan = 0;  // of the whole plan (the first segment's header): the paper model
+  std::optional<double> predicted_makespan_contention;  // the contention-aware one; nullopt: not recorded
   // The batch's observed makespan; for a resumed batch the sum of its segments' spans (the time the launcher was
   // down between segments is not counted).
   double observed_makespan = 0;
@@ -42,6 +45,9 @@ struct JournalReport {
   [[nodiscard]] double ratio() const noexcept {
     return predicted_makespan > 0 ? observed_makespan / predicted_makespan : 0.0;
   }
+  // observed / predicted - 1 of each prediction (prediction.hpp); nullopt when there is none.
+  [[nodiscard]] std::optional<double> error_paper() const;
+  [[nodiscard]] std::optional<double> error_contention() const;
 };
 
 // The journal's replay (journal/replay.hpp) summarised. Throws InputError (file:line) for a malformed journal

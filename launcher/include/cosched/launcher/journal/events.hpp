@@ -66,7 +66,10 @@ struct BatchStart {
   std::vector<ResourceCapacity> resources;
   double lower_bound = 0.0;
   double planned_makespan = 0.0;
-  double predicted_makespan = 0.0;
+  double predicted_makespan = 0.0;  // the paper model (simulated clock)
+  // The contention-aware prediction (contention clock); written null, and read as nullopt, when the plan had no
+  // bandwidth model — and in journals written before it existed.
+  std::optional<double> predicted_makespan_contention;
   bool fail_fast = false;
   std::optional<double> timeout_s;
   bool resumed = false;
@@ -84,6 +87,9 @@ struct TaskStart {
   double t = 0.0;  // seconds since the segment began
   double planned_start = 0.0;
   double predicted_start = 0.0;
+  // The task's start and end on the contention clock; only when the plan had a bandwidth model.
+  std::optional<double> predicted_contention_start;
+  std::optional<double> predicted_contention_end;
   std::vector<int> alloc;
   std::vector<unsigned> cores;
   std::vector<unsigned> pus;

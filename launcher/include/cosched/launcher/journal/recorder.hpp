@@ -1,5 +1,6 @@
 #pragma once
 // Writes the engine's events to the journal as typed events (journal/events.hpp).
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -8,10 +9,17 @@
 
 namespace cosched::launcher {
 
+// What the predictions said about one task: its start on the simulated clock, its start and end on the
+// contention clock when the plan has a bandwidth model.
+struct TaskPrediction {
+  double start = 0.0;
+  std::optional<double> contention_start, contention_end;
+};
+
 class JournalRecorder final : public EngineObserver {
  public:
-  // `predicted` holds the predicted start of each task (simulated clock), indexed like plan.tasks.
-  JournalRecorder(JournalWriter& journal, const LaunchPlan& plan, std::vector<double> predicted_start);
+  // `predicted` holds the predictions of each task, indexed like plan.tasks.
+  JournalRecorder(JournalWriter& journal, const LaunchPlan& plan, std::vector<TaskPrediction> predicted);
   void task_started(std::size_t task, const TaskRun& run) override;
   void task_ended(std::size_t task, const TaskRun& run) override;
   void overcommit_refused(std::size_t task, const std::string& why) override;
@@ -19,7 +27,7 @@ class JournalRecorder final : public EngineObserver {
  private:
   JournalWriter& journal_;
   const LaunchPlan& plan_;
-  std::vector<double> predicted_start_;
+  std::vector<TaskPrediction> predicted_;
 };
 
 // Fields every event carries: "time_utc" (ISO 8601).

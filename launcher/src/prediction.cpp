@@ -1,0 +1,46 @@
+#include "cosched/launcher/prediction.hpp"
+
+#include <fmt/format.h>
+
+namespace cosched::launcher {
+
+std::optional<double> prediction_error(double observed, std::optional<double> predicted) {
+  if (!predicted || !(*predicted > 0.0)) return std::nullopt;
+  return observed / *predicted - 1.0;
+}
+
+namespace {
+
+std::string times_bound(double seconds, double lower_bound) {
+  return lower_bound > 0.0 ? fmt::format("  ({:.3f} x L_min)", seconds / lower_bound) : std::string();
+}
+
+std::string percent(std::optional<double> error) {
+  return error ? fmt::format("{:+.1f} %", *error * 100.0) : std::string("n/a");
+}
+
+}  // namespace
+
+std::string format_makespans(const MakespanComparison& m) {
+  std::string text;
+  text += fmt::format("lower bound L_min(d)   {:.3f} s\n", m.lower_bound);
+  text += fmt::format("predicted makespan     {:.3f} s{}  paper model: each task at its profiled time\n",
+                      m.predicted_paper, times_bound(m.predicted_paper, m.lower_bound));
+  if (m.predicted_contention) {
+    text += fmt::format("  contention-aware     {:.3f} s{}  fluid model: co-runners share memory bandwidth\n",
+                        *m.predicted_contention, times_bound(*m.predicted_contention, m.lower_bound));
+  } else {
+    text += "  contention-aware     unavailable (no bandwidth model)\n";
+  }
+  text += fmt::format("observed makespan      {:.3f} s{}\n", m.observed, times_bound(m.observed, m.lower_bound));
+  const double ratio = m.predicted_paper > 0.0 ? m.observed / m.predicted_paper : 0.0;
+  text += fmt::format("observed / predicted   {:.4f}  error {} (paper model){}\n", ratio,
+                      percent(prediction_error(m.observed, m.predicted_paper)),
+                      m.predicted_contention
+                          ? fmt::format(", {} (contention-aware)",
+                                        percent(prediction_error(m.observed, m.predicted_contention)))
+                          : std::string());
+  return text;
+}
+
+}  // namespace cosched::launcher

@@ -1,0 +1,281 @@
+// The fluid model's solver (sched/bandwidth.hpp): properties of weighted max-min sharing on random cases, small
+// cases computed by hand, the capacity curve of a pool, and the floor rule of pool_capacities.
+#include "cosched/sched/bandwidth.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+namespace cosched::sched {
+namespace {
+
+constexpr double kRelative = 1e-9;
+
+struct Case {
+  std::vector<double> capacities;
+  std::vector<FlowDemand> flows;
+};
+
+// Pools 1..4 (sometimes of capacity 0), flows 0..9 that use a random subset of the pools (sometimes none), with
+// demands over six orders of magnitude and 1..16 cores. Capacities range from a tenth of the total demand on the
+// pool to twice it, so some pools are over-subscribed and some are not.
+Case random_case(std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_int_distribution<std::size_t> pool_count(1, 4);
+  std::uniform_int_distribution<std::size_t> flow_count(0, 9);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  std::uniform_int_distribution<int> cores(1, 16);
+  Case c;
+  c.capacities.assign(pool_count(rng), 0.0);
+  const std::size_t flows = flow_count(rng);
+  std::vector<double> total(c.capacities.size(), 0.0);
+  for (std::size_t j = 0; j < flows; ++j) {
+    FlowDemand flow;
+    flow.cores = unit(rng) < 0.2 ? 0.5 + unit(rng) : static_cast<double>(cores(rng));
+    for (std::size_t q = 0; q < c.capacities.size(); ++q) {
+      const double demand = unit(rng) < 0.4 ? 0.0 : std::pow(10.0, 3.0 + 6.0 * unit(rng));
+      flow.bytes_per_s.push_back(demand);
+      total[q] += demand;
+    }
+    c.flows.push_back(std::move(flow));
+  }
+  for (std::size_t q = 0; q < c.capacities.size(); ++q) {
+    c.capacities[q] = unit(rng) < 0.05 ? 0.0 : total[q] * (0.1 + 1.9 * unit(rng)) + (total[q] == 0.0 ? 1e9 : 0.0);
+  }
+  return c;
+}
+
+double load(const Case& c, const std::vector<double>& rate, std::size_t q) {
+  double sum = 0.0;
+  for (std::size_t j = 0; j < c.flows.size(); ++j) sum += rate[j] * c.flows[j].bytes_per_s[q];
+  return sum;
+}
+
+bool saturated(const Case& c, const std::vector<double>& rate, std::size_t q) {
+  return load(c, rate, q) >= c.capacities[q] * (1.0 - kRelative);
+}
+
+double total_demand(const FlowDemand& flow) {
+  double sum = 0.0;
+  for (const double d : flow.bytes_per_s) sum += d;
+  return sum;
+}
+
+// The level of a flow: the bytes/s it moves per core (its share in the weighted max-min sense).
+double level(const FlowDemand& flow, double rate) { return rate * total_demand(flow) / flow.cores; }
+
+
+void check_capacities_and_rate_range(std::uint64_t seed) {
+  const Case c = random_case(seed);
+  const std::vector<double> rate = share_max_min(c.capacities, c.flows);
+  ASSERT_EQ(rate.size(), c.flows.size());
+  for (std::size_t j = 0; j < rate.size(); ++j) {
+    EXPECT_GE(rate[j], 0.0) << "flow " << j;
+    EXPECT_LE(rate[j], 1.0) << "flow " << j;  // never above its demand
+  }
+  for (std::size_t q = 0; q < c.capacities.size(); ++q) {
+    EXPECT_LE(load(c, rate, q), c.capacities[q] * (1.0 + kRelative)) << "pool " << q;
+  }
+}
+
+void check_bottlenecks(std::uint64_t seed) {
+  // Max-min fairness, weighted by cores: a flow below rate 1 uses a full pool (Pareto: nothing is left to give
+  // it), and on that pool no flow moves more bytes/s per core than it does (it is not starved for another).
+  const Case c = random_case(seed);
+  const std::vector<double> rate = share_max_min(c.capacities, c.flows);
+  for (std::size_t j = 0; j < c.flows.size(); ++j) {
+    if (rate[j] >= 1.0) continue;
+    bool has_bottleneck = false;
+    for (std::size_t q = 0; q < c.capacities.size() && !has_bottleneck; ++q) {
+      if (c.flows[j].bytes_per_s[q] <= 0.0 || !saturated(c, rate, q)) continue;
+      bool largest = true;
+      for (std::size_t k = 0; k < c.flows.size(); ++k) {
+        if (c.flows[k].bytes_per_s[q] <= 0.0) continue;
+        const double mine = level(c.flows[j], rate[j]);
+        largest = largest && level(c.flows[k], rate[k]) <= mine * (1.0 + kRelative) + 1e-12;
+      }
+      has_bottleneck = largest;
+    }
+    EXPECT_TRUE(has_bottleneck) << "flow " << j << " runs at " << rate[j] << " without a bottleneck";
+  }
+}
+
+void check_one_shared_pool(std::uint64_t seed) {
+  // Every flow on the same single pool, over-subscribed: the slowed ones share it per core.
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  std::vector<FlowDemand> flows;
+  double total = 0.0;
+  for (int j = 0; j < 6; ++j) {
+    flows.push_back({{1e9 * (0.1 + unit(rng))}, 1.0 + std::floor(8.0 * unit(rng))});
+    total += flows.back().bytes_per_s[0];
+  }
+  flows.push_back(flows.front());  // an identical twin: equal weights, equal demands
+  total += flows.front().bytes_per_s[0];
+  const std::vector<double> capacity{total * (0.2 + 0.6 * unit(rng))};
+  const std::vector<double> rate = share_max_min(capacity, flows);
+  EXPECT_DOUBLE_EQ(rate.front(), rate.back());
+  double per_core = -1.0;
+  double used = 0.0;
+  for (std::size_t j = 0; j < flows.size(); ++j) {
+    used += rate[j] * flows[j].bytes_per_s[0];
+    if (rate[j] >= 1.0) continue;
+    const double mine = rate[j] * flows[j].bytes_per_s[0] / flows[j].cores;
+    if (per_core < 0.0) per_core = mine;
+    EXPECT_NEAR(mine, per_core, per_core * kRelative) << "flow " << j;
+  }
+  EXPECT_GT(per_core, 0.0) << "the pool is over-subscribed, so some flow is slowed";
+  EXPECT_NEAR(used, capacity[0], capacity[0] * kRelative);
+}
+
+// Each parameter is a block of 25 seeds: 300 random cases per property without 300 test processes under ctest.
+class ShareMaxMinProperty : public ::testing::TestWithParam<std::uint64_t> {
+ protected:
+  static constexpr std::uint64_t kSeedsPerBlock = 25;
+  template <typename Check>
+  void for_each_seed(Check check) const {
+    for (std::uint64_t seed = GetParam() * kSeedsPerBlock; seed < (GetParam() + 1) * kSeedsPerBlock; ++seed) {
+      SCOPED_TRACE(::testing::Message() << "seed " << seed);
+      check(seed);
+    }
+  }
+};
+
+TEST_P(ShareMaxMinProperty, NoPoolAboveCapacityAndRatesWithinZeroAndOne) {
+  for_each_seed(check_capacities_and_rate_range);
+}
+
+TEST_P(ShareMaxMinProperty, EverySlowedFlowHasASaturatedBottleneckWhereNoOtherFlowGetsMorePerCore) {
+  for_each_seed(check_bottlenecks);
+}
+
+TEST_P(ShareMaxMinProperty, FlowsSlowedOnOneSharedPoolMoveBytesInProportionToTheirCores) {
+  for_each_seed(check_one_shared_pool);
+}
+
+INSTANTIATE_TEST_SUITE_P(Seeds, ShareMaxMinProperty, ::testing::Range<std::uint64_t>(0, 12));
+
+TEST(ShareMaxMin, TwoEqualFlowsOnAPoolOfHalfTheirDemandRunAtHalfSpeed) {
+  const std::vector<FlowDemand> flows{{{4e9}, 2.0}, {{4e9}, 2.0}};
+  const std::vector<double> capacity{4e9};
+  EXPECT_EQ(share_max_min(capacity, flows), (std::vector<double>{0.5, 0.5}));
+}
+
+TEST(ShareMaxMin, FlowsWithMoreCoresGetMoreBytes) {
+  // Level L per core: 1 core moves L, 3 cores move 3L; 4L = 8 GB/s gives L = 2 GB/s, i.e. 2 and 6 GB/s of
+  // demands 8 and 8: rates 0.25 and 0.75.
+  const std::vector<FlowDemand> flows{{{8e9}, 1.0}, {{8e9}, 3.0}};
+  const std::vector<double> rate = share_max_min(std::vector<double>{8e9}, flows);
+  EXPECT_DOUBLE_EQ(rate[0], 0.25);
+  EXPECT_DOUBLE_EQ(rate[1], 0.75);
+}
+
+TEST(ShareMaxMin, ASmallFlowKeepsItsDemandAndTheRestGoesToTheLargeOne) {
+  // Fair share 5 GB/s each, but the small flow needs only 1: it runs at 1 and the large one gets 9 of its 18.
+  const std::vector<FlowDemand> flows{{{1e9}, 1.0}, {{18e9}, 1.0}};
+  const std::vector<double> rate = share_max_min(std::vector<double>{10e9}, flows);
+  EXPECT_DOUBLE_EQ(rate[0], 1.0);
+  EXPECT_DOUBLE_EQ(rate[1], 0.5);
+}
+
+TEST(ShareMaxMin, AFlowOnTwoPoolsIsLimitedByTheTighterOne) {
+  // Alone on both pools: dram lets it run at 6/8, mcdram at 30/20 (> 1), so 0.75.
+  const std::vector<FlowDemand> flows{{{8e9, 20e9}, 4.0}};
+  const std::vector<double> rate = share_max_min(std::vector<double>{6e9, 30e9}, flows);
+  EXPECT_DOUBLE_EQ(rate[0], 0.75);
+}
+
+TEST(ShareMaxMin, AFlowWithoutDemandRunsAtFullSpeed) {
+  const std::vector<FlowDemand> flows{{{0.0, 0.0}, 1.0}, {{5e9, 0.0}, 1.0}};
+  const std::vector<double> rate = share_max_min(std::vector<double>{1e9, 1e9}, flows);
+  EXPECT_EQ(rate[0], 1.0);
+  EXPECT_DOUBLE_EQ(rate[1], 0.2);
+}
+
+TEST(ShareMaxMin, APoolOfCapacityZeroStopsTheFlowsThatNeedItOnly) {
+  const std::vector<FlowDemand> flows{{{1e9, 1e9}, 1.0}, {{0.0, 1e9}, 1.0}};
+  const std::vector<double> rate = share_max_min(std::vector<double>{0.0, 10e9}, flows);
+  EXPECT_EQ(rate[0], 0.0);
+  EXPECT_EQ(rate[1], 1.0);
+}
+
+TEST(ShareMaxMin, NoFlowsNoRates) { EXPECT_TRUE(share_max_min(std::vector<double>{1e9}, {}).empty()); }
+
+TEST(ShareMaxMin, ProgressiveFillingAcrossTwoPools) {
+  // a uses dram and mcdram (moves 6 GB/s alone), b only dram (4), c only mcdram (2); one core each, so at level L
+  // (bytes/s per core) the rates are L/6, L/4, L/2. c reaches its demand first (L = 2 GB/s, mcdram then carries
+  // 2/3 + 2 <= 3). dram saturates next, when 4 L/6 + 4 L/4 = 4 GB/s: L = 2.4 GB/s, a at 0.4 and b at 0.6;
+  // mcdram ends at 0.8 + 2 GB/s, below its 3.
+  const std::vector<FlowDemand> flows{{{4e9, 2e9}, 1.0}, {{4e9, 0.0}, 1.0}, {{0.0, 2e9}, 1.0}};
+  const std::vector<double> rate = share_max_min(std::vector<double>{4e9, 3e9}, flows);
+  EXPECT_DOUBLE_EQ(rate[0], 0.4);
+  EXPECT_DOUBLE_EQ(rate[1], 0.6);
+  EXPECT_DOUBLE_EQ(rate[2], 1.0);
+}
+
+TEST(BandwidthPoolCapacity, LinearBetweenPointsProportionalBelowTheFirstFlatBeyondTheLast) {
+  const BandwidthPool pool{"dram", {2.0, 4.0, 8.0}, {10e9, 16e9, 20e9}};
+  EXPECT_EQ(pool.capacity(0.0), 0.0);
+  EXPECT_EQ(pool.capacity(-1.0), 0.0);
+  EXPECT_DOUBLE_EQ(pool.capacity(1.0), 5e9);     // 10 GB/s * 1/2
+  EXPECT_DOUBLE_EQ(pool.capacity(2.0), 10e9);
+  EXPECT_DOUBLE_EQ(pool.capacity(3.0), 13e9);    // halfway from 10 to 16
+  EXPECT_DOUBLE_EQ(pool.capacity(4.0), 16e9);
+  EXPECT_DOUBLE_EQ(pool.capacity(5.0), 17e9);    // a quarter from 16 to 20
+  EXPECT_DOUBLE_EQ(pool.capacity(8.0), 20e9);
+  EXPECT_DOUBLE_EQ(pool.capacity(64.0), 20e9);
+  const BandwidthPool single{"hbm", {1.0}, {7e9}};
+  EXPECT_DOUBLE_EQ(single.capacity(0.5), 3.5e9);
+  EXPECT_DOUBLE_EQ(single.capacity(1.0), 7e9);
+  EXPECT_DOUBLE_EQ(single.capacity(3.0), 7e9);
+}
+
+BandwidthModel two_pool_model() {
+  BandwidthModel model;
+  model.pools = {{"dram", {1.0, 2.0}, {6e9, 10e9}}, {"mcdram", {1.0, 4.0}, {20e9, 40e9}}};
+  return model;
+}
+
+TEST(PoolCapacities, CapacityAtTheCoresStreamingFromEachPool) {
+  // dram: 1 + 1 cores stream from it (the third flow does not) -> 10 GB/s; mcdram: 1 + 2 cores -> 20 + 2/3 * 20.
+  const std::vector<FlowDemand> flows{{{1e9, 1e9}, 1.0}, {{1e9, 0.0}, 1.0}, {{0.0, 1e9}, 2.0}};
+  const std::vector<double> capacities = pool_capacities(two_pool_model(), flows);
+  EXPECT_DOUBLE_EQ(capacities[0], 10e9);
+  EXPECT_DOUBLE_EQ(capacities[1], 20e9 + 2.0 / 3.0 * 20e9);
+}
+
+TEST(PoolCapacities, AtLeastTheLargestSingleDemand) {
+  // One core on dram gives 6 GB/s by the curve, but a task measured alone at 9 GB/s: the pool serves 9.
+  const std::vector<FlowDemand> flows{{{9e9, 0.0}, 1.0}};
+  const std::vector<double> capacities = pool_capacities(two_pool_model(), flows);
+  EXPECT_DOUBLE_EQ(capacities[0], 9e9);
+  EXPECT_DOUBLE_EQ(capacities[1], 0.0);  // nobody streams from it
+  EXPECT_EQ(progress_rates(two_pool_model(), flows), std::vector<double>{1.0});  // a lone task is never slowed
+}
+
+TEST(PoolCapacities, TheFloorIsTheLargestDemandNotTheirSum) {
+  // Two tasks each measured alone at 9 GB/s on dram (curve: 10 at 2 cores): the pool gives 10, not 18.
+  const std::vector<FlowDemand> flows{{{9e9, 0.0}, 1.0}, {{9e9, 0.0}, 1.0}};
+  const std::vector<double> capacities = pool_capacities(two_pool_model(), flows);
+  EXPECT_DOUBLE_EQ(capacities[0], 10e9);
+  const std::vector<double> rate = progress_rates(two_pool_model(), flows);
+  EXPECT_DOUBLE_EQ(rate[0], 5.0 / 9.0);
+  EXPECT_DOUBLE_EQ(rate[1], 5.0 / 9.0);
+}
+
+TEST(PoolCapacities, ALoneTaskIsNeverSlowedWhateverItsDemand) {
+  std::mt19937_64 rng(3);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  for (int round = 0; round < 200; ++round) {
+    const FlowDemand flow{{std::pow(10.0, 6.0 + 6.0 * unit(rng)), unit(rng) < 0.3 ? 0.0 : 1e12 * unit(rng)},
+                          1.0 + std::floor(64.0 * unit(rng))};
+    EXPECT_EQ(progress_rates(two_pool_model(), std::vector<FlowDemand>{flow}), std::vector<double>{1.0});
+  }
+}
+
+}  // namespace
+}  // namespace cosched::sched
