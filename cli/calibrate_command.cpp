@@ -56,7 +56,10 @@ void run_calibrate_command(const CalibrateFlags& flags) {
   cosched::write_text_file(flags.output, cosched::config::to_toml(calibration.model), overwrite, "node file");
   std::FILE* table = flags.output == "-" ? stderr : stdout;
   fmt::print(table, "{}", cli::calibration_table(calibration));
-  fmt::print(table, "node model of {} in {:.1f} s{}\n", calibration.model.provenance.host, calibration.wall_s,
+  fmt::print(table, "node model of {} in {:.1f} s (load average {:.2f} on {} cores at the start{}){}\n",
+             calibration.model.provenance.host, calibration.wall_s, calibration.load_average,
+             calibration.allowed_cores, calibration.machine_was_busy() ? ": BUSY, the curves are what other work left"
+                                                                        : "",
              flags.output == "-" ? "" : ", written to " + flags.output);
 }
 

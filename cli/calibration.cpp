@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cmath>
 #include <memory>
+#include <cstdlib>
 #include <set>
 
 #include "cosched/common/error.hpp"
@@ -141,8 +142,13 @@ double measure_point(const stream::StreamConfig& config, platform::TierBackend& 
 // To the MB/s: a node file for people to read, far below the spread of any measurement.
 double rounded_gbs(double gbs) { return std::max(1e-3, std::round(gbs * 1e3) / 1e3); }
 
+double machine_load_average() {
+  double load = 0.0;
+  return ::getloadavg(&load, 1) == 1 ? load : -1.0;
+}
+
 std::string describe_method(const CalibrationOptions& options, const NodePlan& node,
-                            const std::map<std::string, std::string>& stores) {
+                            const std::map<std::string, std::string>& stores, double load_average) {
   std::vector<std::string> arrays;
   std::vector<std::string> store_modes;
   for (const std::string& kernel : options.kernels) {
@@ -153,9 +159,9 @@ std::string describe_method(const CalibrationOptions& options, const NodePlan& n
                      "compactly to the first k allowed cores; per (pool, cores, kernel) the median over {} rounds, "
                      "each a fresh allocation with {} warm-up and {} timed reps (its median rep), the order of the "
                      "points alternating forward/backward between rounds, after one priming run; stores: {}; pool "
-                     "curve: per core count the median over kernels{}",
+                     "curve: per core count the median over kernels; load average {:.2f} at the start{}",
                      static_cast<double>(node.array_bytes) / kMiB, fmt::join(arrays, ", "), options.round_count(),
-                     kCalibrationWarmupReps, options.timed_reps(), fmt::join(store_modes, ", "),
+                     kCalibrationWarmupReps, options.timed_reps(), fmt::join(store_modes, ", "), load_average,
                      node.emulated ? "; emulated fast tier: one pool, measured as plain memory (backend none)" : "");
 }
 
@@ -197,6 +203,8 @@ Calibration calibrate(const CalibrationOptions& options, std::FILE* progress) {
     if (progress != nullptr) fmt::print(progress, "calibrate: {}\n", line);
   };
   Calibration calibration;
+  calibration.load_average = machine_load_average();
+  calibration.allowed_cores = static_cast<unsigned>(platform::allowed_cores().size());
   for (const PoolPlan& pool : node.pools) {
     for (const unsigned cores : node.cores) {
       for (const std::string& kernel : options.kernels) calibration.samples.push_back({pool.name, cores, kernel, {}});
@@ -207,6 +215,11 @@ Calibration calibrate(const CalibrationOptions& options, std::FILE* progress) {
                   node.pools.size(), node.cores.size(), options.kernels.size(), options.round_count(),
                   kCalibrationWarmupReps, options.timed_reps(), static_cast<double>(node.array_bytes) / kMiB,
                   node.tier_backend, node.emulated ? " (EMULATED fast tier: one pool)" : ""));
+  if (calibration.machine_was_busy()) {
+    say(fmt::format("warning: the machine is busy (load average {:.2f} on {} cores): other work shares the cores "
+                    "and the memory system, so the curves measure what it leaves; calibrate on a quiet machine",
+                    calibration.load_average, calibration.allowed_cores));
+  }
   // A fresh process streams at about half speed for its first 100-200 ms: one untimed run takes it past that.
   std::string stores;
   const PoolPlan& first = node.pools.front();
@@ -230,7 +243,7 @@ Calibration calibrate(const CalibrationOptions& options, std::FILE* progress) {
   config::NodeModel& model = calibration.model;
   model.provenance.host = config::this_host_name();
   model.provenance.date = config::iso8601_utc(date);
-  model.provenance.method = describe_method(options, node, stores_of);
+  model.provenance.method = describe_method(options, node, stores_of, calibration.load_average);
   model.provenance.cosched_version = std::string(kVersion);
   model.provenance.source = "calibrated";
   model.provenance.tier_backend = node.tier_backend;

@@ -44,6 +44,12 @@ struct Calibration {
   config::NodeModel model;                 // provenance.source = "calibrated"
   std::vector<CalibrationSample> samples;  // in pool, cores, kernel order
   double wall_s = 0.0;                     // the whole calibration, priming run included
+  double load_average = -1.0;              // of the machine, 1 minute, at the start (-1: unknown)
+  unsigned allowed_cores = 0;              // of this process
+  // Other work was running (load average above half the allowed cores): the curves measure what it left.
+  [[nodiscard]] bool machine_was_busy() const noexcept {
+    return load_average > 0.5 * static_cast<double>(allowed_cores);
+  }
 };
 
 // Checks `options` against this machine (kernels, backend, core counts, memory) before anything is measured;

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "cosched/common/error.hpp"
+#include "support/programs.hpp"
 #include "test_support.hpp"
 
 namespace cosched::config {
@@ -289,6 +290,50 @@ TEST(KnlNodeModel, LoadsAndMapsTheTiersToMcdramAndDdr) {
   for (const unsigned cores : {1U, 2U, 4U, 8U, 16U, 32U, 64U}) {
     EXPECT_GT(fast.bandwidth.bytes_per_s(cores), slow.bandwidth.bytes_per_s(cores)) << cores;
   }
+}
+
+// ---- `cosched calibrate` writes what the reader loads (tiny arrays: an error-free run, not a measurement) -------
+
+test_support::CommandResult calibrate(const std::string& arguments, const std::filesystem::path& dir) {
+  return test_support::run_program("cosched", "calibrate --quiet --size-mib 1 --cores 1 --rounds 3 --reps 1 " +
+                                                  arguments, dir);
+}
+
+TEST(CalibrateCommand, WritesANodeFileTheReaderLoadsWithTheMedianOverKernels) {
+  if (!std::filesystem::exists(test_support::built_program("cosched"))) GTEST_SKIP() << "cosched not built";
+  const auto dir = testing::scratch_dir();
+  const auto result = calibrate("-o node.toml", dir);
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const NodeModel model = load_node_model(dir / "node.toml");
+  EXPECT_EQ(model.provenance.host, this_host_name());
+  EXPECT_FALSE(model.provenance.documented());
+  EXPECT_TRUE(node_model_warnings(model, std::chrono::system_clock::now(), this_host_name()).empty());
+  EXPECT_TRUE(model.has_tier("slow"));
+  EXPECT_EQ(model.tiers_share_one_pool(), model.provenance.emulated);
+  EXPECT_EQ(result.out.find("EMULATED") != std::string::npos, model.provenance.emulated) << result.out;
+  for (const MemoryPool& pool : model.pools) {
+    ASSERT_EQ(pool.kernels.size(), 3U) << pool.name;  // triad, ddot, write
+    std::vector<double> at_one_core;
+    for (const auto& [kernel, curve] : pool.kernels) {
+      ASSERT_EQ(curve.cores, std::vector<unsigned>{1}) << kernel;
+      at_one_core.push_back(curve.gbs.at(0));
+    }
+    std::sort(at_one_core.begin(), at_one_core.end());
+    EXPECT_EQ(pool.bandwidth.gbs.at(0), at_one_core[1]) << pool.name;  // the median of three is the middle one
+  }
+}
+
+TEST(CalibrateCommand, WithoutAFastTierTheNodeHasOnlyTheSlowOne) {
+  if (!std::filesystem::exists(test_support::built_program("cosched"))) GTEST_SKIP() << "cosched not built";
+  const auto dir = testing::scratch_dir();
+  const auto result = calibrate("--tier-backend none --kernels triad -o node.toml", dir);
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const NodeModel model = load_node_model(dir / "node.toml");
+  ASSERT_EQ(model.pools.size(), 1U);
+  EXPECT_EQ(model.pools[0].tiers, std::vector<std::string>{"slow"});
+  EXPECT_FALSE(model.provenance.emulated);
+  EXPECT_EQ(model.provenance.tier_backend, "none");
+  EXPECT_FALSE(model.has_tier("fast"));
 }
 
 }  // namespace
