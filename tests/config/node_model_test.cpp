@@ -138,7 +138,8 @@ MemoryPool pool(const std::string& name, std::vector<std::string> tiers, Bandwid
 
 NodeModel two_pool_model() {
   NodeModel model;
-  model.provenance = {"knl \"lab\" node", "2016-07-01T00:00:00Z", "documented:\nSTREAM triad", "0.1.0", "knl.toml",
+  model.provenance = {"knl \"lab\" node\x7f" "\t\\ ü",  // TOML needs DEL escaped, JSON does not
+                      "2016-07-01T00:00:00Z", "documented:\nSTREAM triad", "0.1.0", "knl.toml",
                       "memkind", false, {"K. Rupp, 2016", "https://example.org/a?b=c"}};
   model.pools.push_back(pool("mcdram", {"fast"}, {{1, 2, 64}, {11.839, 23.0441, 421.7368}}));
   model.pools.push_back(pool("ddr", {"slow"}, {{1, 64}, {10.8452, 88.3871}}));
