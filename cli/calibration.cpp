@@ -63,6 +63,7 @@ std::vector<unsigned> plan_cores(const std::vector<unsigned>& asked) {
   }
   std::sort(cores.begin(), cores.end());
   cores.erase(std::unique(cores.begin(), cores.end()), cores.end());
+  if (cores.empty()) throw ResourceError("this process may use no core (its cpuset)");
   if (cores.front() == 0) throw UsageError("--cores: a core count is at least 1");
   if (cores.back() > allowed) {
     throw ResourceError(fmt::format("--cores: {} cores asked, but this process may use only {} (its cpuset)",
@@ -105,9 +106,9 @@ NodePlan plan_node(const CalibrationOptions& options) {
   node.tier_backend = platform::resolve_tier_backend_name(tier);
   const auto capabilities = platform::tier_backend_info(node.tier_backend).capabilities;
   node.emulated = capabilities.emulated;
-  // A real tier that is not there (numa without fast nodes, memkind without HBW nodes): refused now, not after
-  // the first pool was measured.
-  if (capabilities.has_fast_tier) (void)platform::fast_tier_capacity_bytes(tier);
+  // A real tier that is not there (numa without fast nodes, memkind without HBW nodes) is refused now, not after
+  // the first pool was measured; so is one too small for a kernel's arrays all fast.
+  const std::size_t fast_capacity = capabilities.has_fast_tier ? platform::fast_tier_capacity_bytes(tier) : 0;
   node.pools = plan_pools(node.tier_backend, capabilities);
   node.cores = plan_cores(options.cores);
   node.array_bytes = static_cast<std::size_t>(std::llround(options.array_mib * kMiB)) / sizeof(double) *
@@ -117,12 +118,14 @@ NodePlan plan_node(const CalibrationOptions& options) {
   }
   const std::size_t available = stream::available_memory_bytes();
   for (const std::string& kernel : options.kernels) {
-    const auto config = run_config(kernel, node.cores.back(), node, node.pools.front(), 1);
-    if (stream::required_bytes(config) > available) {
-      throw ResourceError(fmt::format("--size-mib {}: kernel {} needs {:.0f} MiB, only {:.0f} MiB of memory is "
-                                      "available", options.array_mib, kernel,
-                                      static_cast<double>(stream::required_bytes(config)) / kMiB,
-                                      static_cast<double>(available) / kMiB));
+    const auto needed = static_cast<double>(
+        stream::required_bytes(run_config(kernel, node.cores.back(), node, node.pools.front(), 1)));
+    const bool fast_pool = node.pools.front().fast_fraction.value_or(0.0) > 0.0;
+    const auto limit = static_cast<double>(fast_pool ? std::min(available, fast_capacity) : available);
+    if (needed > limit) {
+      throw ResourceError(fmt::format("--size-mib {}: kernel {} needs {:.0f} MiB, only {:.0f} MiB of {} {} "
+                                      "available", options.array_mib, kernel, needed / kMiB, limit / kMiB,
+                                      fast_pool ? "the fast tier" : "memory", fast_pool ? "are" : "is"));
     }
   }
   return node;
