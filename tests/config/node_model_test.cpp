@@ -100,6 +100,8 @@ INSTANTIATE_TEST_SUITE_P(
         NodeBadFile{edit("cores = [1, 2]", "cores = [1, 5000]"), "'pools[0].cores'", 12},
         NodeBadFile{edit("date = \"2026-11-22T13:50:00Z\"", "date = \"2026-02-30T00:00:00Z\""), "ISO-8601", 4},
         NodeBadFile{edit("date = \"2026-11-22T13:50:00Z\"", "date = \"yesterday\""), "\"yesterday\"", 4},
+        NodeBadFile{edit("date = \"2026-11-22T13:50:00Z\"", "date = \"0004-11-22T13:50:00Z\""),
+                    "the year must be 1970 to 2200", 4},
         NodeBadFile{edit("tier_backend = \"emulated\"", "tier_backend = \"auto\""), "unknown backend 'auto'", 7},
         NodeBadFile{edit("method = \"m\"", "method = \"\""), "'provenance.method' must not be empty", 5},
         NodeBadFile{edit("name = \"dram\"", "name = \"../x\""), "\"../x\" is not allowed", 10},
@@ -260,6 +262,7 @@ TEST(NodeModelTime, Iso8601RoundTrips) {
   EXPECT_EQ(iso8601_utc(time + 2s), "2024-03-01T00:00:00Z");
   EXPECT_THROW((void)parse_iso8601_utc("2024-02-29 23:59:58Z", "test"), InputError);
   EXPECT_THROW((void)parse_iso8601_utc("2023-02-29T00:00:00Z", "test"), InputError);
+  EXPECT_THROW((void)parse_iso8601_utc("9999-01-01T00:00:00Z", "test"), InputError);  // beyond system_clock
 }
 
 TEST(NodeModelJson, CarriesProvenanceAndPools) {

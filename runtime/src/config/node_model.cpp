@@ -114,8 +114,15 @@ std::chrono::system_clock::time_point parse_iso8601_utc(std::string_view text, c
     for (std::size_t i = at; i < at + length; ++i) value = value * 10 + (text[i] - '0');
     return value;
   };
+  // system_clock counts nanoseconds in 64 bits: 1677..2262. A calibration is made after 1970 and before 2200.
+  constexpr int kFirstYear = 1970;
+  constexpr int kLastYear = 2200;
+  const int year = number(0, 4);
+  if (year < kFirstYear || year > kLastYear) {
+    throw InputError(where, fmt::format("date \"{}\": the year must be {} to {}", text, kFirstYear, kLastYear));
+  }
   std::tm utc{};
-  utc.tm_year = number(0, 4) - 1900;
+  utc.tm_year = year - 1900;
   utc.tm_mon = number(5, 2) - 1;
   utc.tm_mday = number(8, 2);
   utc.tm_hour = number(11, 2);
