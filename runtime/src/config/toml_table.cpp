@@ -72,6 +72,12 @@ bool TomlTable::holds_string(std::string_view key) const {
   return node != nullptr && node->is_string();
 }
 
+std::vector<std::string> TomlTable::keys() const {
+  std::vector<std::string> names;
+  for (const auto& [key, value] : *node_->table) names.emplace_back(key.str());
+  return names;
+}
+
 void TomlTable::allow_only(std::initializer_list<std::string_view> allowed) const {
   for (const auto& [key, value] : *node_->table) {
     if (std::find(allowed.begin(), allowed.end(), key.str()) == allowed.end()) {
@@ -116,6 +122,13 @@ std::optional<std::int64_t> TomlTable::integer(std::string_view key, std::int64_
   const auto* value = node->as_integer();
   if (value == nullptr) wrong_type(where(key), name_of(key), fmt::format("an integer from {} to {}", min, max));
   return checked_count(value->get(), min, max, where(key), fmt::format("key '{}'", name_of(key)));
+}
+
+std::optional<bool> TomlTable::boolean(std::string_view key) const {
+  const auto* node = node_->table->get(key);
+  if (node == nullptr) return std::nullopt;
+  if (const auto* value = node->as_boolean()) return value->get();
+  wrong_type(where(key), name_of(key), "true or false");
 }
 
 std::optional<std::vector<std::string>> TomlTable::strings(std::string_view key) const {

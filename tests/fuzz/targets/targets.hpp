@@ -26,6 +26,8 @@ void workload_json(std::string_view input);  // config::parse_workload_json
 void journal_jsonl(std::string_view input);  // launcher::parse_journal + replay_journal + summarize_replay
 // platform_targets.cpp
 void topology_xml(std::string_view input);  // platform::Topology::from_xml
+// config_targets.cpp
+void node_toml(std::string_view input);  // config::parse_node_toml (the node bandwidth model)
 
 struct Target {
   const char* name;  // also the folder of its seeds (corpus/<name>/) and findings (regressions/<name>/)
@@ -36,7 +38,7 @@ inline constexpr Target kTargets[] = {
     {"instance_json", &instance_json}, {"schedule_json", &schedule_json},   {"platform_toml", &platform_toml},
     {"sweep_toml", &sweep_toml},       {"profile_csv", &profile_csv},       {"profile_sidecar", &profile_sidecar},
     {"workload_toml", &workload_toml}, {"workload_json", &workload_json},   {"journal_jsonl", &journal_jsonl},
-    {"topology_xml", &topology_xml},
+    {"topology_xml", &topology_xml},   {"node_toml", &node_toml},
 };
 
 // Runs one input: a cosched::Error is the parser saying no, and ends the run normally; anything else escapes.

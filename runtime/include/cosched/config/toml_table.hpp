@@ -32,6 +32,8 @@ class TomlTable {
   [[nodiscard]] const std::string& source() const noexcept;
   [[nodiscard]] bool contains(std::string_view key) const;
   [[nodiscard]] bool holds_string(std::string_view key) const;  // for keys that take a number or a word ("auto")
+  // The keys of this table, in key order (for tables whose keys are names, e.g. [pools.kernels.<kernel>]).
+  [[nodiscard]] std::vector<std::string> keys() const;
 
   // Throws InputError naming the first key not in `allowed` (with its line) and listing the allowed keys.
   void allow_only(std::initializer_list<std::string_view> allowed) const;
@@ -41,6 +43,7 @@ class TomlTable {
   [[nodiscard]] std::optional<std::string> string(std::string_view key) const;
   [[nodiscard]] std::optional<double> number(std::string_view key, const Range& range) const;
   [[nodiscard]] std::optional<std::int64_t> integer(std::string_view key, std::int64_t min, std::int64_t max) const;
+  [[nodiscard]] std::optional<bool> boolean(std::string_view key) const;
   [[nodiscard]] std::optional<std::vector<std::string>> strings(std::string_view key) const;
   [[nodiscard]] std::optional<std::vector<double>> numbers(std::string_view key, const Range& range) const;
   // Counts: an array of integers in [0, max], or a string in the flag syntax of parse_count_list ("0..20").

@@ -1,0 +1,87 @@
+// `cosched calibrate`: measures the node bandwidth model of this machine — for each memory pool, the aggregate
+// bandwidth 1 .. all cores get streaming from it — and writes it as a node file (docs/calibration.md,
+// docs/formats.md "Node TOML"). The table goes to stdout (stderr when the node file itself goes to stdout).
+#include <fmt/core.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "calibration.hpp"
+#include "command_registry.hpp"
+#include "cosched/common/error.hpp"
+#include "cosched/common/text_file.hpp"
+#include "cosched/config/count_list.hpp"
+#include "cosched/config/node_model.hpp"
+#include "run_main.hpp"
+
+namespace {
+
+namespace cli = cosched::cli;
+
+struct CalibrateFlags {
+  std::string output = "node.toml";
+  bool force = false;
+  bool quick = false;
+  std::vector<std::string> kernels;
+  std::string tier_backend = "auto";
+  std::optional<double> size_mib;
+  std::optional<unsigned> reps;
+  std::optional<unsigned> rounds;
+  std::string cores;
+  bool quiet = false;
+};
+
+void run_calibrate_command(const CalibrateFlags& flags) {
+  const auto overwrite = flags.force ? cosched::Overwrite::replace : cosched::Overwrite::refuse;
+  cosched::check_output_path(flags.output, overwrite, "node file");
+  cli::CalibrationOptions options;
+  if (!flags.kernels.empty()) options.kernels = flags.kernels;
+  options.tier_backend = flags.tier_backend;
+  options.array_mib = flags.size_mib.value_or(cli::kDefaultCalibrationArrayMib);
+  options.quick = flags.quick;
+  options.reps = flags.reps;
+  options.rounds = flags.rounds;
+  if (!flags.cores.empty()) {
+    try {
+      options.cores = cosched::config::parse_count_list(flags.cores);
+    } catch (const cosched::UsageError& e) {
+      throw cosched::UsageError(std::string("--cores: ") + e.what());
+    }
+  }
+  cli::check_calibration_options(options);  // before the output is touched or anything measured
+
+  const cli::Calibration calibration = cli::calibrate(options, flags.quiet ? nullptr : stderr);
+  cosched::write_text_file(flags.output, cosched::config::to_toml(calibration.model), overwrite, "node file");
+  std::FILE* table = flags.output == "-" ? stderr : stdout;
+  fmt::print(table, "{}", cli::calibration_table(calibration));
+  fmt::print(table, "node model of {} in {:.1f} s (load average {:.2f} on {} cores at the start{}){}\n",
+             calibration.model.provenance.host, calibration.wall_s, calibration.load_average,
+             calibration.allowed_cores, calibration.machine_was_busy() ? ": BUSY, the curves are what other work left"
+                                                                        : "",
+             flags.output == "-" ? "" : ", written to " + flags.output);
+}
+
+const cli::CommandRegistration registration{"calibrate", [](CLI::App& app) {
+  auto* sub = app.add_subcommand("calibrate",
+                                 "Measure this node's bandwidth per memory pool vs cores streaming (a node file)");
+  auto flags = std::make_shared<CalibrateFlags>();
+  sub->add_option("-o,--output", flags->output, "Node file to write (default node.toml; - for stdout)");
+  sub->add_flag("--force", flags->force, "Replace an existing --output file");
+  sub->add_flag("--quick", flags->quick, "A few seconds: 3 rounds of 3 timed reps instead of 5 of 5");
+  sub->add_option("--kernels", flags->kernels, "Kernels to stream (default triad,ddot,write)")->delimiter(',');
+  sub->add_option("--tier-backend", flags->tier_backend,
+                  "Backend whose tiers are measured: auto | none | memkind | numa | emulated (default auto)");
+  sub->add_option("--size-mib", flags->size_mib, "Size of EACH array in MiB (default 128: far beyond the LLC)")
+      ->check(cli::finite_positive(1e9));
+  sub->add_option("--reps", flags->reps, "Timed reps per allocation (default 5, --quick 3)")
+      ->check(CLI::Range(1U, cli::kMaxCalibrationReps));
+  sub->add_option("--rounds", flags->rounds, "Fresh allocations per point, median taken (default 5, --quick 3)")
+      ->check(CLI::Range(1U, cli::kMaxCalibrationRounds));
+  sub->add_option("--cores", flags->cores, "Core counts to measure, e.g. 1,2,4..8 (default 1..all allowed)");
+  sub->add_flag("--quiet", flags->quiet, "No progress lines (the table is still printed)");
+  sub->callback([flags] { run_calibrate_command(*flags); });
+}};
+
+}  // namespace
