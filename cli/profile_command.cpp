@@ -1,5 +1,6 @@
 // `cosched profile`: execution-time tables (kernel x footprint x cores x fast chunks) measured with the stream
-// kernels or produced by the KNL bandwidth model. Flags override the TOML config (docs/profiler.md).
+// kernels in-process, with whole stream_bench processes, or produced by the KNL bandwidth model (--measurer).
+// Flags override the TOML config (docs/profiler.md).
 #include <fmt/core.h>
 
 #include <filesystem>
@@ -14,6 +15,7 @@
 #include "cosched/config/platform.hpp"
 #include "cosched/config/count_list.hpp"
 #include "cosched/config/workload.hpp"
+#include "cosched/profiler/measurer.hpp"
 #include "cosched/profiler/profile_session.hpp"
 #include "cosched/profiler/sweep_config.hpp"
 #include "run_main.hpp"
@@ -32,10 +34,11 @@ struct ProfileFlags {
   std::string chunks;
   std::optional<unsigned> reps;
   std::optional<unsigned> warmup;
+  std::optional<unsigned> passes;
   std::string platform;
   std::string tier_backend;
   std::optional<double> emulation_ratio;
-  std::string model;
+  std::string measurer;
   std::string output;
   bool resume = false;
   bool force = false;
@@ -53,10 +56,11 @@ prof::SweepConfig sweep_from_flags(const ProfileFlags& flags) {
   if (!flags.chunks.empty()) sweep.chunks = config::parse_count_list(flags.chunks);
   if (flags.reps) sweep.reps = *flags.reps;
   if (flags.warmup) sweep.warmup = *flags.warmup;
+  if (flags.passes) sweep.passes = *flags.passes;
   if (!flags.platform.empty()) sweep.platform_file = flags.platform;
   if (!flags.tier_backend.empty()) sweep.tier_backend = flags.tier_backend;
   if (flags.emulation_ratio) sweep.emulation_ratio = *flags.emulation_ratio;
-  if (!flags.model.empty()) sweep.model = flags.model;
+  if (!flags.measurer.empty()) sweep.measurer = flags.measurer;
   return sweep;
 }
 
@@ -78,11 +82,12 @@ void run_profile_command(const ProfileFlags& flags) {
   options.resume = flags.resume;
   options.force = flags.force;
   // A model sweep takes milliseconds: a progress line per point would only be noise.
-  options.show_progress = !flags.quiet && sweep.model.empty();
+  const bool measures = !prof::measurer_kind(sweep.measurer).is_model();
+  options.show_progress = !flags.quiet && measures;
   const auto outcome = prof::run_profile(sweep, platform, options);
   fmt::print(stderr, "profile: {} points measured, {} already done, into {}\n", outcome.measured, outcome.skipped,
              flags.output);
-  if (sweep.model.empty() && outcome.measured > 0) {
+  if (measures && outcome.measured > 0) {
     fmt::print(stderr,
                "profile: sweep {:.1f} s, kernel passes {:.1f} s: overhead {:.1f} % (profiler's own {:.2f} %, the "
                "rest is allocation, first touch and validation in the stream runs)\n",
@@ -117,7 +122,13 @@ const cosched::cli::CommandRegistration registration{"profile", [](CLI::App& app
   sub->add_option("--tier-backend", flags->tier_backend, "Override the platform's tier backend");
   sub->add_option("--emulation-ratio", flags->emulation_ratio, "Emulated backend only: slow:fast bandwidth ratio")
       ->check(cosched::cli::finite_range(config::kMinEmulationRatio, config::kMaxEmulationRatio));
-  sub->add_option("--model", flags->model, "Model instead of measuring: knl")->check(CLI::IsMember({"knl"}));
+  sub->add_option("--passes", flags->passes,
+                  "Kernel passes of each timed task run (process measurer; times stay per pass)")
+      ->check(CLI::Range(1U, config::kMaxPasses));
+  sub->add_option("--measurer", flags->measurer,
+                  "How times are obtained: stream (kernels in-process, default), process (whole stream_bench "
+                  "processes, as launched), knl-model (the KNL 7210 model)")
+      ->check(CLI::IsMember(prof::measurer_names()));
   sub->add_option("-o,--output", flags->output, "Profile CSV to write")->required();
   auto* resume = sub->add_flag("--resume", flags->resume, "Continue a partial CSV, skipping points already measured");
   sub->add_flag("--force", flags->force, "Overwrite an existing CSV")->excludes(resume);

@@ -17,7 +17,7 @@
 #include "cosched/stream/kernels.hpp"
 #include "cosched/stream/stream_run.hpp"
 #include "demo/demo_setup.hpp"
-#include "demo/process_measurer.hpp"
+#include "process_measurer.hpp"
 #include "calibration.hpp"
 
 namespace cosched::demo {
@@ -146,7 +146,7 @@ std::filesystem::path profile_tasks(const DemoSetup& setup, const launcher::Tier
       }
     }
   }
-  ProcessMeasurer measurer(platform, tier, setup.stream_bench, setup.passes, setup.profile_reps, 0);
+  cli::ProcessMeasurer measurer(platform, tier, setup.stream_bench, setup.passes, setup.profile_reps, 0);
   const auto csv = setup.output / ("profile-" + name + ".csv");
   profiler::SweepConfig sweep;
   sweep.reps = setup.profile_reps;

@@ -18,11 +18,12 @@
 namespace cosched::profiler {
 
 config::PlatformConfig resolve_sweep_platform(const SweepConfig& sweep) {
+  const MeasurerKind& measurer = measurer_kind(sweep.measurer);
   config::PlatformConfig platform;
   if (sweep.platform_file) {
     platform = config::load_platform_config(*sweep.platform_file);
-  } else if (sweep.model == "knl") {
-    platform = config::knl_7210_flat_platform();
+  } else if (measurer.is_model()) {
+    platform = measurer.modelled_node();
   } else {
     platform = config::this_machine_platform(sweep.tier_backend.value_or("auto"),
                                              sweep.emulation_ratio.value_or(config::kDefaultEmulationRatio));
@@ -39,8 +40,9 @@ config::PlatformConfig resolve_sweep_platform(const SweepConfig& sweep) {
     // A ratio only the emulated tier uses would otherwise be ignored without a word.
     platform::TierOptions tier;
     tier.backend = platform.tier_backend;
-    const std::string backend = sweep.model.empty() ? platform::resolve_tier_backend_name(tier) : "the KNL model";
-    if (!sweep.model.empty() || !platform::tier_backend_info(backend).capabilities.emulated) {
+    const std::string backend = measurer.is_model() ? "the model of measurer " + sweep.measurer
+                                                    : platform::resolve_tier_backend_name(tier);
+    if (measurer.is_model() || !platform::tier_backend_info(backend).capabilities.emulated) {
       throw UsageError(fmt::format("--emulation-ratio / emulation_ratio applies to the emulated tier backend only, "
                                    "this sweep uses {}",
                                    backend));
@@ -54,8 +56,8 @@ config::PlatformConfig resolve_sweep_platform(const SweepConfig& sweep) {
 SweepOutcome run_profile(const SweepConfig& config, const config::PlatformConfig& platform,
                          const ProfileRunOptions& options) {
   const auto points = expand_sweep(config, platform);
-  const auto measurer = make_measurer(config.model == "knl" ? "knl-model" : "stream",
-                                      MeasurerOptions{platform, config.reps, config.warmup});
+  const auto measurer =
+      make_measurer(config.measurer, MeasurerOptions{platform, config.reps, config.warmup, config.passes});
   for (const auto& kernel : config.kernels) measurer->check_kernel(kernel);
   ProfileSidecar sidecar = make_profile_sidecar(platform, config, measurer->describe());
 
@@ -85,7 +87,7 @@ SweepOutcome run_profile(const SweepConfig& config, const config::PlatformConfig
                    {"skipped_already_done", outcome.skipped},
                    {"interrupted", outcome.interrupted},
                    {"wall_s", outcome.wall_s}};
-  if (config.model.empty()) {  // a model's "kernel time" is not time anything ran
+  if (!measurer_kind(config.measurer).is_model()) {  // a model's "kernel time" is not time anything ran
     sidecar.sweep["measure_s"] = outcome.measure_s;
     sidecar.sweep["kernel_s"] = outcome.kernel_s;
     sidecar.sweep["overhead"] = outcome.overhead();

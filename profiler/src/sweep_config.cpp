@@ -1,6 +1,7 @@
 #include "cosched/profiler/sweep_config.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <set>
@@ -32,7 +33,7 @@ std::vector<T> without_repeats(std::vector<T> values, const config::TomlTable& r
 SweepConfig load_sweep_config(const std::filesystem::path& path) {
   const auto root = config::TomlTable::parse_file(path, "sweep config");
   root.allow_only({"description", "kernels", "footprints_mib", "footprints_percent_of_fast", "cores", "chunks", "reps",
-                   "warmup", "platform", "tier_backend", "emulation_ratio", "model"});
+                   "warmup", "passes", "platform", "tier_backend", "emulation_ratio", "measurer"});
   SweepConfig sweep;
   sweep.kernels = without_repeats(root.strings("kernels").value_or(std::vector<std::string>{}), root, "kernels");
   const auto max_mib = static_cast<double>(config::kMaxFootprintBytes) / kMiB;
@@ -45,13 +46,18 @@ SweepConfig load_sweep_config(const std::filesystem::path& path) {
   sweep.chunks = root.counts("chunks", config::kMaxFastChunks).value_or(std::vector<unsigned>{});
   sweep.reps = static_cast<unsigned>(root.integer("reps", 1, kMaxSweepReps).value_or(sweep.reps));
   sweep.warmup = static_cast<unsigned>(root.integer("warmup", 0, kMaxSweepWarmup).value_or(sweep.warmup));
+  sweep.passes = static_cast<unsigned>(root.integer("passes", 1, config::kMaxPasses).value_or(sweep.passes));
   if (const auto platform = root.string("platform")) sweep.platform_file = path.parent_path() / *platform;
   sweep.tier_backend = root.string("tier_backend");
   sweep.emulation_ratio =
       root.number("emulation_ratio", Range{config::kMinEmulationRatio, config::kMaxEmulationRatio, true, true});
-  sweep.model = root.string("model").value_or("");
-  if (!sweep.model.empty() && sweep.model != "knl") {
-    throw InputError(root.where("model"), fmt::format("key 'model': unknown model '{}' (known: knl)", sweep.model));
+  if (const auto measurer = root.string("measurer")) {
+    const auto names = measurer_names();
+    if (std::find(names.begin(), names.end(), *measurer) == names.end()) {
+      throw InputError(root.where("measurer"), fmt::format("key 'measurer': unknown measurer '{}' (known: {})",
+                                                           *measurer, fmt::join(names, ", ")));
+    }
+    sweep.measurer = *measurer;
   }
   return sweep;
 }
@@ -95,6 +101,9 @@ std::vector<ProfilePoint> expand_sweep(const SweepConfig& sweep, const config::P
   }
   if (sweep.warmup > kMaxSweepWarmup) {
     throw UsageError(fmt::format("warmup must be from 0 to {}, got {}", kMaxSweepWarmup, sweep.warmup));
+  }
+  if (sweep.passes < 1 || sweep.passes > config::kMaxPasses) {
+    throw UsageError(fmt::format("passes must be from 1 to {}, got {}", config::kMaxPasses, sweep.passes));
   }
   std::vector<unsigned> cores = sweep.cores;
   if (cores.empty()) {

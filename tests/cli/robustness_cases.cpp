@@ -1,5 +1,5 @@
 // The rows of the robustness suite, class by class in the order of docs/errors.md. Every row is fast: nothing is
-// measured (profiles use --model knl), and the one launch that succeeds (a resume row's setup) runs /bin/true.
+// measured (profiles use --measurer knl-model), and the one launch that succeeds (a resume row's setup) runs /bin/true.
 #include "cli/robustness_cases.hpp"
 
 namespace cosched::cli::robustness {
@@ -47,7 +47,7 @@ const std::string kProfileCsv = kCsvHeader + csv_row("triad", "1", "0.0024,0.002
                                 csv_row("triad", "2", "0.0012,0.0012,0.0012", "14");
 // The sidecar of a bad profile CSV named bad.csv.
 const std::pair<std::string, std::string> kBadSidecar{"bad.json", R"({"chunk_bytes":33554432})"};
-// The sidecar `cosched profile --model knl --platform plat.toml` writes, as far as --resume compares it.
+// The sidecar `cosched profile --measurer knl-model --platform plat.toml` writes, as far as --resume compares it.
 const std::string kKnlSidecar =
     R"({"chunk_bytes":33554432,"measurer":"knl-model","tier_backend":"model","platform":{"name":"tiny"},)"
     R"("model":{"ddr_gbs":90.0,"mcdram_gbs":450.0,"name":"knl","per_core_gbs":7.0}})";
@@ -62,7 +62,7 @@ const std::string kPlatform = platform("name = \"tiny\"", "chunks = 2\ntier_back
 const std::string kPlan = "cosched plan --algorithm t-list-lpt --instance ";
 const std::string kInstance = "cosched instance --platform plat.toml --profiles p.csv --workload ";
 const std::string kInstanceFromProfile = "cosched instance --platform plat.toml --workload wl.toml --profiles ";
-const std::string kProfile = "cosched profile --model knl --platform plat.toml --kernels triad --footprints-mib 16 ";
+const std::string kProfile = "cosched profile --measurer knl-model --platform plat.toml --kernels triad --footprints-mib 16 ";
 const std::string kLaunch = "cosched launch s.json --workload w.json --platform plat.toml --journal r.jsonl ";
 const std::string kLaunchSchedule = "cosched launch --workload w.json --platform plat.toml --journal r.jsonl ";
 const std::string kLaunchWorkload = "cosched launch s.json --platform plat.toml --journal r.jsonl --workload ";
@@ -109,7 +109,7 @@ std::vector<Case> make_cases() {
       {kOverflow, kInstanceFromProfile + "bad.csv", 3, "bad.csv:2", bad_profile(csv_row("triad", "1", "1e999,1e999,1e999"))},
       {kOverflow, kInstanceFromProfile + "big.csv", 3, "big.json",
        {{"big.csv", kProfileCsv}, {"big.json", R"({"chunk_bytes":1e999})"}}},
-      {kOverflow, "cosched profile --model knl --platform big.toml -o o.csv", 3, "big.toml",
+      {kOverflow, "cosched profile --measurer knl-model --platform big.toml -o o.csv", 3, "big.toml",
        {{"big.toml", platform("", "capacity_gib = 1e999\nchunks = 2")}}},
       {kOverflow, kSimulate + "--seed 1e999", 2, "--seed"},
       {kOverflow, "stream_bench --size-mib 1e999", 2, "--size-mib"},
@@ -160,6 +160,9 @@ std::vector<Case> make_cases() {
       // ---- counts too large ----
       {kHugeCount, kProfile + "--reps 4000000000 -o o.csv", 2, "--reps"},
       {kHugeCount, kProfile + "--warmup 4000000000 -o o.csv", 2, "--warmup"},
+      {kHugeCount, kProfile + "--passes 4000000000 -o o.csv", 2, "--passes"},
+      {kHugeCount, "cosched profile --measurer process --kernels triad --footprints-mib 16 --passes 0 -o o.csv", 2,
+       "--passes"},
       {kHugeCount, "stream_bench --reps 4000000000", 2, "--reps"},
       {kHugeCount, "stream_bench --warmup 4000000000", 2, "--warmup"},
       {kHugeCount, "cosched profile --config big.toml -o o.csv", 3, "big.toml",
@@ -198,12 +201,12 @@ std::vector<Case> make_cases() {
        {{"far.json", far}}},
       {kFarStart, kLaunchSchedule + "neg.json", 3, "neg.json", {{"neg.json", schedule_with("x", "-1", "0.01")}}},
       // ---- nonsense silently accepted ----
-      {kFootprint, "cosched profile --model knl --footprints-mib -5 -o o.csv", 2, "--footprints-mib"},
-      {kFootprint, "cosched profile --model knl --footprints-mib nan -o o.csv", 2, "--footprints-mib"},
-      {kFootprint, "cosched profile --model knl --footprints-mib inf -o o.csv", 2, "--footprints-mib"},
-      {kFootprint, "cosched profile --model knl --footprints-mib 0 -o o.csv", 2, "--footprints-mib"},
-      {kFootprint, "cosched profile --model knl --footprints-percent-of-fast -5 -o o.csv", 2, "--footprints-percent"},
-      {kFootprint, "cosched profile --model knl --footprints-percent-of-fast nan -o o.csv", 2, "--footprints-percent"},
+      {kFootprint, "cosched profile --measurer knl-model --footprints-mib -5 -o o.csv", 2, "--footprints-mib"},
+      {kFootprint, "cosched profile --measurer knl-model --footprints-mib nan -o o.csv", 2, "--footprints-mib"},
+      {kFootprint, "cosched profile --measurer knl-model --footprints-mib inf -o o.csv", 2, "--footprints-mib"},
+      {kFootprint, "cosched profile --measurer knl-model --footprints-mib 0 -o o.csv", 2, "--footprints-mib"},
+      {kFootprint, "cosched profile --measurer knl-model --footprints-percent-of-fast -5 -o o.csv", 2, "--footprints-percent"},
+      {kFootprint, "cosched profile --measurer knl-model --footprints-percent-of-fast nan -o o.csv", 2, "--footprints-percent"},
       {kFootprint, kInstance + "bad.toml", 3, "bad.toml:3",
        {{"bad.toml", "[[tasks]]\nkernel = \"triad\"\nfootprint_mib = -5\n"}}},
       {kFootprint, kInstance + "bad.toml", 3, "bad.toml:3",
@@ -240,9 +243,9 @@ std::vector<Case> make_cases() {
        {{"bad.csv", "kernel,footprint,cores\n"}, kBadSidecar}},
       {kProfileTimes, kProfile + "-o bad.csv --resume", 3, "bad.csv:2",
        {{"bad.csv", kCsvHeader + csv_row("triad", "1", "-1,-1,-1")}, {"bad.json", kKnlSidecar}}},
-      {kDuplicates, "cosched profile --model knl --kernels triad,triad --footprints-mib 16 -o o.csv", 2, "triad"},
-      {kDuplicates, "cosched profile --model knl --kernels triads --footprints-mib 16 -o o.csv", 2, "triads"},
-      {kDuplicates, "cosched profile --model knl --kernels triad --footprints-mib 16,16 -o o.csv", 2, "16"},
+      {kDuplicates, "cosched profile --measurer knl-model --kernels triad,triad --footprints-mib 16 -o o.csv", 2, "triad"},
+      {kDuplicates, "cosched profile --measurer knl-model --kernels triads --footprints-mib 16 -o o.csv", 2, "triads"},
+      {kDuplicates, "cosched profile --measurer knl-model --kernels triad --footprints-mib 16,16 -o o.csv", 2, "16"},
       {kDuplicates, "cosched calibrate --kernels triad,triad", 2, "triad"},
       {kDuplicates, kInstanceFromProfile + "p.csv,q.csv", 3, "q.csv:2",
        {{"q.csv", kProfileCsv}, {"q.json", R"({"chunk_bytes":33554432})"}}},
@@ -268,6 +271,10 @@ std::vector<Case> make_cases() {
       {kRatioAlone, "stream_bench --emulation-ratio 2", 2, "--emulation-ratio"},
       {kRatioAlone, kProfile + "--tier-backend none --emulation-ratio 2 -o o.csv", 2, "--emulation-ratio"},
       {kRatioAlone, kProfile + "--emulation-ratio 2 -o o.csv", 2, "--emulation-ratio"},
+      // Likewise an option only another measurer takes: passes per timed task run (the process measurer).
+      {kRatioAlone, kProfile + "--passes 3 -o o.csv", 2, "--passes"},
+      {kRatioAlone, "cosched profile --measurer stream --kernels triad --footprints-mib 16 --passes 3 -o o.csv", 2,
+       "--passes"},
       {kRatioAlone, "stream_bench --fast-fraction 0.5 --tier-backend none --emulation-ratio 2", 2, "--emulation-ratio"},
       // ---- resume that trusts the wrong journal ----
       {kResumeMismatch, kResume + "s2.json --workload w.json --platform plat.toml", 3, "schedule",
@@ -346,11 +353,11 @@ std::vector<Case> make_cases() {
       {kParse, "cosched --bogus", 2, "--bogus"},
       {kParse, "cosched topo --bogus", 2, "--bogus"},
       {kParse, "cosched topo extra", 2, "extra"},
-      {kParse, "cosched profile --model knl", 2, "--output"},
-      {kParse, "cosched profile --model knl -o", 2, "-o"},
+      {kParse, "cosched profile --measurer knl-model", 2, "--output"},
+      {kParse, "cosched profile --measurer knl-model -o", 2, "-o"},
       {kParse, kProfile + "--reps abc -o o.csv", 2, "--reps"},
       {kParse, kProfile + "--cores abc -o o.csv", 2, "abc"},
-      {kParse, kProfile + "--model xyz -o o.csv", 2, "--model"},
+      {kParse, kProfile + "--measurer xyz -o o.csv", 2, "--measurer"},
       {kParse, "cosched instance --profiles p.csv --workload wl.toml", 2, "--platform"},
       {kParse, "cosched plan --instance inst.json --algorithm", 2, "--algorithm"},
       {kParse, "cosched plan --algorithm nope --instance inst.json", 2, "nope"},

@@ -52,29 +52,34 @@ TEST_P(RefusedOptions, FailWithTheExitCodeAndOneClearLine) {
   EXPECT_FALSE(fs::exists(out)) << "nothing is written for refused options";
 }
 
-constexpr const char* kModel = "profile --model knl --kernels triad --cores 1 --chunks 0";
+constexpr const char* kModel = "profile --measurer knl-model --kernels triad --cores 1 --chunks 0";
 
 INSTANTIATE_TEST_SUITE_P(
     Profile, RefusedOptions,
     ::testing::Values(
-        Case{"cosched", "profile --model knl --kernels triad --footprints-mib -5", 2, "--footprints-mib: value -5"},
-        Case{"cosched", "profile --model knl --kernels triad --footprints-mib nan", 2, "--footprints-mib: value nan"},
-        Case{"cosched", "profile --model knl --kernels triad --footprints-mib inf", 2, "--footprints-mib: value inf"},
-        Case{"cosched", "profile --model knl --kernels triad --footprints-percent-of-fast -1", 2,
+        Case{"cosched", "profile --measurer knl-model --kernels triad --footprints-mib -5", 2,
+             "--footprints-mib: value -5"},
+        Case{"cosched", "profile --measurer knl-model --kernels triad --footprints-mib nan", 2,
+             "--footprints-mib: value nan"},
+        Case{"cosched", "profile --measurer knl-model --kernels triad --footprints-mib inf", 2,
+             "--footprints-mib: value inf"},
+        Case{"cosched", "profile --measurer knl-model --kernels triad --footprints-percent-of-fast -1", 2,
              "--footprints-percent-of-fast"},
-        Case{"cosched", "profile --model knl --kernels triad --footprints-mib 64 --reps 4000000000", 2, "--reps"},
-        Case{"cosched", "profile --model knl --kernels triad --footprints-mib 64 --warmup 4000000000", 2,
+        Case{"cosched", "profile --measurer knl-model --kernels triad --footprints-mib 64 --reps 4000000000", 2,
+             "--reps"},
+        Case{"cosched", "profile --measurer knl-model --kernels triad --footprints-mib 64 --warmup 4000000000", 2,
              "--warmup"},
-        Case{"cosched", "profile --model knl --kernels triad,write,triad --footprints-mib 64", 2,
+        Case{"cosched", "profile --measurer knl-model --kernels triad,write,triad --footprints-mib 64", 2,
              "kernel 'triad' is given twice"},
-        Case{"cosched", "profile --model knl --kernels triad --footprints-mib 64,32,64", 2, "given twice"},
-        Case{"cosched", "profile --model knl --kernels triad --footprints-mib 64 --emulation-ratio 3", 2,
+        Case{"cosched", "profile --measurer knl-model --kernels triad --footprints-mib 64,32,64", 2, "given twice"},
+        Case{"cosched", "profile --measurer knl-model --kernels triad --footprints-mib 64 --emulation-ratio 3", 2,
              "emulated tier backend only"},
         Case{"cosched", "profile --kernels triad --footprints-mib 1 --tier-backend none --emulation-ratio 3", 2,
              "emulated tier backend only"},
         Case{"cosched", "profile --kernels triad --footprints-mib 1 --tier-backend emulated --emulation-ratio 1e9",
              2, "--emulation-ratio: value 1e9"},
-        Case{"cosched", "profile --model knl --kernels triad --footprints-mib 64 --resume --force", 2, "--force"}));
+        Case{"cosched", "profile --measurer knl-model --kernels triad --footprints-mib 64 --resume --force", 2,
+             "--force"}));
 
 INSTANTIATE_TEST_SUITE_P(
     StreamBench, RefusedOptions,

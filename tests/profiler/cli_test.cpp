@@ -20,7 +20,7 @@ TEST(Cli, ModelProfileThenInstance) {
   if (!std::filesystem::exists(kCosched)) GTEST_SKIP() << "cosched executable not built";
   const auto dir = testing::scratch_dir();
   const auto csv = dir / "knl.csv";
-  const std::string profile = kCosched.string() + " profile --model knl --kernels triad,write " +
+  const std::string profile = kCosched.string() + " profile --measurer knl-model --kernels triad,write " +
                               "--footprints-percent-of-fast 60,100 --cores 1,8,64 --chunks 0,10,20 -o " + csv.string();
   ASSERT_EQ(run(profile), 0);
   EXPECT_EQ(read_profile_csv(csv).rows.size(), 2U * 2U * 3U * 3U);

@@ -31,6 +31,8 @@ cores = "1..2"
 chunks = [0, 5, 10]
 reps = 7
 warmup = 2
+passes = 3
+measurer = "knl-model"
 platform = "tiny.toml"
 tier_backend = "emulated"
 emulation_ratio = 4.0
@@ -41,6 +43,8 @@ emulation_ratio = 4.0
   EXPECT_EQ(config.chunks, (std::vector<unsigned>{0, 5, 10}));
   EXPECT_EQ(config.reps, 7U);
   EXPECT_EQ(config.warmup, 2U);
+  EXPECT_EQ(config.passes, 3U);
+  EXPECT_EQ(config.measurer, "knl-model");
   EXPECT_EQ(*config.emulation_ratio, 4.0);
   const auto platform = config::load_platform_config(*config.platform_file);
   EXPECT_EQ(platform.name, "tiny");
@@ -68,7 +72,8 @@ TEST(SweepConfigFile, BadValuesAreNamed) {
       {"chunks = [0, -1]\n", "chunks"},
       {"reps = 0\n", "reps"},
       {"footprints_mib = [0]\n", "footprints_mib"},
-      {"model = \"knc\"\n", "model"},
+      {"measurer = \"knc\"\n", "measurer"},
+      {"passes = 0\n", "passes"},
       {"emulation_ratio = 0.5\n", "emulation_ratio"},
       {"kernels = [\n", "sweep.toml:"},  // a TOML syntax error keeps its position
   };
@@ -131,9 +136,9 @@ TEST(SweepConfigFile, AFootprintGivenTwiceInTwoUnitsIsAUsageError) {
 TEST(SweepPlatform, AnEmulationRatioNeedsTheEmulatedBackend) {
   SweepConfig sweep;
   sweep.emulation_ratio = 3.0;
-  sweep.model = "knl";
+  sweep.measurer = "knl-model";
   EXPECT_THROW((void)resolve_sweep_platform(sweep), UsageError);
-  sweep.model = "";
+  sweep.measurer = "stream";
   sweep.tier_backend = "none";
   EXPECT_THROW((void)resolve_sweep_platform(sweep), UsageError);
   sweep.tier_backend = "emulated";

@@ -1,8 +1,10 @@
 #pragma once
 // The seam between the sweep and whatever produces times: a PointMeasurer times one point (real stream kernels,
-// or the KNL bandwidth model). The sweep loop, CSV, resume and progress are shared by all of them.
+// whole stream_bench processes, or the KNL bandwidth model). The sweep loop, CSV, resume and progress are shared
+// by all of them; a sweep chooses one by name (`cosched profile --measurer NAME`).
 #include <nlohmann/json.hpp>
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -40,11 +42,36 @@ struct MeasurerOptions {
   config::PlatformConfig platform;
   unsigned reps = 5;
   unsigned warmup = 1;
+  // Kernel passes of one timed run, for a measurer that times whole tasks (MeasurerKind::times_whole_tasks); its
+  // times stay per pass (run time / passes), the unit of every profile. The others take 1 pass per repetition.
+  unsigned passes = 1;
 };
 
-// "knl-model" (always) and "stream" (when built with the stream library). Throws UsageError for an unknown name
-// or ResourceError when the measurer cannot work here.
-[[nodiscard]] std::unique_ptr<PointMeasurer> make_measurer(std::string_view name, const MeasurerOptions& options);
+// What a sweep must know about a measurer before it makes one (no caller branches on a measurer's name).
+struct MeasurerKind {
+  // Set for a model: nothing runs on this machine, so the sweep shows no progress, counts no overhead and uses no
+  // tier backend, and its platform defaults to the node modelled. Empty for a measurer that runs something here.
+  std::function<config::PlatformConfig()> modelled_node;
+  // Times one run of MeasurerOptions::passes kernel passes per repetition (the process measurer). A measurer
+  // without it refuses passes other than 1.
+  bool times_whole_tasks = false;
+  [[nodiscard]] bool is_model() const { return static_cast<bool>(modelled_node); }
+};
+
+using MeasurerFactory = std::function<std::unique_ptr<PointMeasurer>(const MeasurerOptions&)>;
+
+// Adds a measurer built above the profiler (the `cosched` executable registers "process", which needs the
+// launcher). Call it before any make_measurer, e.g. from a static registration object of the executable; throws
+// std::logic_error for a name already taken.
+void register_measurer(std::string name, MeasurerFactory factory, MeasurerKind kind = {});
+
+// The built-in "knl-model" and "stream", then the registered ones. The default of a sweep is "stream".
 [[nodiscard]] std::vector<std::string> measurer_names();
+inline constexpr std::string_view kDefaultMeasurer = "stream";
+// Throws UsageError for an unknown name, listing the known ones.
+[[nodiscard]] const MeasurerKind& measurer_kind(std::string_view name);
+// Throws UsageError for an unknown name or passes the measurer does not take, ResourceError when the measurer
+// cannot work here.
+[[nodiscard]] std::unique_ptr<PointMeasurer> make_measurer(std::string_view name, const MeasurerOptions& options);
 
 }  // namespace cosched::profiler

@@ -10,7 +10,8 @@
 //   platform = "../platforms/local.toml"       # relative to this file
 //   tier_backend = "emulated"                  # overrides the platform's backend
 //   emulation_ratio = 5.0                      # emulated backend only
-//   model = "knl"                              # model profile instead of measuring
+//   measurer = "process"                       # stream (default), process or knl-model (docs/profiler.md)
+//   passes = 20                                # process measurer: kernel passes of each timed task run
 // Lists hold no duplicates; numbers are finite and in range (docs/profiler.md).
 #include <cstdint>
 #include <filesystem>
@@ -19,6 +20,7 @@
 #include <vector>
 
 #include "cosched/config/platform.hpp"
+#include "cosched/profiler/measurer.hpp"
 #include "cosched/profiler/profile.hpp"
 
 namespace cosched::profiler {
@@ -39,7 +41,8 @@ struct SweepConfig {
   std::optional<std::filesystem::path> platform_file;
   std::optional<std::string> tier_backend;
   std::optional<double> emulation_ratio;
-  std::string model;  // "" = measure with the stream kernels; "knl" = KNL bandwidth model
+  std::string measurer{kDefaultMeasurer};  // a name of measurer_names()
+  unsigned passes = 1;                     // kernel passes per timed run (MeasurerOptions::passes)
 };
 
 // Reads a sweep file. Throws InputError("file:line", ...) naming an unknown key, a bad or out-of-range value, or a

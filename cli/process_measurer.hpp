@@ -3,6 +3,8 @@
 // (fork/exec, binding, allocation and first touch, every pass, validation), isolated on its cores with its fast
 // share. Its times are what a prediction of a launch needs; what they cannot see is a co-runner's contention.
 // Times are reported per kernel pass (the profile convention: the instance multiplies them by the passes).
+// Registered as measurer "process" (`cosched profile --measurer process --passes N`); the demo makes its own with
+// the passes of each of its tasks.
 #include <cstdint>
 #include <filesystem>
 #include <map>
@@ -14,13 +16,29 @@
 #include "cosched/platform/core_allocator.hpp"
 #include "cosched/profiler/measurer.hpp"
 
-namespace cosched::demo {
+namespace cosched::cli {
+
+// The kernel passes of one task run: the same for every point, or one count per (kernel, footprint) task.
+class TaskPasses {
+ public:
+  using PerTask = std::map<std::pair<std::string, std::uint64_t>, unsigned>;
+  TaskPasses(unsigned every_task);  // NOLINT(google-explicit-constructor): a count is the common case
+  TaskPasses(PerTask per_task);     // NOLINT(google-explicit-constructor): the demo's pass table as it is
+  // Throws UsageError for a task the table does not list.
+  [[nodiscard]] unsigned of(const profiler::ProfilePoint& point) const;
+  // For the sidecar: the count, or "per task".
+  [[nodiscard]] nlohmann::json describe() const;
+
+ private:
+  unsigned every_task_ = 0;  // 0: look the task up in per_task_
+  PerTask per_task_;
+};
 
 class ProcessMeasurer final : public profiler::PointMeasurer {
  public:
-  // `passes` gives the passes of each (kernel, footprint) task; `reps` launches are timed after `warmup` ones.
+  // `reps` launches are timed after `warmup` untimed ones.
   ProcessMeasurer(config::PlatformConfig platform, launcher::TierSetup tier, std::filesystem::path stream_bench,
-                  std::map<std::pair<std::string, std::uint64_t>, unsigned> passes, unsigned reps, unsigned warmup);
+                  TaskPasses passes, unsigned reps, unsigned warmup);
 
   [[nodiscard]] std::string_view name() const override { return "process"; }
   void check_kernel(const std::string& kernel) const override;
@@ -31,10 +49,10 @@ class ProcessMeasurer final : public profiler::PointMeasurer {
   config::PlatformConfig platform_;
   launcher::TierSetup tier_;
   std::filesystem::path stream_bench_;
-  std::map<std::pair<std::string, std::uint64_t>, unsigned> passes_;
+  TaskPasses passes_;
   unsigned reps_;
   unsigned warmup_;
   std::shared_ptr<platform::CoreAllocator> cores_;
 };
 
-}  // namespace cosched::demo
+}  // namespace cosched::cli

@@ -1,4 +1,4 @@
-#include "demo/process_measurer.hpp"
+#include "process_measurer.hpp"
 
 #include <fmt/format.h>
 
@@ -9,11 +9,54 @@
 #include "cosched/platform/topology.hpp"
 #include "cosched/stream/kernels.hpp"
 
-namespace cosched::demo {
+namespace cosched::cli {
 
-ProcessMeasurer::ProcessMeasurer(config::PlatformConfig platform, launcher::TierSetup tier, std::filesystem::path stream_bench,
-                                 std::map<std::pair<std::string, std::uint64_t>, unsigned> passes, unsigned reps,
-                                 unsigned warmup)
+namespace {
+
+// `cosched profile --measurer process`: the sweep's platform and tier backend, the stream_bench next to this
+// executable, and the sweep's passes for every point. The object files of the executable are all linked, so this
+// registration (unlike one inside the profiler's static library) cannot be dropped.
+const bool registered = [] {
+  profiler::MeasurerKind kind;
+  kind.times_whole_tasks = true;
+  profiler::register_measurer(
+      "process",
+      [](const profiler::MeasurerOptions& options) -> std::unique_ptr<profiler::PointMeasurer> {
+        const config::PlatformConfig& platform = options.platform;
+        launcher::TierSetup tier =
+            launcher::make_tier_setup(platform.tier_backend, platform.emulation_ratio, platform.chunk_bytes());
+        return std::make_unique<ProcessMeasurer>(platform, std::move(tier), launcher::default_stream_bench_path(),
+                                                 TaskPasses(options.passes), options.reps, options.warmup);
+      },
+      kind);
+  return true;
+}();
+
+}  // namespace
+
+TaskPasses::TaskPasses(unsigned every_task) : every_task_(every_task) {
+  if (every_task_ == 0) throw UsageError("a task runs at least one kernel pass");
+}
+
+TaskPasses::TaskPasses(PerTask per_task) : per_task_(std::move(per_task)) {}
+
+unsigned TaskPasses::of(const profiler::ProfilePoint& point) const {
+  if (every_task_ > 0) return every_task_;
+  const auto found = per_task_.find({point.kernel, point.footprint_bytes});
+  if (found == per_task_.end()) {
+    throw UsageError(
+        fmt::format("no passes given for {} with footprint_bytes={}", point.kernel, point.footprint_bytes));
+  }
+  return found->second;
+}
+
+nlohmann::json TaskPasses::describe() const {
+  if (every_task_ > 0) return every_task_;
+  return "per task";
+}
+
+ProcessMeasurer::ProcessMeasurer(config::PlatformConfig platform, launcher::TierSetup tier,
+                                 std::filesystem::path stream_bench, TaskPasses passes, unsigned reps, unsigned warmup)
     : platform_(std::move(platform)),
       tier_(std::move(tier)),
       stream_bench_(std::move(stream_bench)),
@@ -27,15 +70,11 @@ ProcessMeasurer::ProcessMeasurer(config::PlatformConfig platform, launcher::Tier
 void ProcessMeasurer::check_kernel(const std::string& kernel) const { (void)stream::find_kernel(kernel); }
 
 profiler::Measurement ProcessMeasurer::measure(const profiler::ProfilePoint& point) {
-  const auto found = passes_.find({point.kernel, point.footprint_bytes});
-  if (found == passes_.end()) {
-    throw UsageError(fmt::format("no passes given for {} with footprint_bytes={}", point.kernel, point.footprint_bytes));
-  }
   config::WorkloadTask task;
   task.id = config::stream_task_id(point.kernel, point.footprint_bytes, 0);
   task.kernel = point.kernel;
   task.footprint_bytes = point.footprint_bytes;
-  task.passes = found->second;
+  task.passes = passes_.of(point);
   launcher::Grant grant;
   grant.amounts = {static_cast<int>(point.cores), static_cast<int>(point.chunks)};
   grant.cores = cores_->allocate(point.cores);
@@ -63,6 +102,7 @@ profiler::Measurement ProcessMeasurer::measure(const profiler::ProfilePoint& poi
 nlohmann::json ProcessMeasurer::describe() const {
   nlohmann::json context = {{"measurer", "process"},
                             {"measures", "whole stream_bench child processes, per pass (time / passes)"},
+                            {"passes", passes_.describe()},
                             {"tier_backend", tier_.backend},
                             {"emulated", tier_.emulated()},
                             {"stream_bench", stream_bench_.string()}};
@@ -70,4 +110,4 @@ nlohmann::json ProcessMeasurer::describe() const {
   return context;
 }
 
-}  // namespace cosched::demo
+}  // namespace cosched::cli

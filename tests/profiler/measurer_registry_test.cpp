@@ -1,0 +1,75 @@
+// The measurer table: built-in rows, rows a layer above adds (register_measurer), and what a sweep learns from a
+// row's kind before making the measurer.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "cosched/common/error.hpp"
+#include "cosched/profiler/measurer.hpp"
+#include "cosched/profiler/sweep_config.hpp"
+#include "test_support.hpp"
+
+namespace cosched::profiler {
+namespace {
+
+bool listed(const std::string& name) {
+  const auto names = measurer_names();
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+// Registered once per test process (the table is the process's), whatever the order the tests run in.
+void register_counting_measurers() {
+  static const bool done = [] {
+    const MeasurerFactory counting = [](const MeasurerOptions&) -> std::unique_ptr<PointMeasurer> {
+      return std::make_unique<testing::CountingMeasurer>();
+    };
+    register_measurer("counting-tasks", counting, MeasurerKind{{}, true});
+    register_measurer("counting-passes", counting);
+    return true;
+  }();
+  (void)done;
+}
+
+TEST(MeasurerRegistry, BuiltInRowsAndTheirKinds) {
+  EXPECT_TRUE(listed("stream"));
+  EXPECT_TRUE(listed("knl-model"));
+  EXPECT_TRUE(listed(std::string(kDefaultMeasurer)));
+  EXPECT_TRUE(measurer_kind("knl-model").is_model());
+  EXPECT_EQ(measurer_kind("knl-model").modelled_node().name, config::knl_7210_flat_platform().name);
+  EXPECT_FALSE(measurer_kind("stream").is_model());
+  EXPECT_FALSE(measurer_kind("stream").times_whole_tasks);
+  EXPECT_THROW((void)measurer_kind("bogus"), UsageError);
+  EXPECT_THROW((void)make_measurer("bogus", MeasurerOptions{}), UsageError);
+}
+
+TEST(MeasurerRegistry, ARegisteredMeasurerIsListedAndMadeLikeTheBuiltInOnes) {
+  register_counting_measurers();
+  EXPECT_TRUE(listed("counting-tasks"));
+  EXPECT_TRUE(listed("counting-passes"));
+  MeasurerOptions options{config::knl_7210_flat_platform(), 3, 0};
+  options.passes = 4;
+  const auto measurer = make_measurer("counting-tasks", options);
+  EXPECT_EQ(measurer->name(), "counting");
+  EXPECT_EQ(measurer->measure({"triad", 1 << 20, 1, 0}).times_s.size(), 3U);
+  // Passes are for measurers that time whole tasks; the others time each pass themselves.
+  EXPECT_THROW((void)make_measurer("counting-passes", options), UsageError);
+  EXPECT_THROW((void)make_measurer("knl-model", options), UsageError);
+  options.passes = 1;
+  EXPECT_NO_THROW((void)make_measurer("counting-passes", options));
+  EXPECT_THROW(register_measurer("counting-tasks", [](const MeasurerOptions&) { return nullptr; }),
+               std::logic_error);
+  EXPECT_THROW(register_measurer("stream", [](const MeasurerOptions&) { return nullptr; }), std::logic_error);
+}
+
+TEST(MeasurerRegistry, ASweepFileNamesARegisteredMeasurer) {
+  register_counting_measurers();
+  const auto path = testing::write_file(testing::scratch_dir() / "sweep.toml",
+                                        "kernels = [\"triad\"]\nmeasurer = \"counting-tasks\"\npasses = 5\n");
+  const SweepConfig sweep = load_sweep_config(path);
+  EXPECT_EQ(sweep.measurer, "counting-tasks");
+  EXPECT_EQ(sweep.passes, 5U);
+}
+
+}  // namespace
+}  // namespace cosched::profiler
