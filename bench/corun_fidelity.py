@@ -7,8 +7,8 @@ whole process (`cosched profile --measurer process`), build the instance with th
 (`cosched instance --node`), write a list schedule in which the tasks co-run, launch it (`cosched launch
 --instance`) and read the journal (`cosched report --json`). Per task and per mix it compares the observed time
 with the paper model's prediction (each task's profile alone) and the contention-aware one (the fluid model over
-the node's memory pools). One mix's plan is then launched several times: the spread of its observed makespans is
-the noise floor, printed next to every fidelity figure. A reference point profiled before, during and after the
+the node's memory pools). One mix's plan is launched again several times, spread over the run: the spread of its
+observed makespans is the noise floor, printed next to every fidelity figure. A reference point profiled before, during and after the
 mixes shows the drift of the machine over the run.
 
 Measures, never asserts: the numbers go to stdout, corun_fidelity.csv and corun_fidelity.json (docs/fidelity.md).
@@ -225,8 +225,21 @@ def error(observed, predicted):
     return None if predicted in (None, 0) or observed is None else observed / predicted - 1.0
 
 
-def read_launch(report: dict, tasks: list) -> dict:
-    """The mix's and each task's predicted (both models) and observed times from `cosched report --json`."""
+def inside_process(log: Path, observed_s: float) -> dict:
+    """From a launched task's stream_bench --json output: the share of its process time outside its kernel passes
+    (fork/exec, allocation and first touch, validation) and how much slower its first 3 passes ran than its median
+    one (a fresh process's slow start, together with the co-runners' own)."""
+    try:
+        reps = json.loads(log.read_text())["rep_times_s"]
+    except (OSError, ValueError, KeyError):
+        return {"outside_passes_share": None, "first_passes_over_median": None}
+    return {"outside_passes_share": 1.0 - sum(reps) / observed_s if observed_s > 0 else None,
+            "first_passes_over_median": statistics.median(reps[:3]) / statistics.median(reps)}
+
+
+def read_launch(report: dict, tasks: list, logs: Path) -> dict:
+    """The mix's and each task's predicted (both models) and observed times from `cosched report --json`, and what
+    each task's own output says about its process (`logs`: the launch's log folder)."""
     rows = {row["task"]: row for row in report["tasks"]}
     intervals = {t["id"]: (rows[t["id"]]["observed_start"], rows[t["id"]]["observed_end"]) for t in tasks}
     out = []
@@ -241,7 +254,8 @@ def read_launch(report: dict, tasks: list) -> dict:
         out.append({"id": task["id"], "status": row["status"], "observed_s": observed, "predicted_paper_s": paper,
                     "predicted_contention_s": contention, "error_paper": error(observed, paper),
                     "error_contention": error(observed, contention),
-                    "co_run_fraction": overlaps(intervals[task["id"]], others) / observed if observed > 0 else 0.0})
+                    "co_run_fraction": overlaps(intervals[task["id"]], others) / observed if observed > 0 else 0.0,
+                    **inside_process(logs / f"{task['id']}.out", observed)})
     observed = report["observed_makespan"]
     return {"observed_makespan": observed, "predicted_makespan": report["predicted_makespan"],
             "predicted_makespan_contention": report.get("predicted_makespan_contention"),
@@ -272,7 +286,9 @@ def run_mix(cosched, args, number: int, tasks: list, chooser: PassChooser, platf
         allocs[entry["id"]] = (task["cores"], task["chunks"])
     schedule = folder / "schedule.json"
     schedule.write_text(json.dumps(list_schedule(instance, allocs), indent=1) + "\n")
-    result = read_launch(launch(cosched, folder, platform, schedule, instance_path, folder / "journal.jsonl"), tasks)
+    journal = folder / "journal.jsonl"
+    result = read_launch(launch(cosched, folder, platform, schedule, instance_path, journal), tasks,
+                         Path(f"{journal}.logs"))
     for task, row in zip(tasks, result["tasks"]):
         row.update({k: task[k] for k in ("kernel", "footprint_mib", "cores", "chunks", "passes", "profiled_s",
                                          "profile_spread")})
@@ -296,6 +312,13 @@ def ratio_median(values: list):
     return statistics.median(values) if values else None
 
 
+SLOW_PART_BINS_MIB = ((0, 1), (1, 32), (32, 96), (96, 1 << 20))
+
+
+def slow_part_mib(task: dict) -> float:
+    return max(0.0, task["footprint_mib"] - task["chunks"] * CHUNK_MIB)
+
+
 def summarize(mixes: list, chooser: PassChooser) -> dict:
     tasks = [t for m in mixes for t in m["tasks"]]
     co_run = [t for t in tasks if t["co_run_fraction"] >= 0.5]
@@ -307,9 +330,21 @@ def summarize(mixes: list, chooser: PassChooser) -> dict:
         summary[label] = {"n": len(rows),
                           "median_observed_over_paper": ratio_median([r["error_paper"] for r in rows]),
                           "median_observed_over_contention": ratio_median([r["error_contention"] for r in rows])}
+    # Where the co-run slowdown comes from: co-running tasks by the size of their slow part, which the emulated tier
+    # streams EMULATION_RATIO times (the DRAM traffic of a pass); below the L3 (32 MiB) the re-streams can hit it.
+    summary["co_running_by_slow_part"] = []
+    for low, high in SLOW_PART_BINS_MIB:
+        rows = [t for t in co_run if low <= slow_part_mib(t) < high]
+        summary["co_running_by_slow_part"].append(
+            {"slow_mib": [low, high], "n": len(rows),
+             "median_observed_over_paper": ratio_median([r["error_paper"] for r in rows]),
+             "median_observed_over_contention": ratio_median([r["error_contention"] for r in rows])})
     # What the profiles themselves show: the spread of the 3 fresh processes of one point (bimodal bandwidth between
     # allocations, the slow start of a fresh process), and a whole process over what the node's steady streaming
     # bandwidth gives for its passes (first touch, warm-up, validation: what the process measurer absorbs).
+    for key in ("outside_passes_share", "first_passes_over_median"):
+        values = [t[key] for t in tasks if t[key] is not None]
+        summary[key] = {"median": statistics.median(values), "max": max(values)} if values else None
     spreads = [t["profile_spread"] for t in tasks]
     summary["profile_spread"] = {"median": statistics.median(spreads), "max": max(spreads)}
     summary["whole_process_over_steady_streaming"] = {k: statistics.median(v) for k, v in chooser.correction.items()}
@@ -325,22 +360,50 @@ def spread(values: list) -> dict:
             "cv": statistics.stdev(values) / statistics.mean(values) if len(values) > 1 else 0.0}
 
 
-def noise_floor(cosched, args, mix: dict, platform: Path) -> dict:
-    folder = Path(mix["folder"])
-    reports = []
-    for launch_index in range(args.noise_launches):
-        report = launch(cosched, folder, platform, Path(mix["schedule"]), Path(mix["instance"]),
-                        folder / f"noise-{launch_index}.jsonl")
-        reports.append(report)
-        print(f"  noise launch {launch_index + 1}/{args.noise_launches}: observed makespan "
-              f"{report['observed_makespan']:.3f} s", flush=True)
-    observed = [r["observed_makespan"] for r in reports]
-    floor = spread(observed)
-    floor.update({"mix": mix["mix"], "predicted_makespan": reports[0]["predicted_makespan"],
-                  "predicted_makespan_contention": reports[0].get("predicted_makespan_contention"),
-                  "errors_paper": [error(o, reports[0]["predicted_makespan"]) for o in observed],
-                  "errors_contention": [error(o, reports[0].get("predicted_makespan_contention")) for o in observed]})
-    return floor
+class NoiseFloor:
+    """One mix's plan launched again and again, the launches spread evenly over the run (after the mixes whose turn
+    it is), so that the spread covers the same stretch of time, and the same drift, as the fidelity figures. The mix
+    is the first with at least 3 tasks."""
+
+    def __init__(self, cosched, args, platform: Path):
+        self.cosched, self.args, self.platform = cosched, args, platform
+        self.mix, self.launches = None, []
+
+    def after_mix(self, mix: dict, number: int) -> None:
+        if self.mix is None and len(mix["tasks"]) >= 3:
+            self.mix = mix
+        due = number * self.args.noise_launches // self.args.mixes
+        while self.mix is not None and len(self.launches) < due:
+            self._launch()
+
+    def finish(self, mixes: list) -> dict:
+        if self.mix is None and mixes:
+            self.mix = mixes[0]
+        while self.mix is not None and len(self.launches) < self.args.noise_launches:
+            self._launch()
+        if not self.launches:
+            return {}
+        observed = [launch["observed_makespan"] for launch in self.launches]
+        floor = spread(observed)
+        floor.update({"mix": self.mix["mix"], "launches": self.launches,
+                      "predicted_makespan": self.launches[0]["predicted_makespan"],
+                      "predicted_makespan_contention": self.launches[0]["predicted_makespan_contention"]})
+        return floor
+
+    def _launch(self) -> None:
+        folder = Path(self.mix["folder"])
+        index = len(self.launches)
+        load = os.getloadavg()[0]
+        report = launch(self.cosched, folder, self.platform, Path(self.mix["schedule"]), Path(self.mix["instance"]),
+                        folder / f"noise-{index}.jsonl")
+        observed = report["observed_makespan"]
+        self.launches.append({"observed_makespan": observed, "predicted_makespan": report["predicted_makespan"],
+                              "predicted_makespan_contention": report.get("predicted_makespan_contention"),
+                              "error_paper": error(observed, report["predicted_makespan"]),
+                              "error_contention": error(observed, report.get("predicted_makespan_contention")),
+                              "load_before": load, "wall_s": time.time()})
+        print(f"  noise floor: mix {self.mix['mix']} again ({index + 1}/{self.args.noise_launches}): observed "
+              f"makespan {observed:.3f} s", flush=True)
 
 
 def drift_probe(cosched, args, platform: Path, chooser: PassChooser, label: str, probes: list) -> None:
@@ -368,7 +431,7 @@ def apct(value) -> str:
     return "n/a" if value is None else f"{100 * value:.1f}%"
 
 
-def seconds(value) -> str:
+def num(value) -> str:
     return "n/a" if value is None else f"{value:.3f}"
 
 
@@ -380,15 +443,15 @@ def print_tables(mixes: list, summary: dict, floor: dict, drift: dict) -> None:
     for mix in mixes:
         for t in mix["tasks"]:
             print(f"{mix['mix']:>3} {t['id']:<20} {t['cores']:>1} {t['chunks']:>2} {t['passes']:>6} "
-                  f"{seconds(t['predicted_paper_s']):>7} {seconds(t['predicted_contention_s']):>8} "
-                  f"{seconds(t['observed_s']):>8} {pct(t['error_paper']):>9} {pct(t['error_contention']):>9} "
+                  f"{num(t['predicted_paper_s']):>7} {num(t['predicted_contention_s']):>8} "
+                  f"{num(t['observed_s']):>8} {pct(t['error_paper']):>9} {pct(t['error_contention']):>9} "
                   f"{100 * t['co_run_fraction']:>5.0f}%")
     print(f"\nper mix (makespans in s, {EMULATED})")
     print(f"{'mix':>3} {'tasks':>5} {'paper':>7} {'content.':>8} {'observed':>8} {'err paper':>9} {'err cont.':>9} "
           f"{'load':>9}")
     for mix in mixes:
-        print(f"{mix['mix']:>3} {len(mix['tasks']):>5} {seconds(mix['predicted_makespan']):>7} "
-              f"{seconds(mix['predicted_makespan_contention']):>8} {seconds(mix['observed_makespan']):>8} "
+        print(f"{mix['mix']:>3} {len(mix['tasks']):>5} {num(mix['predicted_makespan']):>7} "
+              f"{num(mix['predicted_makespan_contention']):>8} {num(mix['observed_makespan']):>8} "
               f"{pct(mix['error_paper']):>9} {pct(mix['error_contention']):>9} "
               f"{mix['load_before']:>4.2f}-{mix['load_after']:<4.2f}")
     print(f"\nfidelity summary ({EMULATED}): |observed / predicted - 1|, median and worst")
@@ -399,16 +462,21 @@ def print_tables(mixes: list, summary: dict, floor: dict, drift: dict) -> None:
               f"contention-aware {apct(c['median_abs'])} (worst {apct(c['worst_abs'])})")
     for label, title in (("co_running_tasks", "co-running tasks"), ("alone_tasks", "tasks that ran alone")):
         row = summary[label]
-        paper = "n/a" if row["median_observed_over_paper"] is None else f"{row['median_observed_over_paper']:.3f}"
-        cont = "n/a" if row["median_observed_over_contention"] is None else \
-            f"{row['median_observed_over_contention']:.3f}"
-        print(f"  {title} ({row['n']}): median observed/predicted {paper} (paper), {cont} (contention-aware)")
+        print(f"  {title} ({row['n']}): median observed/predicted {num(row['median_observed_over_paper'])} "
+              f"(paper), {num(row['median_observed_over_contention'])} (contention-aware)")
+    for row in summary["co_running_by_slow_part"]:
+        low, high = row["slow_mib"]
+        if row["n"]:
+            span = "none" if high <= 1 else f"{low}-{high} MiB" if high < 1 << 20 else f">= {low} MiB"
+            print(f"    co-running with slow part {span:<11} ({row['n']:>2}): median observed/predicted "
+                  f"{num(row['median_observed_over_paper'])} (paper), "
+                  f"{num(row['median_observed_over_contention'])} (contention-aware)")
     if floor:
-        print(f"  noise floor: mix {floor['mix']} launched {floor['n']} times: observed makespans "
+        print(f"  noise floor: mix {floor['mix']} launched {floor['n']} more times over the run: observed makespans "
               f"{floor['min']:.3f}-{floor['max']:.3f} s (median {floor['median']:.3f}): half range / median "
               f"{apct(floor['half_range_over_median'])}, CV {apct(floor['cv'])}")
         for model in ("paper", "contention"):
-            errors = [e for e in floor[f"errors_{model}"] if e is not None]
+            errors = [launch[f"error_{model}"] for launch in floor["launches"] if launch[f"error_{model}"] is not None]
             if errors:
                 print(f"    its {model} error over those launches: {pct(min(errors))} to {pct(max(errors))}")
     print(f"  profiles: the fresh processes of one point spread by (max - min) / median "
@@ -416,6 +484,12 @@ def print_tables(mixes: list, summary: dict, floor: dict, drift: dict) -> None:
           f"{apct(summary['profile_spread']['max'])}); a whole process takes "
           + ", ".join(f"{k} {v:.2f}x" for k, v in sorted(summary["whole_process_over_steady_streaming"].items()))
           + " the time its passes stream at the calibrated bandwidth")
+    if summary["outside_passes_share"] and summary["first_passes_over_median"]:
+        print(f"  inside the launched processes: outside the kernel passes (start, first touch, validation) "
+              f"{apct(summary['outside_passes_share']['median'])} of the time (median; max "
+              f"{apct(summary['outside_passes_share']['max'])}); the first 3 passes "
+              f"{summary['first_passes_over_median']['median']:.2f}x the median pass (median; max "
+              f"{summary['first_passes_over_median']['max']:.2f}x)")
     print(f"  load average during the mixes: median {summary['load_average']['median']:.2f}, max "
           f"{summary['load_average']['max']:.2f} (1 min, {len(os.sched_getaffinity(0))} cores)")
     if drift:
@@ -426,7 +500,8 @@ def print_tables(mixes: list, summary: dict, floor: dict, drift: dict) -> None:
 
 CSV_FIELDS = ("level", "mix", "task", "kernel", "footprint_mib", "cores", "chunks", "passes", "tier",
               "predicted_paper_s", "predicted_contention_s", "observed_s", "error_paper", "error_contention",
-              "co_run_fraction", "profile_spread", "load_before", "load_after")
+              "co_run_fraction", "profile_spread", "outside_passes_share", "first_passes_over_median", "load_before",
+              "load_after")
 
 
 def write_csv(path: Path, mixes: list) -> None:
@@ -516,6 +591,7 @@ def main() -> int:
         chooser = PassChooser(gbs)
         rng = random.Random(args.seed)
         probes, mixes, failures = [], [], []
+        noise = NoiseFloor(cosched, args, platform)
         if args.drift_every:
             drift_probe(cosched, args, platform, chooser, "start", probes)
         for number in range(1, args.mixes + 1):
@@ -530,8 +606,9 @@ def main() -> int:
                 failures.append({"mix": number, "error": str(failure)})
                 continue
             mixes.append(mix)
-            print(f"  makespan predicted {seconds(mix['predicted_makespan'])} (paper), "
-                  f"{seconds(mix['predicted_makespan_contention'])} (contention-aware), observed "
+            noise.after_mix(mix, number)
+            print(f"  makespan predicted {num(mix['predicted_makespan'])} (paper), "
+                  f"{num(mix['predicted_makespan_contention'])} (contention-aware), observed "
                   f"{mix['observed_makespan']:.3f} s", flush=True)
             if args.drift_every and number % args.drift_every == 0 and number < args.mixes:
                 drift_probe(cosched, args, platform, chooser, f"after mix {number}", probes)
@@ -539,11 +616,7 @@ def main() -> int:
             drift_probe(cosched, args, platform, chooser, "end", probes)
         if not mixes:
             raise BenchError(f"every mix failed; first: {failures[0]['error']}")
-        floor = {}
-        if args.noise_launches:
-            candidates = [m for m in mixes if len(m["tasks"]) >= 3] or mixes
-            print(f"noise floor: mix {candidates[0]['mix']} launched {args.noise_launches} times ...", flush=True)
-            floor = noise_floor(cosched, args, candidates[0], platform)
+        floor = noise.finish(mixes)
     summary = summarize(mixes, chooser)
     drift = spread([p["time_s"] for p in probes]) if len(probes) > 1 else {}
     print_tables(mixes, summary, floor, drift)
