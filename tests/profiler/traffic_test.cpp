@@ -14,7 +14,6 @@ constexpr std::uint64_t kMiB = 1ULL << 20;
 
 config::PlatformConfig platform_with(const std::string& backend) {
   config::PlatformConfig p;
-  p.name = std::string("p");  // not a literal: gcc 12 reports a false -Wrestrict on assign(const char*)
   p.cores = 2;
   p.fast_capacity_bytes = 120 * kMiB;
   p.fast_chunks = 4;  // 30 MiB chunks
