@@ -277,5 +277,49 @@ TEST(PoolCapacities, ALoneTaskIsNeverSlowedWhateverItsDemand) {
   }
 }
 
+// A task that streams a share s of its time: only that share slows, by the pool's rate r: 1 / ((1 - s) + s / r).
+TEST(StreamingShare, OnlyTheStreamingShareOfATaskSlowsDown) {
+  // Two tasks streaming half their time at 9 GB/s each on dram (10 GB/s for 2 cores): the pool's rate is 5/9,
+  // so each takes 0.5 + 0.5 * 9/5 = 1.4 times as long.
+  const std::vector<FlowDemand> flows{{{9e9, 0.0}, 1.0, 0.5}, {{9e9, 0.0}, 1.0, 0.5}};
+  const std::vector<double> rate = progress_rates(two_pool_model(), flows);
+  EXPECT_DOUBLE_EQ(rate[0], 1.0 / 1.4);
+  EXPECT_DOUBLE_EQ(rate[1], 1.0 / 1.4);
+  // Streaming all the time, the task's rate is the pool's.
+  const std::vector<FlowDemand> full{{{9e9, 0.0}, 1.0, 1.0}, {{9e9, 0.0}, 1.0, 1.0}};
+  EXPECT_DOUBLE_EQ(progress_rates(two_pool_model(), full)[0], 5.0 / 9.0);
+}
+
+TEST(StreamingShare, ATaskBelowWhatItsCoresGetStreamsOnlyPartOfTheTime) {
+  // dram gives one core 6 GB/s; a task moving 3 GB/s on average streams half the time, at 6 GB/s.
+  const FlowDemand half = flow_of_task(two_pool_model(), {3e9, 0.0}, 1.0);
+  EXPECT_DOUBLE_EQ(half.streaming_share, 0.5);
+  EXPECT_DOUBLE_EQ(half.bytes_per_s[0], 6e9);
+  EXPECT_DOUBLE_EQ(half.bytes_per_s[1], 0.0);
+  // At or above what the pool gives its cores: it streams all the time, at its own average.
+  const FlowDemand busy = flow_of_task(two_pool_model(), {9e9, 0.0}, 1.0);
+  EXPECT_DOUBLE_EQ(busy.streaming_share, 1.0);
+  EXPECT_DOUBLE_EQ(busy.bytes_per_s[0], 9e9);
+  // The busiest pool sets the share; a task without traffic streams "all the time" (it never slows anyway).
+  EXPECT_DOUBLE_EQ(flow_of_task(two_pool_model(), {0.0, 0.0}, 2.0).streaming_share, 1.0);
+  // Never below the floor: a nearly idle task is not given an unbounded streaming demand.
+  EXPECT_DOUBLE_EQ(flow_of_task(two_pool_model(), {1.0, 0.0}, 1.0).streaming_share, kMinStreamingShare);
+}
+
+TEST(StreamingShare, AverageTrafficIsKept) {
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  for (int round = 0; round < 200; ++round) {
+    const std::vector<double> average{1e10 * unit(rng), unit(rng) < 0.3 ? 0.0 : 5e10 * unit(rng)};
+    const double cores = 1.0 + std::floor(64.0 * unit(rng));
+    const FlowDemand flow = flow_of_task(two_pool_model(), average, cores);
+    EXPECT_GT(flow.streaming_share, 0.0);
+    EXPECT_LE(flow.streaming_share, 1.0);
+    for (std::size_t q = 0; q < average.size(); ++q) {
+      EXPECT_NEAR(flow.bytes_per_s[q] * flow.streaming_share, average[q], 1e-6 * (1.0 + average[q])) << round;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace cosched::sched

@@ -119,7 +119,28 @@ std::vector<double> pool_capacities(const BandwidthModel& model, std::span<const
 }
 
 std::vector<double> progress_rates(const BandwidthModel& model, std::span<const FlowDemand> flows) {
-  return share_max_min(pool_capacities(model, flows), flows);
+  std::vector<double> rates = share_max_min(pool_capacities(model, flows), flows);
+  for (std::size_t j = 0; j < rates.size(); ++j) {
+    const double share = flows[j].streaming_share;
+    assert(share > 0.0 && share <= 1.0);
+    if (rates[j] >= 1.0 || share >= 1.0) continue;  // unslowed, or all streaming: the pool's rate is the task's
+    rates[j] = rates[j] <= 0.0 ? 0.0 : 1.0 / ((1.0 - share) + share / rates[j]);
+  }
+  return rates;
+}
+
+FlowDemand flow_of_task(const BandwidthModel& model, std::vector<double> average_bytes_per_s, double cores) {
+  assert(average_bytes_per_s.size() == model.pools.size());
+  double share = kMinStreamingShare;
+  bool streams = false;
+  for (std::size_t q = 0; q < model.pools.size(); ++q) {
+    if (average_bytes_per_s[q] <= 0.0) continue;
+    streams = true;
+    share = std::max(share, average_bytes_per_s[q] / model.pools[q].capacity(cores));
+  }
+  share = streams ? std::min(share, 1.0) : 1.0;
+  for (double& demand : average_bytes_per_s) demand /= share;
+  return {std::move(average_bytes_per_s), cores, share};
 }
 
 }  // namespace cosched::sched

@@ -163,15 +163,14 @@ void Instance::check_traffic(const TrafficTable& traffic, const std::string& whe
 }
 
 FlowDemand Instance::demand(std::size_t task, std::span<const int> alloc) const {
-  FlowDemand flow;
-  flow.bytes_per_s.assign(bandwidth_.pools.size(), 0.0);
-  flow.cores = std::max(1, alloc[0]);
+  const double cores = std::max(1, alloc[0]);
+  std::vector<double> average(bandwidth_.pools.size(), 0.0);
   const Task& entry = tasks_[task];
   const double seconds = time(task, alloc);
-  if (entry.traffic == nullptr || !(seconds > 0.0) || std::isinf(seconds)) return flow;
+  if (entry.traffic == nullptr || !(seconds > 0.0) || std::isinf(seconds)) return {std::move(average), cores, 1.0};
   const std::size_t index = space_.index_of(alloc);
-  for (std::size_t q = 0; q < flow.bytes_per_s.size(); ++q) flow.bytes_per_s[q] = (*entry.traffic)[q][index] / seconds;
-  return flow;
+  for (std::size_t q = 0; q < average.size(); ++q) average[q] = (*entry.traffic)[q][index] / seconds;
+  return flow_of_task(bandwidth_, std::move(average), cores);
 }
 
 std::vector<int> capacities_of(const std::vector<Resource>& resources) {

@@ -41,11 +41,19 @@ struct BandwidthModel {
 // not ascending in cores, with cores < 1, or with a bandwidth that is not finite and > 0.
 void check_bandwidth_model(const BandwidthModel& model, const std::string& where);
 
-// A running task as the fluid model sees it: its demand on each pool when alone (bytes/s, >= 0) and its weight
-// (the cores it streams with, > 0).
+// A running task as the fluid model sees it: its demand on each pool while it streams (bytes/s, >= 0), its weight
+// (the cores it streams with, > 0) and the share of its time alone it spends streaming.
+//
+// A whole process does not stream all the time: start-up, allocation and first touch, and validation take a
+// part of the time a process profile measures (a fifth of it for the demo's tasks, docs/fidelity.md). Spreading
+// the traffic over the whole time would under-state what the task asks of a pool while it streams, and no
+// co-runner would seem to slow it. So a task is two interleaved parts: a streaming share s that moves its
+// traffic at the demand below and slows by the pool's rate r, and a share 1 - s that never slows; its progress
+// rate is 1 / ((1 - s) + s / r).
 struct FlowDemand {
-  std::vector<double> bytes_per_s;  // one per pool
+  std::vector<double> bytes_per_s;  // one per pool, while streaming
   double cores = 1.0;
+  double streaming_share = 1.0;     // in (0, 1]
 };
 
 // Weighted max-min fair progress rates, one per flow, in [0, 1]: sum_j r_j d_jq <= capacities[q] for every pool,
@@ -58,7 +66,16 @@ struct FlowDemand {
 // alone; a calibration made in a slower phase of the machine must not slow a lone task down.
 [[nodiscard]] std::vector<double> pool_capacities(const BandwidthModel& model, std::span<const FlowDemand> flows);
 
-// share_max_min(pool_capacities(model, flows), flows): the progress rates of flows running together.
+// The progress rates of flows running together: the pools' rates r_j = share_max_min(pool_capacities(model,
+// flows), flows), each applied to the flow's streaming share only: 1 / ((1 - s_j) + s_j / r_j) (0 when r_j = 0).
 [[nodiscard]] std::vector<double> progress_rates(const BandwidthModel& model, std::span<const FlowDemand> flows);
+
+// A task alone that moves `average_bytes_per_s` from each pool over its whole time, on `cores` cores, as a flow:
+// its streaming share is the largest ratio, over the pools, of that average to what the pool delivers to
+// `cores` cores alone (at most 1, at least kMinStreamingShare), and its streaming demand the average over that
+// share. A task that already moves what the pool delivers streams all the time.
+inline constexpr double kMinStreamingShare = 0.05;
+[[nodiscard]] FlowDemand flow_of_task(const BandwidthModel& model, std::vector<double> average_bytes_per_s,
+                                      double cores);
 
 }  // namespace cosched::sched

@@ -127,8 +127,8 @@ class Instance {
   [[nodiscard]] const nlohmann::json& attributes() const noexcept { return attributes_; }
   // The node's memory pools (empty: the instance has no bandwidth model, and predictions ignore contention).
   [[nodiscard]] const BandwidthModel& bandwidth() const noexcept { return bandwidth_; }
-  // Task j at `alloc` as a flow of the fluid model: bytes/s per pool when alone (traffic / time; 0 without
-  // traffic or at an infinite time) and its streaming cores (the first resource).
+  // Task j at `alloc` as a flow of the fluid model: flow_of_task of its average bytes/s per pool alone (traffic /
+  // time; 0 without traffic or at an infinite time) on its cores (the first resource).
   [[nodiscard]] FlowDemand demand(std::size_t task, std::span<const int> alloc) const;
 
  private:
