@@ -1,5 +1,6 @@
 // `cosched plan`: schedule one Instance JSON with one algorithm (Schedule JSON out) or compare all of them.
 #include <fmt/core.h>
+#include <fmt/ranges.h>
 
 #include <memory>
 #include <string>
@@ -7,6 +8,8 @@
 #include "command_registry.hpp"
 #include "cosched/common/error.hpp"
 #include "cosched/common/text_file.hpp"
+#include "cosched/launcher/launch.hpp"
+#include "cosched/launcher/plan.hpp"
 #include "cosched/sched/algorithm.hpp"
 #include "cosched/sched/allocation.hpp"
 #include "cosched/sched/io.hpp"
@@ -20,14 +23,23 @@ struct PlanOptions {
   bool force = false;
 };
 
+// With a bandwidth model (`cosched instance --node`), a last column: the makespan the contention-aware clock
+// predicts for the schedule launched with its own policy (list or pack) — what `cosched launch` will predict.
 void print_comparison(const cosched::sched::Instance& instance, double bound) {
-  fmt::print("{:<12} {:>14} {:>14} {:>8} {:>12}\n", "algorithm", "makespan", "L_min(d)", "ratio", "time (s)");
+  const bool contention = !instance.bandwidth().empty();
+  fmt::print("{:<12} {:>14} {:>14} {:>8} {:>12}{}\n", "algorithm", "makespan", "L_min(d)", "ratio", "time (s)",
+             contention ? fmt::format(" {:>14}", "contention") : std::string());
   for (const auto& algorithm : cosched::sched::algorithms()) {
     const auto result = cosched::sched::plan(*algorithm, instance, bound);
     // An instance without tasks has L_min(d) = 0 and no meaningful ratio.
     const std::string ratio = bound > 0 ? fmt::format("{:.4f}", result.schedule.makespan / bound) : "n/a";
-    fmt::print("{:<12} {:>14.6g} {:>14.6g} {:>8} {:>12.6f}\n", algorithm->name(), result.schedule.makespan, bound, ratio,
-               result.seconds);
+    std::string predicted;
+    if (contention) {
+      const auto plan = cosched::launcher::plan_from_schedule(instance, result.schedule);
+      predicted = fmt::format(" {:>14.6g}", cosched::launcher::predict_contention(plan, "auto").observed_makespan);
+    }
+    fmt::print("{:<12} {:>14.6g} {:>14.6g} {:>8} {:>12.6f}{}\n", algorithm->name(), result.schedule.makespan, bound,
+               ratio, result.seconds, predicted);
   }
 }
 
@@ -55,8 +67,9 @@ const cosched::cli::CommandRegistration registration{"plan", [](CLI::App& app) {
   auto options = std::make_shared<PlanOptions>();
   sub->add_option("--instance", options->instance, "Instance JSON file (docs/formats.md)")->required();
   sub->add_option("--algorithm", options->algorithm,
-                  "d-list-spt, d-list-lpt, t-list-spt, t-list-lpt, d-pack-nf, d-pack-ff, t-pack-nf, t-pack-ff, "
-                  "or all (comparison table)")
+                  fmt::format("{}, or all (comparison table; with a bandwidth model it adds the contention-aware "
+                              "prediction)",
+                              fmt::join(cosched::sched::algorithm_names(), ", ")))
       ->required();
   sub->add_option("-o,--output", options->output, "Write the Schedule JSON here (default -: stdout)");
   sub->add_flag("--force", options->force, "Replace an existing --output file");
