@@ -198,23 +198,6 @@ TEST(NodeModel, TiersMapToTheirPools) {
   EXPECT_THROW((void)slow_only.pool_of_tier("fast"), InputError);
 }
 
-TEST(BandwidthCurve, InterpolatesLinearlyIsFlatBeyondAndProportionalBelow) {
-  const BandwidthCurve curve{{2, 4, 8}, {10.0, 16.0, 20.0}};
-  EXPECT_DOUBLE_EQ(curve.bytes_per_s(2), 10e9);
-  EXPECT_DOUBLE_EQ(curve.bytes_per_s(3), 13e9);    // halfway between 10 and 16
-  EXPECT_DOUBLE_EQ(curve.bytes_per_s(4), 16e9);
-  EXPECT_DOUBLE_EQ(curve.bytes_per_s(7), 19e9);    // 16 + 3/4 * 4
-  EXPECT_DOUBLE_EQ(curve.bytes_per_s(8), 20e9);
-  EXPECT_DOUBLE_EQ(curve.bytes_per_s(64), 20e9);   // flat beyond the last point
-  EXPECT_DOUBLE_EQ(curve.bytes_per_s(1), 5e9);     // 10 * 1/2 below the first point
-  EXPECT_DOUBLE_EQ(curve.bytes_per_s(0.5), 2.5e9);
-  EXPECT_EQ(curve.bytes_per_s(0), 0.0);
-  EXPECT_EQ(curve.bytes_per_s(-1), 0.0);
-  EXPECT_EQ(curve.bytes_per_s(std::nan("")), 0.0);
-  EXPECT_EQ(BandwidthCurve{}.bytes_per_s(2), 0.0);
-  const BandwidthCurve single{{1}, {7.0}};
-  EXPECT_DOUBLE_EQ(single.bytes_per_s(3), 7e9);
-}
 
 TEST(NodeModelAge, ACurrentCalibrationOnThisHostDrawsNoWarning) {
   const NodeModel model = emulated_model();
@@ -287,12 +270,15 @@ TEST(KnlNodeModel, LoadsAndMapsTheTiersToMcdramAndDdr) {
   EXPECT_EQ(slow.name, "ddr");
   // The published full-node figures the file documents: MCDRAM 400-490 GB/s, DDR4 80-90 GB/s at 64 cores, and
   // MCDRAM above DDR at every core count.
-  EXPECT_GE(fast.bandwidth.bytes_per_s(64), 400e9);
-  EXPECT_LE(fast.bandwidth.bytes_per_s(64), 490e9);
-  EXPECT_GE(slow.bandwidth.bytes_per_s(64), 80e9);
-  EXPECT_LE(slow.bandwidth.bytes_per_s(64), 90e9);
-  for (const unsigned cores : {1U, 2U, 4U, 8U, 16U, 32U, 64U}) {
-    EXPECT_GT(fast.bandwidth.bytes_per_s(cores), slow.bandwidth.bytes_per_s(cores)) << cores;
+  ASSERT_EQ(fast.bandwidth.cores.back(), 64U);
+  ASSERT_EQ(slow.bandwidth.cores.back(), 64U);
+  EXPECT_GE(fast.bandwidth.gbs.back(), 400.0);
+  EXPECT_LE(fast.bandwidth.gbs.back(), 490.0);
+  EXPECT_GE(slow.bandwidth.gbs.back(), 80.0);
+  EXPECT_LE(slow.bandwidth.gbs.back(), 90.0);
+  ASSERT_EQ(fast.bandwidth.cores, slow.bandwidth.cores);
+  for (std::size_t k = 0; k < fast.bandwidth.cores.size(); ++k) {
+    EXPECT_GT(fast.bandwidth.gbs[k], slow.bandwidth.gbs[k]) << fast.bandwidth.cores[k] << " cores";
   }
 }
 

@@ -15,24 +15,6 @@
 
 namespace cosched::config {
 
-double BandwidthCurve::bytes_per_s(double streaming_cores) const {
-  assert(cores.size() == gbs.size());
-  if (cores.empty() || !(streaming_cores > 0)) return 0.0;
-  constexpr double bytes_per_gb = 1e9;
-  const double k = streaming_cores;
-  const auto first = static_cast<double>(cores.front());
-  if (k <= first) return gbs.front() * k / first * bytes_per_gb;
-  if (k >= static_cast<double>(cores.back())) return gbs.back() * bytes_per_gb;
-  // The first point at or above k; its predecessor is below k (cores are ascending and unique).
-  const auto above = std::lower_bound(cores.begin(), cores.end(), k,
-                                      [](unsigned point, double value) { return static_cast<double>(point) < value; });
-  const auto i = static_cast<std::size_t>(above - cores.begin());
-  const auto x0 = static_cast<double>(cores[i - 1]);
-  const auto x1 = static_cast<double>(cores[i]);
-  const double share = (k - x0) / (x1 - x0);
-  return (gbs[i - 1] + share * (gbs[i] - gbs[i - 1])) * bytes_per_gb;
-}
-
 bool MemoryPool::holds_tier(std::string_view tier) const {
   return std::find(tiers.begin(), tiers.end(), tier) != tiers.end();
 }

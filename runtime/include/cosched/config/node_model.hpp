@@ -37,16 +37,13 @@ inline constexpr int kNodeModelMaxAgeDays = 30;  // an older calibration draws a
 inline constexpr std::string_view kFastTier = "fast";
 inline constexpr std::string_view kSlowTier = "slow";
 
-// Aggregate bandwidth a pool delivers vs the number of cores streaming from it.
+// Aggregate bandwidth a pool delivers vs the number of cores streaming from it. Read between and beyond the
+// points by the scheduler's one rule (sched::BandwidthPool::capacity: linear between points, flat beyond the last,
+// proportional to the cores below the first), once profiler::node_bandwidth has converted it.
 struct BandwidthCurve {
   std::vector<unsigned> cores;  // ascending, unique, >= 1
   std::vector<double> gbs;      // same length; GB/s = 1e9 bytes/s, finite, > 0, <= kMaxPoolGbs
 
-  // Bytes per second `streaming_cores` cores get together: piecewise-linear in cores between the points, flat
-  // beyond the last one, and below the first one proportional to the cores (gbs[0] * k / cores[0]) — fewer
-  // cores than measured pull less, in proportion, as a concurrency-limited core does. 0 for k <= 0 (or NaN) and
-  // for an empty curve.
-  [[nodiscard]] double bytes_per_s(double streaming_cores) const;
   friend bool operator==(const BandwidthCurve&, const BandwidthCurve&) = default;
 };
 
