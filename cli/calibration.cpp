@@ -5,6 +5,8 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <exception>
+#include <thread>
 #include <chrono>
 #include <cmath>
 #include <memory>
@@ -131,15 +133,41 @@ NodePlan plan_node(const CalibrationOptions& options) {
   return node;
 }
 
-// One point of one round: a run over freshly allocated arrays; its GB/s is the median of its timed reps.
+// One point of one round: k cores streaming from the pool, as k co-running tasks do — k independent single-core
+// runs started together, each over freshly allocated arrays of 1/k of the size (the same total footprint), each
+// pinned to its own core; the point is the sum of their GB/s (each the median of its timed reps). Not one k-thread
+// team: its barrier after every rep makes each core wait for the slowest, which co-running tasks never do, and on
+// this VM a team measured 2 cores at 2x one core while two co-running processes were slowed by 10-30 %.
 double measure_point(const stream::StreamConfig& config, platform::TierBackend& backend, std::string& stores) {
-  const stream::StreamResult result = stream::run_stream(config, backend);
-  if (!result.validated) {
-    throw RuntimeFailure(fmt::format("calibration: {} on {} cores computed wrong values: {}", config.kernel,
-                                     config.threads, result.validation_message));
+  const unsigned streams = config.threads;
+  std::vector<stream::StreamResult> results(streams);
+  std::vector<std::exception_ptr> errors(streams);
+  const auto run_one = [&](unsigned k) {
+    try {
+      stream::StreamConfig one = config;
+      one.threads = 1;
+      one.cores = {k};
+      one.array_bytes = std::max<std::size_t>(sizeof(double), config.array_bytes / streams);
+      results[k] = stream::run_stream(one, backend);
+    } catch (...) {
+      errors[k] = std::current_exception();
+    }
+  };
+  std::vector<std::thread> threads;
+  for (unsigned k = 1; k < streams; ++k) threads.emplace_back(run_one, k);
+  run_one(0);
+  for (auto& thread : threads) thread.join();
+  double total = 0.0;
+  for (unsigned k = 0; k < streams; ++k) {
+    if (errors[k]) std::rethrow_exception(errors[k]);
+    if (!results[k].validated) {
+      throw RuntimeFailure(fmt::format("calibration: {} on core {} of {} computed wrong values: {}", config.kernel, k,
+                                       streams, results[k].validation_message));
+    }
+    total += results[k].median_gbs;
   }
-  stores = result.stores;
-  return result.median_gbs;
+  stores = results.front().stores;
+  return total;
 }
 
 // To the MB/s: a node file for people to read, far below the spread of any measurement.
@@ -158,8 +186,9 @@ std::string describe_method(const CalibrationOptions& options, const NodePlan& n
     arrays.push_back(fmt::format("{} {}", kernel, stream::find_kernel(kernel).touched().size()));
     store_modes.push_back(fmt::format("{} {}", kernel, stores.count(kernel) != 0 ? stores.at(kernel) : "?"));
   }
-  return fmt::format("cosched calibrate: in-process STREAM kernels, arrays of {:g} MiB each ({}), threads pinned "
-                     "compactly to the first k allowed cores; per (pool, cores, kernel) the median over {} rounds, "
+  return fmt::format("cosched calibrate: in-process STREAM kernels; k cores = k independent single-core runs at once "
+                     "(as k co-running tasks stream), each pinned to one of the first k allowed cores, over its 1/k "
+                     "of arrays of {:g} MiB each ({}); per (pool, cores, kernel) the median over {} rounds, "
                      "each a fresh allocation with {} warm-up and {} timed reps (its median rep), the order of the "
                      "points alternating forward/backward between rounds, after one priming run; stores: {}; pool "
                      "curve: per core count the median over kernels; load average {:.2f} at the start{}",
