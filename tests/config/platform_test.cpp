@@ -77,7 +77,8 @@ INSTANTIATE_TEST_SUITE_P(
 
 TEST(PlatformToml, WriterOutputReadsBackToTheSamePlatform) {
   PlatformConfig platform = knl_7210_flat_platform();
-  platform.description = "a \"quoted\" description\nwith a newline";
+  // A newline, quotes, a backslash, a tab and DEL: TOML forbids DEL raw in a string (JSON escaping would not do).
+  platform.description = "a \"quoted\" description\nwith a newline, a \\ and a \t tab and a \x7f DEL";
   platform.emulation_ratio = 2.5;
   const PlatformConfig read = parse_platform_toml(to_toml(platform), "knl.toml");
   testing::expect_same_platform(read, platform);

@@ -120,23 +120,7 @@ class NodeReader {
   std::map<std::string, std::string> locations_;
 };
 
-// A TOML basic string: quotes, backslashes and every control character (DEL included, which a JSON string may
-// hold raw but TOML may not) escaped; other bytes as they are (the reader accepted them as UTF-8).
-std::string quoted(const std::string& text) {
-  std::string out = "\"";
-  for (const char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (byte < 0x20 || byte == 0x7f) {
-      out += fmt::format("\\u{:04X}", byte);
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
-}
+std::string quoted(const std::string& text) { return toml_basic_string(text); }
 
 // A key as TOML writes it: bare when it can be, quoted otherwise (identifiers may hold '.' and '+').
 std::string toml_key(const std::string& key) {

@@ -124,8 +124,7 @@ std::string to_toml(const PlatformConfig& platform) {
   if (platform.fast_chunks == 0) {
     throw UsageError(fmt::format("platform '{}' has no fast tier: a platform file needs one", platform.name));
   }
-  // Strings through nlohmann's JSON escaping: a JSON string is a valid TOML basic string.
-  const auto quoted = [](const std::string& text) { return nlohmann::json(text).dump(); };
+  const auto quoted = [](const std::string& text) { return toml_basic_string(text); };
   std::string text = fmt::format("name = {}\n", quoted(platform.name));
   if (!platform.description.empty()) text += fmt::format("description = {}\n", quoted(platform.description));
   text += fmt::format("cores = {}\n\n[fast_memory]\ncapacity_bytes = {}\nchunks = {}\ntier_backend = {}\n"

@@ -218,4 +218,20 @@ std::optional<std::vector<TomlTable>> TomlTable::tables(std::string_view key) co
   return entries;
 }
 
+std::string toml_basic_string(std::string_view text) {
+  std::string out = "\"";
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (byte < 0x20 || byte == 0x7f) {
+      out += fmt::format("\\u{:04X}", byte);
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
 }  // namespace cosched::config

@@ -39,6 +39,11 @@ BandwidthModel bandwidth_from_json(const json& object, const std::string& source
   for (std::size_t q = 0; q < pools.size(); ++q) {
     const std::string here = fmt::format("{}: pools[{}]", where, q);
     require_json_object(pools[q], here);
+    for (const auto& member : pools[q].items()) {
+      if (member.key() != "name" && member.key() != "cores" && member.key() != "bytes_per_s") {
+        throw InputError(here, fmt::format("unknown key \"{}\" (known: name, cores, bytes_per_s)", member.key()));
+      }
+    }
     BandwidthPool pool;
     pool.name = json_to_string(json_member(pools[q], "name", here), here, "\"name\"");
     pool.cores = numbers(json_member(pools[q], "cores", here), non_negative_up_to(1e6), here, "cores");

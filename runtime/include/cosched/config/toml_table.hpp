@@ -59,4 +59,9 @@ class TomlTable {
   std::string prefix_;  // "" at the root, "fast_memory." or "tasks[2]." below
 };
 
+// `text` as a TOML basic string: quotes, backslashes and every control character (DEL included, which a JSON string
+// may hold raw but TOML may not) escaped; other bytes as they are (the readers accepted them as UTF-8). The one
+// string writer of the TOML files cosched writes (platform, node).
+[[nodiscard]] std::string toml_basic_string(std::string_view text);
+
 }  // namespace cosched::config
