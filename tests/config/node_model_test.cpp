@@ -268,14 +268,12 @@ TEST(KnlNodeModel, LoadsAndMapsTheTiersToMcdramAndDdr) {
   const MemoryPool& slow = knl.pool_of_tier("slow");
   EXPECT_EQ(fast.name, "mcdram");
   EXPECT_EQ(slow.name, "ddr");
-  // The published full-node figures the file documents: MCDRAM 400-490 GB/s, DDR4 80-90 GB/s at 64 cores, and
-  // MCDRAM above DDR at every core count.
+  // The file holds the published figures docs/calibration.md tabulates (K. Rupp's triad data, 64 cores) — data
+  // checked against its source, not a speed measured here.
   ASSERT_EQ(fast.bandwidth.cores.back(), 64U);
   ASSERT_EQ(slow.bandwidth.cores.back(), 64U);
-  EXPECT_GE(fast.bandwidth.gbs.back(), 400.0);
-  EXPECT_LE(fast.bandwidth.gbs.back(), 490.0);
-  EXPECT_GE(slow.bandwidth.gbs.back(), 80.0);
-  EXPECT_LE(slow.bandwidth.gbs.back(), 90.0);
+  EXPECT_DOUBLE_EQ(fast.bandwidth.gbs.back(), 421.7368);  // 421.74 in the docs table
+  EXPECT_DOUBLE_EQ(slow.bandwidth.gbs.back(), 88.3871);   // 88.39
   ASSERT_EQ(fast.bandwidth.cores, slow.bandwidth.cores);
   for (std::size_t k = 0; k < fast.bandwidth.cores.size(); ++k) {
     EXPECT_GT(fast.bandwidth.gbs[k], slow.bandwidth.gbs[k]) << fast.bandwidth.cores[k] << " cores";

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
+#include <utility>
 
 #include "cosched/sched/rigid.hpp"
 #include "sched/two_phase.hpp"
@@ -90,27 +92,33 @@ Instance with_bandwidth_resources(const Instance& instance, int units) {
   std::vector<double> unit_bytes_per_s(pools);
   for (std::size_t q = 0; q < pools; ++q) unit_bytes_per_s[q] = capacity[q] / units;
 
+  // Tasks of one kind share their time and traffic tables (the instance builder shares them per kernel, footprint
+  // and passes): one planning table per distinct pair, not one per task.
+  std::map<std::pair<const TimeProfile*, const TrafficTable*>, std::shared_ptr<const DenseTimeTable>> tables;
   std::vector<Task> tasks;
   tasks.reserve(instance.task_count());
   std::vector<int> alloc(space.dimensions());
   std::vector<double> base(instance.space().size());
-  for (std::size_t j = 0; j < instance.task_count(); ++j) {
-    const Task& task = instance.tasks()[j];
-    task.profile->fill_times(instance.space(), base);
-    std::vector<double> times(space.size());
-    for (std::size_t index = 0; index < space.size(); ++index) {
-      space.decode(index, alloc);
-      const std::size_t original = instance.space().index_of(std::span<const int>(alloc.data(), d));
-      double t = base[original];
-      for (std::size_t q = 0; q < pools && task.traffic != nullptr && !std::isinf(t); ++q) {
-        const double bytes = (*task.traffic)[q][original];
-        if (bytes <= 0.0) continue;
-        const int granted = alloc[d + q];
-        t = granted == 0 ? infinity : std::max(t, bytes / (granted * unit_bytes_per_s[q]));
+  for (const Task& task : instance.tasks()) {
+    auto [entry, fresh] = tables.try_emplace({task.profile.get(), task.traffic.get()});
+    if (fresh) {
+      task.profile->fill_times(instance.space(), base);
+      std::vector<double> times(space.size());
+      for (std::size_t index = 0; index < space.size(); ++index) {
+        space.decode(index, alloc);
+        const std::size_t original = instance.space().index_of(std::span<const int>(alloc.data(), d));
+        double t = base[original];
+        for (std::size_t q = 0; q < pools && task.traffic != nullptr && !std::isinf(t); ++q) {
+          const double bytes = (*task.traffic)[q][original];
+          if (bytes <= 0.0) continue;
+          const int granted = alloc[d + q];
+          t = granted == 0 ? infinity : std::max(t, bytes / (granted * unit_bytes_per_s[q]));
+        }
+        times[index] = t;
       }
-      times[index] = t;
+      entry->second = std::make_shared<DenseTimeTable>(space, std::move(times));
     }
-    tasks.push_back({task.id, std::make_shared<DenseTimeTable>(space, std::move(times)), task.attributes});
+    tasks.push_back({task.id, entry->second, task.attributes});
   }
   return Instance(std::move(resources), std::move(tasks), instance.attributes());
 }
