@@ -1,0 +1,84 @@
+#pragma once
+// Online policies (seed 000): at every release and every completion the policy sees the jobs released and not
+// started, the running ones and the free resources, re-plans the pending jobs, and the placements it plans to
+// start *now* are started. Execution is non-preemptive: a started job keeps its allocation to the end; planned
+// starts in the future are not commitments (the next event re-plans them).
+//
+// Policies are pure: no clock, no processes. The launcher's engine drives them (launcher/online_policy.hpp) on the
+// simulated clock (trace replay at full scale) and on the wall clock (a node workload run for real), so a policy is
+// written once. Each is registered by name in src/sched/online/registry.cpp; adding one touches that list and its
+// own file.
+#include <cstddef>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cosched/sched/online/workload.hpp"
+
+namespace cosched::sched::online {
+
+struct RunningJob {
+  std::size_t job = 0;         // index into the workload's jobs
+  std::vector<int> alloc;      // its allocation vector, fixed until it ends
+  double start = 0.0;
+  // start + its time at alloc, but never before `now`: a job running late (wall clock) ends now at the earliest.
+  double expected_end = 0.0;
+};
+
+struct OnlineState {
+  const OnlineWorkload& workload;
+  double now = 0.0;
+  std::span<const std::size_t> pending;   // released, not started; in release order (ties: job index)
+  std::span<const RunningJob> running;
+  std::span<const int> free;              // per resource of the workload's instance
+};
+
+struct Placement {
+  std::size_t job = 0;
+  std::vector<int> alloc;
+  double start = 0.0;
+  double end = 0.0;  // start + time at alloc (as the policy planned it)
+};
+
+class OnlinePolicy {
+ public:
+  virtual ~OnlinePolicy() = default;
+  [[nodiscard]] virtual std::string_view name() const = 0;
+  // Called once for each job as it is released, in release order, before plan() runs at that instant. The
+  // reservation scheme and Split commit a job to a part here; most policies ignore it.
+  virtual void released(std::size_t /*job*/, const OnlineState& /*state*/) {}
+  // A plan for pending jobs. Every placement with start <= now is started now, in the order given; together
+  // they must fit in state.free (the engine refuses, never over-commits, and reports a policy that over-asks).
+  // Future placements are informative (the reservation scheme reads them); a policy may omit them.
+  [[nodiscard]] virtual std::vector<Placement> plan(const OnlineState& state) = 0;
+};
+
+// Parameters of the registered policies; each policy reads the ones it names and refuses bad values.
+struct OnlineOptions {
+  double rho = 1.0;        // dbos: online factor (>= 1); split: number of groups (an integer >= 2)
+  int reserve = 0;         // reservation: X auxiliary processors (1 <= X < m)
+  double threshold = 0.0;  // reservation: stretch threshold T (> 0)
+};
+
+struct OnlinePolicyInfo {
+  std::string_view name;
+  std::string_view summary;  // one line for --help and docs
+};
+
+[[nodiscard]] std::vector<OnlinePolicyInfo> online_policies();
+[[nodiscard]] std::vector<std::string> online_policy_names();
+// Throws UsageError for an unknown name (listing the known ones) or options the policy refuses.
+[[nodiscard]] std::unique_ptr<OnlinePolicy> make_online_policy(std::string_view name, const OnlineOptions& options,
+                                                               const OnlineWorkload& workload);
+
+// Helpers shared by policies and tests.
+// Time of `job` at `alloc` (the instance's profile).
+[[nodiscard]] double job_time(const OnlineWorkload& workload, std::size_t job, std::span<const int> alloc);
+// The stretch of a job that completes at `end`: (end - release) / reference_time.
+[[nodiscard]] double stretch_at(const OnlineWorkload& workload, std::size_t job, double end);
+// The largest stretch among the placements (0 when empty): what the reservation scheme compares.
+[[nodiscard]] double planned_max_stretch(const OnlineWorkload& workload, std::span<const Placement> plan);
+
+}  // namespace cosched::sched::online

@@ -1,0 +1,53 @@
+#pragma once
+// An online workload (seed 000, Sec. 2.1): jobs released over time. Each job is a task of a sched::Instance — its
+// id, its execution time at every allocation vector of the instance's space (sequential, rigid or moldable: the
+// TimeProfile says which), its attributes (what it runs on the node) — plus when it arrives, whose it is and what
+// its user estimated. Sources (each in its own header): SWF traces (swf.hpp), the Downey model (downey.hpp), the
+// paper's synthetic sequential workload (synthetic.hpp), and node workloads whose tasks carry "release_s".
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cosched/sched/model.hpp"
+
+namespace cosched::sched::online {
+
+struct JobArrival {
+  double release = 0.0;             // seconds from the workload's origin, >= 0
+  std::string user;                 // "" when unknown
+  std::optional<double> estimate;   // the user's runtime estimate (SWF requested time), seconds; none: unknown
+};
+
+struct OnlineWorkload {
+  std::string name;
+  std::string source;                  // where it came from, in words (file, generator and seed)
+  Instance instance;                   // the jobs as tasks, indexed like `arrivals`
+  std::vector<JobArrival> arrivals;    // one per task
+  // The stretch denominator of each job (Sec. 5: the *sequential* time p_{i,1} for moldable jobs): its time at the
+  // smallest allocation it can run with — one unit of the first resource and nothing else when that time is
+  // finite (sequential and moldable jobs), else the least-area finite allocation (a rigid job: its runtime).
+  std::vector<double> reference_time;
+  // That allocation, as a linear index into instance.space(): where the sequential policies (fcfs, easy,
+  // conservative, dasedf, the reservation scheme, split) run every job — moldable jobs as sequential ones.
+  std::vector<std::size_t> reference_alloc;
+};
+
+// Builds a workload: checks one arrival per task, every release finite and >= 0, every estimate finite and > 0,
+// and every job runnable (some finite time); computes reference_time. Throws InputError naming `source` and the
+// job otherwise.
+[[nodiscard]] OnlineWorkload make_online_workload(std::string name, std::string source, Instance instance,
+                                                  std::vector<JobArrival> arrivals);
+
+// The stretch reference rule above, for one task of `instance`: the allocation's linear index and its time.
+struct StretchReference {
+  std::size_t alloc = 0;
+  double time = 0.0;
+};
+[[nodiscard]] StretchReference stretch_reference(const Instance& instance, std::size_t task);
+
+// Load as the paper defines it (Sec. 4): sum of reference times / (last release - first release); 0 for fewer
+// than two distinct release times.
+[[nodiscard]] double workload_load(const OnlineWorkload& workload);
+
+}  // namespace cosched::sched::online
