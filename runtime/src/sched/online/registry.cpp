@@ -1,0 +1,63 @@
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <functional>
+
+#include "cosched/common/error.hpp"
+#include "cosched/sched/online/policy.hpp"
+
+namespace cosched::sched::online {
+
+namespace {
+
+struct PolicyEntry {
+  OnlinePolicyInfo info;
+  std::function<std::unique_ptr<OnlinePolicy>(const OnlineOptions&, const OnlineWorkload&)> make;
+};
+
+// The registered policies, in the order --help and the docs list them.
+const std::vector<PolicyEntry>& registry() {
+  static const std::vector<PolicyEntry> entries{
+  };
+  return entries;
+}
+
+}  // namespace
+
+std::vector<OnlinePolicyInfo> online_policies() {
+  std::vector<OnlinePolicyInfo> infos;
+  for (const auto& entry : registry()) infos.push_back(entry.info);
+  return infos;
+}
+
+std::vector<std::string> online_policy_names() {
+  std::vector<std::string> names;
+  for (const auto& entry : registry()) names.emplace_back(entry.info.name);
+  return names;
+}
+
+std::unique_ptr<OnlinePolicy> make_online_policy(std::string_view name, const OnlineOptions& options,
+                                                 const OnlineWorkload& workload) {
+  for (const auto& entry : registry()) {
+    if (entry.info.name == name) return entry.make(options, workload);
+  }
+  throw UsageError(
+      fmt::format("unknown online policy '{}' (known: {})", name, fmt::join(online_policy_names(), ", ")));
+}
+
+double job_time(const OnlineWorkload& workload, std::size_t job, std::span<const int> alloc) {
+  return workload.instance.time(job, alloc);
+}
+
+double stretch_at(const OnlineWorkload& workload, std::size_t job, double end) {
+  return (end - workload.arrivals[job].release) / workload.reference_time[job];
+}
+
+double planned_max_stretch(const OnlineWorkload& workload, std::span<const Placement> plan) {
+  double worst = 0.0;
+  for (const Placement& placement : plan) worst = std::max(worst, stretch_at(workload, placement.job, placement.end));
+  return worst;
+}
+
+}  // namespace cosched::sched::online
