@@ -21,6 +21,7 @@
 #include "cosched/launcher/policies.hpp"
 #include "cosched/sched/io.hpp"
 #include "run_main.hpp"
+#include "launch_options.hpp"
 #include "workload_reading.hpp"
 
 namespace {
@@ -28,24 +29,15 @@ namespace {
 namespace launcher = cosched::launcher;
 namespace config = cosched::config;
 
-struct LaunchFlags {
+struct LaunchCommandFlags {
   std::string schedule;
   std::string workload;
-  std::string platform;
   std::string instance;
-  std::string journal;
-  std::string resume;
   std::string policy = "auto";
-  std::string tier_backend;
-  std::string log_dir;
-  unsigned chunks = config::kDefaultFastChunks;
-  std::optional<double> timeout_s;
-  double kill_grace_s = 2.0;
-  bool fail_fast = false;
-  bool force = false;
+  cosched::cli::LaunchFlags run;
 };
 
-launcher::LaunchPlan read_plan(const LaunchFlags& flags, const config::PlatformConfig& node) {
+launcher::LaunchPlan read_plan(const LaunchCommandFlags& flags, const config::PlatformConfig& node) {
   if (!flags.instance.empty()) {
     // With the instance, the schedule is checked against the model (durations, capacities over time).
     const auto instance = cosched::sched::load_instance(flags.instance);
@@ -89,37 +81,21 @@ std::string prediction_models_line(const launcher::LaunchPlan& plan, bool have_i
                      build_hint);
 }
 
-void run_launch(const LaunchFlags& flags) {
-  if (!flags.journal.empty() && !flags.resume.empty() && flags.journal != flags.resume) {
-    throw cosched::UsageError("--journal and --resume name different files: --resume continues its own journal");
-  }
-  std::optional<config::PlatformConfig> platform_file;
-  if (!flags.platform.empty()) platform_file = config::load_platform_config(flags.platform);
-  config::PlatformConfig node =
-      platform_file ? *platform_file
-                    : config::this_machine_platform(flags.tier_backend.empty() ? "auto" : flags.tier_backend,
-                                                    config::kDefaultEmulationRatio, flags.chunks);
-  if (!flags.tier_backend.empty()) node.tier_backend = flags.tier_backend;
+void run_launch(const LaunchCommandFlags& flags) {
+  const cosched::cli::LaunchNode launch_node = cosched::cli::launch_node(flags.run);
+  const config::PlatformConfig& node = launch_node.node;
   launcher::LaunchPlan plan = read_plan(flags, node);
-  const cosched::cli::WorkloadFile workload_file = cosched::cli::read_workload_file(flags.workload, platform_file);
+  const cosched::cli::WorkloadFile workload_file =
+      cosched::cli::read_workload_file(flags.workload, launch_node.platform_file);
   const config::Workload& workload = workload_file.workload;
   // With --instance the plan already carries its bandwidth model (plan_from_schedule).
   if (flags.instance.empty() && workload_file.instance) {
     launcher::attach_bandwidth(plan, *workload_file.instance, flags.workload);
   }
 
-  launcher::LaunchSettings settings;
-  settings.resume = !flags.resume.empty();
-  settings.force = flags.force;
-  settings.journal = settings.resume ? std::filesystem::path(flags.resume)
-                     : flags.journal.empty() ? std::filesystem::path(flags.schedule).replace_extension(".journal.jsonl")
-                                             : std::filesystem::path(flags.journal);
+  launcher::LaunchSettings settings = cosched::cli::launch_settings(
+      flags.run, node, std::filesystem::path(flags.schedule).replace_extension(".journal.jsonl"));
   settings.policy = flags.policy;
-  settings.engine.fail_fast = flags.fail_fast;
-  settings.clock.timeout_s = flags.timeout_s;
-  settings.clock.kill_grace_s = flags.kill_grace_s;
-  settings.tier = launcher::make_tier_setup(node.tier_backend, node.emulation_ratio, node.chunk_bytes());
-  settings.log_dir = flags.log_dir;
   settings.schedule_source = flags.schedule;
   settings.workload_source = flags.workload;
 
@@ -132,43 +108,20 @@ void run_launch(const LaunchFlags& flags) {
   // Before any task runs: output that cannot be written (stdout on a full disk) fails the launch, not after it.
   cosched::flush_standard_output();
   const launcher::LaunchSummary summary = launcher::launch(plan, workload, settings);
-  fmt::print("{}", launcher::format_summary(summary));
-  if (summary.observed.interrupted) throw cosched::RuntimeFailure("interrupted: resume with --resume " +
-                                                                  settings.journal.string());
-  if (summary.observed.failed > 0) {
-    throw cosched::RuntimeFailure(fmt::format("{} task(s) failed (see {})", summary.observed.failed,
-                                              settings.journal.string()));
-  }
+  cosched::cli::report_launch(summary, settings);
 }
 
 const cosched::cli::CommandRegistration registration{"launch", [](CLI::App& app) {
   auto* sub = app.add_subcommand("launch", "Run a schedule on this node's cores and memory tiers, journaled");
-  auto flags = std::make_shared<LaunchFlags>();
+  auto flags = std::make_shared<LaunchCommandFlags>();
   sub->add_option("schedule", flags->schedule, "Schedule JSON (cosched plan)")->required();
   sub->add_option("--workload", flags->workload,
                   "What each task id runs: workload TOML, Instance JSON of `cosched instance`, or command JSON")
       ->required();
-  sub->add_option("--platform", flags->platform, "Platform TOML (cores, fast chunks, tier backend); "
-                                                 "default: this machine as detected");
   sub->add_option("--instance", flags->instance, "Instance JSON the schedule came from (checks the schedule; its bandwidth model, "
                                                  "if any, gives the contention-aware prediction)");
-  sub->add_option("--journal", flags->journal, "Journal to write (default: <schedule>.journal.jsonl)");
-  auto* resume =
-      sub->add_option("--resume", flags->resume, "Continue the run this journal records: only unfinished tasks run");
   sub->add_option("--policy", flags->policy, "auto | list | pack")->capture_default_str();
-  sub->add_option("--tier-backend", flags->tier_backend, "Override the platform's tier backend");
-  sub->add_option("--chunks", flags->chunks, "Fast chunks without --platform")
-      ->check(CLI::Range(1U, config::kMaxFastChunks))
-      ->capture_default_str();
-  sub->add_option("--timeout", flags->timeout_s, "Per-task timeout in seconds (SIGTERM, then SIGKILL)")
-      ->check(cosched::cli::finite_positive(cosched::kMaxSeconds));
-  sub->add_option("--kill-grace", flags->kill_grace_s, "Seconds between SIGTERM and SIGKILL")
-      ->check(cosched::cli::finite_range(0.0, cosched::kMaxSeconds))
-      ->capture_default_str();
-  sub->add_option("--log-dir", flags->log_dir, "Task stdout/stderr (default: <journal>.logs/)");
-  sub->add_flag("--fail-fast", flags->fail_fast, "Stop the batch at the first failed task");
-  sub->add_flag("--force", flags->force, "Replace an existing journal (a new run; --resume continues one instead)")
-      ->excludes(resume);
+  cosched::cli::add_launch_flags(*sub, flags->run);
   sub->callback([flags] { run_launch(*flags); });
 }};
 

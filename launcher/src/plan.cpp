@@ -22,6 +22,34 @@ double LaunchPlan::predicted_makespan() const noexcept {
   return makespan;
 }
 
+double LaunchPlan::duration(std::size_t task, std::span<const int> alloc) const {
+  return online ? sched::online::job_time(*online, task, alloc) : tasks[task].predicted_duration;
+}
+
+LaunchPlan online_plan(std::shared_ptr<const sched::online::OnlineWorkload> workload,
+                       const sched::online::OnlineOptions& options) {
+  LaunchPlan plan;
+  plan.algorithm = "online";
+  const sched::Instance& instance = workload->instance;
+  for (const auto& resource : instance.resources()) {
+    plan.resource_names.push_back(resource.name);
+    plan.capacities.push_back(resource.capacity);
+  }
+  plan.tasks.reserve(instance.task_count());
+  for (std::size_t j = 0; j < instance.task_count(); ++j) {
+    PlannedTask task;
+    task.id = instance.tasks()[j].id;
+    task.demand = instance.space().decode(workload->reference_alloc[j]);
+    task.release = workload->arrivals[j].release;
+    task.planned_start = task.release;
+    task.predicted_duration = workload->reference_time[j];
+    plan.tasks.push_back(std::move(task));
+  }
+  plan.online = std::move(workload);
+  plan.online_options = options;
+  return plan;
+}
+
 LaunchPlan plan_from_schedule(const sched::Instance& instance, const sched::Schedule& schedule) {
   LaunchPlan plan;
   plan.algorithm = schedule.algorithm;
@@ -118,6 +146,15 @@ LaunchPlan remaining_plan(const LaunchPlan& plan, const std::vector<std::string>
     earliest = std::min(earliest, task.planned_start);
   }
   for (auto& task : rest.tasks) task.planned_start -= earliest;
+  if (plan.online) {
+    std::vector<std::size_t> keep;
+    for (std::size_t j = 0; j < plan.tasks.size(); ++j) {
+      if (done.count(plan.tasks[j].id) == 0) keep.push_back(j);
+    }
+    for (auto& task : rest.tasks) task.release = std::max(0.0, task.release - earliest);
+    rest.online = std::make_shared<const sched::online::OnlineWorkload>(
+        sched::online::remaining_jobs(*plan.online, keep, earliest));
+  }
   return rest;
 }
 

@@ -94,10 +94,10 @@ TEST(OvercommitProperty, APolicyThatPicksTooMuchIsRefusedAndReported) {
   class Greedy final : public Policy {
    public:
     [[nodiscard]] std::string_view name() const override { return "greedy"; }
-    [[nodiscard]] std::vector<std::size_t> select(const EngineView& view) override {
-      std::vector<std::size_t> all;
+    [[nodiscard]] std::vector<StartChoice> select(const EngineView& view) override {
+      std::vector<StartChoice> all;
       for (std::size_t j = 0; j < view.runs.size(); ++j) {
-        if (view.runs[j].state == TaskState::pending) all.push_back(j);
+        if (view.runs[j].state == TaskState::pending) all.push_back({j, view.plan.tasks[j].demand});
       }
       return all;
     }

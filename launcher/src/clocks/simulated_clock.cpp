@@ -6,15 +6,18 @@
 namespace cosched::launcher {
 
 SimulatedClock::SimulatedClock(const LaunchPlan& plan)
-    : SimulatedClock(plan, [&plan](std::size_t task) {
-        return SimulatedOutcome{plan.tasks[task].predicted_duration, TaskStatus::ok};
+    : SimulatedClock([&plan](std::size_t task, const Grant& grant) {
+        return SimulatedOutcome{plan.duration(task, grant.amounts), TaskStatus::ok};
       }) {}
 
 SimulatedClock::SimulatedClock(const LaunchPlan& /*plan*/, std::function<SimulatedOutcome(std::size_t)> outcome)
+    : SimulatedClock([outcome = std::move(outcome)](std::size_t task, const Grant&) { return outcome(task); }) {}
+
+SimulatedClock::SimulatedClock(std::function<SimulatedOutcome(std::size_t, const Grant&)> outcome)
     : outcome_(std::move(outcome)) {}
 
-LaunchRecord SimulatedClock::launch(std::size_t task, const Grant& /*grant*/) {
-  const SimulatedOutcome outcome = outcome_(task);
+LaunchRecord SimulatedClock::launch(std::size_t task, const Grant& grant) {
+  const SimulatedOutcome outcome = outcome_(task, grant);
   running_.push_back({task, now_ + outcome.duration, outcome.status});
   LaunchRecord record;
   record.start = now_;

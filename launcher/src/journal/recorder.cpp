@@ -41,7 +41,7 @@ void JournalRecorder::task_started(std::size_t task, const TaskRun& run) {
   event.predicted_start = predicted.start;
   event.predicted_contention_start = predicted.contention_start;
   event.predicted_contention_end = predicted.contention_end;
-  event.alloc = planned.demand;
+  event.alloc = run.grant.amounts;  // what it was given: an online policy chooses it at start
   event.cores = run.grant.cores.cores;
   event.pus = run.grant.cores.all_pus();
   event.fast_chunks = run.grant.fast_chunks;
@@ -68,7 +68,7 @@ void JournalRecorder::task_ended(std::size_t task, const TaskRun& run) {
   event.duration_s = done.end - run.launch.start;
   event.planned_start = planned.planned_start;
   event.planned_end = planned.planned_end();
-  event.predicted_duration = planned.predicted_duration;
+  event.predicted_duration = plan_.duration(task, run.grant.amounts);
   if (done.exit_code >= 0) event.exit_code = done.exit_code;
   if (done.signal != 0) event.signal = done.signal;
   if (!done.message.empty()) event.message = done.message;

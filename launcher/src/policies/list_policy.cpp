@@ -15,8 +15,8 @@ ListPolicy::ListPolicy(const LaunchPlan& plan) : order_(plan.tasks.size()) {
   });
 }
 
-std::vector<std::size_t> ListPolicy::select(const EngineView& view) {
-  std::vector<std::size_t> picks;
+std::vector<StartChoice> ListPolicy::select(const EngineView& view) {
+  std::vector<StartChoice> picks;
   std::vector<int> free = view.available;
   for (std::size_t task : order_) {
     if (view.runs[task].state != TaskState::pending) continue;
@@ -25,7 +25,7 @@ std::vector<std::size_t> ListPolicy::select(const EngineView& view) {
     // Resources still busy (an earlier task ran late): this task waits, and the list behind it too.
     if (!fits(planned.demand, free)) break;
     take(planned.demand, free);
-    picks.push_back(task);
+    picks.push_back({task, planned.demand});
   }
   return picks;
 }

@@ -10,7 +10,7 @@ class ListPolicy final : public Policy {
  public:
   explicit ListPolicy(const LaunchPlan& plan);
   [[nodiscard]] std::string_view name() const override { return "list"; }
-  [[nodiscard]] std::vector<std::size_t> select(const EngineView& view) override;
+  [[nodiscard]] std::vector<StartChoice> select(const EngineView& view) override;
   [[nodiscard]] std::optional<double> next_wakeup(const EngineView& view) const override;
 
  private:

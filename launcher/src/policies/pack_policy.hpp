@@ -7,7 +7,7 @@ namespace cosched::launcher::policies {
 class PackPolicy final : public Policy {
  public:
   [[nodiscard]] std::string_view name() const override { return "pack"; }
-  [[nodiscard]] std::vector<std::size_t> select(const EngineView& view) override;
+  [[nodiscard]] std::vector<StartChoice> select(const EngineView& view) override;
   [[nodiscard]] std::optional<double> next_wakeup(const EngineView& /*view*/) const override {
     return std::nullopt;  // packs start on completions only
   }

@@ -2,8 +2,8 @@
 // ONE event-driven executor for planned tasks (task ready / started / finished). Two seams:
 //   Clock  — where time and task completions come from: SimulatedClock (completions at start + a duration
 //            model, instantly) for predictions and tests, WallClock (child processes on real cores) for runs.
-//   Policy — what starts when: the list rule and the pack rule of Sec. 5.3 (policies.hpp); online policies plug
-//            in here too.
+//   Policy — what starts when, and with which allocation: the list rule and the pack rule of Sec. 5.3, and the
+//            online policies of seed 000 (policies.hpp), which see each task only from its release time on.
 // The engine owns the resource ledger: it starts a task only when the pool can grant its whole demand, asserts
 // after each grant that no resource type is in use beyond its capacity, and records refusals instead of
 // over-committing.
@@ -58,7 +58,8 @@ class Clock {
   virtual std::vector<Completion> stop_running() = 0;
 };
 
-enum class TaskState { pending, running, done };
+// waiting: not released yet (PlannedTask::release in the future); policies never see it as startable.
+enum class TaskState { waiting, pending, running, done };
 
 struct TaskRun {
   TaskState state = TaskState::pending;
@@ -75,12 +76,24 @@ struct EngineView {
   double now;
 };
 
+// A task to start now with an allocation: the plan's demand (offline schedules), or what an online policy chose.
+struct StartChoice {
+  std::size_t task = 0;
+  std::vector<int> demand;
+};
+
 class Policy {
  public:
   virtual ~Policy() = default;
   [[nodiscard]] virtual std::string_view name() const = 0;
-  // Pending tasks to start now, in the order to start them; together they must fit in view.available.
-  [[nodiscard]] virtual std::vector<std::size_t> select(const EngineView& view) = 0;
+  // The engine's events, for policies that keep their own view of the batch (the online ones): a task was
+  // released (it is pending from now on), started with run.grant, or ended.
+  virtual void released(std::size_t /*task*/, const EngineView& /*view*/) {}
+  virtual void started(std::size_t /*task*/, const TaskRun& /*run*/) {}
+  virtual void ended(std::size_t /*task*/, const TaskRun& /*run*/) {}
+  // Pending tasks to start now with their allocations, in the order to start them; together they must fit in
+  // view.available.
+  [[nodiscard]] virtual std::vector<StartChoice> select(const EngineView& view) = 0;
   // The next time select() may answer differently without a completion (a planned start time), or nullopt.
   [[nodiscard]] virtual std::optional<double> next_wakeup(const EngineView& view) const = 0;
 };
@@ -109,6 +122,10 @@ struct EngineResult {
   bool stopped_by_failure = false; // --fail-fast
   std::vector<std::string> overcommit_refusals;
   std::vector<int> peak_in_use;    // per resource type, for the never-over-commit checks
+  // Time spent deciding: the policy's select() and released() calls, and the events (releases and completions).
+  double policy_seconds = 0.0;
+  double policy_max_seconds = 0.0;  // the longest single call
+  std::size_t events = 0;
 };
 
 // Runs `plan` to the end (or until stopped). Throws RuntimeFailure when nothing runs, nothing can start and

@@ -6,11 +6,14 @@
 // memory pools: what the contention clock needs to predict co-running tasks slowing each other down.
 #include <cstddef>
 #include <filesystem>
+#include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "cosched/sched/bandwidth.hpp"
 #include "cosched/sched/model.hpp"
+#include "cosched/sched/online/policy.hpp"
 #include "cosched/sched/schedule.hpp"
 
 namespace cosched::launcher {
@@ -24,6 +27,7 @@ struct PlannedTask {
   // Its demand on each pool of LaunchPlan::bandwidth at this allocation, when alone (bytes/s) and its streaming
   // cores; empty bytes_per_s when unknown (the task then never contends).
   sched::FlowDemand flow = {};
+  double release = 0.0;  // the engine shows the task to the policy from this time on (online jobs)
   [[nodiscard]] double planned_end() const noexcept { return planned_start + predicted_duration; }
 };
 
@@ -35,8 +39,15 @@ struct LaunchPlan {
   std::vector<PlannedTask> tasks;
   // The node's memory pools (the instance's model); empty: no contention-aware prediction.
   sched::BandwidthModel bandwidth;
+  // An online workload (seed 000): task j is job j, released at its release time; an online policy picks its
+  // allocation when it starts it, and it then takes its time there. Null for the plan of a schedule.
+  std::shared_ptr<const sched::online::OnlineWorkload> online;
+  sched::online::OnlineOptions online_options;
 
-  [[nodiscard]] bool is_pack() const noexcept;  // every task carries a pack number
+  [[nodiscard]] bool is_pack() const noexcept;
+  [[nodiscard]] bool is_online() const noexcept { return online != nullptr; }
+  // How long task j runs with `alloc`: an online job's time there, else the task's predicted duration.
+  [[nodiscard]] double duration(std::size_t task, std::span<const int> alloc) const;  // every task carries a pack number
   [[nodiscard]] double predicted_makespan() const noexcept;
   [[nodiscard]] std::size_t dimensions() const noexcept { return capacities.size(); }
 };
@@ -60,9 +71,15 @@ struct LaunchPlan {
 // instance's capacities. An instance without a bandwidth model leaves the plan as it is, unchecked.
 void attach_bandwidth(LaunchPlan& plan, const sched::Instance& instance, const std::string& source = "instance");
 
+// The plan of an online workload: one task per job (its id, its release, its reference allocation as the demand
+// and reference time as the predicted duration, until a policy chooses), the workload's resources, no schedule.
+[[nodiscard]] LaunchPlan online_plan(std::shared_ptr<const sched::online::OnlineWorkload> workload,
+                                     const sched::online::OnlineOptions& options);
+
 // The tasks not in `done_ids`, with planned starts shifted so the earliest remaining one starts at 0 (a resumed
 // batch does not wait for time that already passed in the killed run). Packs keep their numbers; the bandwidth
-// model and the tasks' demands are kept.
+// model and the tasks' demands are kept. An online plan keeps the remaining jobs, their releases shifted the same
+// way (sched::online::remaining_jobs).
 [[nodiscard]] LaunchPlan remaining_plan(const LaunchPlan& plan, const std::vector<std::string>& done_ids);
 
 }  // namespace cosched::launcher

@@ -17,9 +17,10 @@ struct SimulatedOutcome {
 
 class SimulatedClock final : public Clock {
  public:
-  // Every task takes its predicted duration and succeeds.
+  // Every task takes its duration at the allocation it is granted (LaunchPlan::duration) and succeeds.
   explicit SimulatedClock(const LaunchPlan& plan);
   SimulatedClock(const LaunchPlan& plan, std::function<SimulatedOutcome(std::size_t task)> outcome);
+  explicit SimulatedClock(std::function<SimulatedOutcome(std::size_t task, const Grant& grant)> outcome);
 
   [[nodiscard]] std::string_view name() const override { return "simulated"; }
   [[nodiscard]] double now() override { return now_; }
@@ -33,7 +34,7 @@ class SimulatedClock final : public Clock {
     double end;
     TaskStatus status;
   };
-  std::function<SimulatedOutcome(std::size_t)> outcome_;
+  std::function<SimulatedOutcome(std::size_t, const Grant&)> outcome_;
   std::vector<Running> running_;
   double now_ = 0.0;
 };

@@ -1,0 +1,73 @@
+#include "launch_options.hpp"
+
+#include <fmt/core.h>
+
+#include "cosched/common/checked.hpp"
+#include "cosched/common/error.hpp"
+#include "run_main.hpp"
+
+namespace cosched::cli {
+
+void add_launch_flags(CLI::App& sub, LaunchFlags& flags) {
+  sub.add_option("--platform", flags.platform, "Platform TOML (cores, fast chunks, tier backend); "
+                                               "default: this machine as detected");
+  sub.add_option("--journal", flags.journal, "Journal to write");
+  auto* resume =
+      sub.add_option("--resume", flags.resume, "Continue the run this journal records: only unfinished tasks run");
+  sub.add_option("--tier-backend", flags.tier_backend, "Override the platform's tier backend");
+  sub.add_option("--chunks", flags.chunks, "Fast chunks without --platform")
+      ->check(CLI::Range(1U, config::kMaxFastChunks))
+      ->capture_default_str();
+  sub.add_option("--timeout", flags.timeout_s, "Per-task timeout in seconds (SIGTERM, then SIGKILL)")
+      ->check(finite_positive(kMaxSeconds));
+  sub.add_option("--kill-grace", flags.kill_grace_s, "Seconds between SIGTERM and SIGKILL")
+      ->check(finite_range(0.0, kMaxSeconds))
+      ->capture_default_str();
+  sub.add_option("--log-dir", flags.log_dir, "Task stdout/stderr (default: <journal>.logs/)");
+  sub.add_flag("--fail-fast", flags.fail_fast, "Stop the batch at the first failed task");
+  sub.add_flag("--force", flags.force, "Replace an existing journal (a new run; --resume continues one instead)")
+      ->excludes(resume);
+}
+
+LaunchNode launch_node(const LaunchFlags& flags) {
+  LaunchNode result;
+  if (!flags.platform.empty()) result.platform_file = config::load_platform_config(flags.platform);
+  result.node = result.platform_file
+                    ? *result.platform_file
+                    : config::this_machine_platform(flags.tier_backend.empty() ? "auto" : flags.tier_backend,
+                                                    config::kDefaultEmulationRatio, flags.chunks);
+  if (!flags.tier_backend.empty()) result.node.tier_backend = flags.tier_backend;
+  return result;
+}
+
+launcher::LaunchSettings launch_settings(const LaunchFlags& flags, const config::PlatformConfig& node,
+                                         const std::filesystem::path& default_journal) {
+  if (!flags.journal.empty() && !flags.resume.empty() && flags.journal != flags.resume) {
+    throw UsageError("--journal and --resume name different files: --resume continues its own journal");
+  }
+  launcher::LaunchSettings settings;
+  settings.resume = !flags.resume.empty();
+  settings.force = flags.force;
+  settings.journal = settings.resume         ? std::filesystem::path(flags.resume)
+                     : flags.journal.empty() ? default_journal
+                                             : std::filesystem::path(flags.journal);
+  settings.engine.fail_fast = flags.fail_fast;
+  settings.clock.timeout_s = flags.timeout_s;
+  settings.clock.kill_grace_s = flags.kill_grace_s;
+  settings.tier = launcher::make_tier_setup(node.tier_backend, node.emulation_ratio, node.chunk_bytes());
+  settings.log_dir = flags.log_dir;
+  return settings;
+}
+
+void report_launch(const launcher::LaunchSummary& summary, const launcher::LaunchSettings& settings) {
+  fmt::print("{}", launcher::format_summary(summary));
+  if (summary.observed.interrupted) {
+    throw RuntimeFailure("interrupted: resume with --resume " + settings.journal.string());
+  }
+  if (summary.observed.failed > 0) {
+    throw RuntimeFailure(
+        fmt::format("{} task(s) failed (see {})", summary.observed.failed, settings.journal.string()));
+  }
+}
+
+}  // namespace cosched::cli

@@ -1,0 +1,49 @@
+#pragma once
+// What `cosched launch` and `cosched online --launch` share: the options of a run on this node (platform, tier
+// backend, journal, resume, timeouts, logs), turning them into the node and the launcher's settings, and how a
+// finished run is reported (the summary; exit 6 when it was interrupted or a task failed).
+#include <CLI/CLI.hpp>
+
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "cosched/config/platform.hpp"
+#include "cosched/launcher/launch.hpp"
+
+namespace cosched::cli {
+
+struct LaunchFlags {
+  std::string platform;
+  std::string journal;
+  std::string resume;
+  std::string tier_backend;
+  std::string log_dir;
+  unsigned chunks = config::kDefaultFastChunks;
+  std::optional<double> timeout_s;
+  double kill_grace_s = 2.0;
+  bool fail_fast = false;
+  bool force = false;
+};
+
+// Adds --platform, --journal, --resume, --tier-backend, --chunks, --timeout, --kill-grace, --log-dir,
+// --fail-fast and --force to `sub`.
+void add_launch_flags(CLI::App& sub, LaunchFlags& flags);
+
+struct LaunchNode {
+  std::optional<config::PlatformConfig> platform_file;  // when --platform was given
+  config::PlatformConfig node;                          // the file's, or this machine as detected
+};
+
+// The node the run uses: --platform, or this machine (with --tier-backend and --chunks).
+[[nodiscard]] LaunchNode launch_node(const LaunchFlags& flags);
+
+// The launcher's settings for `flags` on `node`; the journal is --resume's, --journal, or `default_journal`.
+// Throws UsageError when --journal and --resume name different files.
+[[nodiscard]] launcher::LaunchSettings launch_settings(const LaunchFlags& flags, const config::PlatformConfig& node,
+                                                       const std::filesystem::path& default_journal);
+
+// Prints the summary; throws RuntimeFailure (exit 6) when the run was interrupted or a task failed.
+void report_launch(const launcher::LaunchSummary& summary, const launcher::LaunchSettings& settings);
+
+}  // namespace cosched::cli

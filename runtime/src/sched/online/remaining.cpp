@@ -1,0 +1,23 @@
+#include <algorithm>
+
+#include "cosched/sched/online/workload.hpp"
+
+namespace cosched::sched::online {
+
+OnlineWorkload remaining_jobs(const OnlineWorkload& workload, const std::vector<std::size_t>& keep, double shift) {
+  std::vector<Task> tasks;
+  std::vector<JobArrival> arrivals;
+  tasks.reserve(keep.size());
+  arrivals.reserve(keep.size());
+  for (std::size_t job : keep) {
+    tasks.push_back(workload.instance.tasks()[job]);
+    JobArrival arrival = workload.arrivals[job];
+    arrival.release = std::max(0.0, arrival.release - shift);
+    arrivals.push_back(std::move(arrival));
+  }
+  Instance instance(workload.instance.resources(), std::move(tasks), workload.instance.attributes(),
+                    workload.instance.bandwidth());
+  return make_online_workload(workload.name, workload.source, std::move(instance), std::move(arrivals));
+}
+
+}  // namespace cosched::sched::online
