@@ -122,7 +122,7 @@ INSTANTIATE_TEST_SUITE_P(
                 "'tasks[0].release_every_s' must be finite", 4},
         BadFile{"[[tasks]]\nkernel = \"triad\"\nfootprint_mib = 64\ncount = 3\nrelease_every_s = 9e8\n",
                 "the release of copy 2 must be finite, >= 0 and <= 1e+09, got 1.8e+09", 5},
-        BadFile{"[[tasks]]\nkernel = \"triad\"\nfootprint_mib = 64\nuser = \"a/b\"\n", "\"a/b\" is not allowed", 4},
+        BadFile{"[[tasks]]\nkernel = \"triad\"\nfootprint_mib = 64\nuser = \"a/b\"\n", "key 'tasks[0].user': id \"a/b\" is not allowed", 4},
         BadFile{"[[tasks]]\nkernel = \"triad\"\nfootprint_mib = 64\nuser = 5\n", "must be a string", 4}));
 
 TEST(WorkloadToml, MoreTasksThanTheLimitAreRefused) {

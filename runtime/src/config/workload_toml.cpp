@@ -49,7 +49,7 @@ void set_arrivals(const TomlTable& entry, std::span<WorkloadTask> copies) {
   const double release = entry.number("release_s", non_negative_up_to(kMaxSeconds)).value_or(0.0);
   const double every = entry.number("release_every_s", non_negative_up_to(kMaxSeconds)).value_or(0.0);
   const auto user = entry.string("user");
-  if (user) check_identifier(*user, entry.where("user"));
+  if (user) check_identifier(*user, fmt::format("{}: key '{}'", entry.where("user"), entry.name_of("user")));
   for (std::size_t k = 0; k < copies.size(); ++k) {
     copies[k].release_s = checked_number(release + static_cast<double>(k) * every, non_negative_up_to(kMaxSeconds),
                                          entry.where("release_every_s"), fmt::format("the release of copy {}", k));
