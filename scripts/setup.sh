@@ -5,7 +5,7 @@ set -euo pipefail
 packages=(
   build-essential cmake pkg-config git file
   libhwloc-dev hwloc libmemkind-dev libnuma-dev numactl
-  libcli11-dev nlohmann-json3-dev libtomlplusplus-dev libfmt-dev
+  libcli11-dev nlohmann-json3-dev libtomlplusplus-dev libfmt-dev zlib1g-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   likwid
   ccache                                  # scripts/test.sh: cheap rebuilds (CI builds the tree several times)

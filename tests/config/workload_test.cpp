@@ -112,7 +112,18 @@ INSTANTIATE_TEST_SUITE_P(
         BadFile{"name = \"a b\"\n[[tasks]]\nkernel = \"triad\"\nfootprint_mib = 64\n", "\"a b\" is not allowed", 1},
         BadFile{"name = \"empty\"\n", "no [[tasks]] entries", 0},
         BadFile{"tasks = 3\n", "'tasks' must be an array of tables", 1},
-        BadFile{"[[tasks]]\nkernel = \"triad\"\nfootprint_mib = [\n", "w.toml:3:", 3}));
+        BadFile{"[[tasks]]\nkernel = \"triad\"\nfootprint_mib = [\n", "w.toml:3:", 3},
+        // online runs: release times and users
+        BadFile{"[[tasks]]\nkernel = \"triad\"\nfootprint_mib = 64\nrelease_s = -1\n",
+                "'tasks[0].release_s' must be finite, >= 0", 4},
+        BadFile{"[[tasks]]\nkernel = \"triad\"\nfootprint_mib = 64\nrelease_s = nan\n", "must be finite", 4},
+        BadFile{"[[tasks]]\nkernel = \"triad\"\nfootprint_mib = 64\nrelease_s = \"soon\"\n", "must be a number", 4},
+        BadFile{"[[tasks]]\nkernel = \"triad\"\nfootprint_mib = 64\nrelease_every_s = -2\n",
+                "'tasks[0].release_every_s' must be finite", 4},
+        BadFile{"[[tasks]]\nkernel = \"triad\"\nfootprint_mib = 64\ncount = 3\nrelease_every_s = 9e8\n",
+                "the release of copy 2 must be finite, >= 0 and <= 1e+09, got 1.8e+09", 5},
+        BadFile{"[[tasks]]\nkernel = \"triad\"\nfootprint_mib = 64\nuser = \"a/b\"\n", "key 'tasks[0].user': id \"a/b\" is not allowed", 4},
+        BadFile{"[[tasks]]\nkernel = \"triad\"\nfootprint_mib = 64\nuser = 5\n", "must be a string", 4}));
 
 TEST(WorkloadToml, MoreTasksThanTheLimitAreRefused) {
   std::string text;
@@ -219,7 +230,13 @@ INSTANTIATE_TEST_SUITE_P(
         BadJson{R"({"tasks": [{"id": "a", "command": ["x"], "timeout_s": -1}]})", "\"timeout_s\" must be finite"},
         BadJson{R"({"tasks": [{"id": "a", "command": ["x"], "timeout_s": "60"}]})", "\"timeout_s\" must be a number"},
         BadJson{R"({"tasks": [{"id": "a", "command": ["x"]}, {"id": "a", "command": ["y"]}]})",
-                "tasks[1]: task id \"a\" appears twice"}));
+                "tasks[1]: task id \"a\" appears twice"},
+        BadJson{R"({"tasks": [{"id": "a", "command": ["x"], "release_s": -1}]})",
+                "(task \"a\"): \"release_s\" must be finite"},
+        BadJson{R"({"tasks": [{"id": "a", "command": ["x"], "release_s": "soon"}]})", "(task \"a\"): \"release_s\""},
+        BadJson{R"({"tasks": [{"id": "a", "command": ["x"], "user": 3}]})", "(task \"a\"): \"user\""},
+        BadJson{R"({"tasks": [{"id": "a", "command": ["x"], "user": "../x"}]})",
+                "(task \"a\"): \"user\": id \"../x\" is not allowed"}));
 
 TEST(Command, KnownPlaceholdersAndOtherBracesPass) {
   EXPECT_NO_THROW(check_command({"prog", "{threads}", "--cpus={cpuset}", "{cores}:{fast_bytes}"}, "w"));

@@ -18,6 +18,7 @@
 #include "cosched/profiler/profile_context.hpp"
 #include "cosched/profiler/profile_csv.hpp"
 #include "cosched/sched/io.hpp"
+#include "cosched/sched/online/workload.hpp"
 #include "support/programs.hpp"
 #include "test_support.hpp"
 
@@ -94,6 +95,24 @@ TEST(Instance, DenseRowMajorTimesWithNullWithoutCores) {
   EXPECT_TRUE(json["tasks"][0]["times"][10].is_null());
   EXPECT_EQ(json["tasks"][0]["times"][1 * 11 + 3], instance.time(0, std::vector<int>{1, 3}));
   EXPECT_EQ(json["tasks"][0]["kernel"], "triad");
+}
+
+// `cosched instance` carries a node workload's release times and users (config::to_json writes them when set)
+// into the Instance JSON's task attributes, where the online workload reads them.
+TEST(Instance, CarriesReleaseTimesAndUsersForOnlineRuns) {
+  const auto platform = small_platform();
+  config::Workload workload = stream_workload("triad", 40 * kMiB, 2, 1);
+  workload.tasks[1].release_s = 3.5;
+  workload.tasks[1].user = "alice";
+  const auto instance = build_instance(workload, model_profile("triad", 40 * kMiB, platform), platform);
+  EXPECT_FALSE(instance.tasks()[0].attributes.contains("release_s"));
+  EXPECT_EQ(instance.tasks()[1].attributes.at("release_s"), 3.5);
+  const auto read = sched::parse_instance(sched::instance_to_json(instance), "w.json");
+  const auto online = sched::online::online_workload_from_instance(read, "w.json");
+  EXPECT_EQ(online.name, "w");
+  EXPECT_EQ(online.arrivals[0].release, 0.0);
+  EXPECT_EQ(online.arrivals[1].release, 3.5);
+  EXPECT_EQ(online.arrivals[1].user, "alice");
 }
 
 TEST(Instance, TimesBeyondWhatAnInstanceHoldsAreAnInputError) {

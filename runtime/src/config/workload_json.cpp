@@ -20,8 +20,8 @@ namespace {
 
 using nlohmann::json;
 
-constexpr std::array<std::string_view, 6> kTaskKeys{"id", "command", "kernel", "footprint_bytes", "passes",
-                                                    "timeout_s"};
+constexpr std::array<std::string_view, 8> kTaskKeys{"id",     "command",   "kernel",    "footprint_bytes",
+                                                    "passes", "timeout_s", "release_s", "user"};
 
 std::int64_t integer_field(const json& entry, const char* key, std::int64_t min, std::int64_t max,
                            const std::string& where) {
@@ -92,6 +92,13 @@ WorkloadTask task_from_json(const json& entry, const std::string& where, const T
     if (!timeout.is_number()) throw InputError(at, "\"timeout_s\" must be a number of seconds");
     task.timeout_s = checked_number(timeout.get<double>(), positive_up_to(kMaxSeconds), at, "\"timeout_s\"");
   }
+  if (entry.contains("release_s")) {
+    task.release_s = json_to_number(entry.at("release_s"), non_negative_up_to(kMaxSeconds), at, "\"release_s\"");
+  }
+  if (entry.contains("user")) {
+    task.user = json_to_string(entry.at("user"), at, "\"user\"");
+    check_identifier(task.user, at + ": \"user\"");
+  }
   return task;
 }
 
@@ -107,6 +114,8 @@ void to_json(json& out, const WorkloadTask& task) {
     out["command"] = task.command;
   }
   if (task.timeout_s) out["timeout_s"] = *task.timeout_s;
+  if (task.release_s != 0.0) out["release_s"] = task.release_s;
+  if (!task.user.empty()) out["user"] = task.user;
 }
 
 void to_json(json& out, const Workload& workload) {

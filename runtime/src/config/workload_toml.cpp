@@ -1,6 +1,8 @@
 // The workload TOML reader: kernel x footprint x count entries, expanded to tasks by the one id rule.
 #include <fmt/format.h>
 
+#include <span>
+
 #include "cosched/common/checked.hpp"
 #include "cosched/common/error.hpp"
 #include "cosched/common/identifier.hpp"
@@ -42,6 +44,19 @@ std::uint64_t read_footprint(const TomlTable& entry, const WorkloadReadOptions& 
   return bytes;
 }
 
+// The online fields of an entry's tasks: copy k arrives at release_s + k * release_every_s, all of `user`.
+void set_arrivals(const TomlTable& entry, std::span<WorkloadTask> copies) {
+  const double release = entry.number("release_s", non_negative_up_to(kMaxSeconds)).value_or(0.0);
+  const double every = entry.number("release_every_s", non_negative_up_to(kMaxSeconds)).value_or(0.0);
+  const auto user = entry.string("user");
+  if (user) check_identifier(*user, fmt::format("{}: key '{}'", entry.where("user"), entry.name_of("user")));
+  for (std::size_t k = 0; k < copies.size(); ++k) {
+    copies[k].release_s = checked_number(release + static_cast<double>(k) * every, non_negative_up_to(kMaxSeconds),
+                                         entry.where("release_every_s"), fmt::format("the release of copy {}", k));
+    copies[k].user = user.value_or("");
+  }
+}
+
 Workload read_workload(const TomlTable& root, const WorkloadReadOptions& options) {
   root.allow_only({"name", "description", "tasks"});
   Workload workload;
@@ -54,7 +69,8 @@ Workload read_workload(const TomlTable& root, const WorkloadReadOptions& options
     throw InputError(root.source(), "no [[tasks]] entries (each: kernel, footprint_mib, count)");
   }
   for (const auto& entry : *entries) {
-    entry.allow_only({"kernel", "footprint_mib", "footprint_percent_of_fast", "count", "passes"});
+    entry.allow_only({"kernel", "footprint_mib", "footprint_percent_of_fast", "count", "passes", "release_s",
+                      "release_every_s", "user"});
     StreamTaskGroup group;
     const auto kernel = entry.string("kernel");
     if (!kernel) throw InputError(entry.where(), fmt::format("missing key '{}'", entry.name_of("kernel")));
@@ -63,7 +79,9 @@ Workload read_workload(const TomlTable& root, const WorkloadReadOptions& options
     group.footprint_bytes = read_footprint(entry, options);
     group.count = static_cast<unsigned>(entry.integer("count", 1, kMaxTaskCount).value_or(1));
     group.passes = static_cast<unsigned>(entry.integer("passes", 1, kMaxPasses).value_or(1));
+    const std::size_t first = workload.tasks.size();
     add_stream_tasks(workload, group, entry.where());
+    set_arrivals(entry, std::span(workload.tasks).subspan(first));
   }
   return workload;
 }

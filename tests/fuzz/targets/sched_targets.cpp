@@ -1,7 +1,9 @@
-// Instance JSON and Schedule JSON (docs/formats.md).
+// Instance JSON and Schedule JSON (docs/formats.md), SWF traces.
 #include "cosched/sched/io.hpp"
+#include "cosched/sched/online/swf.hpp"
 #include "targets.hpp"
 
+#include <stdexcept>
 #include <string>
 
 namespace cosched::fuzz {
@@ -23,6 +25,15 @@ void instance_json(std::string_view input) { (void)sched::parse_instance(input, 
 
 void schedule_json(std::string_view input) {
   (void)sched::parse_schedule(input, fixed_instance(), "fuzz-schedule.json");
+}
+
+void swf_trace(std::string_view input) {
+  using namespace sched::online;
+  const SwfTrace trace = read_swf_bytes(input, "fuzz.swf");
+  if (parse_swf(to_swf(trace), trace.source) != trace) throw std::logic_error("to_swf does not read back the same");
+  // A small machine, so that a header's absurd MaxProcs does not size the allocation space.
+  (void)workload_from_swf(trace, {64, 200, std::nullopt});
+  (void)workload_from_swf(trace, {64, 200, 1});
 }
 
 }  // namespace cosched::fuzz

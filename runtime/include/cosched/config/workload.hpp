@@ -12,6 +12,9 @@
 //       footprint_mib = 256          # or footprint_percent_of_fast = 60 (of the platform's fast capacity)
 //       count = 10                   # optional (1)
 //       passes = 20                  # optional (1): kernel passes per task; times scale with it
+//       release_s = 2.5              # optional (0): when the first copy arrives in an online run
+//       release_every_s = 1          # optional (0): copy k arrives at release_s + k * release_every_s
+//       user = "alice"               # optional: whose tasks they are (an identifier)
 //     expanded to tasks whose ids follow stream_task_id, k counting per (kernel, footprint) in file order;
 //   - JSON: {"name": ..., "tasks": [{"id": "t0", "command": ["prog", "{threads}"], "timeout_s": 60},
 //                                    {"id": "s0", "kernel": "triad", "footprint_bytes": 67108864, "passes": 3}]}
@@ -48,6 +51,8 @@ struct WorkloadTask {
   unsigned passes = 1;                // STREAM: kernel passes (the instance's time covers all of them)
   std::vector<std::string> command;   // a program, when set (placeholders allowed)
   std::optional<double> timeout_s;    // overrides the launch's --timeout
+  double release_s = 0.0;             // online runs: seconds after the start when the task arrives, in [0, kMaxSeconds]
+  std::string user{};                 // online runs: whose task it is ("" unknown; else an identifier)
   [[nodiscard]] bool is_stream() const noexcept { return !kernel.empty(); }
   friend bool operator==(const WorkloadTask&, const WorkloadTask&) = default;
 };
@@ -109,7 +114,8 @@ struct WorkloadReadOptions {
 void check_task_count(std::size_t count, const std::string& source);
 
 // One task as JSON: {"id", "kernel", "footprint_bytes", "passes"} or {"id", "command"}, plus "timeout_s" when
-// set. The Instance JSON carries the same fields per task.
+// set, "release_s" when not 0 and "user" when not empty (so files without them read and write as before). The
+// Instance JSON carries the same fields per task (sched::online reads "release_s" and "user" from there).
 void to_json(nlohmann::json& json, const WorkloadTask& task);
 // {"name", "description" (when set), "tasks": [...]} — parse_workload_json reads it back.
 void to_json(nlohmann::json& json, const Workload& workload);

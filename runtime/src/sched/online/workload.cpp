@@ -4,74 +4,133 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <limits>
+#include <utility>
 
+#include "cosched/common/checked.hpp"
 #include "cosched/common/error.hpp"
+#include "cosched/common/identifier.hpp"
+#include "cosched/common/json_input.hpp"
+#include "sched/compensated_sum.hpp"
+#include "sched/rows.hpp"
 
 namespace cosched::sched::online {
 
-StretchReference stretch_reference(const Instance& instance, std::size_t task) {
+namespace {
+
+// The least-area finite allocation of a task, scanning its whole table (`buffer` is reused between tasks): a rigid
+// job's only way to run. Areas are share_sum(p) * t(p) with share_sum folded left as AllocationSpace does, so they
+// agree bit for bit with every other area of the library. Ties: the smaller time, then the smaller index (the scan
+// order).
+std::optional<StretchReference> least_area_allocation(const Instance& instance, std::size_t task,
+                                                      std::vector<double>& buffer) {
   const AllocationSpace& space = instance.space();
-  std::vector<int> alloc(space.dimensions(), 0);
-  alloc[0] = 1;
-  const double sequential = instance.time(task, alloc);
-  if (std::isfinite(sequential)) return {space.index_of(alloc), sequential};
-  // A rigid job: the least-area allocation it can run with (ties: the shorter, then the first).
-  StretchReference best{0, std::numeric_limits<double>::infinity()};
+  buffer.resize(space.size());
+  instance.tasks()[task].profile->fill_times(space, buffer);
+  const int last_capacity = space.capacity(space.dimensions() - 1);
+  std::optional<StretchReference> best;
   double best_area = std::numeric_limits<double>::infinity();
-  std::vector<double> times(space.size());
-  instance.tasks()[task].profile->fill_times(space, times);
-  for (std::size_t k = 0; k < times.size(); ++k) {
-    if (!std::isfinite(times[k])) continue;
-    space.decode(k, alloc);
-    const double a = area(space, alloc, times[k]);
-    if (a < best_area || (a == best_area && times[k] < best.time)) {
-      best_area = a;
-      best = {k, times[k]};
+  for (detail::RowWalker row(space); row.valid(); row.advance()) {
+    for (int k = 0; k <= last_capacity; ++k) {
+      const std::size_t index = row.base() + static_cast<std::size_t>(k);
+      const double time = buffer[index];
+      if (std::isinf(time)) continue;
+      const double area = (row.outer_share() + space.share(space.dimensions() - 1, k)) * time;
+      if (!best || area < best_area || (area == best_area && time < best->time)) {
+        best = StretchReference{index, time};
+        best_area = area;
+      }
     }
   }
   return best;
 }
 
+// The rule of workload.hpp: one unit of the first resource alone when that time is finite (a lookup, no scan),
+// else the least-area finite allocation.
+std::optional<StretchReference> find_reference(const Instance& instance, std::size_t task,
+                                               std::vector<double>& buffer) {
+  std::vector<int> unit(instance.dimensions(), 0);
+  unit[0] = 1;
+  const double time = instance.time(task, unit);
+  if (!std::isinf(time)) return StretchReference{instance.space().index_of(unit), time};
+  return least_area_allocation(instance, task, buffer);
+}
+
+std::string job_where(const std::string& source, const Instance& instance, std::size_t job) {
+  return fmt::format("{}: job \"{}\"", source, instance.tasks()[job].id);
+}
+
+}  // namespace
+
+StretchReference stretch_reference(const Instance& instance, std::size_t task) {
+  std::vector<double> buffer;
+  const auto reference = find_reference(instance, task, buffer);
+  if (!reference) {
+    throw InputError(fmt::format("task \"{}\"", instance.tasks()[task].id), "no allocation has a finite time");
+  }
+  return *reference;
+}
+
 OnlineWorkload make_online_workload(std::string name, std::string source, Instance instance,
                                     std::vector<JobArrival> arrivals) {
-  if (arrivals.size() != instance.task_count()) {
-    throw InputError(source, fmt::format("{} arrivals for {} jobs", arrivals.size(), instance.task_count()));
+  const std::size_t jobs = instance.task_count();
+  if (jobs == 0) throw InputError(source, "the workload has no jobs");
+  if (arrivals.size() != jobs) {
+    throw InputError(source, fmt::format("{} arrivals for {} jobs", arrivals.size(), jobs));
   }
   OnlineWorkload workload{std::move(name), std::move(source), std::move(instance), std::move(arrivals), {}, {}};
-  const std::size_t n = workload.arrivals.size();
-  workload.reference_time.resize(n);
-  workload.reference_alloc.resize(n);
-  for (std::size_t j = 0; j < n; ++j) {
-    const JobArrival& arrival = workload.arrivals[j];
-    const std::string& id = workload.instance.tasks()[j].id;
-    if (!std::isfinite(arrival.release) || arrival.release < 0.0) {
-      throw InputError(workload.source, fmt::format("job {}: release {} is not a finite time >= 0", id, arrival.release));
+  workload.reference_time.reserve(jobs);
+  workload.reference_alloc.reserve(jobs);
+  std::vector<double> buffer;
+  for (std::size_t j = 0; j < jobs; ++j) {
+    JobArrival& arrival = workload.arrivals[j];
+    const std::string where = job_where(workload.source, workload.instance, j);
+    arrival.release = checked_number(arrival.release, non_negative_up_to(kMaxSeconds), where, "the release time");
+    arrival.release += 0.0;  // -0.0 -> +0.0
+    if (arrival.estimate) (void)checked_number(*arrival.estimate, positive_up_to(kMaxSeconds), where, "the estimate");
+    if (!arrival.user.empty()) check_identifier(arrival.user, where + ": user");
+    const auto reference = find_reference(workload.instance, j, buffer);
+    if (!reference) throw InputError(where, "no allocation has a finite time: the job can never run");
+    if (reference->time <= 0.0) {
+      throw InputError(where, "its time at its reference allocation is 0: its stretch would divide by 0");
     }
-    if (arrival.estimate && (!std::isfinite(*arrival.estimate) || *arrival.estimate <= 0.0)) {
-      throw InputError(workload.source, fmt::format("job {}: estimate {} is not a finite time > 0", id, *arrival.estimate));
-    }
-    const StretchReference reference = stretch_reference(workload.instance, j);
-    if (!std::isfinite(reference.time) || reference.time <= 0.0) {
-      throw InputError(workload.source,
-                       fmt::format("job {}: no allocation with a finite, positive time (reference time {})", id,
-                                   reference.time));
-    }
-    workload.reference_time[j] = reference.time;
-    workload.reference_alloc[j] = reference.alloc;
+    workload.reference_time.push_back(reference->time);
+    workload.reference_alloc.push_back(reference->alloc);
   }
   return workload;
 }
 
+OnlineWorkload online_workload_from_instance(Instance instance, const std::string& source) {
+  std::vector<JobArrival> arrivals(instance.task_count());
+  for (std::size_t j = 0; j < instance.task_count(); ++j) {
+    const nlohmann::json& attributes = instance.tasks()[j].attributes;
+    const std::string where = job_where(source, instance, j);
+    if (const auto* release = find_json_member(attributes, "release_s", where)) {
+      arrivals[j].release = json_to_number(*release, non_negative_up_to(kMaxSeconds), where, "\"release_s\"");
+    }
+    if (const auto* user = find_json_member(attributes, "user", where)) {
+      arrivals[j].user = json_to_string(*user, where, "\"user\"");
+      check_identifier(arrivals[j].user, where + ": \"user\"");
+    }
+  }
+  const auto* workload_name = find_json_member(instance.attributes(), "workload", source);
+  std::string name = workload_name != nullptr && workload_name->is_string()
+                         ? workload_name->get<std::string>()
+                         : std::filesystem::path(source).stem().string();
+  return make_online_workload(std::move(name), source, std::move(instance), std::move(arrivals));
+}
+
 double workload_load(const OnlineWorkload& workload) {
   if (workload.arrivals.empty()) return 0.0;
-  const auto [first, last] = std::minmax_element(workload.arrivals.begin(), workload.arrivals.end(),
-                                                 [](const JobArrival& a, const JobArrival& b) { return a.release < b.release; });
+  const auto [first, last] = std::minmax_element(
+      workload.arrivals.begin(), workload.arrivals.end(),
+      [](const JobArrival& a, const JobArrival& b) { return a.release < b.release; });
   const double span = last->release - first->release;
-  if (span <= 0.0) return 0.0;
-  double work = 0.0;
-  for (double t : workload.reference_time) work += t;
-  return work / span;
+  if (!(span > 0.0)) return 0.0;
+  detail::CompensatedSum total;
+  for (const double time : workload.reference_time) total.add(time);
+  return total.value() / span;
 }
 
 }  // namespace cosched::sched::online

@@ -33,18 +33,27 @@ struct OnlineWorkload {
   std::vector<std::size_t> reference_alloc;
 };
 
-// Builds a workload: checks one arrival per task, every release finite and >= 0, every estimate finite and > 0,
-// and every job runnable (some finite time); computes reference_time. Throws InputError naming `source` and the
-// job otherwise.
+// Builds a workload: checks at least one job and one arrival per task, every release finite in [0, kMaxSeconds],
+// every estimate finite in (0, kMaxSeconds], every user "" or an identifier (check_identifier), and every job
+// runnable (some finite time) with a reference time > 0 (the stretch divides by it); computes reference_time.
+// Throws InputError naming `source` and the job otherwise.
 [[nodiscard]] OnlineWorkload make_online_workload(std::string name, std::string source, Instance instance,
                                                   std::vector<JobArrival> arrivals);
 
 // The stretch reference rule above, for one task of `instance`: the allocation's linear index and its time.
+// Looks up one time when one unit of the first resource is finite; scans the task's table otherwise. Throws
+// InputError naming the task when no allocation has a finite time.
 struct StretchReference {
   std::size_t alloc = 0;
   double time = 0.0;
 };
 [[nodiscard]] StretchReference stretch_reference(const Instance& instance, std::size_t task);
+
+// The online workload of a node: the tasks of an Instance JSON (what `cosched instance` builds from a workload
+// file), each released at its attribute "release_s" (seconds, default 0) and owned by its "user" (default "").
+// Throws InputError naming `source` and the task for a release that is not a number in [0, kMaxSeconds] or a
+// user that is not an identifier, and make_online_workload's errors.
+[[nodiscard]] OnlineWorkload online_workload_from_instance(Instance instance, const std::string& source);
 
 // Load as the paper defines it (Sec. 4): sum of reference times / (last release - first release); 0 for fewer
 // than two distinct release times.
