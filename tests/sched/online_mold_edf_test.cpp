@@ -48,6 +48,27 @@ TEST(CandidateListTest, PlateausOfAStepSpeedupAreNeverCandidates) {
   EXPECT_EQ(list.alloc(1)[0], 4);
 }
 
+TEST(CandidateListTest, SteepestStepsMatchAScanOfEveryLaterCandidate) {
+  std::size_t checked = 0;
+  for (std::uint64_t seed = 0; seed < 20; ++seed) {
+    const std::vector<int> capacities = seed % 2 == 0 ? std::vector<int>{32} : std::vector<int>{8, 6};
+    const OnlineWorkload workload = testing::random_workload(seed, capacities, 10, 1.0);
+    CandidateCache cache(workload);
+    for (std::size_t job = 0; job < 10; ++job) {
+      const CandidateList& list = cache.of(job);
+      for (std::size_t from = 0; from < list.size(); ++from) {
+        std::size_t best = list.size();
+        for (std::size_t k = from + 1; k < list.size(); ++k) {
+          if (best == list.size() || list.step_rate(from, k) > list.step_rate(from, best)) best = k;
+        }
+        EXPECT_EQ(list.steepest_step(from), best) << "seed " << seed << ", job " << job << ", from " << from;
+        ++checked;
+      }
+    }
+  }
+  EXPECT_GT(checked, 500U);
+}
+
 TEST(CandidateCacheTest, DropsTheListsOfJobsThatStarted) {
   const OnlineWorkload workload = table_workload({8}, {by_processors(kSublinear), by_processors(kSublinear),
                                                        by_processors(kSublinear)}, {0.0, 0.0, 0.0});

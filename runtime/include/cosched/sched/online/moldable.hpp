@@ -41,21 +41,21 @@ class CandidateList {
   [[nodiscard]] std::size_t first_within(double budget) const;
   // Improved Iterative's step from candidate `from`: the later candidate k maximising the time saved per unit of
   // extra normalised resources, (t_from - t_k) / (share_k - share_from); ties: the nearer one. size() when `from`
-  // is the last. Memoised for from = 0, where every invocation of the policy starts.
-  [[nodiscard]] std::size_t steepest_step(std::size_t from) const;
+  // is the last.
+  [[nodiscard]] std::size_t steepest_step(std::size_t from) const { return steepest_[from]; }
   [[nodiscard]] double step_rate(std::size_t from, std::size_t to) const {
     return (times_[from] - times_[to]) / (shares_[to] - shares_[from]);
   }
 
  private:
-  [[nodiscard]] std::size_t scan_steepest_step(std::size_t from) const;
+  void find_steepest_steps();
 
   std::size_t dimensions_;
   std::vector<double> times_;
   std::vector<double> areas_;
   std::vector<double> shares_;
-  std::vector<int> amounts_;  // candidates x dimensions, row-major
-  std::size_t steepest_from_reference_;
+  std::vector<int> amounts_;          // candidates x dimensions, row-major
+  std::vector<std::size_t> steepest_;  // steepest_step of every candidate
 };
 
 // The candidate lists of the pending jobs, computed the first time a job is asked for and dropped once it is no

@@ -25,7 +25,7 @@ CandidateList::CandidateList(const AllocationSpace& space, std::span<const Admis
     space.decode(allocation.index, amounts);
     shares_.push_back(space.share_sum(amounts));
   }
-  steepest_from_reference_ = scan_steepest_step(0);
+  find_steepest_steps();
 }
 
 Placement CandidateList::placement(std::size_t job, std::size_t k, double start) const {
@@ -38,21 +38,18 @@ std::size_t CandidateList::first_within(double budget) const {
   return static_cast<std::size_t>(first - times_.begin());
 }
 
-std::size_t CandidateList::steepest_step(std::size_t from) const {
-  return from == 0 ? steepest_from_reference_ : scan_steepest_step(from);
-}
-
-std::size_t CandidateList::scan_steepest_step(std::size_t from) const {
-  std::size_t best = size();
-  double best_rate = -std::numeric_limits<double>::infinity();
-  for (std::size_t k = from + 1; k < size(); ++k) {
-    const double rate = step_rate(from, k);
-    if (rate > best_rate) {
-      best_rate = rate;
-      best = k;
-    }
+// The steepest step from x is the point k > x of least slope from (share_x, t_x): the tangent from x to the lower
+// convex hull of the points right of it. Built from the right like a monotone-chain hull, O(size) in all: a point
+// that another one further right beats from x lies above the hull of x and everything right of it, so it is
+// dropped for good; collinear points stay, so ties go to the nearer one.
+void CandidateList::find_steepest_steps() {
+  steepest_.assign(size(), size());
+  std::vector<std::size_t> hull;  // back(): the leftmost point
+  for (std::size_t x = size(); x-- > 0;) {
+    while (hull.size() >= 2 && step_rate(x, hull[hull.size() - 2]) > step_rate(x, hull.back())) hull.pop_back();
+    if (!hull.empty()) steepest_[x] = hull.back();
+    hull.push_back(x);
   }
-  return best;
 }
 
 CandidateCache::CandidateCache(const OnlineWorkload& workload)
