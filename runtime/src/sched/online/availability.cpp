@@ -10,6 +10,32 @@ namespace cosched::sched::online {
 AvailabilityProfile::AvailabilityProfile(double origin, std::vector<int> capacities)
     : capacities_(std::move(capacities)), times_{origin}, free_(capacities_) {}
 
+AvailabilityProfile AvailabilityProfile::from_releases(double origin, std::vector<int> capacities,
+                                                       std::vector<int> free_now, std::vector<Release> releases) {
+  assert(free_now.size() == capacities.size());
+  AvailabilityProfile profile(origin, std::move(capacities));
+  const std::size_t d = profile.capacities_.size();
+  std::sort(releases.begin(), releases.end(), [](const Release& a, const Release& b) { return a.time < b.time; });
+  profile.free_ = std::move(free_now);
+  profile.free_.reserve((releases.size() + 1) * d);
+  for (const Release& release : releases) {
+    assert(release.time > origin && release.amounts.size() == d);
+    if (release.time != profile.times_.back()) {
+      profile.times_.push_back(release.time);
+      const std::size_t previous = profile.free_.size() - d;  // the new segment starts like the last one
+      profile.free_.resize(previous + 2 * d);
+      std::copy_n(profile.free_.begin() + static_cast<std::ptrdiff_t>(previous), d,
+                  profile.free_.begin() + static_cast<std::ptrdiff_t>(previous + d));
+    }
+    int* row = profile.free_.data() + (profile.times_.size() - 1) * d;
+    for (std::size_t i = 0; i < d; ++i) {
+      row[i] += release.amounts[i];
+      assert(row[i] <= profile.capacities_[i]);
+    }
+  }
+  return profile;
+}
+
 std::size_t AvailabilityProfile::segment_of(double t) const {
   assert(t >= times_.front());
   const auto after = std::upper_bound(times_.begin(), times_.end(), t);
@@ -21,10 +47,12 @@ std::size_t AvailabilityProfile::split_at(double t) {
   if (times_[segment] == t) return segment;
   const std::size_t d = capacities_.size();
   times_.insert(times_.begin() + static_cast<std::ptrdiff_t>(segment + 1), t);
-  // The new segment starts with the free amounts of the one it splits.
-  const auto row = free_.begin() + static_cast<std::ptrdiff_t>(segment * d);
-  const std::vector<int> copy(row, row + static_cast<std::ptrdiff_t>(d));
-  free_.insert(free_.begin() + static_cast<std::ptrdiff_t>((segment + 1) * d), copy.begin(), copy.end());
+  // The new segment starts with the free amounts of the one it splits (copied in place: no temporary, this runs
+  // for every reservation of every trial of the online policies).
+  const auto next_row = free_.begin() + static_cast<std::ptrdiff_t>((segment + 1) * d);
+  free_.insert(next_row, d, 0);
+  std::copy_n(free_.begin() + static_cast<std::ptrdiff_t>(segment * d), d,
+              free_.begin() + static_cast<std::ptrdiff_t>((segment + 1) * d));
   return segment + 1;
 }
 
@@ -54,6 +82,11 @@ void AvailabilityProfile::hold_until(double end, std::span<const int> amounts) {
 }
 
 double AvailabilityProfile::earliest_fit(double from, double duration, std::span<const int> amounts) const {
+  return earliest_fit(from, duration, amounts, std::numeric_limits<double>::infinity());
+}
+
+double AvailabilityProfile::earliest_fit(double from, double duration, std::span<const int> amounts,
+                                         double latest_start) const {
   assert(amounts.size() == capacities_.size() && duration >= 0.0);
   from = std::max(from, times_.front());
   for (std::size_t i = 0; i < amounts.size(); ++i) {
@@ -63,6 +96,7 @@ double AvailabilityProfile::earliest_fit(double from, double duration, std::span
   // segment where the amounts do not fit, restart just after it.
   double candidate = from;
   for (std::size_t segment = segment_of(from); segment < times_.size(); ++segment) {
+    if (candidate > latest_start) return std::numeric_limits<double>::infinity();
     if (!fits(segment, amounts)) {
       if (segment + 1 == times_.size()) return std::numeric_limits<double>::infinity();
       candidate = times_[segment + 1];

@@ -6,6 +6,7 @@
 
 #include "cosched/common/error.hpp"
 #include "cosched/sched/online/policy.hpp"
+#include "sched/online/policies/moldable_policies.hpp"
 
 namespace cosched::sched::online {
 
@@ -19,6 +20,15 @@ struct PolicyEntry {
 // The registered policies, in the order --help and the docs list them.
 const std::vector<PolicyEntry>& registry() {
   static const std::vector<PolicyEntry> entries{
+      {{"dbos", "DBOS: binary search on the max stretch with MoldableEDF (cheapest allocation meeting each "
+                "deadline), relaxed by --rho"},
+       make_dbos},
+      {{"iterative", "Iterative (Sabin et al.): conservative backfilling in FCFS order, one more candidate for the "
+                     "job with the largest time reduction while the mean flow improves"},
+       make_iterative},
+      {{"improved-iterative", "Improved Iterative: Iterative stepping to the candidate with the best time saved per "
+                              "extra resource"},
+       make_improved_iterative},
   };
   return entries;
 }

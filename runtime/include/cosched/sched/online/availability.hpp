@@ -13,6 +13,16 @@ class AvailabilityProfile {
   // Everything free (`capacities`) from `origin` on.
   AvailabilityProfile(double origin, std::vector<int> capacities);
 
+  // Running jobs ending: at `time`, `amounts` become free.
+  struct Release {
+    double time = 0.0;
+    std::span<const int> amounts;
+  };
+  // `free_now` free at origin, each release adding its amounts at its time (> origin): the profile of the running
+  // jobs in O(k log k), where k calls to hold_until cost O(k^2). Asserts it never exceeds the capacities.
+  [[nodiscard]] static AvailabilityProfile from_releases(double origin, std::vector<int> capacities,
+                                                         std::vector<int> free_now, std::vector<Release> releases);
+
   // Marks `amounts` busy on [start, end), start >= origin, end > start (end may be +inf). Asserts the amounts
   // are free there (callers ask earliest_fit first).
   void reserve(double start, double end, std::span<const int> amounts);
@@ -22,6 +32,10 @@ class AvailabilityProfile {
   // The earliest t >= from at which `amounts` are free during [t, t + duration); +inf when they never are
   // (amounts beyond capacity). duration may be 0.
   [[nodiscard]] double earliest_fit(double from, double duration, std::span<const int> amounts) const;
+  // The same, but only starts t <= latest_start count (+inf when there is none): "can this allocation meet its
+  // deadline" stops scanning at the deadline instead of walking the rest of the profile.
+  [[nodiscard]] double earliest_fit(double from, double duration, std::span<const int> amounts,
+                                    double latest_start) const;
   // Free amounts at time t (t >= origin).
   [[nodiscard]] std::span<const int> free_at(double t) const;
 

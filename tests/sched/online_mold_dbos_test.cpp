@@ -1,0 +1,160 @@
+// DBOS (seed 000, Algorithm 2 lines 1-7): the binary search on S, the online factor, the sequential special case.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "cosched/common/error.hpp"
+#include "cosched/sched/online/moldable.hpp"
+#include "sched/online_mold_support.hpp"
+
+namespace cosched::sched::online {
+namespace {
+
+using testing::by_processors;
+using testing::kInf;
+using testing::StateFixture;
+using testing::table_workload;
+
+const std::vector<double> kSublinear{12, 7, 5, 4, 3.5, 3.2, 3.0, 2.9};
+
+double cost_of(const OnlineWorkload& workload, const Placement& placement) {
+  return area(workload.instance.space(), placement.alloc, placement.end - placement.start);
+}
+
+TEST(DbosTest, AJobAloneOnAnIdleMachineMeetsTheLowerBoundInOneCall) {
+  const OnlineWorkload workload = table_workload({8}, {by_processors(kSublinear)}, {0.0});
+  StateFixture fixture(workload, 0.0, {0});
+  const OnlineState state = fixture.state();
+  CandidateCache cache(workload);
+  const DbosPlan plan = dbos_plan(state, cache, 1.0);
+  ASSERT_EQ(plan.placements.size(), 1U);
+  EXPECT_EQ(plan.placements[0].alloc, std::vector<int>{8});  // the lower bound asks for the fastest time
+  EXPECT_EQ(plan.placements[0].start, 0.0);
+  EXPECT_DOUBLE_EQ(plan.found_stretch, 2.9 / 12.0);
+  EXPECT_EQ(plan.moldable_edf_calls, 2U);  // the lower bound, then MoldableEDF(rho * S)
+}
+
+TEST(DbosTest, TheOnlineFactorNeverPicksCostlierAllocations) {
+  // Three jobs released together on an idle machine, with different sizes.
+  const OnlineWorkload workload = table_workload(
+      {8}, {by_processors(kSublinear), by_processors({6, 3.5, 2.5, 2, 1.75, 1.6, 1.5, 1.45}), by_processors(kSublinear)},
+      {0.0, 0.0, 1.0});
+  StateFixture fixture(workload, 1.0, {0, 1, 2});
+  const OnlineState state = fixture.state();
+  CandidateCache cache(workload);
+  const DbosPlan tight = dbos_plan(state, cache, 1.0);
+  for (double rho : {1.5, 2.0, 4.0}) {
+    const DbosPlan relaxed = dbos_plan(state, cache, rho);
+    ASSERT_TRUE(relaxed.relaxed) << "rho " << rho;
+    ASSERT_EQ(relaxed.placements.size(), tight.placements.size());
+    double tight_cost = 0.0;
+    double relaxed_cost = 0.0;
+    for (std::size_t job = 0; job < 3; ++job) {
+      const auto of_job = [job](const Placement& p) { return p.job == job; };
+      const Placement& a = *std::find_if(tight.placements.begin(), tight.placements.end(), of_job);
+      const Placement& b = *std::find_if(relaxed.placements.begin(), relaxed.placements.end(), of_job);
+      EXPECT_LE(cost_of(workload, b), cost_of(workload, a)) << "job " << job << ", rho " << rho;
+      tight_cost += cost_of(workload, a);
+      relaxed_cost += cost_of(workload, b);
+    }
+    EXPECT_LT(relaxed_cost, tight_cost) << "rho " << rho;
+  }
+}
+
+// Max stretch of the jobs in `order` run back to back on one machine from `free_at`.
+double one_machine_max_stretch(const OnlineWorkload& workload, const std::vector<std::size_t>& order, double free_at) {
+  double t = free_at;
+  double worst = 0.0;
+  for (std::size_t job : order) {
+    t += workload.reference_time[job];
+    worst = std::max(worst, stretch_at(workload, job, t));
+  }
+  return worst;
+}
+
+TEST(DbosTest, SequentialJobsOnOneMachineReachTheOptimalMaxStretch) {
+  // p_{i,j} = p_{i,1}: every job is sequential, and on one machine EDF with a binary search on S is optimal.
+  for (std::uint64_t seed = 0; seed < 40; ++seed) {
+    Random random(seed);
+    const std::size_t n = 2 + seed % 5;
+    std::vector<std::vector<double>> tables;
+    std::vector<double> releases;
+    for (std::size_t j = 0; j <= n; ++j) {
+      tables.push_back(by_processors({1.0 + 9.0 * random.uniform01()}));
+      releases.push_back(10.0 * random.uniform01());
+    }
+    const OnlineWorkload workload = table_workload({1}, tables, releases);
+    std::vector<std::size_t> pending(n);
+    std::iota(pending.begin(), pending.end(), std::size_t{0});
+    std::stable_sort(pending.begin(), pending.end(),
+                     [&](std::size_t a, std::size_t b) { return releases[a] < releases[b]; });
+    StateFixture fixture(workload, 10.0, pending);
+    fixture.run(n, {1}, 9.0, 10.0 + 5.0 * random.uniform01());  // the machine is busy for a while
+    const OnlineState state = fixture.state();
+    CandidateCache cache(workload);
+    const DbosPlan plan = dbos_plan(state, cache, 1.0);
+    ASSERT_EQ(plan.placements.size(), n) << "seed " << seed;
+    testing::expect_valid_plan(state, plan.placements);
+
+    std::vector<std::size_t> order = pending;
+    std::sort(order.begin(), order.end());
+    double optimum = kInf;
+    do {
+      optimum = std::min(optimum, one_machine_max_stretch(workload, order, fixture.running[0].expected_end));
+    } while (std::next_permutation(order.begin(), order.end()));
+    const double planned = planned_max_stretch(workload, plan.placements);
+    EXPECT_GE(planned, optimum * (1 - 1e-12)) << "seed " << seed;
+    EXPECT_LE(planned, optimum / (1 - kDbosTolerance)) << "seed " << seed;
+  }
+}
+
+TEST(DbosTest, SequentialJobsOnSeveralMachinesRunOnOneProcessorEach) {
+  std::vector<std::vector<double>> tables;
+  std::vector<double> releases;
+  for (std::size_t j = 0; j < 12; ++j) {
+    const double p = 1.0 + static_cast<double>(j % 5);
+    tables.push_back(by_processors({p, p, p, p}));
+    releases.push_back(static_cast<double>(j) * 0.5);
+  }
+  const OnlineWorkload workload = table_workload({4}, tables, releases);
+  std::vector<std::size_t> pending(12);
+  std::iota(pending.begin(), pending.end(), std::size_t{0});
+  StateFixture fixture(workload, 6.0, pending);
+  const OnlineState state = fixture.state();
+  CandidateCache cache(workload);
+  const DbosPlan plan = dbos_plan(state, cache, 1.5);
+  ASSERT_EQ(plan.placements.size(), 12U);
+  for (const Placement& placement : plan.placements) EXPECT_EQ(placement.alloc, std::vector<int>{1});
+  testing::expect_valid_plan(state, plan.placements);
+}
+
+TEST(DbosTest, NothingPendingPlansNothing) {
+  const OnlineWorkload workload = table_workload({8}, {by_processors(kSublinear)}, {0.0});
+  const auto policy = make_online_policy("dbos", {}, workload);
+  const StateFixture fixture(workload, 0.0, {});
+  EXPECT_TRUE(policy->plan(fixture.state()).empty());
+}
+
+TEST(DbosTest, TheFactoryRefusesOnlineFactorsOutsideTheRange) {
+  const OnlineWorkload workload = table_workload({8}, {by_processors(kSublinear)}, {0.0});
+  for (double rho : {0.99, 0.0, -1.0, std::nan(""), kInf, 2e6}) {
+    OnlineOptions options;
+    options.rho = rho;
+    try {
+      (void)make_online_policy("dbos", options, workload);
+      ADD_FAILURE() << "rho " << rho << " accepted";
+    } catch (const UsageError& error) {
+      const std::string message = error.what();
+      EXPECT_NE(message.find("rho"), std::string::npos) << message;
+      EXPECT_NE(message.find("[1, 1000000]"), std::string::npos) << message;
+    }
+  }
+  OnlineOptions fine;
+  fine.rho = 1.5;
+  EXPECT_EQ(make_online_policy("dbos", fine, workload)->name(), "dbos");
+}
+
+}  // namespace
+}  // namespace cosched::sched::online
