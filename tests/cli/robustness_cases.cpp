@@ -94,6 +94,7 @@ const std::string kFullDisk = "writing to a full disk (--output /dev/full, stdou
 const std::string kOverwrite = "an existing output overwritten without --force (even the input)";
 const std::string kParse = "command-line parse errors (CLI11)";
 const std::string kUnsafeId = "a task id with ../ (ids name files)";
+const std::string kOnline = "online: a malformed trace line, no job source or two, options a policy refuses";
 
 std::vector<Case> make_cases() {
   const std::string far = schedule_with("t-list-lpt", "1e12", "0.01");
@@ -396,6 +397,27 @@ std::vector<Case> make_cases() {
        {{"bad.toml", "name = \"../evil\"\n[[tasks]]\nkernel = \"triad\"\nfootprint_mib = 16\n"}}},
       {kUnsafeId, "cosched instance --platform bad.toml --profiles p.csv --workload wl.toml", 3, "../evil",
        {{"bad.toml", platform("name = \"../evil\"", "chunks = 2")}}},
+      // ---- online scheduling: traces, sources, policy options ----
+      {kOnline, "cosched online --policy fcfs --trace bad.swf", 3, "bad.swf:2",
+       {{"bad.swf", "; MaxProcs: 4\n1 0 0 10 1 -1 -1 1 -1 -1 1 1 1 -1 1 -1 -1 -1\n2 5 0 ten 1 -1 -1 1 -1 -1 1 1 1 -1 1 -1 -1 -1\n"}}},
+      {kOnline, "cosched online --policy fcfs --trace short.swf", 3, "short.swf:1",
+       {{"short.swf", "1 0 0 10 1 -1 -1 1\n"}}},
+      {kOnline, "cosched online --policy fcfs --trace missing.swf", 3, "missing.swf"},
+      {kOnline, "cosched online --policy fcfs", 2, "exactly one"},
+      {kOnline, "cosched online --policy fcfs --synthetic --trace t.swf", 2, "exactly one"},
+      {kOnline, "cosched online --policy fcfs --synthetic --launch", 2, "--launch"},
+      {kOnline, "cosched online --policy fcfs --synthetic --journal j2.jsonl", 2, "--launch"},
+      {kOnline, "cosched online --policy bogus --synthetic --jobs 5", 2, "bogus"},
+      {kOnline, "cosched online --policy split --rho 1 --synthetic --jobs 5", 2, "split"},
+      {kOnline, "cosched online --policy dbos --rho 0.5 --synthetic --jobs 5", 2, "--rho"},
+      {kOnline, "cosched online --policy fcfs-reservation --synthetic --jobs 5", 2, "reserve"},
+      {kOnline, "cosched online --policy fcfs --synthetic --delta 0.5", 2, "--delta"},
+      {kOnline, "cosched online --policy fcfs --workload w.json", 2, "Instance JSON"},
+      {kOnline, "cosched online --policy fcfs --workload inst.json --procs 4", 2, "--procs"},
+      {kOnline, "cosched online --policy fcfs --workload late.json", 3, "release_s",
+       {{"late.json", R"({"resources":[{"name":"cores","capacity":2},{"name":"fast_chunks","capacity":2}],"tasks":[)"
+                      R"({"id":"a","command":["/bin/true"],"release_s":-1,"times":[null,null,null,1,1,1,1,1,1]}]})"}}},
+      {kOnline, "cosched online --policy fcfs --synthetic --jobs 5 --output inst.json", 2, "--force"},
   };
 }
 
