@@ -41,7 +41,7 @@ DeadlineCheck::DeadlineCheck(const ReferenceJobs& jobs, const OnlineState& state
       busy_.emplace_back(freed_at(running.expected_end, state.now) - state.now, running.alloc[0]);
     }
   }
-  std::sort(busy_.begin(), busy_.end());
+  std::sort(busy_.begin(), busy_.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   idle_ = state.free[0];
 }
 

@@ -3,7 +3,6 @@
 // know of a job: it always runs at its reference allocation (OnlineWorkload::reference_alloc: one processor for
 // sequential and moldable jobs, the logged count for rigid ones) for its reference time. The allocations are
 // decoded once per policy, so re-planning never touches the allocation space.
-#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <limits>
@@ -57,7 +56,7 @@ inline void give_back(std::span<int> free, std::span<const int> demand) {
 // for backfilling) but strictly after now. A job still listed as running holds its resources at `now` even when it
 // is late or ends at this very instant (a simultaneous completion not processed yet): nothing may start on them now.
 [[nodiscard]] inline double freed_at(double end, double now) {
-  return std::max(end, std::nextafter(now, std::numeric_limits<double>::infinity()));
+  return end > now ? end : std::nextafter(now, std::numeric_limits<double>::infinity());
 }
 
 // The capacity a state describes: its free amounts plus what its running jobs hold.
