@@ -18,7 +18,11 @@ namespace {
 // Amounts held until a time: a running job's allocation until its estimated end.
 using Release = std::pair<double, std::span<const int>>;
 
-// The running jobs' releases by the users' estimates, sorted by time.
+void sort_by_time(std::vector<Release>& releases) {
+  std::sort(releases.begin(), releases.end(), [](const Release& a, const Release& b) { return a.first < b.first; });
+}
+
+// The running jobs' releases by the users' estimates.
 std::vector<Release> estimated_releases(const ReferenceJobs& jobs, const OnlineState& state) {
   std::vector<Release> releases;
   releases.reserve(state.running.size());
@@ -27,8 +31,22 @@ std::vector<Release> estimated_releases(const ReferenceJobs& jobs, const OnlineS
     const double end = has_estimate ? running.start + jobs.estimate(running.job) : running.expected_end;
     releases.emplace_back(freed_at(end, state.now), running.alloc);
   }
-  std::sort(releases.begin(), releases.end(), [](const Release& a, const Release& b) { return a.first < b.first; });
   return releases;
+}
+
+// The running jobs' holdings (releases sorted by time) as a staircase: between consecutive ends, what is still
+// held, one segment at a time — O(m) segments touched instead of O(m^2) with one reservation from now per job.
+void hold_running(AvailabilityProfile& profile, const std::vector<Release>& releases) {
+  std::vector<int> held(profile.dimensions(), 0);
+  for (const Release& release : releases) give_back(held, release.second);
+  double from = profile.origin();
+  for (const Release& release : releases) {
+    if (release.first > from) {
+      profile.reserve(from, release.first, held);
+      from = release.first;
+    }
+    take(held, release.second);
+  }
 }
 
 // EASY: jobs start in release order while they fit; the first that does not (the head) gets a reservation at the
@@ -58,7 +76,7 @@ class EasyPolicy final : public OnlinePolicy {
     // The shadow time: walk the estimated ends until the head fits; all that ends at that instant is free there.
     const std::size_t head_job = state.pending[head];
     const std::span<const int> head_demand = jobs.demand(head_job);
-    std::sort(releases.begin(), releases.end(), [](const Release& a, const Release& b) { return a.first < b.first; });
+    sort_by_time(releases);
     std::vector<int> extra = free;
     double shadow = state.now;
     std::size_t k = 0;
@@ -96,21 +114,6 @@ class EasyPolicy final : public OnlinePolicy {
 // start now any more (no pending job fits the amounts still free now): the later jobs keep their promises, and
 // computing them again would make every event cost a full profile pass.
 class ConservativePolicy final : public OnlinePolicy {
-  // The running jobs' holdings as a staircase: between consecutive ends, what is still held, one segment at a
-  // time — O(m) segments touched instead of O(m^2) with one reservation from now per job.
-  static void hold_running(AvailabilityProfile& profile, const std::vector<Release>& releases) {
-    std::vector<int> held(profile.dimensions(), 0);
-    for (const Release& release : releases) give_back(held, release.second);
-    double from = profile.origin();
-    for (const Release& release : releases) {
-      if (release.first > from) {
-        profile.reserve(from, release.first, held);
-        from = release.first;
-      }
-      take(held, release.second);
-    }
-  }
-
  public:
   explicit ConservativePolicy(SharedJobs jobs)
       : jobs_(std::move(jobs)), promised_(jobs_->size(), std::numeric_limits<double>::infinity()) {}
@@ -119,7 +122,9 @@ class ConservativePolicy final : public OnlinePolicy {
   [[nodiscard]] std::vector<Placement> plan(const OnlineState& state) override {
     const ReferenceJobs& jobs = *jobs_;
     AvailabilityProfile profile(state.now, capacity_of(state));
-    hold_running(profile, estimated_releases(jobs, state));
+    std::vector<Release> releases = estimated_releases(jobs, state);
+    sort_by_time(releases);
+    hold_running(profile, releases);
     // The least demand of each resource over the pending jobs: when a resource's free amount falls below it, no
     // pending job can start now.
     std::vector<int> least(jobs.dimensions(), std::numeric_limits<int>::max());
