@@ -25,6 +25,7 @@ std::string case_name(const ::testing::TestParamInfo<PolicyCase>& info) {
   return name;
 }
 
+// Split last: AdversaryTest leaves it out.
 const std::vector<PolicyCase> kPolicies{
     {"fcfs", {}},
     {"easy", {}},
@@ -88,8 +89,10 @@ TEST_P(SequentialPolicyTest, JobsRunningBeforeThePolicyExistedAreRespected) {
 // Theorem 2.1's adversary on one machine: a job of size 10 is started as soon as it is released, and a job ten
 // times shorter released at that instant waits for it: stretch exactly 1 + Delta = 11. Theorem 2.2's, on three
 // machines: three jobs of size 10 start together, and a job of size 1 released then waits for one of them.
-TEST_P(SequentialPolicyTest, AdversaryOfTheorems21And22) {
-  if (GetParam().name == "split") GTEST_SKIP() << "split's groups see one class each (Theorem 3.5's case)";
+// (Split's groups each see one size class: its adversary is Theorem 3.5's, in online_seq_partitioned_test.cpp.)
+class AdversaryTest : public SequentialPolicyTest {};
+
+TEST_P(AdversaryTest, AdversaryOfTheorems21And22) {
   for (const int m : {1, 3}) {
     if (m - GetParam().options.reserve < 1) continue;
     std::vector<JobSpec> specs(static_cast<std::size_t>(m), JobSpec{0.0, 10.0});
@@ -127,6 +130,7 @@ TEST_P(SequentialPolicyTest, AdversaryOfTheorems21And22) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Online, SequentialPolicyTest, ::testing::ValuesIn(kPolicies), case_name);
+INSTANTIATE_TEST_SUITE_P(Online, AdversaryTest, ::testing::ValuesIn(kPolicies.begin(), kPolicies.end() - 1), case_name);
 
 // Theorem 3.1: FCFS's maximum stretch is within Delta + (1 - 1/m)(Delta + 1) of the optimum (offline, exact on
 // tiny instances), Delta the ratio of the longest to the shortest job.
