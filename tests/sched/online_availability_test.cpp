@@ -11,6 +11,7 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr int kHorizon = 64;  // every finite breakpoint is below; from there on the profile is constant
+constexpr int kForever = -1;
 
 // Free amounts per unit step [t, t + 1), t = 0 .. kHorizon - 1; the last step stands for all later times.
 class Timeline {
@@ -21,10 +22,12 @@ class Timeline {
       for (std::size_t i = 0; i < amounts.size(); ++i) free_[t][i] -= amounts[i];
     }
   }
+  // kForever as the duration: from t on for good.
   [[nodiscard]] double earliest_fit(int from, int duration, const std::vector<int>& amounts) const {
     for (int t = from; t < kHorizon; ++t) {
       bool fits = true;
-      for (int u = t; u < t + std::max(duration, 1) && fits; ++u) {  // a zero duration needs the instant t
+      const int end = duration == kForever ? kHorizon : t + std::max(duration, 1);  // 0 needs the instant t
+      for (int u = t; u < end && fits; ++u) {
         const auto& row = free_[std::min(u, kHorizon - 1)];
         for (std::size_t i = 0; i < amounts.size(); ++i) fits = fits && amounts[i] <= row[i];
       }
@@ -47,11 +50,11 @@ TEST(AvailabilityProfile, MatchesABruteForceTimeline) {
     for (int step = 0; step < 14; ++step) {
       const std::vector<int> amounts{static_cast<int>(random.index(4)), static_cast<int>(random.index(3))};
       const int from = static_cast<int>(random.index(24));
-      const int duration = static_cast<int>(random.index(7));
-      const double found = profile.earliest_fit(from, duration, amounts);
+      const bool forever = random.index(10) == 0;
+      const int duration = forever ? kForever : static_cast<int>(random.index(7));
+      const double found = profile.earliest_fit(from, forever ? kInf : duration, amounts);
       ASSERT_EQ(found, timeline.earliest_fit(from, duration, amounts)) << "seed " << seed << ", step " << step;
       if (!std::isfinite(found) || duration == 0) continue;
-      const bool forever = random.index(10) == 0;
       profile.reserve(found, forever ? kInf : found + duration, amounts);
       timeline.take(static_cast<int>(found), forever ? kHorizon : static_cast<int>(found) + duration, amounts);
       const int probe = static_cast<int>(random.index(kHorizon + 8));
