@@ -7,6 +7,7 @@
 #include "cosched/common/error.hpp"
 #include "cosched/sched/online/policy.hpp"
 #include "sched/online/policies/moldable_policies.hpp"
+#include "sched/online/policies/policies.hpp"
 
 namespace cosched::sched::online {
 
@@ -17,9 +18,39 @@ struct PolicyEntry {
   std::function<std::unique_ptr<OnlinePolicy>(const OnlineOptions&, const OnlineWorkload&)> make;
 };
 
+std::shared_ptr<const policies::ReferenceJobs> reference_jobs(const OnlineWorkload& workload) {
+  return std::make_shared<const policies::ReferenceJobs>(workload);
+}
+
+// A policy that reads no option.
+template <policies::MakePolicy Make>
+std::unique_ptr<OnlinePolicy> without_options(const OnlineOptions& /*options*/, const OnlineWorkload& workload) {
+  return Make(reference_jobs(workload));
+}
+
 // The registered policies, in the order --help and the docs list them.
 const std::vector<PolicyEntry>& registry() {
   static const std::vector<PolicyEntry> entries{
+      {{"fcfs", "first come, first served at the reference allocation, no backfilling (seed 000, Sec. 3.1)"},
+       without_options<policies::make_fcfs>},
+      {{"easy", "EASY backfilling with the user's estimates: the first waiting job is never delayed"},
+       without_options<policies::make_easy>},
+      {{"conservative", "conservative backfilling with the user's estimates: no waiting job is ever delayed"},
+       without_options<policies::make_conservative>},
+      {{"dasedf", "smallest target stretch passing the deadline check, then EDF (seed 000, Sec. 3.2)"},
+       without_options<policies::make_dasedf>},
+      {{"fcfs-reservation", "FCFS on m - X processors, X held for jobs whose stretch would exceed T (Sec. 4)"},
+       [](const OnlineOptions& options, const OnlineWorkload& workload) {
+         return policies::make_reservation("fcfs", policies::make_fcfs, options, reference_jobs(workload));
+       }},
+      {{"dasedf-reservation", "DASEDF on m - X processors, X held for jobs whose stretch would exceed T (Sec. 4)"},
+       [](const OnlineOptions& options, const OnlineWorkload& workload) {
+         return policies::make_reservation("dasedf", policies::make_dasedf, options, reference_jobs(workload));
+       }},
+      {{"split", "rho groups of processors, one per size class of jobs, FCFS in each (Sec. 3.3.2)"},
+       [](const OnlineOptions& options, const OnlineWorkload& workload) {
+         return policies::make_split(options, reference_jobs(workload));
+       }},
       {{"dbos", "DBOS: binary search on the max stretch with MoldableEDF (cheapest allocation meeting each "
                 "deadline), relaxed by --rho"},
        make_dbos},
