@@ -398,7 +398,7 @@ std::vector<Case> make_cases() {
       {kUnsafeId, "cosched instance --platform bad.toml --profiles p.csv --workload wl.toml", 3, "../evil",
        {{"bad.toml", platform("name = \"../evil\"", "chunks = 2")}}},
       // ---- online scheduling: traces, sources, policy options ----
-      {kOnline, "cosched online --policy fcfs --trace bad.swf", 3, "bad.swf:2",
+      {kOnline, "cosched online --policy fcfs --trace bad.swf", 3, "bad.swf:3",
        {{"bad.swf", "; MaxProcs: 4\n1 0 0 10 1 -1 -1 1 -1 -1 1 1 1 -1 1 -1 -1 -1\n2 5 0 ten 1 -1 -1 1 -1 -1 1 1 1 -1 1 -1 -1 -1\n"}}},
       {kOnline, "cosched online --policy fcfs --trace short.swf", 3, "short.swf:1",
        {{"short.swf", "1 0 0 10 1 -1 -1 1\n"}}},
