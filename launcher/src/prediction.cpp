@@ -23,7 +23,8 @@ std::string percent(std::optional<double> error) {
 
 std::string format_makespans(const MakespanComparison& m) {
   std::string text;
-  text += fmt::format("lower bound L_min(d)   {:.3f} s\n", m.lower_bound);
+  // 0: unknown (an online workload has no offline lower bound; older schedule files carry none).
+  if (m.lower_bound > 0.0) text += fmt::format("lower bound L_min(d)   {:.3f} s\n", m.lower_bound);
   text += fmt::format("predicted makespan     {:.3f} s{}  paper model: each task at its profiled time\n",
                       m.predicted_paper, times_bound(m.predicted_paper, m.lower_bound));
   if (m.predicted_contention) {
