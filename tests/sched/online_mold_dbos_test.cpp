@@ -3,29 +3,25 @@
 
 #include <algorithm>
 #include <cmath>
-#include <numeric>
 
-#include "cosched/common/error.hpp"
 #include "cosched/sched/online/moldable.hpp"
-#include "sched/online_mold_support.hpp"
+#include "sched/online_brute_force.hpp"
 
 namespace cosched::sched::online {
 namespace {
 
 using testing::by_processors;
-using testing::kInf;
+using testing::kSublinear;
 using testing::StateFixture;
 using testing::table_workload;
-
-const std::vector<double> kSublinear{12, 7, 5, 4, 3.5, 3.2, 3.0, 2.9};
 
 double cost_of(const OnlineWorkload& workload, const Placement& placement) {
   return area(workload.instance.space(), placement.alloc, placement.end - placement.start);
 }
 
 TEST(DbosTest, AJobAloneOnAnIdleMachineMeetsTheLowerBoundInOneCall) {
-  const OnlineWorkload workload = table_workload({8}, {by_processors(kSublinear)}, {0.0});
-  StateFixture fixture(workload, 0.0, {0});
+  const StateFixture fixture(table_workload({8}, {by_processors(kSublinear)}, {0.0}), 0.0, {0});
+  const OnlineWorkload& workload = fixture.workload;
   const OnlineState state = fixture.state();
   CandidateCache cache(workload);
   const DbosPlan plan = dbos_plan(state, cache, 1.0);
@@ -38,10 +34,13 @@ TEST(DbosTest, AJobAloneOnAnIdleMachineMeetsTheLowerBoundInOneCall) {
 
 TEST(DbosTest, TheOnlineFactorNeverPicksCostlierAllocations) {
   // Three jobs released together on an idle machine, with different sizes.
-  const OnlineWorkload workload = table_workload(
-      {8}, {by_processors(kSublinear), by_processors({6, 3.5, 2.5, 2, 1.75, 1.6, 1.5, 1.45}), by_processors(kSublinear)},
-      {0.0, 0.0, 1.0});
-  StateFixture fixture(workload, 1.0, {0, 1, 2});
+  const StateFixture fixture(
+      table_workload({8},
+                     {by_processors(kSublinear), by_processors({6, 3.5, 2.5, 2, 1.75, 1.6, 1.5, 1.45}),
+                      by_processors(kSublinear)},
+                     {0.0, 0.0, 1.0}),
+      1.0, {0, 1, 2});
+  const OnlineWorkload& workload = fixture.workload;
   const OnlineState state = fixture.state();
   CandidateCache cache(workload);
   const DbosPlan tight = dbos_plan(state, cache, 1.0);
@@ -63,17 +62,6 @@ TEST(DbosTest, TheOnlineFactorNeverPicksCostlierAllocations) {
   }
 }
 
-// Max stretch of the jobs in `order` run back to back on one machine from `free_at`.
-double one_machine_max_stretch(const OnlineWorkload& workload, const std::vector<std::size_t>& order, double free_at) {
-  double t = free_at;
-  double worst = 0.0;
-  for (std::size_t job : order) {
-    t += workload.reference_time[job];
-    worst = std::max(worst, stretch_at(workload, job, t));
-  }
-  return worst;
-}
-
 TEST(DbosTest, SequentialJobsOnOneMachineReachTheOptimalMaxStretch) {
   // p_{i,j} = p_{i,1}: every job is sequential, and on one machine EDF with a binary search on S is optimal.
   for (std::uint64_t seed = 0; seed < 40; ++seed) {
@@ -85,12 +73,9 @@ TEST(DbosTest, SequentialJobsOnOneMachineReachTheOptimalMaxStretch) {
       tables.push_back(by_processors({1.0 + 9.0 * random.uniform01()}));
       releases.push_back(10.0 * random.uniform01());
     }
-    const OnlineWorkload workload = table_workload({1}, tables, releases);
-    std::vector<std::size_t> pending(n);
-    std::iota(pending.begin(), pending.end(), std::size_t{0});
-    std::stable_sort(pending.begin(), pending.end(),
-                     [&](std::size_t a, std::size_t b) { return releases[a] < releases[b]; });
-    StateFixture fixture(workload, 10.0, pending);
+    StateFixture fixture(table_workload({1}, tables, releases), 10.0, {});
+    const OnlineWorkload& workload = fixture.workload;
+    fixture.pending = testing::in_release_order(workload, n);  // all but job n, the running one
     fixture.run(n, {1}, 9.0, 10.0 + 5.0 * random.uniform01());  // the machine is busy for a while
     const OnlineState state = fixture.state();
     CandidateCache cache(workload);
@@ -98,12 +83,7 @@ TEST(DbosTest, SequentialJobsOnOneMachineReachTheOptimalMaxStretch) {
     ASSERT_EQ(plan.placements.size(), n) << "seed " << seed;
     testing::expect_valid_plan(state, plan.placements);
 
-    std::vector<std::size_t> order = pending;
-    std::sort(order.begin(), order.end());
-    double optimum = kInf;
-    do {
-      optimum = std::min(optimum, one_machine_max_stretch(workload, order, fixture.running[0].expected_end));
-    } while (std::next_permutation(order.begin(), order.end()));
+    const double optimum = testing::brute_force_max_stretch(fixture);
     const double planned = planned_max_stretch(workload, plan.placements);
     EXPECT_GE(planned, optimum * (1 - 1e-12)) << "seed " << seed;
     EXPECT_LE(planned, optimum / (1 - kDbosTolerance)) << "seed " << seed;
@@ -118,10 +98,9 @@ TEST(DbosTest, SequentialJobsOnSeveralMachinesRunOnOneProcessorEach) {
     tables.push_back(by_processors({p, p, p, p}));
     releases.push_back(static_cast<double>(j) * 0.5);
   }
-  const OnlineWorkload workload = table_workload({4}, tables, releases);
-  std::vector<std::size_t> pending(12);
-  std::iota(pending.begin(), pending.end(), std::size_t{0});
-  StateFixture fixture(workload, 6.0, pending);
+  StateFixture fixture(table_workload({4}, tables, releases), 6.0, {});
+  const OnlineWorkload& workload = fixture.workload;
+  fixture.pending = testing::in_release_order(workload, 12);
   const OnlineState state = fixture.state();
   CandidateCache cache(workload);
   const DbosPlan plan = dbos_plan(state, cache, 1.5);
@@ -131,25 +110,18 @@ TEST(DbosTest, SequentialJobsOnSeveralMachinesRunOnOneProcessorEach) {
 }
 
 TEST(DbosTest, NothingPendingPlansNothing) {
-  const OnlineWorkload workload = table_workload({8}, {by_processors(kSublinear)}, {0.0});
-  const auto policy = make_online_policy("dbos", {}, workload);
-  const StateFixture fixture(workload, 0.0, {});
+  const StateFixture fixture(table_workload({8}, {by_processors(kSublinear)}, {0.0}), 0.0, {});
+  const auto policy = make_online_policy("dbos", {}, fixture.workload);
   EXPECT_TRUE(policy->plan(fixture.state()).empty());
 }
 
 TEST(DbosTest, TheFactoryRefusesOnlineFactorsOutsideTheRange) {
   const OnlineWorkload workload = table_workload({8}, {by_processors(kSublinear)}, {0.0});
-  for (double rho : {0.99, 0.0, -1.0, std::nan(""), kInf, 2e6}) {
-    OnlineOptions options;
-    options.rho = rho;
-    try {
-      (void)make_online_policy("dbos", options, workload);
-      ADD_FAILURE() << "rho " << rho << " accepted";
-    } catch (const UsageError& error) {
-      const std::string message = error.what();
-      EXPECT_NE(message.find("rho"), std::string::npos) << message;
-      EXPECT_NE(message.find("[1, 1000000]"), std::string::npos) << message;
-    }
+  for (double rho : {0.99, 0.0, -1.0, std::nan(""), testing::kInf, 2e6}) {
+    const std::string message = testing::usage_error_of("dbos", {.rho = rho}, workload);
+    EXPECT_NE(message, "accepted") << "rho " << rho;
+    EXPECT_NE(message.find("rho"), std::string::npos) << message;
+    EXPECT_NE(message.find("[1, 1000000]"), std::string::npos) << message;
   }
   OnlineOptions fine;
   fine.rho = 1.5;

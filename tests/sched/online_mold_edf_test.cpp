@@ -2,19 +2,16 @@
 #include <gtest/gtest.h>
 
 #include "cosched/sched/online/moldable.hpp"
-#include "sched/online_mold_support.hpp"
+#include "sched/online_support.hpp"
 
 namespace cosched::sched::online {
 namespace {
 
 using testing::by_processors;
 using testing::kInf;
+using testing::kSublinear;
 using testing::StateFixture;
 using testing::table_workload;
-
-// Sub-linear speedup on 8 processors: areas j·t(j)/8 = 1.5, 1.75, 1.875, 2, 2.1875, 2.4, 2.625, 2.9 strictly
-// increase, so every processor count is a candidate and cost order is processor order.
-const std::vector<double> kSublinear{12, 7, 5, 4, 3.5, 3.2, 3.0, 2.9};
 
 std::vector<int> alloc_of(const MoldableEdf& edf, const MoldableEdfPlan& plan, std::size_t k) {
   return edf.placements(plan)[k].alloc;
@@ -52,7 +49,7 @@ TEST(CandidateListTest, SteepestStepsMatchAScanOfEveryLaterCandidate) {
   std::size_t checked = 0;
   for (std::uint64_t seed = 0; seed < 20; ++seed) {
     const std::vector<int> capacities = seed % 2 == 0 ? std::vector<int>{32} : std::vector<int>{8, 6};
-    const OnlineWorkload workload = testing::random_workload(seed, capacities, 10, 1.0);
+    const OnlineWorkload workload = testing::random_moldable_workload(seed, capacities, 10, 1.0);
     CandidateCache cache(workload);
     for (std::size_t job = 0; job < 10; ++job) {
       const CandidateList& list = cache.of(job);
@@ -84,10 +81,9 @@ TEST(CandidateCacheTest, DropsTheListsOfJobsThatStarted) {
 }
 
 TEST(MoldableEdfTest, PicksTheCheapestAllocationThatMeetsTheDeadline) {
-  const OnlineWorkload workload = table_workload({8}, {by_processors(kSublinear)}, {0.0});
-  StateFixture fixture(workload, 0.0, {0});
+  StateFixture fixture(table_workload({8}, {by_processors(kSublinear)}, {0.0}), 0.0, {0});
   const OnlineState state = fixture.state();
-  CandidateCache cache(workload);
+  CandidateCache cache(fixture.workload);
   MoldableEdf edf(state, cache);
   // D = S * 12: the fewest processors whose time is within it.
   const std::vector<std::pair<double, int>> expected{{1.0, 1}, {0.6, 2}, {0.5, 3}, {0.34, 4}, {0.25, 7}};
@@ -102,10 +98,9 @@ TEST(MoldableEdfTest, PicksTheCheapestAllocationThatMeetsTheDeadline) {
 }
 
 TEST(MoldableEdfTest, StepSpeedupJumpsOverThePlateau) {
-  const OnlineWorkload workload = table_workload({8}, {by_processors({10, 12, 10, 4, 4, 4, 4, 4})}, {0.0});
-  StateFixture fixture(workload, 0.0, {0});
+  StateFixture fixture(table_workload({8}, {by_processors({10, 12, 10, 4, 4, 4, 4, 4})}, {0.0}), 0.0, {0});
   const OnlineState state = fixture.state();
-  CandidateCache cache(workload);
+  CandidateCache cache(fixture.workload);
   MoldableEdf edf(state, cache);
   const MoldableEdfPlan plan = edf.run(0.9, WhenLate::stop);  // D = 9: nothing below 4 processors meets it
   ASSERT_TRUE(plan.feasible);
@@ -117,10 +112,10 @@ TEST(MoldableEdfTest, NodeCandidateWithAFastChunkBeatsMoreCores) {
   // (2,1) t4.5 area 6.75; (2,0) t7 area 7 is beaten by (1,1) on both.
   const std::vector<double> raw{kInf, kInf, kInf, 10, 6, 6, 7, 4.5, 5};
   const OnlineWorkload workload = table_workload({2, 2}, {raw, raw}, {0.0, 0.0});
-  CandidateCache cache(workload);
   {
     StateFixture fixture(workload, 0.0, {0});
     const OnlineState state = fixture.state();
+    CandidateCache cache(fixture.workload);
     MoldableEdf edf(state, cache);
     const MoldableEdfPlan plan = edf.run(0.7, WhenLate::stop);  // D = 7: (2,0) would meet it too, at more cost
     ASSERT_TRUE(plan.feasible);
@@ -132,6 +127,7 @@ TEST(MoldableEdfTest, NodeCandidateWithAFastChunkBeatsMoreCores) {
     StateFixture fixture(workload, 0.0, {0});
     fixture.run(1, {1, 2}, 0.0, 3.0);
     const OnlineState state = fixture.state();
+    CandidateCache cache(fixture.workload);
     MoldableEdf edf(state, cache);
     const MoldableEdfPlan plan = edf.run(0.9, WhenLate::stop);  // D = 9
     ASSERT_TRUE(plan.feasible);
@@ -145,13 +141,13 @@ TEST(MoldableEdfTest, LaterDeadlinesUseTheHolesBeforeEarlierOnes) {
   // now = 100; a running job holds 2 of 4 processors until 110. Job 0 (released 0, p1 = 40) runs on 4 processors
   // only (its other counts have no smaller area); job 1 (released 100) is sequential, 8 s. At S = 3 the deadlines
   // are 120 and 124: job 0 is placed first at 110, then job 1 goes into the hole at 100 before it.
-  const OnlineWorkload workload =
+  StateFixture fixture(
       table_workload({4}, {by_processors({40, 20, 14, 10}), by_processors({8, 8, 8, 8}), by_processors({1, 1, 1, 1})},
-                     {0.0, 100.0, 0.0});
-  StateFixture fixture(workload, 100.0, {0, 1});
+                     {0.0, 100.0, 0.0}),
+      100.0, {0, 1});
   fixture.run(2, {2}, 95.0, 110.0);
   const OnlineState state = fixture.state();
-  CandidateCache cache(workload);
+  CandidateCache cache(fixture.workload);
   MoldableEdf edf(state, cache);
   const MoldableEdfPlan plan = edf.run(3.0, WhenLate::stop);
   ASSERT_TRUE(plan.feasible);
@@ -168,12 +164,11 @@ TEST(MoldableEdfTest, LaterDeadlinesUseTheHolesBeforeEarlierOnes) {
 
 TEST(MoldableEdfTest, AnInfeasibleJobStopsTheTestOrGoesWhereItEndsFirst) {
   // Four processors busy until 50. Job 0 cannot end by its deadline at S = 1 (D = 10).
-  const OnlineWorkload workload =
-      table_workload({4}, {by_processors({10, 6, 5, 4}), by_processors({1, 1, 1, 1})}, {0.0, 0.0});
-  StateFixture fixture(workload, 0.0, {0});
+  StateFixture fixture(table_workload({4}, {by_processors({10, 6, 5, 4}), by_processors({1, 1, 1, 1})}, {0.0, 0.0}),
+                       0.0, {0});
   fixture.run(1, {4}, 0.0, 50.0);
   const OnlineState state = fixture.state();
-  CandidateCache cache(workload);
+  CandidateCache cache(fixture.workload);
   MoldableEdf edf(state, cache);
   const MoldableEdfPlan stopped = edf.run(1.0, WhenLate::stop);
   EXPECT_FALSE(stopped.feasible);
@@ -187,15 +182,14 @@ TEST(MoldableEdfTest, AnInfeasibleJobStopsTheTestOrGoesWhereItEndsFirst) {
 }
 
 TEST(RunningProfileTest, AJobRunningLateKeepsItsResourcesAtNow) {
-  const OnlineWorkload workload =
-      table_workload({4}, {by_processors({4, 2, 2, 1}), by_processors({1, 1, 1, 1})}, {0.0, 0.0});
-  StateFixture fixture(workload, 10.0, {0});
+  StateFixture fixture(table_workload({4}, {by_processors({4, 2, 2, 1}), by_processors({1, 1, 1, 1})}, {0.0, 0.0}),
+                       10.0, {0});
   fixture.run(1, {3}, 0.0, 5.0);  // expected to end at 5: still running at 10 (the wall clock)
   const OnlineState state = fixture.state();
   const AvailabilityProfile profile = running_profile(state);
   EXPECT_EQ(profile.free_at(10.0)[0], 1);
   EXPECT_EQ(profile.free_at(10.5)[0], 4);
-  CandidateCache cache(workload);
+  CandidateCache cache(fixture.workload);
   MoldableEdf edf(state, cache);
   const MoldableEdfPlan plan = edf.run(100.0, WhenLate::stop);
   const std::vector<Placement> placements = edf.placements(plan);

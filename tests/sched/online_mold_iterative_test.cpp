@@ -1,10 +1,8 @@
 // Iterative and Improved Iterative (seed 000, Sec. 5.4).
 #include <gtest/gtest.h>
 
-#include <numeric>
-
 #include "cosched/sched/online/moldable.hpp"
-#include "sched/online_mold_support.hpp"
+#include "sched/online_support.hpp"
 
 namespace cosched::sched::online {
 namespace {
@@ -25,13 +23,10 @@ TEST_P(IterativeRuleTest, AcceptedStepsStrictlyLowerTheMeanFlow) {
   std::size_t steps = 0;
   for (std::uint64_t seed = 0; seed < 30; ++seed) {
     const std::vector<int> capacities = seed % 2 == 0 ? std::vector<int>{16} : std::vector<int>{6, 3};
-    const OnlineWorkload workload = testing::random_workload(seed, capacities, 14, 20.0);
-    std::vector<std::size_t> pending(10);
-    std::iota(pending.begin(), pending.end(), std::size_t{0});
-    std::stable_sort(pending.begin(), pending.end(), [&](std::size_t a, std::size_t b) {
-      return workload.arrivals[a].release < workload.arrivals[b].release;
-    });
-    StateFixture fixture(workload, 20.0, pending);
+    StateFixture fixture(testing::random_moldable_workload(seed, capacities, 14, 20.0), 20.0, {});
+    const OnlineWorkload& workload = fixture.workload;
+    fixture.pending = testing::in_release_order(workload, 10);
+    const std::vector<std::size_t>& pending = fixture.pending;
     std::vector<int> held(capacities.size(), 0);
     held[0] = capacities[0] / 2;
     fixture.run(10, held, 15.0, 30.0);
@@ -53,9 +48,8 @@ TEST_P(IterativeRuleTest, AcceptedStepsStrictlyLowerTheMeanFlow) {
 }
 
 TEST_P(IterativeRuleTest, AZeroBudgetKeepsTheCheapestAllocations) {
-  const OnlineWorkload workload = table_workload({4}, {by_processors({8, 4.5, 3.2, 2.5})}, {0.0});
-  const StateFixture fixture(workload, 0.0, {0});
-  CandidateCache cache(workload);
+  const StateFixture fixture(table_workload({4}, {by_processors({8, 4.5, 3.2, 2.5})}, {0.0}), 0.0, {0});
+  CandidateCache cache(fixture.workload);
   const IterativePlan plan = iterative_plan(fixture.state(), cache, GetParam(), 0);
   EXPECT_TRUE(plan.budget_exhausted);
   EXPECT_EQ(plan.trials, 0U);
@@ -80,10 +74,10 @@ TEST(ImprovedIterativeTest, SkipsTheLowEfficiencyStepIterativeStopsAt) {
   // is undone and the job frozen on 1. Improved Iterative goes straight to 4 processors, (10 - 5) / 3 per
   // processor against (10 - 9) / 1, and ends at 7.
   const std::vector<double> sequential = by_processors({2, 2, 2, 2});
-  const OnlineWorkload workload =
-      table_workload({4}, {sequential, sequential, sequential, by_processors({10, 9, 9, 5})}, {0.0, 0.0, 0.0, 0.0});
-  const StateFixture fixture(workload, 0.0, {0, 1, 2, 3});
-  CandidateCache cache(workload);
+  const StateFixture fixture(
+      table_workload({4}, {sequential, sequential, sequential, by_processors({10, 9, 9, 5})}, {0.0, 0.0, 0.0, 0.0}),
+      0.0, {0, 1, 2, 3});
+  CandidateCache cache(fixture.workload);
   const IterativePlan iterative = iterative_plan(fixture.state(), cache, StepRule::next_candidate);
   const IterativePlan improved = iterative_plan(fixture.state(), cache, StepRule::steepest);
   EXPECT_EQ(iterative.placements[3].alloc, std::vector<int>{1});
@@ -95,7 +89,7 @@ TEST(ImprovedIterativeTest, SkipsTheLowEfficiencyStepIterativeStopsAt) {
   EXPECT_EQ(improved.accepted_mean_flows, (std::vector<double>{4.0, 3.25}));
   // Through the registry: what each policy starts now.
   for (const auto& [name, started] : {std::pair<const char*, std::size_t>{"iterative", 4}, {"improved-iterative", 3}}) {
-    const auto policy = make_online_policy(name, {}, workload);
+    const auto policy = make_online_policy(name, {}, fixture.workload);
     const std::vector<Placement> plan = policy->plan(fixture.state());
     std::size_t now = 0;
     for (const Placement& placement : plan) now += placement.start <= 0.0 ? 1 : 0;

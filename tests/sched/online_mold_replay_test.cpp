@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "cosched/sched/online/moldable.hpp"
-#include "sched/online_mold_support.hpp"
+#include "sched/online_support.hpp"
 
 namespace cosched::sched::online {
 namespace {
@@ -23,11 +23,11 @@ TEST_P(MoldableReplayTest, EveryPlanIsValidAndEveryJobRunsOnce) {
   const PolicyCase& param = GetParam();
   for (std::uint64_t seed = 0; seed < 12; ++seed) {
     const std::vector<int> capacities = seed % 3 == 0 ? std::vector<int>{4, 4} : std::vector<int>{12};
-    const OnlineWorkload workload = testing::random_workload(100 + seed, capacities, 40, 60.0);
+    const OnlineWorkload workload = testing::random_moldable_workload(100 + seed, capacities, 40, 60.0);
     OnlineOptions options;
     options.rho = param.rho;
     const auto policy = make_online_policy(param.policy, options, workload);
-    const testing::ReplayResult result = testing::replay(workload, *policy);
+    const testing::Replay result = testing::replay(workload, *policy);
     for (std::size_t job = 0; job < workload.arrivals.size(); ++job) {
       ASSERT_FALSE(result.alloc[job].empty()) << "seed " << seed << ": job " << job << " never started";
       EXPECT_GE(result.start[job], workload.arrivals[job].release) << "seed " << seed << ", job " << job;

@@ -4,7 +4,7 @@
 
 #include <map>
 
-#include "sched/online_seq_support.hpp"
+#include "sched/online_support.hpp"
 
 namespace cosched::sched::online {
 namespace {

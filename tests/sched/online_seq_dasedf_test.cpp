@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "sched/online_seq_support.hpp"
+#include "sched/online_brute_force.hpp"
 
 namespace cosched::sched::online {
 namespace {
@@ -12,10 +12,6 @@ namespace {
 using testing::StateFixture;
 
 constexpr double kSlack = 1e-9;
-
-double optimum_of(const StateFixture& fixture) {
-  return testing::brute_force_max_stretch(testing::pending_jobs(fixture), testing::availabilities(fixture));
-}
 
 double start_of(const std::vector<Placement>& plan, std::size_t job) {
   for (const Placement& placement : plan) {
@@ -35,7 +31,7 @@ TEST(Dasedf, Theorem33AgainstTheExactOptimum) {
     const double stretch = dasedf_stretch(state);
     const std::vector<Placement> plan = edf_plan(state, stretch);
     const double planned = planned_max_stretch(fixture.workload, plan);
-    const double optimum = optimum_of(fixture);
+    const double optimum = testing::brute_force_max_stretch(fixture);
     EXPECT_LE(planned, stretch + 1.0 - 1.0 / m + kSlack) << "seed " << seed;
     EXPECT_GE(planned, optimum - kSlack) << "seed " << seed;
     EXPECT_LE(stretch, optimum * (1.0 + kDasedfTolerance) * (1.0 + kSlack)) << "seed " << seed;
@@ -62,7 +58,7 @@ TEST(Dasedf, Lemma32) {
     const int m = 1 + static_cast<int>(seed % 3);
     const StateFixture fixture = testing::random_sequential_state(1000 + seed, m, 5);
     const OnlineState state = fixture.state();
-    const double optimum = optimum_of(fixture);
+    const double optimum = testing::brute_force_max_stretch(fixture);
     const double stretch = random.uniform_below(1.0, 2.0 * optimum);
     if (optimum <= stretch) {
       ++feasible;
@@ -84,7 +80,7 @@ TEST(Dasedf, EdfIsOptimalOnOneMachine) {
   for (std::uint64_t seed = 0; seed < 200; ++seed) {
     const StateFixture fixture = testing::random_sequential_state(5000 + seed, 1, 6);
     const OnlineState state = fixture.state();
-    const double optimum = optimum_of(fixture);
+    const double optimum = testing::brute_force_max_stretch(fixture);
     EXPECT_LE(planned_max_stretch(fixture.workload, edf_plan(state, optimum)), optimum + kSlack) << "seed " << seed;
     const auto policy = make_online_policy("dasedf", {}, fixture.workload);
     const double planned = planned_max_stretch(fixture.workload, policy->plan(state));
@@ -119,7 +115,7 @@ TEST(Dasedf, EdfStartsTheEarliestDeadlinesOnTheIdleProcessors) {
 // Rigid jobs: the check counts processors x time. Two processors, a 2-processor job of time 2 and a sequential one
 // of time 1: 1 + 2 * 2 <= 2 * (2 S) first holds at S = 1.25; EDF runs the short job first, the rigid one at 1.
 TEST(Dasedf, RigidJobsCountTheirProcessorTimeInTheCheck) {
-  StateFixture fixture{testing::rigid_workload({2}, {{0.0, 2.0, {2}}, {0.0, 1.0}}), 0.0, {0, 1}, {}, {2}};
+  const StateFixture fixture(testing::rigid_workload({2}, {{0.0, 2.0, {2}}, {0.0, 1.0}}), 0.0, {0, 1});
   const double stretch = dasedf_stretch(fixture.state());
   EXPECT_GE(stretch, 1.25);
   EXPECT_LE(stretch, 1.25 * (1.0 + kDasedfTolerance));

@@ -4,46 +4,17 @@
 
 #include <cmath>
 
-#include "sched/online_seq_support.hpp"
+#include "sched/online_support.hpp"
 
 namespace cosched::sched::online {
 namespace {
 
 using testing::JobSpec;
 
-// Releases the jobs one by one at time 0, each right after the previous plan started what it could (the adversary
-// of Theorems 2.1 and 3.5: "each task is released as soon as the previous one is scheduled"), then runs the rest
-// to the end, re-planning at each completion. Returns when each job started.
+// Releases the jobs (all at time 0) one by one, each right after the previous plan started what it could: the
+// adversary of Theorems 2.1 and 3.5. Returns when each job started.
 std::vector<double> release_one_by_one(const OnlineWorkload& workload, OnlinePolicy& policy) {
-  std::vector<double> start(workload.arrivals.size(), testing::kInf);
-  std::vector<std::size_t> pending;
-  std::vector<RunningJob> running;
-  std::vector<int> free = workload.instance.space().capacities();
-  double now = 0.0;
-  const auto plan_and_start = [&] {
-    for (const Placement& placement : policy.plan({workload, now, pending, running, free})) {
-      if (placement.start > now) continue;
-      start[placement.job] = now;
-      free[0] -= placement.alloc[0];
-      running.push_back({placement.job, placement.alloc, now, placement.end});
-      pending.erase(std::find(pending.begin(), pending.end(), placement.job));
-    }
-  };
-  for (std::size_t job = 0; job < workload.arrivals.size(); ++job) {
-    pending.push_back(job);
-    policy.released(job, {workload, now, pending, running, free});
-    plan_and_start();
-  }
-  while (!pending.empty() && !running.empty()) {
-    const auto first = std::min_element(running.begin(), running.end(), [](const RunningJob& a, const RunningJob& b) {
-      return a.expected_end < b.expected_end;
-    });
-    now = first->expected_end;
-    free[0] += first->alloc[0];
-    running.erase(first);
-    plan_and_start();
-  }
-  return start;
+  return testing::replay(workload, policy, {}, testing::Releases::one_by_one).start;
 }
 
 // Theorem 3.5's adversary with Delta = 16: rho + 1 jobs of sizes 16, 16^((rho-1)/rho), ..., 1 released in that

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "cosched/sched/online/policy.hpp"
-#include "sched/online_seq_support.hpp"
+#include "sched/online_brute_force.hpp"
 
 namespace cosched::sched::online {
 namespace {
