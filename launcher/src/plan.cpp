@@ -152,8 +152,7 @@ LaunchPlan remaining_plan(const LaunchPlan& plan, const std::vector<std::string>
       if (done.count(plan.tasks[j].id) == 0) keep.push_back(j);
     }
     for (auto& task : rest.tasks) task.release = std::max(0.0, task.release - earliest);
-    // Nothing left: the plan runs no task, and keeps the workload only so that its policy can still be made.
-    if (!keep.empty()) rest.online = std::make_shared<const sched::online::OnlineWorkload>(
+    rest.online = std::make_shared<const sched::online::OnlineWorkload>(
         sched::online::remaining_jobs(*plan.online, keep, earliest));
   }
   return rest;

@@ -79,6 +79,25 @@ TEST_P(EveryOnlinePolicy, SimultaneousReleasesAndAnIdleStart) {
   EXPECT_DOUBLE_EQ(result.runs[3].launch.start, 10.0);  // two processors are idle by then whatever the order
 }
 
+TEST_P(EveryOnlinePolicy, AResumedRunRunsWhatIsLeftAndNothingWhenNothingIs) {
+  std::mt19937 rng(13);
+  const LaunchPlan plan = online_plan(testing::random_moldable_workload(rng, 4, 12), suite_options());
+  std::vector<std::string> done;
+  for (std::size_t j = 0; j < plan.tasks.size(); j += 2) done.push_back(plan.tasks[j].id);
+  const LaunchPlan rest = remaining_plan(plan, done);
+  ASSERT_EQ(rest.tasks.size(), plan.tasks.size() - done.size());
+  EXPECT_DOUBLE_EQ(rest.tasks.front().release, 0.0);  // releases shifted with the planned starts
+  expect_a_valid_run(rest, GetParam());
+
+  std::vector<std::string> all;
+  for (const PlannedTask& task : plan.tasks) all.push_back(task.id);
+  const LaunchPlan nothing = remaining_plan(plan, all);
+  EXPECT_TRUE(nothing.tasks.empty());
+  const EngineResult result = testing::run_online(nothing, GetParam());
+  EXPECT_EQ(result.completed, 0U);
+  EXPECT_EQ(run_metrics(nothing, result).jobs, 0U);
+}
+
 INSTANTIATE_TEST_SUITE_P(Registry, EveryOnlinePolicy, ::testing::ValuesIn(sched::online::online_policy_names()),
                          [](const ::testing::TestParamInfo<std::string>& param) {
                            std::string name = param.param;

@@ -15,7 +15,7 @@ OnlinePolicyAdapter::OnlinePolicyAdapter(std::unique_ptr<sched::online::OnlinePo
       workload_(*plan.online),
       end_at_start_(plan.tasks.size(), 0.0),
       running_slot_(plan.tasks.size(), SIZE_MAX) {
-  assert(plan.online && (plan.tasks.empty() || plan.online->instance.task_count() == plan.tasks.size()));
+  assert(plan.online && plan.online->instance.task_count() == plan.tasks.size());
 }
 
 sched::online::OnlineState OnlinePolicyAdapter::state(const EngineView& view) {

@@ -17,6 +17,9 @@ OnlineWorkload remaining_jobs(const OnlineWorkload& workload, const std::vector<
   }
   Instance instance(workload.instance.resources(), std::move(tasks), workload.instance.attributes(),
                     workload.instance.bandwidth());
+  // Nothing left (a resumed run that had completed): an empty workload, which make_online_workload refuses as an
+  // input but which is what remains here.
+  if (keep.empty()) return OnlineWorkload{workload.name, workload.source, std::move(instance), {}, {}, {}};
   return make_online_workload(workload.name, workload.source, std::move(instance), std::move(arrivals));
 }
 

@@ -60,7 +60,7 @@ struct StretchReference {
 [[nodiscard]] double workload_load(const OnlineWorkload& workload);
 
 // The jobs of `workload` at `keep` (indices, in that order), their releases moved `shift` seconds earlier (never
-// below 0): what is left of a workload when a killed run resumes.
+// below 0): what is left of a workload when a killed run resumes (no job at all when `keep` is empty).
 [[nodiscard]] OnlineWorkload remaining_jobs(const OnlineWorkload& workload, const std::vector<std::size_t>& keep,
                                             double shift);
 

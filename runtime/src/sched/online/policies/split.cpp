@@ -23,6 +23,7 @@ class SplitPolicy final : public PartitionedPolicy {
       // Split compares no plans: its groups plan only the jobs they start.
       : PartitionedPolicy("split", jobs, std::move(groups), [jobs]() { return make_fcfs(jobs, Horizon::starts_now); }) {
     const auto& times = jobs->workload().reference_time;
+    if (times.empty()) return;  // no job (what is left of a completed run): no class to tell apart
     const auto [shortest, longest] = std::minmax_element(times.begin(), times.end());
     // Class j's upper end p_min * Delta^((j + 1) / rho), computed once so that every job is compared with the
     // same numbers.
