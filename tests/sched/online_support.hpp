@@ -247,11 +247,11 @@ using PlanObserver = std::function<void(const OnlineState&, const std::vector<Pl
 // scheduled"): the policy plans after each release, and what it starts runs before the next job is released.
 enum class Releases { together, one_by_one };
 
-// Drives `policy` on the simulated clock: at every instant with releases or completions, the completions free their
-// resources, released() is called for each new job, then plan() while jobs wait (even when the first resource is
-// all taken, where the engine skips the call: more plans get checked); the placements that start now are started
-// and run for their time at their allocation. Every plan is checked with expect_valid_plan; a policy that leaves
-// jobs waiting on an idle machine with nothing more to come fails.
+// Drives `policy` on the simulated clock: at every instant with releases, completions or a wakeup the policy asked
+// for, the completions free their resources, released() is called for each new job, then plan() while jobs wait
+// (even when the first resource is all taken, where the engine skips the call: more plans get checked); the
+// placements that start now are started and run for their time at their allocation. Every plan is checked with expect_valid_plan; a policy that leaves
+// jobs waiting on an idle machine with nothing more to come (no release, completion or wakeup) fails.
 inline Replay replay(const OnlineWorkload& workload, OnlinePolicy& policy, const PlanObserver& observe = {},
                      Releases releases = Releases::together) {
   SCOPED_TRACE(std::string(policy.name()));
@@ -286,8 +286,12 @@ inline Replay replay(const OnlineWorkload& workload, OnlinePolicy& policy, const
   };
   std::size_t next = 0;
   while (next < n || !running.empty()) {
+    const double before = now;
     now = next < n ? workload.arrivals[by_release[next]].release : kInf;
     for (const RunningJob& job : running) now = std::min(now, job.expected_end);
+    // A policy that waits for an instant of its own (OnlinePolicy::next_wakeup) plans again then.
+    const std::optional<double> wake = pending.empty() ? std::nullopt : policy.next_wakeup();
+    if (wake && *wake > before) now = std::min(now, *wake);
     std::erase_if(running, [&](const RunningJob& job) {
       if (job.expected_end > now) return false;
       for (std::size_t i = 0; i < free.size(); ++i) free[i] += job.alloc[i];
@@ -300,7 +304,8 @@ inline Replay replay(const OnlineWorkload& workload, OnlinePolicy& policy, const
       if (releases == Releases::one_by_one) plan_and_start();
     }
     if (releases == Releases::together || !any_released) plan_and_start();
-    if (next == n && running.empty() && !pending.empty()) {
+    const std::optional<double> again = policy.next_wakeup();
+    if (next == n && running.empty() && !pending.empty() && !(again && *again > now)) {
       ADD_FAILURE() << "starts nothing on an idle machine at " << now << ": " << pending.size() << " jobs wait";
       break;
     }

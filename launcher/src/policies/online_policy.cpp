@@ -60,4 +60,12 @@ std::vector<StartChoice> OnlinePolicyAdapter::select(const EngineView& view) {
   return starts;
 }
 
+std::optional<double> OnlinePolicyAdapter::next_wakeup(const EngineView& view) const {
+  if (pending_.empty()) return std::nullopt;
+  // A time already past was planned for (plan() runs before this at every event where something can start).
+  const std::optional<double> wake = policy_->next_wakeup();
+  if (!wake || *wake <= view.now) return std::nullopt;
+  return wake;
+}
+
 }  // namespace cosched::launcher::policies

@@ -20,8 +20,9 @@ class OnlinePolicyAdapter final : public Policy {
   void started(std::size_t task, const TaskRun& run) override;
   void ended(std::size_t task, const TaskRun& run) override;
   [[nodiscard]] std::vector<StartChoice> select(const EngineView& view) override;
-  // Online policies re-plan at releases and completions only (seed 000, Sec. 2.1): both are engine events.
-  [[nodiscard]] std::optional<double> next_wakeup(const EngineView& /*view*/) const override { return std::nullopt; }
+  // Online policies re-plan at releases and completions (seed 000, Sec. 2.1), both engine events, and at the
+  // instants the policy names (OnlinePolicy::next_wakeup) while jobs wait.
+  [[nodiscard]] std::optional<double> next_wakeup(const EngineView& view) const override;
 
  private:
   [[nodiscard]] sched::online::OnlineState state(const EngineView& view);

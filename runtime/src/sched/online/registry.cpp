@@ -5,6 +5,7 @@
 #include <functional>
 
 #include "cosched/common/error.hpp"
+#include "cosched/sched/online/ostrich.hpp"
 #include "cosched/sched/online/policy.hpp"
 #include "sched/online/policies/moldable_policies.hpp"
 #include "sched/online/policies/policies.hpp"
@@ -60,6 +61,9 @@ const std::vector<PolicyEntry>& registry() {
       {{"improved-iterative", "Improved Iterative: Iterative stepping to the candidate with the best time saved per "
                               "extra resource"},
        make_improved_iterative},
+      {{"ostrich", "OStrich (seed 002): per-user campaigns, each user an equal share of a virtual schedule; the "
+                   "campaign with the smallest virtual completion starts next"},
+       [](const OnlineOptions& /*options*/, const OnlineWorkload& workload) { return make_ostrich(workload); }},
   };
   return entries;
 }

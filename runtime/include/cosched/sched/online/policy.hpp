@@ -10,6 +10,7 @@
 // own file.
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -53,6 +54,9 @@ class OnlinePolicy {
   // they must fit in state.free (the engine refuses, never over-commits, and reports a policy that over-asks).
   // Future placements are informative (the reservation scheme reads them); a policy may omit them.
   [[nodiscard]] virtual std::vector<Placement> plan(const OnlineState& state) = 0;
+  // The next instant after the last plan() at which the plan may change without a release or a completion (OStrich:
+  // a campaign that becomes eligible at its virtual start), or none; the engine then plans again.
+  [[nodiscard]] virtual std::optional<double> next_wakeup() const { return std::nullopt; }
 };
 
 // Parameters of the registered policies; each policy reads the ones it names and refuses bad values.
