@@ -250,8 +250,9 @@ enum class Releases { together, one_by_one };
 // Drives `policy` on the simulated clock: at every instant with releases, completions or a wakeup the policy asked
 // for, the completions free their resources, released() is called for each new job, then plan() while jobs wait
 // (even when the first resource is all taken, where the engine skips the call: more plans get checked); the
-// placements that start now are started and run for their time at their allocation. Every plan is checked with expect_valid_plan; a policy that leaves
-// jobs waiting on an idle machine with nothing more to come (no release, completion or wakeup) fails.
+// placements that start now are started and run for their time at their allocation. Every plan is checked with
+// expect_valid_plan; a policy that leaves jobs waiting on an idle machine with nothing more to come (no release,
+// completion or wakeup) fails.
 inline Replay replay(const OnlineWorkload& workload, OnlinePolicy& policy, const PlanObserver& observe = {},
                      Releases releases = Releases::together) {
   SCOPED_TRACE(std::string(policy.name()));
