@@ -1,6 +1,7 @@
 // OStrich (seed 002): the virtual schedule on the paper's worked example (Fig. 2), the campaigns of the general-jobs
 // extension, the real schedule's dispatch, and Lemma 1 and the per-campaign bound as properties of random
 // multi-user workloads.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <map>
@@ -129,6 +130,48 @@ TEST(Ostrich, StartsTheCampaignWithTheSmallestVirtualCompletionAndWaitsForVirtua
   EXPECT_EQ(replay.start[0], 0.0);  // LPT inside a's campaign: equal lengths, lower index first
   EXPECT_EQ(replay.start[1], 1.0);
   EXPECT_NEAR(replay.start[4], 4.0 / 3.0, kTolerance);
+}
+
+// Proposition 1's instance: k users each submit m unit jobs at 0. Every campaign completes at k in V; the real
+// schedule runs them one after another (equal C̃: the older campaign first) and the last completes at k.
+TEST(Ostrich, RunsEqualCampaignsOneAfterAnotherAsInProposition1) {
+  const int m = 3;
+  const std::size_t k = 4;
+  std::vector<JobSpec> specs;
+  std::vector<std::string> users;
+  for (std::size_t u = 0; u < k; ++u) {
+    for (int j = 0; j < m; ++j) {
+      specs.push_back({0.0, 1.0});
+      users.push_back(fmt::format("u{}", u));
+    }
+  }
+  const OnlineWorkload workload = user_workload({m}, specs, users);
+  VirtualSchedule v(static_cast<double>(m));
+  for (std::size_t u = 0; u < k; ++u) (void)v.submit(u, static_cast<double>(m), 0.0);
+  for (std::size_t c = 0; c < k; ++c) EXPECT_DOUBLE_EQ(v.completion(c), static_cast<double>(k));
+  const auto policy = make_online_policy("ostrich", {}, workload);
+  const testing::Replay replay = testing::replay(workload, *policy);
+  for (std::size_t j = 0; j < specs.size(); ++j) {
+    EXPECT_EQ(replay.end[j], static_cast<double>(j / m + 1)) << "job " << j << " of user " << users[j];
+  }
+}
+
+// The engine may refuse a start, and a resumed run shows pending jobs never released to the policy: the plan
+// follows the pending jobs it is given.
+TEST(Ostrich, FollowsThePendingJobsOfTheState) {
+  const OnlineWorkload workload =
+      user_workload({2}, {{0.0, 4.0}, {0.0, 2.0}, {0.0, 3.0}, {0.0, 1.0}}, {"a", "a", "b", "b"});
+  const auto policy = make_online_policy("ostrich", {}, workload);
+  testing::StateFixture fixture(workload, 1.0, {1, 2, 3});  // job 0 runs: the policy never saw it released
+  fixture.run(0, {1}, 0.0, 4.0);
+  const std::vector<Placement> first = policy->plan(fixture.state());
+  testing::expect_valid_plan(fixture.state(), first);
+  ASSERT_EQ(first.size(), 1U);
+  EXPECT_EQ(first[0].job, 1U);  // a's campaign (2 units) completes before b's (4 units) in V
+  // Refused: the same state again gets the same start.
+  const std::vector<Placement> again = policy->plan(fixture.state());
+  ASSERT_EQ(again.size(), 1U);
+  EXPECT_EQ(again[0].job, first[0].job);
 }
 
 // Jobs wider than one processor and a second resource: nothing is ever over-committed (the replay checks every
