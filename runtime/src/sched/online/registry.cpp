@@ -6,6 +6,7 @@
 
 #include "cosched/common/error.hpp"
 #include "cosched/sched/online/policy.hpp"
+#include "sched/online/policies/fairshare.hpp"
 #include "sched/online/policies/moldable_policies.hpp"
 #include "sched/online/policies/policies.hpp"
 
@@ -60,6 +61,9 @@ const std::vector<PolicyEntry>& registry() {
       {{"improved-iterative", "Improved Iterative: Iterative stepping to the candidate with the best time saved per "
                               "extra resource"},
        make_improved_iterative},
+      {{"fairshare", "Slurm-style multifactor priority: fair share 2^(-U/S), equal shares, usage decayed with a 7-day "
+                     "half-life, plus age; EASY backfilling in priority order"},
+       without_options<policies::make_fairshare>},
   };
   return entries;
 }
