@@ -52,6 +52,10 @@ const std::vector<PolicyEntry>& registry() {
        [](const OnlineOptions& options, const OnlineWorkload& workload) {
          return policies::make_split(options, reference_jobs(workload));
        }},
+      // The sequential-job baselines of seed 002 (users and campaigns); the moldable policies close the list.
+      {{"fairshare", "Slurm-style multifactor priority: fair share 2^(-U/S), equal shares, usage decayed with a 7-day "
+                     "half-life, plus age; EASY backfilling in priority order"},
+       without_options<policies::make_fairshare>},
       {{"dbos", "DBOS: binary search on the max stretch with MoldableEDF (cheapest allocation meeting each "
                 "deadline), relaxed by --rho"},
        make_dbos},
@@ -61,9 +65,6 @@ const std::vector<PolicyEntry>& registry() {
       {{"improved-iterative", "Improved Iterative: Iterative stepping to the candidate with the best time saved per "
                               "extra resource"},
        make_improved_iterative},
-      {{"fairshare", "Slurm-style multifactor priority: fair share 2^(-U/S), equal shares, usage decayed with a 7-day "
-                     "half-life, plus age; EASY backfilling in priority order"},
-       without_options<policies::make_fairshare>},
   };
   return entries;
 }
