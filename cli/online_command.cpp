@@ -14,9 +14,11 @@
 #include "cosched/common/text_file.hpp"
 #include "cosched/launcher/launch.hpp"
 #include "cosched/launcher/online.hpp"
+#include "cosched/sched/online/campaigns.hpp"
 #include "cosched/sched/online/metrics.hpp"
 #include "cosched/sched/online/policy.hpp"
 #include "cosched/sched/online/swf.hpp"
+#include "cosched/sched/online/swf_window.hpp"
 #include "cosched/sched/online/synthetic.hpp"
 #include "launch_options.hpp"
 #include "run_main.hpp"
@@ -34,6 +36,9 @@ struct OnlineFlags {
   std::string trace;
   std::optional<std::size_t> jobs;
   std::optional<std::uint64_t> downey_seed;
+  std::string campaigns;  // a campaign rule (campaigns.hpp); trace only
+  std::string from;       // YYYY-MM-DD; trace only
+  std::string to;
   bool synthetic = false;
   double delta = 10.0;
   double load = 270.0;
@@ -60,6 +65,11 @@ void check_flag_combination(const OnlineFlags& flags) {
                               "from its Instance JSON");
   }
   if (flags.downey_seed && flags.trace.empty()) throw cosched::UsageError("--downey-seed needs --trace");
+  if (flags.trace.empty() && (!flags.campaigns.empty() || !flags.from.empty() || !flags.to.empty())) {
+    throw cosched::UsageError("--campaigns, --from and --to read a trace: add --trace FILE (a node workload gives "
+                              "its campaigns as the task attribute \"campaign\")");
+  }
+  if (!flags.campaigns.empty()) (void)online::campaign_rule(flags.campaigns);
   const auto& run = flags.run;
   if (!flags.launch && (!run.journal.empty() || !run.resume.empty() || !run.platform.empty() ||
                         !run.tier_backend.empty() || !run.log_dir.empty() || run.timeout_s || run.fail_fast)) {
@@ -68,13 +78,32 @@ void check_flag_combination(const OnlineFlags& flags) {
   }
 }
 
+// The Unix time of a --from / --to date; `day_after` moves it to the end of that day (--to is inclusive).
+std::optional<std::int64_t> date_flag(const std::string& text, std::string_view flag, bool day_after) {
+  if (text.empty()) return std::nullopt;
+  const auto date = online::parse_utc_date(text);
+  if (!date) throw cosched::UsageError(fmt::format("{}: '{}' is not a date YYYY-MM-DD (year >= 1970)", flag, text));
+  return day_after ? *date + 86400 : *date;
+}
+
+online::SwfTrace trace_in_window(const OnlineFlags& flags) {
+  const auto from = date_flag(flags.from, "--from", false);
+  const auto to = date_flag(flags.to, "--to", true);
+  if (from && to && *from >= *to) {
+    throw cosched::UsageError(fmt::format("--from {} is after --to {}", flags.from, flags.to));
+  }
+  online::SwfTrace trace = online::load_swf(flags.trace);
+  if (!from && !to) return trace;
+  return online::swf_window(trace, from, to);
+}
+
 online::OnlineWorkload simulated_workload(const OnlineFlags& flags) {
   if (!flags.trace.empty()) {
     online::SwfOptions options;
     options.procs = flags.procs;
     options.max_jobs = flags.jobs;
     options.downey_seed = flags.downey_seed;
-    return online::workload_from_swf(online::load_swf(flags.trace), options);
+    return online::workload_from_swf(trace_in_window(flags), options);
   }
   online::SyntheticOptions options;
   options.jobs = flags.jobs.value_or(options.jobs);
@@ -95,6 +124,9 @@ void print_metrics(const OnlineFlags& flags, const online::OnlineWorkload& workl
     root["options"] = {{"rho", flags.options.rho},
                        {"reserve", flags.options.reserve},
                        {"threshold", flags.options.threshold}};
+    if (!flags.campaigns.empty()) root["campaign_rule"] = flags.campaigns;
+    if (!flags.from.empty()) root["from"] = flags.from;
+    if (!flags.to.empty()) root["to"] = flags.to;
     const std::string text = root.dump(2) + "\n";
     if (!flags.output.empty()) cosched::write_text_file(flags.output, text, flags.overwrite(), "online metrics");
     if (flags.json) {
@@ -117,6 +149,30 @@ void print_metrics(const OnlineFlags& flags, const online::OnlineWorkload& workl
     fmt::print(" {} {:.1f}% of {}", bin.label, 100.0 * static_cast<double>(bin.stretched) / static_cast<double>(bin.jobs), bin.jobs);
   }
   fmt::print("\n  ({})\n", online::stretch_normalisation());
+  if (metrics.campaigns == 0) return;
+  fmt::print("  campaigns       {} of {} users: mean stretch {:.4g}, max {:.4g}; at 1 {:.1f}%, < 1.4 {:.1f}%, < 2.15 "
+             "{:.1f}%; Jain's index over users {:.3f}\n  ({})\n",
+             metrics.campaigns, metrics.users, metrics.mean_campaign_stretch, metrics.max_campaign_stretch,
+             100.0 * metrics.campaigns_at_stretch_1, 100.0 * metrics.campaigns_below_1_4,
+             100.0 * metrics.campaigns_below_2_15, metrics.jain_fairness, online::campaign_stretch_normalisation());
+}
+
+// The campaigns of a run: detected in a trace by --campaigns, given by a node workload's tasks, else none.
+std::vector<std::size_t> campaigns_of(const OnlineFlags& flags, const online::OnlineWorkload& workload) {
+  if (!flags.campaigns.empty()) return online::detect_campaigns(workload, online::campaign_rule(flags.campaigns));
+  return online::given_campaigns(workload);
+}
+
+// The metrics of an engine run, with the campaigns' when there are campaigns.
+online::OnlineMetrics metrics_of(const OnlineFlags& flags, const launcher::LaunchPlan& plan,
+                                 const launcher::EngineResult& result) {
+  online::OnlineMetrics metrics = launcher::run_metrics(plan, result);
+  const online::OnlineWorkload& workload = *plan.online;
+  const std::vector<std::size_t> campaigns = campaigns_of(flags, workload);
+  if (!campaigns.empty()) {
+    online::add_campaign_metrics(metrics, workload, launcher::job_outcomes(result), campaigns);
+  }
+  return metrics;
 }
 
 void run_on_node(const OnlineFlags& flags, const std::shared_ptr<const online::OnlineWorkload>& workload,
@@ -134,7 +190,7 @@ void run_on_node(const OnlineFlags& flags, const std::shared_ptr<const online::O
              settings.tier.backend, settings.tier.emulated() ? " (EMULATED fast tier)" : "", settings.journal.string());
   cosched::flush_standard_output();
   const launcher::LaunchSummary summary = launcher::launch(plan, commands, settings);
-  print_metrics(flags, *summary.plan.online, launcher::run_metrics(summary.plan, summary.observed), "wall");
+  print_metrics(flags, *summary.plan.online, metrics_of(flags, summary.plan, summary.observed), "wall");
   cosched::cli::report_launch(summary, settings);
 }
 
@@ -155,12 +211,12 @@ void run_online(const OnlineFlags& flags) {
         online::online_workload_from_instance(*file.instance, flags.workload));
     if (flags.launch) return run_on_node(flags, workload, file.workload, node);
     const launcher::LaunchPlan plan = launcher::online_plan(workload, flags.options);
-    print_metrics(flags, *workload, launcher::run_metrics(plan, launcher::predict(plan, flags.policy)), "simulated");
+    print_metrics(flags, *workload, metrics_of(flags, plan, launcher::predict(plan, flags.policy)), "simulated");
     return;
   }
   auto workload = std::make_shared<const online::OnlineWorkload>(simulated_workload(flags));
   const launcher::LaunchPlan plan = launcher::online_plan(workload, flags.options);
-  print_metrics(flags, *workload, launcher::run_metrics(plan, launcher::predict(plan, flags.policy)), "simulated");
+  print_metrics(flags, *workload, metrics_of(flags, plan, launcher::predict(plan, flags.policy)), "simulated");
 }
 
 std::string policy_help() {
@@ -188,6 +244,10 @@ const cosched::cli::CommandRegistration registration{"online", [](CLI::App& app)
       ->check(CLI::Range(std::size_t{1}, online::kMaxSyntheticJobs));
   sub->add_option("--downey-seed", flags->downey_seed, "Trace: moldable jobs by the Downey model, with this seed")
       ->check(CLI::NonNegativeNumber);
+  sub->add_option("--campaigns", flags->campaigns,
+                  "Trace: detect users' campaigns (last, arrival, max: seed 002) and report the campaign stretch");
+  sub->add_option("--from", flags->from, "Trace: only jobs submitted from this date (YYYY-MM-DD, 00:00 UTC)");
+  sub->add_option("--to", flags->to, "Trace: only jobs submitted up to this date, inclusive (YYYY-MM-DD, UTC)");
   sub->add_flag("--synthetic", flags->synthetic, "The paper's synthetic sequential workload (Sec. 4)");
   sub->add_option("--delta", flags->delta, "Synthetic: ratio of the largest to the smallest job size (Delta)")
       ->check(cosched::cli::finite_range(1.0, online::kMaxSyntheticDelta))

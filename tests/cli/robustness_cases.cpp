@@ -94,7 +94,9 @@ const std::string kFullDisk = "writing to a full disk (--output /dev/full, stdou
 const std::string kOverwrite = "an existing output overwritten without --force (even the input)";
 const std::string kParse = "command-line parse errors (CLI11)";
 const std::string kUnsafeId = "a task id with ../ (ids name files)";
-const std::string kOnline = "online: a malformed trace line, no job source or two, options a policy refuses";
+const std::string kOnline =
+    "online: a malformed trace line, no job source or two, options a policy refuses, a bad --from date, "
+    "--campaigns without --trace";
 
 std::vector<Case> make_cases() {
   const std::string far = schedule_with("t-list-lpt", "1e12", "0.01");
@@ -418,6 +420,15 @@ std::vector<Case> make_cases() {
        {{"late.json", R"({"resources":[{"name":"cores","capacity":2},{"name":"fast_chunks","capacity":2}],"tasks":[)"
                       R"({"id":"a","command":["/bin/true"],"release_s":-1,"times":[null,null,null,1,1,1,1,1,1]}]})"}}},
       {kOnline, "cosched online --policy fcfs --synthetic --jobs 5 --output inst.json", 2, "--force"},
+      {kOnline, "cosched online --policy fcfs --trace one.swf --from 2004-13-01", 2, "--from",
+       {{"one.swf", "; MaxProcs: 4\n1 0 0 10 1 -1 -1 1 -1 -1 1 1 1 -1 1 -1 -1 -1\n"}}},
+      {kOnline, "cosched online --policy fcfs --trace one.swf --from 2005-01-24 --to 2004-12-06", 2, "--from",
+       {{"one.swf", "; MaxProcs: 4\n1 0 0 10 1 -1 -1 1 -1 -1 1 1 1 -1 1 -1 -1 -1\n"}}},
+      {kOnline, "cosched online --policy fcfs --trace one.swf --from 2004-12-06", 3, "UnixStartTime",
+       {{"one.swf", "; MaxProcs: 4\n1 0 0 10 1 -1 -1 1 -1 -1 1 1 1 -1 1 -1 -1 -1\n"}}},
+      {kOnline, "cosched online --policy fcfs --synthetic --jobs 5 --campaigns max", 2, "--trace"},
+      {kOnline, "cosched online --policy fcfs --trace one.swf --campaigns sessions", 2, "sessions",
+       {{"one.swf", "; MaxProcs: 4\n1 0 0 10 1 -1 -1 1 -1 -1 1 1 1 -1 1 -1 -1 -1\n"}}},
   };
 }
 

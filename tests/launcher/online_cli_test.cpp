@@ -16,6 +16,8 @@ namespace fs = std::filesystem;
 using test_support::CommandResult;
 
 const std::string kTrace = std::string(COSCHED_TEST_DATA_DIR) + "/traces/SDSC-Par-1996-3.1-cln-first400.swf.gz";
+// 100 jobs of 22 users, submitted from 1996-09-30 10:38 to 1996-10-01 03:06 UTC.
+const std::string kUsersTrace = std::string(COSCHED_TEST_DATA_DIR) + "/traces/KTH-SP2-1996-2.1-cln-first100.swf";
 
 // Two jobs of /bin/true on 2 cores and 2 fast chunks, the second released at 0.2 s.
 const std::string kNodeInstance =
@@ -98,6 +100,48 @@ TEST_F(OnlineCli, ANodeWorkloadRunsForRealJournaledAndResumable) {
       run("--policy dbos --workload node.json --launch --chunks 2 --tier-backend emulated --resume run.jsonl");
   EXPECT_EQ(resumed.exit_code, 0) << resumed.err;
   EXPECT_NE(resumed.out.find("2 tasks already completed"), std::string::npos) << resumed.out;
+}
+
+TEST_F(OnlineCli, CampaignsOfATraceReportTheirStretchAndFairness) {
+  const auto json = run_json("--policy fairshare --trace " + kUsersTrace + " --campaigns max");
+  EXPECT_EQ(json["jobs"], 100);
+  EXPECT_EQ(json["campaign_rule"], "max");
+  const auto campaigns = json["campaigns"].get<std::size_t>();
+  EXPECT_GT(campaigns, 22u);  // MAX splits some users' jobs into several campaigns
+  EXPECT_LT(campaigns, 100u);
+  EXPECT_EQ(json["users"], 22);
+  EXPECT_EQ(json["per_user"].size(), 22u);
+  // Rigid jobs on m processors: a campaign lasts at least its longest job and its work over m.
+  EXPECT_GE(json["mean_campaign_stretch"].get<double>(), 1.0 - 1e-9);
+  EXPECT_GT(json["jain_fairness"].get<double>(), 1.0 / 22.0 - 1e-9);
+  EXPECT_LE(json["jain_fairness"].get<double>(), 1.0 + 1e-9);
+  EXPECT_LE(json["campaigns_below_1_4"].get<double>(), json["campaigns_below_2_15"].get<double>());
+  EXPECT_TRUE(json.contains("campaign_stretch_normalisation"));
+
+  const CommandResult text = run("--policy fcfs --trace " + kUsersTrace + " --campaigns last");
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("campaigns "), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("Jain"), std::string::npos) << text.out;
+}
+
+TEST_F(OnlineCli, ADateWindowKeepsTheJobsSubmittedInIt) {
+  const auto window = run_json("--policy easy --trace " + kUsersTrace + " --from 1996-10-01 --to 1996-10-01");
+  EXPECT_EQ(window["jobs"], 6);
+  const auto before = run_json("--policy easy --trace " + kUsersTrace + " --to 1996-09-30");
+  EXPECT_EQ(before["jobs"], 94);
+  EXPECT_FALSE(before.contains("campaigns"));  // no --campaigns: no campaign fields
+}
+
+TEST_F(OnlineCli, ANodeWorkloadGivesItsCampaigns) {
+  test_support::write_file(
+      dir_ / "users.json",
+      R"({"resources":[{"name":"cores","capacity":2},{"name":"fast_chunks","capacity":2}],"tasks":[)"
+      R"({"id":"a","command":["/bin/true"],"user":"ann","campaign":"c1","times":[null,null,null,1,1,1,1,1,1]},)"
+      R"({"id":"b","command":["/bin/true"],"user":"ann","campaign":"c1","times":[null,null,null,1,1,1,1,1,1]},)"
+      R"({"id":"c","command":["/bin/true"],"user":"bob","campaign":"c1","times":[null,null,null,1,1,1,1,1,1]}]})");
+  const auto json = run_json("--policy fairshare --workload users.json");
+  EXPECT_EQ(json["campaigns"], 2);
+  EXPECT_EQ(json["users"], 2);
 }
 
 }  // namespace

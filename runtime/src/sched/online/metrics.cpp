@@ -81,22 +81,41 @@ nlohmann::json to_json(const OnlineMetrics& metrics) {
                         {"share", bin.jobs > 0 ? static_cast<double>(bin.stretched) / static_cast<double>(bin.jobs)
                                                : 0.0}});
   }
-  return {{"jobs", metrics.jobs},
-          {"completed", metrics.completed},
-          {"procs", metrics.procs},
-          {"load", metrics.load},
-          {"max_stretch", metrics.max_stretch},
-          {"mean_stretch", metrics.mean_stretch},
-          {"max_flow", metrics.max_flow},
-          {"mean_flow", metrics.mean_flow},
-          {"utilization", metrics.utilization},
-          {"makespan", metrics.makespan},
-          {"fairness", fairness},
-          {"stretch_normalisation", stretch_normalisation()},
-          {"scheduling_seconds", metrics.scheduling_seconds},
-          {"scheduling_seconds_per_event", metrics.scheduling_seconds_per_event},
-          {"scheduling_max_seconds", metrics.scheduling_max_seconds},
-          {"events", metrics.events}};
+  nlohmann::json root{{"jobs", metrics.jobs},
+                      {"completed", metrics.completed},
+                      {"procs", metrics.procs},
+                      {"load", metrics.load},
+                      {"max_stretch", metrics.max_stretch},
+                      {"mean_stretch", metrics.mean_stretch},
+                      {"max_flow", metrics.max_flow},
+                      {"mean_flow", metrics.mean_flow},
+                      {"utilization", metrics.utilization},
+                      {"makespan", metrics.makespan},
+                      {"fairness", fairness},
+                      {"stretch_normalisation", stretch_normalisation()},
+                      {"scheduling_seconds", metrics.scheduling_seconds},
+                      {"scheduling_seconds_per_event", metrics.scheduling_seconds_per_event},
+                      {"scheduling_max_seconds", metrics.scheduling_max_seconds},
+                      {"events", metrics.events}};
+  if (metrics.campaigns == 0) return root;
+  nlohmann::json per_user = nlohmann::json::array();
+  for (const UserCampaignStretch& user : metrics.per_user) {
+    per_user.push_back({{"user", user.user},
+                        {"campaigns", user.campaigns},
+                        {"mean_campaign_stretch", user.mean_stretch},
+                        {"max_campaign_stretch", user.max_stretch}});
+  }
+  root["campaigns"] = metrics.campaigns;
+  root["users"] = metrics.users;
+  root["mean_campaign_stretch"] = metrics.mean_campaign_stretch;
+  root["max_campaign_stretch"] = metrics.max_campaign_stretch;
+  root["campaigns_at_stretch_1"] = metrics.campaigns_at_stretch_1;
+  root["campaigns_below_1_4"] = metrics.campaigns_below_1_4;
+  root["campaigns_below_2_15"] = metrics.campaigns_below_2_15;
+  root["jain_fairness"] = metrics.jain_fairness;
+  root["per_user"] = per_user;
+  root["campaign_stretch_normalisation"] = campaign_stretch_normalisation();
+  return root;
 }
 
 }  // namespace cosched::sched::online

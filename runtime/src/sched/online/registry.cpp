@@ -7,6 +7,7 @@
 #include "cosched/common/error.hpp"
 #include "cosched/sched/online/ostrich.hpp"
 #include "cosched/sched/online/policy.hpp"
+#include "sched/online/policies/fairshare.hpp"
 #include "sched/online/policies/moldable_policies.hpp"
 #include "sched/online/policies/policies.hpp"
 
@@ -61,6 +62,10 @@ const std::vector<PolicyEntry>& registry() {
       {{"improved-iterative", "Improved Iterative: Iterative stepping to the candidate with the best time saved per "
                               "extra resource"},
        make_improved_iterative},
+      // Fairness between users (seed 002): a batch system's fair share, and OStrich.
+      {{"fairshare", "Slurm-style multifactor priority: fair share 2^(-U/S), equal shares, usage decayed with a 7-day "
+                     "half-life, plus age; EASY backfilling in priority order"},
+       without_options<policies::make_fairshare>},
       {{"ostrich", "OStrich (seed 002): per-user campaigns, each user an equal share of a virtual schedule; the "
                    "campaign with the smallest virtual completion starts next"},
        [](const OnlineOptions& /*options*/, const OnlineWorkload& workload) { return make_ostrich(workload); }},

@@ -13,6 +13,7 @@ OnlineWorkload remaining_jobs(const OnlineWorkload& workload, const std::vector<
     tasks.push_back(workload.instance.tasks()[job]);
     JobArrival arrival = workload.arrivals[job];
     arrival.release = std::max(0.0, arrival.release - shift);
+    if (arrival.logged_end) arrival.logged_end = std::max(arrival.release, *arrival.logged_end - shift);
     arrivals.push_back(std::move(arrival));
   }
   Instance instance(workload.instance.resources(), std::move(tasks), workload.instance.attributes(),

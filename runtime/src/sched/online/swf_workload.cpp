@@ -112,6 +112,7 @@ OnlineWorkload workload_from_swf(const SwfTrace& trace, const SwfOptions& option
     JobArrival arrival{record.submit_time - origin, "", std::nullopt};
     if (record.user_id >= 0) arrival.user = std::to_string(record.user_id);
     if (record.requested_time > 0 && record.requested_time <= kMaxSeconds) arrival.estimate = record.requested_time;
+    if (record.wait_time >= 0) arrival.logged_end = arrival.release + record.wait_time + record.run_time;
     arrivals.push_back(std::move(arrival));
   }
 

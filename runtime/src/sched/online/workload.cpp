@@ -90,6 +90,14 @@ OnlineWorkload make_online_workload(std::string name, std::string source, Instan
     arrival.release += 0.0;  // -0.0 -> +0.0
     if (arrival.estimate) (void)checked_number(*arrival.estimate, positive_up_to(kMaxSeconds), where, "the estimate");
     if (!arrival.user.empty()) check_identifier(arrival.user, where + ": user");
+    if (!arrival.campaign.empty()) check_identifier(arrival.campaign, where + ": campaign");
+    if (arrival.logged_end) {
+      (void)checked_number(*arrival.logged_end, non_negative_up_to(2 * kMaxSeconds), where, "the logged end");
+      if (*arrival.logged_end < arrival.release) {
+        throw InputError(where, fmt::format("the logged end {} is before the release {}", *arrival.logged_end,
+                                            arrival.release));
+      }
+    }
     const auto reference = find_reference(workload.instance, j, buffer);
     if (!reference) throw InputError(where, "no allocation has a finite time: the job can never run");
     if (reference->time <= 0.0) {
@@ -112,6 +120,10 @@ OnlineWorkload online_workload_from_instance(Instance instance, const std::strin
     if (const auto* user = find_json_member(attributes, "user", where)) {
       arrivals[j].user = json_to_string(*user, where, "\"user\"");
       check_identifier(arrivals[j].user, where + ": \"user\"");
+    }
+    if (const auto* campaign = find_json_member(attributes, "campaign", where)) {
+      arrivals[j].campaign = json_to_string(*campaign, where, "\"campaign\"");
+      check_identifier(arrivals[j].campaign, where + ": \"campaign\"");
     }
   }
   const auto* workload_name = find_json_member(instance.attributes(), "workload", source);

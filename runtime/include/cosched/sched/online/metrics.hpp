@@ -3,7 +3,8 @@
 // time, which for moldable jobs is the *sequential* time p_{i,1} (OnlineWorkload::reference_time), so a stretch can
 // be below 1 — max and mean flow time, utilisation of the first resource, the workload's load, and the fairness
 // histogram of Fig. 3(e): the share of jobs with stretch > 1 in each size bin (seconds ... weeks, by reference
-// time). One record, one JSON writer, shared by `cosched online` and the bench scripts.
+// time); with campaigns (seed 002), the campaign stretch and its fairness between users. One record, one JSON
+// writer, shared by `cosched online` and the bench scripts.
 #include <nlohmann/json_fwd.hpp>
 
 #include <cstddef>
@@ -29,6 +30,14 @@ struct FairnessBin {
   std::size_t stretched = 0;    // jobs with stretch > 1
 };
 
+// One user's campaigns (seed 002): how many completed, their mean and largest campaign stretch.
+struct UserCampaignStretch {
+  std::string user;  // "" for jobs without a user
+  std::size_t campaigns = 0;
+  double mean_stretch = 0.0;
+  double max_stretch = 0.0;
+};
+
 struct OnlineMetrics {
   std::size_t jobs = 0;
   std::size_t completed = 0;
@@ -46,6 +55,17 @@ struct OnlineMetrics {
   double scheduling_seconds_per_event = 0.0;
   double scheduling_max_seconds = 0.0;
   std::size_t events = 0;
+  // Campaigns (seed 002), filled by add_campaign_metrics; all 0 / empty when no campaigns were given. Over the
+  // campaigns whose jobs all completed (campaign_stretch_normalisation says how a campaign's stretch is computed).
+  std::size_t campaigns = 0;
+  std::size_t users = 0;                      // users with at least one such campaign
+  double mean_campaign_stretch = 0.0;
+  double max_campaign_stretch = 0.0;
+  double campaigns_at_stretch_1 = 0.0;        // share with stretch == 1 (within 1e-9)
+  double campaigns_below_1_4 = 0.0;           // share with stretch < 1.4
+  double campaigns_below_2_15 = 0.0;          // share with stretch < 2.15
+  double jain_fairness = 0.0;                 // Jain's index over the users' mean campaign stretch
+  std::vector<UserCampaignStretch> per_user;  // by user name
 };
 
 // Metrics over the completed jobs (outcomes indexed like the workload's jobs).
@@ -53,6 +73,15 @@ struct OnlineMetrics {
 
 // The sentence every output carries about how stretch is normalised.
 [[nodiscard]] std::string_view stretch_normalisation() noexcept;
+
+// The campaign metrics of `metrics` from the outcomes, `campaign_of` giving each job's campaign (indexed like the
+// workload's jobs; campaigns.hpp). Jain's index of x_1..x_n is (sum x)^2 / (n sum x^2): 1 when every user has the
+// same mean campaign stretch, 1/n when one user has it all.
+void add_campaign_metrics(OnlineMetrics& metrics, const OnlineWorkload& workload,
+                          std::span<const JobOutcome> outcomes, std::span<const std::size_t> campaign_of);
+
+// The sentence outputs with campaigns carry about how a campaign's stretch is normalised.
+[[nodiscard]] std::string_view campaign_stretch_normalisation() noexcept;
 
 [[nodiscard]] nlohmann::json to_json(const OnlineMetrics& metrics);
 

@@ -110,7 +110,7 @@ struct SwfSelection {
 
 // The online workload of a trace: one job per selected record, id "job-<job number>", released at its submit
 // time minus the earliest kept submit time, user = the user id when known, estimate = the requested time when
-// > 0; a RigidProfile (size, run time), or with downey_seed a DowneyProfile drawn by make_moldable_downey from
+// > 0, logged end = release + wait time + run time when the wait time is known (>= 0); a RigidProfile (size, run time), or with downey_seed a DowneyProfile drawn by make_moldable_downey from
 // (run time, size). One resource "procs" of capacity m. The source says the file, the selection (counts of what
 // was dropped) and the model. Throws select_swf_jobs's errors and InputError for a job number that appears twice.
 [[nodiscard]] OnlineWorkload workload_from_swf(const SwfTrace& trace, const SwfOptions& options);

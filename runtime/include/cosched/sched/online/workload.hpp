@@ -17,6 +17,11 @@ struct JobArrival {
   double release = 0.0;             // seconds from the workload's origin, >= 0
   std::string user;                 // "" when unknown
   std::optional<double> estimate;   // the user's runtime estimate (SWF requested time), seconds; none: unknown
+  // When the job ended in the log it came from (SWF: submit + wait + run time, from the same origin as release);
+  // none when the log does not say (no wait time) or there is no log. Campaign detection (campaigns.hpp) reads it.
+  std::optional<double> logged_end = std::nullopt;
+  // The campaign its user put it in (node workloads: the task attribute "campaign"); "" when not given.
+  std::string campaign = {};
 };
 
 struct OnlineWorkload {
@@ -34,7 +39,8 @@ struct OnlineWorkload {
 };
 
 // Builds a workload: checks at least one job and one arrival per task, every release finite in [0, kMaxSeconds],
-// every estimate finite in (0, kMaxSeconds], every user "" or an identifier (check_identifier), and every job
+// every estimate finite in (0, kMaxSeconds], every logged end finite in [release, 2 kMaxSeconds], every user and
+// campaign "" or an identifier (check_identifier), and every job
 // runnable (some finite time) with a reference time > 0 (the stretch divides by it); computes reference_time.
 // Throws InputError naming `source` and the job otherwise.
 [[nodiscard]] OnlineWorkload make_online_workload(std::string name, std::string source, Instance instance,
@@ -50,9 +56,10 @@ struct StretchReference {
 [[nodiscard]] StretchReference stretch_reference(const Instance& instance, std::size_t task);
 
 // The online workload of a node: the tasks of an Instance JSON (what `cosched instance` builds from a workload
-// file), each released at its attribute "release_s" (seconds, default 0) and owned by its "user" (default "").
-// Throws InputError naming `source` and the task for a release that is not a number in [0, kMaxSeconds] or a
-// user that is not an identifier, and make_online_workload's errors.
+// file), each released at its attribute "release_s" (seconds, default 0), owned by its "user" (default "") and in
+// its user's "campaign" (default "": none). Throws InputError naming `source` and the task for a release that is
+// not a number in [0, kMaxSeconds] or a user or campaign that is not an identifier, and make_online_workload's
+// errors.
 [[nodiscard]] OnlineWorkload online_workload_from_instance(Instance instance, const std::string& source);
 
 // Load as the paper defines it (Sec. 4): sum of reference times / (last release - first release); 0 for fewer
