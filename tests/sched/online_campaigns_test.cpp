@@ -143,6 +143,22 @@ TEST(CampaignMetrics, StretchSharesAndJainOnAHandMadeOutcome) {
   EXPECT_TRUE(json.contains("campaign_stretch_normalisation"));
 }
 
+TEST(CampaignMetrics, OutliersAboveTheThresholdLeaveThePapersMeanAndPercentilesSpanTheDistribution) {
+  HandMadeRun run;
+  run.outcomes[3] = {true, 10.0, 10.0 + 1.0 * (kCampaignOutlierStretch + 10.0), {1}};  // b's second: an outlier
+  OnlineMetrics metrics = online_metrics(run.workload, run.outcomes);
+  add_campaign_metrics(metrics, run.workload, run.outcomes, run.campaigns);
+  EXPECT_EQ(metrics.campaign_outliers, 1u);
+  EXPECT_DOUBLE_EQ(metrics.mean_campaign_stretch_without_outliers, (1.0 + 2.5) / 2.0);
+  ASSERT_EQ(metrics.campaign_stretch_percentiles.size(), 101u);
+  EXPECT_DOUBLE_EQ(metrics.campaign_stretch_percentiles[0], 1.0);
+  EXPECT_DOUBLE_EQ(metrics.campaign_stretch_percentiles[33], 1.0);   // 1 of 3 campaigns at or below
+  EXPECT_DOUBLE_EQ(metrics.campaign_stretch_percentiles[34], 2.5);
+  EXPECT_DOUBLE_EQ(metrics.campaign_stretch_percentiles[67], kCampaignOutlierStretch + 10.0);
+  EXPECT_DOUBLE_EQ(metrics.campaign_stretch_percentiles[100], kCampaignOutlierStretch + 10.0);
+  EXPECT_EQ(to_json(metrics)["campaign_stretch_percentiles"].size(), 101u);
+}
+
 TEST(CampaignMetrics, EqualUsersHaveJainIndexOneAndNoCampaignsWriteNoFields) {
   HandMadeRun run;
   run.outcomes[2] = {true, 1.0, 3.0, {1}};  // b's first campaign at stretch 1 too

@@ -96,6 +96,22 @@ void add_campaign_metrics(OnlineMetrics& metrics, const OnlineWorkload& workload
     metrics.per_user.push_back({user, stretches.size(), mean, *std::max_element(stretches.begin(), stretches.end())});
   }
   metrics.jain_fairness = jain_index(user_means);
+
+  std::vector<double> all;
+  for (const auto& [user, stretches] : by_user) all.insert(all.end(), stretches.begin(), stretches.end());
+  std::sort(all.begin(), all.end());
+  const auto kept = std::upper_bound(all.begin(), all.end(), kCampaignOutlierStretch);
+  metrics.campaign_outliers = static_cast<std::size_t>(all.end() - kept);
+  if (kept != all.begin()) {
+    metrics.mean_campaign_stretch_without_outliers =
+        std::accumulate(all.begin(), kept, 0.0) / static_cast<double>(kept - all.begin());
+  }
+  // Nearest rank: the percentile p is the value below which p % of the campaigns lie.
+  metrics.campaign_stretch_percentiles.clear();
+  for (int percent = 0; percent <= 100; ++percent) {
+    const auto rank = static_cast<std::size_t>(std::ceil(percent / 100.0 * static_cast<double>(all.size())));
+    metrics.campaign_stretch_percentiles.push_back(all[rank == 0 ? 0 : rank - 1]);
+  }
 }
 
 }  // namespace cosched::sched::online

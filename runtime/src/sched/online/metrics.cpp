@@ -113,6 +113,10 @@ nlohmann::json to_json(const OnlineMetrics& metrics) {
   root["campaigns_below_1_4"] = metrics.campaigns_below_1_4;
   root["campaigns_below_2_15"] = metrics.campaigns_below_2_15;
   root["jain_fairness"] = metrics.jain_fairness;
+  root["mean_campaign_stretch_without_outliers"] = metrics.mean_campaign_stretch_without_outliers;
+  root["campaign_outliers"] = metrics.campaign_outliers;
+  root["campaign_outlier_stretch"] = kCampaignOutlierStretch;
+  root["campaign_stretch_percentiles"] = metrics.campaign_stretch_percentiles;
   root["per_user"] = per_user;
   root["campaign_stretch_normalisation"] = campaign_stretch_normalisation();
   return root;

@@ -65,6 +65,12 @@ struct OnlineMetrics {
   double campaigns_below_1_4 = 0.0;           // share with stretch < 1.4
   double campaigns_below_2_15 = 0.0;          // share with stretch < 2.15
   double jain_fairness = 0.0;                 // Jain's index over the users' mean campaign stretch
+  // The paper's headline mean (seed 002, Sec. VI): over the campaigns with stretch <= kCampaignOutlierStretch, and
+  // how many were left out.
+  double mean_campaign_stretch_without_outliers = 0.0;
+  std::size_t campaign_outliers = 0;
+  // The campaign stretch at 0, 1, ..., 100 % of the campaigns (its distribution, Fig. 5/6).
+  std::vector<double> campaign_stretch_percentiles;
   std::vector<UserCampaignStretch> per_user;  // by user name
 };
 
@@ -79,6 +85,9 @@ struct OnlineMetrics {
 // same mean campaign stretch, 1/n when one user has it all.
 void add_campaign_metrics(OnlineMetrics& metrics, const OnlineWorkload& workload,
                           std::span<const JobOutcome> outcomes, std::span<const std::size_t> campaign_of);
+
+// Seed 002 removes campaigns with stretch > 1000 from its means ("outliers", < 4 % of the campaigns).
+inline constexpr double kCampaignOutlierStretch = 1000.0;
 
 // The sentence outputs with campaigns carry about how a campaign's stretch is normalised.
 [[nodiscard]] std::string_view campaign_stretch_normalisation() noexcept;
