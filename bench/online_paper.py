@@ -19,10 +19,10 @@ import argparse
 import json
 import math
 import statistics
-import subprocess
 import sys
-import time
 from pathlib import Path
+
+from online_cli import add_common_arguments, check_built, pyplot, run_online
 
 DELTAS = (5, 10, 15, 20, 40, 60, 80, 100)
 # Figure 1(b): mean (standard deviation) of the max stretch over instances with load > 270.
@@ -45,17 +45,6 @@ TRACE_RUNS = (("DBOS 1", ["--policy", "dbos", "--rho", "1"]),
               ("Iterative", ["--policy", "iterative"]))
 
 
-def run(cosched: Path, args: list[str]) -> dict:
-    command = [str(cosched), "online", *args, "--json"]
-    started = time.monotonic()
-    done = subprocess.run(command, capture_output=True, text=True)
-    if done.returncode != 0:
-        raise SystemExit(f"{' '.join(command)} failed ({done.returncode}): {done.stderr.strip()}")
-    result = json.loads(done.stdout)
-    result["wall_seconds"] = time.monotonic() - started
-    return result
-
-
 def mean_sd(values: list[float]) -> tuple[float, float]:
     if not values:
         return (math.nan, math.nan)
@@ -68,7 +57,7 @@ def synthetic_part(cosched: Path, loads: list[float], seeds: int, jobs: int, log
         for load in loads:
             for seed in range(1, seeds + 1):
                 for policy in ("fcfs", "dasedf"):
-                    result = run(cosched, ["--policy", policy, "--synthetic", "--delta", str(delta), "--load",
+                    result = run_online(cosched, ["--policy", policy, "--synthetic", "--delta", str(delta), "--load",
                                            str(load), "--jobs", str(jobs), "--seed", str(seed), "--procs", "300"])
                     row = {"delta": delta, "target_load": load, "seed": seed, "policy": policy, **result}
                     rows.append(row)
@@ -100,8 +89,8 @@ def reservation_part(cosched: Path, loads: list[float], seeds: int, jobs: int, l
                 instance = ["--synthetic", "--delta", str(delta), "--load", str(load), "--jobs", str(jobs), "--seed",
                             str(seed), "--procs", "300"]
                 for policy in ("fcfs", "dasedf"):
-                    plain = run(cosched, ["--policy", policy, *instance])
-                    grid = [run(cosched, ["--policy", f"{policy}-reservation", "--reserve", str(x), "--threshold",
+                    plain = run_online(cosched, ["--policy", policy, *instance])
+                    grid = [run_online(cosched, ["--policy", f"{policy}-reservation", "--reserve", str(x), "--threshold",
                                           str(t), *instance]) for x in RESERVE_X for t in THRESHOLDS[policy]]
                     best_max = min(grid, key=lambda r: r["max_stretch"])
                     best_mean = min(grid, key=lambda r: r["mean_stretch"])
@@ -141,7 +130,7 @@ def trace_part(cosched: Path, shared: Path, seeds: int, jobs: int, log) -> list[
             continue
         for seed in range(1, seeds + 1):
             for label, args in TRACE_RUNS:
-                result = run(cosched, [*args, "--trace", str(path), "--jobs", str(jobs), "--procs", "512",
+                result = run_online(cosched, [*args, "--trace", str(path), "--jobs", str(jobs), "--procs", "512",
                                        "--downey-seed", str(seed)])
                 rows.append({"trace": name, "seed": seed, "algorithm": label, **result})
                 log(f"{name} seed {seed:>2} {label:<10} load {result['load']:6.1f} avg stretch "
@@ -174,12 +163,8 @@ def trace_table(rows: list[dict]) -> list[str]:
 
 
 def plot(out: Path, synthetic: list[dict], traces: list[dict], log) -> None:
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        log("matplotlib not installed: no plots")
+    plt = pyplot(log)
+    if plt is None:
         return
     if synthetic:
         fig, ax = plt.subplots(figsize=(7, 4.5))
@@ -217,11 +202,8 @@ def plot(out: Path, synthetic: list[dict], traces: list[dict], log) -> None:
 
 
 def main() -> None:
-    root = Path(__file__).resolve().parent.parent
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--cosched", type=Path, default=root / "build" / "bin" / "cosched")
-    parser.add_argument("--shared", type=Path, default=root.parent / "shared")
-    parser.add_argument("--out", type=Path, default=root / "bench" / "results")
+    add_common_arguments(parser)
     parser.add_argument("--loads", default="275,290,305", help="synthetic target loads (comma-separated)")
     parser.add_argument("--seeds", type=int, default=2, help="synthetic seeds per (Delta, load)")
     parser.add_argument("--trace-seeds", type=int, default=5, help="Downey seeds per trace (the paper: 20)")
@@ -232,8 +214,7 @@ def main() -> None:
     parser.add_argument("--reservation-seeds", type=int, default=0,
                         help="seeds per (Delta in 20, 100; load) for the reservation grid (0: skip; 140 runs each)")
     args = parser.parse_args()
-    if not args.cosched.exists():
-        raise SystemExit(f"{args.cosched} not found: build first (cmake -S . -B build && cmake --build build)")
+    check_built(args.cosched)
     args.out.mkdir(parents=True, exist_ok=True)
 
     def log(line: str) -> None:

@@ -15,9 +15,9 @@ workplace's shared/ folder; without it the script says so and stops.
 import argparse
 import json
 import sys
-import time
-import subprocess
 from pathlib import Path
+
+from online_cli import add_common_arguments, check_built, pyplot, run_online
 
 TRACE = "LPC-EGEE-2004-1.2-cln.swf.gz"
 POLICIES = ("ostrich", "fcfs", "easy", "fairshare")
@@ -27,15 +27,8 @@ PAPER = {"ostrich": {"mean": 1.12, "at_1": 0.64, "below_1_4": 0.90, "below_2_15"
 
 
 def run(cosched: Path, trace: Path, policy: str, args) -> dict:
-    command = [str(cosched), "online", "--policy", policy, "--trace", str(trace), "--campaigns", args.campaigns,
-               "--from", args.start, "--to", args.end, "--procs", str(args.procs), "--json"]
-    started = time.monotonic()
-    done = subprocess.run(command, capture_output=True, text=True)
-    if done.returncode != 0:
-        raise SystemExit(f"{' '.join(command)} failed ({done.returncode}): {done.stderr.strip()}")
-    result = json.loads(done.stdout)
-    result["wall_seconds"] = time.monotonic() - started
-    return result
+    return run_online(cosched, ["--policy", policy, "--trace", str(trace), "--campaigns", args.campaigns, "--from",
+                                args.start, "--to", args.end, "--procs", str(args.procs)])
 
 
 def table(results: dict) -> list[str]:
@@ -57,12 +50,8 @@ def table(results: dict) -> list[str]:
 
 
 def plot(out: Path, results: dict, log) -> None:
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        log("matplotlib not installed (python3-matplotlib; run with /usr/bin/python3): no plot")
+    plt = pyplot(log)
+    if plt is None:
         return
     fig, ax = plt.subplots(figsize=(7, 4.5))
     for policy, r in results.items():
@@ -81,18 +70,14 @@ def plot(out: Path, results: dict, log) -> None:
 
 
 def main() -> None:
-    root = Path(__file__).resolve().parent.parent
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--cosched", type=Path, default=root / "build" / "bin" / "cosched")
-    parser.add_argument("--shared", type=Path, default=root.parent / "shared")
-    parser.add_argument("--out", type=Path, default=root / "bench" / "results")
+    add_common_arguments(parser)
     parser.add_argument("--start", default="2004-12-06")
     parser.add_argument("--end", default="2005-01-24")
     parser.add_argument("--procs", type=int, default=140)
     parser.add_argument("--campaigns", default="max", choices=("last", "arrival", "max"))
     args = parser.parse_args()
-    if not args.cosched.exists():
-        raise SystemExit(f"{args.cosched} not found: build first (cmake -S . -B build && cmake --build build)")
+    check_built(args.cosched)
     trace = args.shared / "data" / "traces" / TRACE
     if not trace.exists():
         print(f"{trace} not found: this reproduction needs the workplace's shared/ folder; skipped")

@@ -146,13 +146,16 @@ void print_metrics(const OnlineFlags& flags, const online::OnlineWorkload& workl
   fmt::print("  stretch > 1 by job size:");
   for (const auto& bin : metrics.fairness) {
     if (bin.jobs == 0) continue;
-    fmt::print(" {} {:.1f}% of {}", bin.label, 100.0 * static_cast<double>(bin.stretched) / static_cast<double>(bin.jobs), bin.jobs);
+    const double percent = 100.0 * static_cast<double>(bin.stretched) / static_cast<double>(bin.jobs);
+    fmt::print(" {} {:.1f}% of {}", bin.label, percent, bin.jobs);
   }
   fmt::print("\n  ({})\n", online::stretch_normalisation());
   if (metrics.campaigns == 0) return;
-  fmt::print("  campaigns       {} of {} users: mean stretch {:.4g}, max {:.4g}; at 1 {:.1f}%, < 1.4 {:.1f}%, < 2.15 "
-             "{:.1f}%; Jain's index over users {:.3f}\n  ({})\n",
-             metrics.campaigns, metrics.users, metrics.mean_campaign_stretch, metrics.max_campaign_stretch,
+  fmt::print("  campaigns       {} of {} users: mean stretch {:.4g} ({:.4g} without the {} above {:g}), max {:.4g}; "
+             "at 1 {:.1f}%, < 1.4 {:.1f}%, < 2.15 {:.1f}%; Jain's index over users {:.3f}\n  ({})\n",
+             metrics.campaigns, metrics.users, metrics.mean_campaign_stretch,
+             metrics.mean_campaign_stretch_without_outliers, metrics.campaign_outliers, online::kCampaignOutlierStretch,
+             metrics.max_campaign_stretch,
              100.0 * metrics.campaigns_at_stretch_1, 100.0 * metrics.campaigns_below_1_4,
              100.0 * metrics.campaigns_below_2_15, metrics.jain_fairness, online::campaign_stretch_normalisation());
 }
@@ -261,7 +264,7 @@ const cosched::cli::CommandRegistration registration{"online", [](CLI::App& app)
   sub->add_option("--workload", flags->workload, "Node workload: Instance JSON whose tasks carry release_s");
   sub->add_flag("--launch", flags->launch, "Run the node workload for real on this node (wall clock, journaled)");
   sub->add_flag("--json", flags->json, "Print the metrics as JSON");
-  sub->add_option("--output", flags->output, "Write the metrics JSON to this file (- : stdout)");
+  sub->add_option("--output", flags->output, "Write the metrics JSON to this file (- : stdout; --force replaces an existing one)");
   cosched::cli::add_launch_flags(*sub, flags->run);
   sub->callback([flags] { run_online(*flags); });
 }};

@@ -58,30 +58,15 @@ DbosPlan dbos_plan(const OnlineState& state, CandidateCache& candidates, double 
   return result;
 }
 
-namespace {
-
-class DbosPolicy final : public OnlinePolicy {
- public:
-  DbosPolicy(double rho, const OnlineWorkload& workload) : rho_(rho), candidates_(workload) {}
-  [[nodiscard]] std::string_view name() const override { return "dbos"; }
-  [[nodiscard]] std::vector<Placement> plan(const OnlineState& state) override {
-    candidates_.retain(state.pending);
-    return dbos_plan(state, candidates_, rho_).placements;
-  }
-
- private:
-  double rho_;
-  CandidateCache candidates_;
-};
-
-}  // namespace
-
 std::unique_ptr<OnlinePolicy> make_dbos(const OnlineOptions& options, const OnlineWorkload& workload) {
   if (!(options.rho >= 1.0 && options.rho <= kMaxOnlineFactor)) {
     throw UsageError(fmt::format("dbos: the online factor rho = {} must be a number in [1, {}]", options.rho,
                                  kMaxOnlineFactor));
   }
-  return std::make_unique<DbosPolicy>(options.rho, workload);
+  return std::make_unique<CandidatePolicy>(
+      "dbos", workload, [rho = options.rho](const OnlineState& state, CandidateCache& candidates) {
+        return dbos_plan(state, candidates, rho).placements;
+      });
 }
 
 }  // namespace cosched::sched::online

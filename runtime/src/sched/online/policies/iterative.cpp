@@ -165,22 +165,6 @@ class IterativeSearch {
   AvailabilityProfile work_{0.0, {}};
 };
 
-class IterativePolicy final : public OnlinePolicy {
- public:
-  IterativePolicy(StepRule rule, const OnlineWorkload& workload) : rule_(rule), candidates_(workload) {}
-  [[nodiscard]] std::string_view name() const override {
-    return rule_ == StepRule::next_candidate ? "iterative" : "improved-iterative";
-  }
-  [[nodiscard]] std::vector<Placement> plan(const OnlineState& state) override {
-    candidates_.retain(state.pending);
-    return iterative_plan(state, candidates_, rule_).placements;
-  }
-
- private:
-  StepRule rule_;
-  CandidateCache candidates_;
-};
-
 }  // namespace
 
 IterativePlan iterative_plan(const OnlineState& state, CandidateCache& candidates, StepRule rule,
@@ -189,13 +173,25 @@ IterativePlan iterative_plan(const OnlineState& state, CandidateCache& candidate
   return IterativeSearch(state, candidates, rule).run(placement_budget);
 }
 
+namespace {
+
+std::unique_ptr<OnlinePolicy> make_iterative_policy(std::string_view name, StepRule rule,
+                                                    const OnlineWorkload& workload) {
+  return std::make_unique<CandidatePolicy>(name, workload,
+                                           [rule](const OnlineState& state, CandidateCache& candidates) {
+                                             return iterative_plan(state, candidates, rule).placements;
+                                           });
+}
+
+}  // namespace
+
 std::unique_ptr<OnlinePolicy> make_iterative(const OnlineOptions& /*options*/, const OnlineWorkload& workload) {
-  return std::make_unique<IterativePolicy>(StepRule::next_candidate, workload);
+  return make_iterative_policy("iterative", StepRule::next_candidate, workload);
 }
 
 std::unique_ptr<OnlinePolicy> make_improved_iterative(const OnlineOptions& /*options*/,
                                                       const OnlineWorkload& workload) {
-  return std::make_unique<IterativePolicy>(StepRule::steepest, workload);
+  return make_iterative_policy("improved-iterative", StepRule::steepest, workload);
 }
 
 }  // namespace cosched::sched::online
