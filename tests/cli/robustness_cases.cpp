@@ -96,7 +96,7 @@ const std::string kParse = "command-line parse errors (CLI11)";
 const std::string kUnsafeId = "a task id with ../ (ids name files)";
 const std::string kOnline =
     "online: a malformed trace line, no job source or two, options a policy refuses, a bad --from date, "
-    "--campaigns without --trace";
+    "--campaigns without --trace, the log's schedule of a workload without one";
 
 std::vector<Case> make_cases() {
   const std::string far = schedule_with("t-list-lpt", "1e12", "0.01");
@@ -429,6 +429,8 @@ std::vector<Case> make_cases() {
       {kOnline, "cosched online --policy fcfs --synthetic --jobs 5 --campaigns max", 2, "--trace"},
       {kOnline, "cosched online --policy fcfs --trace one.swf --campaigns sessions", 2, "sessions",
        {{"one.swf", "; MaxProcs: 4\n1 0 0 10 1 -1 -1 1 -1 -1 1 1 1 -1 1 -1 -1 -1\n"}}},
+      {kOnline, "cosched online --policy logged --synthetic --delta 2 --load 0.5 --jobs 5 --seed 1", 2,
+       "has no logged start"},
   };
 }
 

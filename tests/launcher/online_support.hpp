@@ -29,6 +29,8 @@ inline std::shared_ptr<const sched::online::OnlineWorkload> online_workload(
   for (std::size_t j = 0; j < jobs.size(); ++j) {
     tasks.push_back({"j" + std::to_string(j), std::make_shared<sched::DenseTimeTable>(space, jobs[j].times)});
     arrivals.push_back({jobs[j].release, "", std::nullopt});
+    // As if a log had started every job on release (a machine with room for all): the policy `logged` runs too.
+    arrivals.back().logged_start = jobs[j].release;
   }
   return std::make_shared<const sched::online::OnlineWorkload>(sched::online::make_online_workload(
       "test", "test", sched::Instance(resources, std::move(tasks)), std::move(arrivals)));

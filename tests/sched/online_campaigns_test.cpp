@@ -159,6 +159,26 @@ TEST(CampaignMetrics, OutliersAboveTheThresholdLeaveThePapersMeanAndPercentilesS
   EXPECT_EQ(to_json(metrics)["campaign_stretch_percentiles"].size(), 101u);
 }
 
+TEST(CampaignMetrics, ACampaignsIdealFlowWaitsForItsLastReleaseAndUsersHaveMedians) {
+  // User b's two jobs form one campaign: released at 1 (2 s) and 10 (1 s), done at 6 and 11.5. The campaign cannot
+  // end before 11 (its last job's release + time): stretch (11.5 - 1) / (11 - 1) = 1.05, not (11.5 - 1) / 2.
+  HandMadeRun run;
+  run.campaigns = {0, 0, 1, 1, 2};
+  OnlineMetrics metrics = online_metrics(run.workload, run.outcomes);
+  add_campaign_metrics(metrics, run.workload, run.outcomes, run.campaigns);
+  ASSERT_EQ(metrics.per_user.size(), 2u);
+  EXPECT_DOUBLE_EQ(metrics.per_user[1].max_stretch, 10.5 / 10.0);
+  EXPECT_DOUBLE_EQ(metrics.max_campaign_stretch, 10.5 / 10.0);
+
+  run = HandMadeRun{};  // user b's campaigns at stretch 1.0 (its 2 s job released at 1, done at 3) and 1.5
+  run.outcomes[2] = {true, 1.0, 3.0, {1}};
+  OnlineMetrics three = online_metrics(run.workload, run.outcomes);
+  run.campaigns = {0, 0, 1, 2, 3};
+  add_campaign_metrics(three, run.workload, run.outcomes, run.campaigns);
+  EXPECT_DOUBLE_EQ(three.per_user[1].median_stretch, (1.0 + 1.5) / 2.0);
+  EXPECT_DOUBLE_EQ(to_json(three)["per_user"][1]["median_campaign_stretch"], 1.25);
+}
+
 TEST(CampaignMetrics, EqualUsersHaveJainIndexOneAndNoCampaignsWriteNoFields) {
   HandMadeRun run;
   run.outcomes[2] = {true, 1.0, 3.0, {1}};  // b's first campaign at stretch 1 too

@@ -103,7 +103,8 @@ nlohmann::json to_json(const OnlineMetrics& metrics) {
     per_user.push_back({{"user", user.user},
                         {"campaigns", user.campaigns},
                         {"mean_campaign_stretch", user.mean_stretch},
-                        {"max_campaign_stretch", user.max_stretch}});
+                        {"max_campaign_stretch", user.max_stretch},
+                        {"median_campaign_stretch", user.median_stretch}});
   }
   root["campaigns"] = metrics.campaigns;
   root["users"] = metrics.users;

@@ -69,6 +69,10 @@ const std::vector<PolicyEntry>& registry() {
       {{"ostrich", "OStrich (seed 002): per-user campaigns, each user an equal share of a virtual schedule; the "
                    "campaign with the smallest virtual completion starts next"},
        [](const OnlineOptions& /*options*/, const OnlineWorkload& workload) { return make_ostrich(workload); }},
+      // The baseline seed 002 compares with: the schedule the trace itself records.
+      {{"logged", "the trace's own schedule: each job starts at its logged start (submit + wait), or as soon as it "
+                  "fits after it; needs an SWF log with wait times"},
+       without_options<policies::make_logged>},
   };
   return entries;
 }

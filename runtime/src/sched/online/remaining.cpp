@@ -14,6 +14,7 @@ OnlineWorkload remaining_jobs(const OnlineWorkload& workload, const std::vector<
     JobArrival arrival = workload.arrivals[job];
     arrival.release = std::max(0.0, arrival.release - shift);
     if (arrival.logged_end) arrival.logged_end = std::max(arrival.release, *arrival.logged_end - shift);
+    if (arrival.logged_start) arrival.logged_start = std::max(arrival.release, *arrival.logged_start - shift);
     arrivals.push_back(std::move(arrival));
   }
   Instance instance(workload.instance.resources(), std::move(tasks), workload.instance.attributes(),

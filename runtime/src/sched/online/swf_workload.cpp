@@ -112,7 +112,10 @@ OnlineWorkload workload_from_swf(const SwfTrace& trace, const SwfOptions& option
     JobArrival arrival{record.submit_time - origin, "", std::nullopt};
     if (record.user_id >= 0) arrival.user = std::to_string(record.user_id);
     if (record.requested_time > 0 && record.requested_time <= kMaxSeconds) arrival.estimate = record.requested_time;
-    if (record.wait_time >= 0) arrival.logged_end = arrival.release + record.wait_time + record.run_time;
+    if (record.wait_time >= 0) {
+      arrival.logged_start = arrival.release + record.wait_time;
+      arrival.logged_end = *arrival.logged_start + record.run_time;
+    }
     arrivals.push_back(std::move(arrival));
   }
 

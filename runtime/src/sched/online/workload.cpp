@@ -98,6 +98,14 @@ OnlineWorkload make_online_workload(std::string name, std::string source, Instan
                                             arrival.release));
       }
     }
+    if (arrival.logged_start) {
+      const double latest = arrival.logged_end ? *arrival.logged_end : 2 * kMaxSeconds;
+      (void)checked_number(*arrival.logged_start, non_negative_up_to(latest), where, "the logged start");
+      if (*arrival.logged_start < arrival.release) {
+        throw InputError(where, fmt::format("the logged start {} is before the release {}", *arrival.logged_start,
+                                            arrival.release));
+      }
+    }
     const auto reference = find_reference(workload.instance, j, buffer);
     if (!reference) throw InputError(where, "no allocation has a finite time: the job can never run");
     if (reference->time <= 0.0) {

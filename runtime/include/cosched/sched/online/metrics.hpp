@@ -30,12 +30,14 @@ struct FairnessBin {
   std::size_t stretched = 0;    // jobs with stretch > 1
 };
 
-// One user's campaigns (seed 002): how many completed, their mean and largest campaign stretch.
+// One user's campaigns (seed 002): how many completed, their mean, median (the paper's Fig. 9) and largest
+// campaign stretch.
 struct UserCampaignStretch {
   std::string user;  // "" for jobs without a user
   std::size_t campaigns = 0;
   double mean_stretch = 0.0;
   double max_stretch = 0.0;
+  double median_stretch = 0.0;
 };
 
 struct OnlineMetrics {

@@ -20,6 +20,9 @@ struct JobArrival {
   // When the job ended in the log it came from (SWF: submit + wait + run time, from the same origin as release);
   // none when the log does not say (no wait time) or there is no log. Campaign detection (campaigns.hpp) reads it.
   std::optional<double> logged_end = std::nullopt;
+  // When the job started in that log (SWF: submit + wait time); none when the log does not say. The `logged`
+  // policy replays it: the log's own schedule, the baseline seed 002 compares OStrich with.
+  std::optional<double> logged_start = std::nullopt;
   // The campaign its user put it in (node workloads: the task attribute "campaign"); "" when not given.
   std::string campaign = {};
 };
@@ -39,7 +42,7 @@ struct OnlineWorkload {
 };
 
 // Builds a workload: checks at least one job and one arrival per task, every release finite in [0, kMaxSeconds],
-// every estimate finite in (0, kMaxSeconds], every logged end finite in [release, 2 kMaxSeconds], every user and
+// every estimate finite in (0, kMaxSeconds], every logged end finite in [release, 2 kMaxSeconds], every logged start in [release, logged end], every user and
 // campaign "" or an identifier (check_identifier), and every job
 // runnable (some finite time) with a reference time > 0 (the stretch divides by it); computes reference_time.
 // Throws InputError naming `source` and the job otherwise.

@@ -20,6 +20,8 @@ enum class Horizon { whole_queue, starts_now };
 [[nodiscard]] std::unique_ptr<OnlinePolicy> make_fcfs(SharedJobs jobs);  // the whole queue
 [[nodiscard]] std::unique_ptr<OnlinePolicy> make_easy(SharedJobs jobs);
 [[nodiscard]] std::unique_ptr<OnlinePolicy> make_conservative(SharedJobs jobs);
+// The trace's own schedule (logged.cpp); throws UsageError when a job has no logged start.
+[[nodiscard]] std::unique_ptr<OnlinePolicy> make_logged(SharedJobs jobs);
 [[nodiscard]] std::unique_ptr<OnlinePolicy> make_dasedf(SharedJobs jobs);
 using MakePolicy = std::unique_ptr<OnlinePolicy> (*)(SharedJobs);
 // The reservation scheme around the policy `make_inner` makes (named `inner`): "<inner>-reservation". Reads
