@@ -99,13 +99,16 @@ std::vector<BspSteps> bsp_steps(const Instance& instance) {
 
 double bsp_lower_bound(const Instance& instance) {
   const std::vector<BspSteps> steps = bsp_steps(instance);
+  const std::vector<int> none{0};
   double longest = 0.0;
   double work = 0.0;
-  for (const BspSteps& task : steps) {
-    longest = std::max(longest, task.back().time);
-    // Work p * t(p) is smallest at some step: between steps the time stays and p grows.
+  for (std::size_t j = 0; j < steps.size(); ++j) {
+    longest = std::max(longest, steps[j].back().time);
+    // Work p * t(p) is smallest at some step: between steps the time stays and p grows. A time table may let a
+    // task run on 0 processors (work 0); the BSP algorithms never use that, but the bound must allow it.
+    if (!std::isinf(instance.time(j, none))) continue;
     double least = kInfinity;
-    for (const BspStep& step : task) least = std::min(least, static_cast<double>(step.procs) * step.time);
+    for (const BspStep& step : steps[j]) least = std::min(least, static_cast<double>(step.procs) * step.time);
     work += least;
   }
   return std::max(longest, work / static_cast<double>(instance.space().capacity(0)));
