@@ -78,7 +78,8 @@ TEST(BspInstanceJsonTest, ReadsAndWritesReqAndTimeAtReq) {
   EXPECT_TRUE(written["tasks"][1].contains("times"));
   const Instance again = parse_instance(written.dump(), "again.json");
   for (int p = 0; p <= 8; ++p) {
-    for (std::size_t j = 0; j < 2; ++j) EXPECT_EQ(again.time(j, std::vector<int>{p}), instance.time(j, std::vector<int>{p}));
+    for (std::size_t j = 0; j < 2; ++j)
+      EXPECT_EQ(again.time(j, std::vector<int>{p}), instance.time(j, std::vector<int>{p}));
   }
 }
 
@@ -122,7 +123,8 @@ TEST(BspLowerBoundTest, IsTheLongestTaskOrTheAverageMinimalWork) {
 // can only be larger.
 TEST(BspLowerBoundTest, IsAtMostLminOfTheSameInstance) {
   for (std::uint64_t seed = 0; seed < 200; ++seed) {
-    const Instance instance = random_bsp_instance(seed, 1 + static_cast<int>(seed % 40), 1 + seed % 30, 20, seed % 2 == 0);
+    const Instance instance =
+        random_bsp_instance(seed, 1 + static_cast<int>(seed % 40), 1 + seed % 30, 20, seed % 2 == 0);
     EXPECT_TRUE(close_or_below(bsp_lower_bound(instance), lower_bound(instance))) << "seed " << seed;
   }
 }

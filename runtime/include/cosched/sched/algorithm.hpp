@@ -36,8 +36,9 @@ struct PlanResult {
   double seconds = 0.0;  // wall time of algorithm.schedule() alone
 };
 
-// Throws UsageError with algorithm.refusal(instance) when it is not empty. Runs `algorithm`, times it, records `lower_bound` (L_min(d), computed once per instance by the caller) in the
-// schedule and validates it (require_valid: a violation is an internal error).
+// Throws UsageError with algorithm.refusal(instance) when it is not empty. Runs `algorithm`, times it, records
+// `lower_bound` (L_min(d), computed once per instance by the caller) in the schedule and validates it
+// (require_valid: a violation is an internal error).
 [[nodiscard]] PlanResult plan(const Algorithm& algorithm, const Instance& instance, double lower_bound);
 
 }  // namespace cosched::sched

@@ -63,7 +63,9 @@ Schedule place_by_idle_time(const Instance& instance, IdleRule rule, const char*
   // Step 2's list: largest req * t(req) first.
   std::vector<std::size_t> largest(n);
   std::iota(largest.begin(), largest.end(), std::size_t{0});
-  const auto work_at_req = [&](std::size_t j) { return static_cast<double>(steps[j].back().procs) * steps[j].back().time; };
+  const auto work_at_req = [&](std::size_t j) {
+    return static_cast<double>(steps[j].back().procs) * steps[j].back().time;
+  };
   std::stable_sort(largest.begin(), largest.end(),
                    [&](std::size_t a, std::size_t b) { return work_at_req(a) > work_at_req(b); });
   std::vector<char> placed(n, 0);
