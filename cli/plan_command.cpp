@@ -30,6 +30,11 @@ void print_comparison(const cosched::sched::Instance& instance, double bound) {
   fmt::print("{:<12} {:>14} {:>14} {:>8} {:>12}{}\n", "algorithm", "makespan", "L_min(d)", "ratio", "time (s)",
              contention ? fmt::format(" {:>14}", "contention") : std::string());
   for (const auto& algorithm : cosched::sched::algorithms()) {
+    // An algorithm that does not apply to this instance (bsp-a1..a4 on two resources) gets a note, not a row.
+    if (const std::string reason = algorithm->refusal(instance); !reason.empty()) {
+      fmt::print("{:<12} skipped: {}\n", algorithm->name(), reason);
+      continue;
+    }
     const auto result = cosched::sched::plan(*algorithm, instance, bound);
     // An instance without tasks has L_min(d) = 0 and no meaningful ratio.
     const std::string ratio = bound > 0 ? fmt::format("{:.4f}", result.schedule.makespan / bound) : "n/a";

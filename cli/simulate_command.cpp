@@ -11,6 +11,7 @@
 #include "cosched/common/error.hpp"
 #include "cosched/common/text_file.hpp"
 #include "cosched/sched/algorithm.hpp"
+#include "cosched/sched/generator.hpp"
 #include "cosched/sched/model.hpp"
 #include "cosched/sched/simulate.hpp"
 #include "run_main.hpp"
@@ -40,8 +41,18 @@ cosched::sched::SimulationConfig make_config(const SimulateOptions& options) {
   config.instances = options.instances;
   config.seed = options.seed;
   config.algorithms = options.algorithms;
-  if (config.algorithms.size() == 1 && config.algorithms[0] == "all") config.algorithms = cosched::sched::algorithm_names();
+  const bool all = config.algorithms.size() == 1 && config.algorithms[0] == "all";
+  if (all) config.algorithms = cosched::sched::algorithm_names();
   cosched::sched::check_simulation_config(config);
+  if (all) {
+    // "all" means the algorithms that schedule these instances: bsp-a1..a4 refuse d > 1 (the refusal depends on
+    // d and on tasks running on one unit, the same for every generated instance — the first one tells).
+    const auto sample =
+        cosched::sched::generate_instance(config.generator, cosched::sched::instance_seed(config.seed, 0));
+    std::erase_if(config.algorithms, [&](const std::string& name) {
+      return !cosched::sched::find_algorithm(name).refusal(sample).empty();
+    });
+  }
   return config;
 }
 

@@ -19,7 +19,7 @@ std::filesystem::path run_demo(const DemoOptions& options) {
     fmt::print(out, "{}\n", text);
     std::fflush(out);
   };
-  const auto names = sched::algorithm_names();
+  auto names = sched::algorithm_names();
   say(fmt::format("cosched demo{}: calibrate and profile this node, plan a STREAM batch with the {} algorithms (the "
                   "eight of Sun et al. and a bandwidth-aware one), launch each plan and compare observed with "
                   "predicted makespans — the paper's model and the contention-aware one",
@@ -70,6 +70,13 @@ std::filesystem::path run_demo(const DemoOptions& options) {
   const sched::Instance system =
       write_instance(make_instance(setup, system_csv, system_tier, true), "instance-cores-only-system.json");
 
+  // The algorithms that apply to the cores + fast memory instance (bsp-a1..a4 schedule one resource: skipped).
+  for (const auto& algorithm : sched::algorithms()) {
+    if (const std::string reason = algorithm->refusal(tiered); !reason.empty()) {
+      std::erase(names, std::string(algorithm->name()));
+      say(fmt::format("      {} skipped: {}", algorithm->name(), reason));
+    }
+  }
   std::vector<RunRow> rows;
   say(fmt::format("[4/6] launching the {} plans (cores + fast memory scheduled) ...", names.size()));
   for (std::size_t i = 0; i < names.size(); ++i) {

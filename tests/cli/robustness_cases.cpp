@@ -97,6 +97,15 @@ const std::string kUnsafeId = "a task id with ../ (ids name files)";
 const std::string kOnline =
     "online: a malformed trace line, no job source or two, options a policy refuses, a bad --from date, "
     "--campaigns without --trace, the log's schedule of a workload without one";
+const std::string kBsp =
+    "BSP tasks: req or time_at_req out of range, both time models, a BSP algorithm on two resources, bsp-batch "
+    "beyond the trace";
+
+// A one-resource instance of 2 processors with one BSP task of these fields.
+std::string bsp_instance_with(const std::string& fields) {
+  return R"({"resources":[{"name":"procs","capacity":2}],"tasks":[{"id":"a",)" + fields + "}]}";
+}
+const std::string kOneJobSwf = "; MaxProcs: 4\n1 0 0 10 1 -1 -1 1 -1 -1 1 1 1 -1 1 -1 -1 -1\n";
 
 std::vector<Case> make_cases() {
   const std::string far = schedule_with("t-list-lpt", "1e12", "0.01");
@@ -431,6 +440,18 @@ std::vector<Case> make_cases() {
        {{"one.swf", "; MaxProcs: 4\n1 0 0 10 1 -1 -1 1 -1 -1 1 1 1 -1 1 -1 -1 -1\n"}}},
       {kOnline, "cosched online --policy logged --synthetic --delta 2 --load 0.5 --jobs 5 --seed 1", 2,
        "has no logged start"},
+      // ---- moldable BSP tasks (seed 004) ----
+      {kBsp, kPlan + "bad.json", 3, "\"req\"", {{"bad.json", bsp_instance_with(R"("req":3,"time_at_req":1)")}}},
+      {kBsp, kPlan + "bad.json", 3, "\"time_at_req\"", {{"bad.json", bsp_instance_with(R"("req":2,"time_at_req":0)")}}},
+      {kBsp, kPlan + "bad.json", 3, "\"req\" is missing", {{"bad.json", bsp_instance_with(R"("time_at_req":1)")}}},
+      {kBsp, kPlan + "bad.json", 3, "both",
+       {{"bad.json", bsp_instance_with(R"("req":2,"time_at_req":1,"times":[null,1,1])")}}},
+      {kBsp, "cosched plan --algorithm bsp-a4 --instance inst.json", 2, "one resource"},
+      {kBsp, "cosched bsp-batch --trace one.swf --procs 4 --tasks 2", 2, "--tasks 2", {{"one.swf", kOneJobSwf}}},
+      {kBsp, "cosched bsp-batch --trace missing.swf --procs 4 --tasks 1", 3, "missing.swf"},
+      {kBsp, "cosched bsp-batch --trace one.swf --procs 0 --tasks 1", 2, "--procs", {{"one.swf", kOneJobSwf}}},
+      {kBsp, "cosched bsp-batch --trace one.swf --procs 4 --tasks 1 --output inst.json", 2, "--force",
+       {{"one.swf", kOneJobSwf}}},
   };
 }
 

@@ -168,7 +168,7 @@ TEST_P(ContentionClockRandom, WithoutABandwidthModelOrTrafficItIsTheSimulatedClo
     // Perfectly moldable tasks (mostly run one after the other) and Amdahl / power-law ones (co-run).
     const auto instance = round % 2 == 0 ? testing::random_instance(rng, 6, 12, 14)
                                          : sched::generate_instance(config, round);
-    for (const auto& algorithm : sched::algorithm_names()) {
+    for (const auto& algorithm : testing::algorithms_for(instance)) {
       const LaunchPlan plan = testing::plan_with(instance, algorithm);
       LaunchPlan no_traffic_plan = plan;  // a model, but no task has traffic
       no_traffic_plan.bandwidth = testing::two_pool_model();
@@ -202,7 +202,7 @@ TEST_P(ContentionClockRandom, NeverOvercommitsConservesProgressAndNeverSpeedsATa
   std::size_t slowed = 0;
   for (std::uint64_t round = 0; round < 3; ++round) {
     const auto instance = co_running_instance(rng, round);
-    for (const auto& algorithm : sched::algorithm_names()) {
+    for (const auto& algorithm : testing::algorithms_for(instance)) {
       const LaunchPlan plan = testing::plan_with(instance, algorithm);
       if (GetParam() == "pack" && !plan.is_pack()) continue;
       const MeteredRun run = run_contention(plan, GetParam());

@@ -25,7 +25,7 @@ TEST(EngineSimulated, ReproducesThePlannedScheduleOfEveryAlgorithmWhenDurationsA
   std::mt19937 rng(7);
   for (int round = 0; round < 5; ++round) {
     const auto instance = testing::random_instance(rng, 8, 20, 25);
-    for (const auto& name : sched::algorithm_names()) {
+    for (const auto& name : testing::algorithms_for(instance)) {
       const LaunchPlan plan = testing::plan_with(instance, name);
       const EngineResult result = simulate(plan, "auto");
       ASSERT_EQ(result.completed, plan.tasks.size()) << name;

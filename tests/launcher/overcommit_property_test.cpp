@@ -48,11 +48,11 @@ class LedgerCheck final : public EngineObserver {
 
 TEST(OvercommitProperty, RandomSchedulesWithRandomActualDurationsNeverOvercommit) {
   std::mt19937 rng(2024);
-  const auto names = sched::algorithm_names();
   for (int round = 0; round < 40; ++round) {
     const int cores = std::uniform_int_distribution<int>(2, 16)(rng);
     const int chunks = std::uniform_int_distribution<int>(1, 20)(rng);
     const auto instance = testing::random_instance(rng, cores, chunks, 30);
+    const auto names = testing::algorithms_for(instance);
     const std::string& algorithm = names[static_cast<std::size_t>(round) % names.size()];
     const LaunchPlan plan = testing::plan_with(instance, algorithm);
     std::vector<SimulatedOutcome> outcomes;

@@ -103,6 +103,14 @@ sched::Instance with_random_traffic(const sched::Instance& instance, std::mt1993
   return sched::Instance(instance.resources(), std::move(tasks), instance.attributes(), model);
 }
 
+std::vector<std::string> algorithms_for(const sched::Instance& instance) {
+  std::vector<std::string> names;
+  for (const auto& algorithm : sched::algorithms()) {
+    if (algorithm->refusal(instance).empty()) names.emplace_back(algorithm->name());
+  }
+  return names;
+}
+
 LaunchPlan plan_with(const sched::Instance& instance, const std::string& algorithm) {
   const auto result = sched::plan(sched::find_algorithm(algorithm), instance, sched::lower_bound(instance));
   return plan_from_schedule(instance, result.schedule);

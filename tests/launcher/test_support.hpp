@@ -23,6 +23,9 @@ namespace cosched::launcher::testing {
 // from each pool when alone, some only from one pool, some have no traffic at all.
 [[nodiscard]] sched::Instance with_random_traffic(const sched::Instance& instance, std::mt19937& rng);
 
+// The registered algorithms that schedule `instance` (Algorithm::refusal empty: bsp-a* refuse two resources).
+[[nodiscard]] std::vector<std::string> algorithms_for(const sched::Instance& instance);
+
 // The plan of `algorithm` on `instance`.
 [[nodiscard]] LaunchPlan plan_with(const sched::Instance& instance, const std::string& algorithm);
 

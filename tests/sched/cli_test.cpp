@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
 #include "cosched/sched/algorithm.hpp"
@@ -110,6 +111,43 @@ TEST_F(CliTest, PlanAllAddsTheContentionAwarePredictionWithABandwidthModel) {
   const CommandResult plain = run("plan --instance " + write_instance("cli_inst.json", kInstance).string() +
                                   " --algorithm all");
   EXPECT_EQ(plain.out.find("contention"), std::string::npos) << plain.out;
+}
+
+// Seed 004: a BSP batch sampled from a trace is planned by bsp-a4 (Schedule JSON with the instance's L_min(1));
+// `plan --algorithm all` on two resources skips the BSP algorithms with a note.
+TEST_F(CliTest, BspBatchFromATraceIsPlannedAndTwoResourcesSkipTheBspAlgorithms) {
+  const fs::path trace = write_instance("cli_bsp.swf",
+                                        "; MaxProcs: 8\n"
+                                        "1 0 0 10 3 -1 -1 3 -1 -1 1 1 1 -1 1 -1 -1 -1\n"
+                                        "2 5 0 20 8 -1 -1 8 -1 -1 1 1 1 -1 1 -1 -1 -1\n"
+                                        "3 6 0 30 16 -1 -1 16 -1 -1 1 1 1 -1 1 -1 -1 -1\n"
+                                        "4 7 0 -1 2 -1 -1 2 -1 -1 1 1 1 -1 1 -1 -1 -1\n");
+  const fs::path instance_path = scratch("cli_bsp.json");
+  const CommandResult batch = run("bsp-batch --trace " + trace.string() + " --procs 8 --tasks 2 --seed 4 -o " +
+                                  instance_path.string());
+  ASSERT_EQ(batch.exit_code, 0) << batch.err;
+  const Instance instance = load_instance(instance_path);
+  ASSERT_EQ(instance.task_count(), 2u);  // jobs 1 and 2: job 3 is wider than 8, job 4 has no run time
+  EXPECT_EQ(instance.resources().front().capacity, 8);
+  const nlohmann::json written = nlohmann::json::parse(read_text(instance_path));
+  std::set<std::string> ids;
+  for (const auto& task : written["tasks"]) ids.insert(task["id"].get<std::string>());
+  EXPECT_EQ(ids, (std::set<std::string>{"job-1", "job-2"}));
+  const CommandResult planned = run("plan --instance " + instance_path.string() + " --algorithm bsp-a4");
+  ASSERT_EQ(planned.exit_code, 0) << planned.err;
+  const Schedule schedule = parse_schedule(planned.out, instance, "stdout");
+  EXPECT_TRUE(find_violations(instance, schedule).empty());
+  EXPECT_EQ(schedule.algorithm, "bsp-a4");
+  EXPECT_GT(schedule.lower_bound, 0.0);
+  EXPECT_LE(schedule.makespan, 2.001 * schedule.lower_bound);
+  const CommandResult all = run("plan --instance " + write_instance("cli_inst.json", kInstance).string() +
+                                " --algorithm all");
+  ASSERT_EQ(all.exit_code, 0) << all.err;
+  for (const char* name : {"bsp-a1", "bsp-a2", "bsp-a3", "bsp-a4"}) {
+    const std::string note = std::string(name) + "       skipped: " + name + " schedules one resource";
+    EXPECT_NE(all.out.find(note), std::string::npos) << all.out;
+  }
+  EXPECT_NE(all.out.find("t-pack-ff"), std::string::npos) << all.out;
 }
 
 TEST_F(CliTest, PlanReportsBadInputAndBadUsage) {

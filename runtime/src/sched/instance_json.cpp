@@ -10,6 +10,7 @@
 #include "cosched/common/error.hpp"
 #include "cosched/common/json_input.hpp"
 #include "cosched/common/text_file.hpp"
+#include "cosched/sched/bsp.hpp"
 #include "cosched/sched/io.hpp"
 #include "sched/bandwidth_json.hpp"
 #include "sched/json_parts.hpp"
@@ -52,6 +53,27 @@ std::vector<double> parse_times(const json& times, const AllocationSpace& space,
   return values;
 }
 
+// A task's times: a dense table ("times"), or the BSP model of seed 004 ("req" processors, "time_at_req" seconds on
+// them; t(p) = ceil(req/p) * time_at_req on p of the first resource, docs/formats.md).
+std::shared_ptr<const TimeProfile> parse_profile(const json& task, const AllocationSpace& space,
+                                                 const std::string& where) {
+  const json* req = find_json_member(task, "req", where);
+  const json* time_at_req = find_json_member(task, "time_at_req", where);
+  if (req == nullptr && time_at_req == nullptr) {
+    return std::make_shared<DenseTimeTable>(space, parse_times(json_member(task, "times", where), space, where));
+  }
+  if (find_json_member(task, "times", where) != nullptr) {
+    throw InputError(where, "has both \"times\" and the BSP \"req\"/\"time_at_req\": give one time model");
+  }
+  if (req == nullptr || time_at_req == nullptr) {
+    throw InputError(where, fmt::format("a BSP task needs both \"req\" and \"time_at_req\", \"{}\" is missing",
+                                        req == nullptr ? "req" : "time_at_req"));
+  }
+  const int procs = static_cast<int>(json_to_integer(*req, 1, space.capacity(0), where, "\"req\""));
+  const double seconds = json_to_number(*time_at_req, positive_up_to(kMaxSeconds), where, "\"time_at_req\"");
+  return std::make_shared<BspProfile>(procs, seconds);
+}
+
 // The members of `object` other than `excluded`, verbatim.
 json other_members(const json& object, std::initializer_list<const char*> excluded) {
   json rest = json::object();
@@ -88,13 +110,14 @@ Instance instance_from_json(const json& root, const std::string& source) {
     if (const auto [it, inserted] = seen.emplace(id, j); !inserted) {
       throw InputError(where, fmt::format("duplicate id (tasks[{}] and tasks[{}])", it->second, j));
     }
-    auto times = parse_times(json_member(array[j], "times", where), space, where);
+    auto profile = parse_profile(array[j], space, where);
     std::shared_ptr<const TrafficTable> traffic;
     if (const json* object = find_json_member(array[j], "traffic_bytes", where)) {
       traffic = detail::traffic_from_json(*object, bandwidth, space.size(), where);
     }
-    tasks.push_back({std::move(id), std::make_shared<DenseTimeTable>(space, std::move(times)),
-                     other_members(array[j], {"id", "times", "traffic_bytes"}), std::move(traffic)});
+    tasks.push_back({std::move(id), std::move(profile),
+                     other_members(array[j], {"id", "times", "req", "time_at_req", "traffic_bytes"}),
+                     std::move(traffic)});
   }
   Instance instance(std::move(resources), std::move(tasks), other_members(root, {"resources", "tasks", "bandwidth"}),
                     std::move(bandwidth));
@@ -113,12 +136,18 @@ std::string instance_to_json(const Instance& instance) {
   root["tasks"] = json::array();
   std::vector<double> times(instance.space().size());
   for (const auto& task : instance.tasks()) {
-    task.profile->fill_times(instance.space(), times);
-    json values = json::array();
-    for (double t : times) values.push_back(std::isinf(t) ? json(nullptr) : json(t));
     json entry = task.attributes;
     entry["id"] = task.id;
-    entry["times"] = std::move(values);
+    if (const auto* bsp = dynamic_cast<const BspProfile*>(task.profile.get())) {
+      // Its two numbers, not a table: a BSP batch on 256 processors stays O(n) (the paper's O(n log m) size).
+      entry["req"] = bsp->req();
+      entry["time_at_req"] = bsp->time_at_req();
+    } else {
+      task.profile->fill_times(instance.space(), times);
+      json values = json::array();
+      for (double t : times) values.push_back(std::isinf(t) ? json(nullptr) : json(t));
+      entry["times"] = std::move(values);
+    }
     if (task.traffic != nullptr) entry["traffic_bytes"] = detail::traffic_to_json(*task.traffic, instance.bandwidth());
     root["tasks"].push_back(std::move(entry));
   }

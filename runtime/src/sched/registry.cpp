@@ -7,6 +7,7 @@
 #include "cosched/common/error.hpp"
 #include "cosched/sched/algorithm.hpp"
 #include "sched/bandwidth_list.hpp"
+#include "sched/bsp/algorithms.hpp"
 #include "sched/two_phase.hpp"
 
 namespace cosched::sched {
@@ -37,6 +38,12 @@ std::vector<std::unique_ptr<Algorithm>> make_registry() {
                                                          pack(PackFit::first_fit)));
   // Issue 10: the list algorithm with the memory pools' bandwidth as resources (bandwidth_list.hpp).
   registry.push_back(std::make_unique<detail::BandwidthListAlgorithm>());
+  // Issue 13, seed 004: the moldable BSP algorithms of Dutot et al. (bsp.hpp), one resource only.
+  registry.push_back(std::make_unique<detail::BspAlgorithm>("bsp-a1", &bsp_a1));
+  registry.push_back(std::make_unique<detail::BspAlgorithm>("bsp-a2", &bsp_a2));
+  registry.push_back(std::make_unique<detail::BspAlgorithm>("bsp-a3", &bsp_a3));
+  registry.push_back(std::make_unique<detail::BspAlgorithm>(
+      "bsp-a4", [](const Instance& instance) { return bsp_a4(instance); }));
   return registry;
 }
 
@@ -61,6 +68,7 @@ const Algorithm& find_algorithm(std::string_view name) {
 }
 
 PlanResult plan(const Algorithm& algorithm, const Instance& instance, double lower_bound) {
+  if (std::string reason = algorithm.refusal(instance); !reason.empty()) throw UsageError(std::move(reason));
   const auto begin = std::chrono::steady_clock::now();
   PlanResult result{algorithm.schedule(instance), 0.0};
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();

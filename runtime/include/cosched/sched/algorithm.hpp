@@ -17,7 +17,11 @@ class Algorithm {
  public:
   virtual ~Algorithm() = default;
   [[nodiscard]] virtual std::string_view name() const = 0;
-  // A schedule of every task; lower_bound is left 0 (see plan()), allocation_bound is set.
+  // Why the algorithm cannot schedule `instance` (empty: it can), e.g. an algorithm defined for one resource given
+  // two. plan() throws it as a UsageError; comparisons (`plan --algorithm all`, the demo) skip the algorithm.
+  [[nodiscard]] virtual std::string refusal(const Instance& /*instance*/) const { return {}; }
+  // A schedule of every task; lower_bound is left 0 (see plan()), allocation_bound is set. Requires an empty
+  // refusal().
   [[nodiscard]] virtual Schedule schedule(const Instance& instance) const = 0;
 };
 
@@ -32,8 +36,9 @@ struct PlanResult {
   double seconds = 0.0;  // wall time of algorithm.schedule() alone
 };
 
-// Runs `algorithm`, times it, records `lower_bound` (L_min(d), computed once per instance by the caller) in the
-// schedule and validates it (require_valid: a violation is an internal error).
+// Throws UsageError with algorithm.refusal(instance) when it is not empty. Runs `algorithm`, times it, records
+// `lower_bound` (L_min(d), computed once per instance by the caller) in the schedule and validates it
+// (require_valid: a violation is an internal error).
 [[nodiscard]] PlanResult plan(const Algorithm& algorithm, const Instance& instance, double lower_bound);
 
 }  // namespace cosched::sched
