@@ -114,8 +114,10 @@ class Robustness : public ::testing::TestWithParam<std::size_t> {
     program_ = fs::path(COSCHED_BIN_DIR) / split_words(row.command).front();
     if (!fs::exists(program_)) GTEST_SKIP() << program_ << " is not built";
     // ctest runs every row in its own process, in parallel: each has its own folder, and the command its own
-    // subfolder so that its stdout and stderr files are not part of the snapshot.
-    root_ = fs::path(::testing::TempDir()) / ("cosched-robustness-" + std::to_string(GetParam()));
+    // subfolder so that its stdout and stderr files are not part of the snapshot. The process id keeps two test
+    // runs on one machine (two build trees) out of each other's folders.
+    root_ = fs::path(::testing::TempDir()) /
+            ("cosched-robustness-" + std::to_string(GetParam()) + "-" + std::to_string(::getpid()));
     fs::remove_all(root_);
     fs::create_directories(root_ / "work");
   }
