@@ -54,6 +54,8 @@ json write(const BatchStart& e) {
               {"plan", plan}};
   if (e.emulation_ratio) out["emulation_ratio"] = *e.emulation_ratio;
   if (e.inputs) out["inputs"] = to_json(*e.inputs);
+  out["slurm"] = e.slurm ? json{{"node", e.slurm->node}, {"job_id", e.slurm->job_id}, {"step_id", e.slurm->step_id}}
+                         : json(nullptr);
   return out;
 }
 
@@ -178,6 +180,9 @@ BatchStart read_batch_start(const JsonFields& f) {
   if (const auto inputs = f.object("inputs")) {
     e.inputs = BatchInputs{read_stamp(*inputs, "schedule"), read_stamp(*inputs, "workload"),
                            read_stamp(*inputs, "platform")};
+  }
+  if (const auto slurm = f.object("slurm")) {
+    e.slurm = SlurmStep{slurm->text("node"), slurm->text("job_id"), slurm->text("step_id")};
   }
   return e;
 }
