@@ -70,9 +70,9 @@ INSTANTIATE_TEST_SUITE_P(AlgorithmsAndSizes, ClusterPlanTest,
                          ::testing::Values(ClusterCase{"t-list-lpt", 1, 12}, ClusterCase{"t-list-lpt", 3, 40},
                                            ClusterCase{"d-list-lpt", 4, 40}, ClusterCase{"d-pack-ff", 5, 23},
                                            ClusterCase{"t-pack-nf", 7, 7}, ClusterCase{"t-list-spt", 2, 9}),
-                         [](const auto& info) {
-                           std::string name = info.param.algorithm + "_" + std::to_string(info.param.nodes) + "x" +
-                                              std::to_string(info.param.tasks);
+                         [](const auto& test_info) {
+                           std::string name = test_info.param.algorithm + "_" + std::to_string(test_info.param.nodes) + "x" +
+                                              std::to_string(test_info.param.tasks);
                            std::replace(name.begin(), name.end(), '-', '_');
                            return name;
                          });

@@ -23,12 +23,16 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-// Node with the least area on top; among equal areas the lowest index, so partitions are deterministic.
+// Node with the least area on top; among equal areas the one with fewer tasks (tasks of area 0 — a task that runs
+// on no resource — still spread, so the first N tasks land on N different nodes and no node is empty), then the
+// lowest index, so partitions are deterministic.
 struct NodeLoad {
   double area;
+  std::size_t tasks;
   std::size_t node;
   bool operator>(const NodeLoad& other) const noexcept {
-    return area != other.area ? area > other.area : node > other.node;
+    if (area != other.area) return area > other.area;
+    return tasks != other.tasks ? tasks > other.tasks : node > other.node;
   }
 };
 
@@ -59,12 +63,13 @@ ClusterPartition partition_tasks(const Instance& instance, std::size_t nodes) {
   partition.nodes.assign(nodes, {});
   partition.node_area.assign(nodes, 0.0);
   std::priority_queue<NodeLoad, std::vector<NodeLoad>, std::greater<>> loads;
-  for (std::size_t k = 0; k < nodes; ++k) loads.push({0.0, k});
+  for (std::size_t k = 0; k < nodes; ++k) loads.push({0.0, 0, k});
   for (const std::size_t j : order) {
     NodeLoad least = loads.top();
     loads.pop();
     partition.nodes[least.node].push_back(j);
     least.area += task_area[j];
+    ++least.tasks;
     loads.push(least);
   }
   for (std::size_t k = 0; k < nodes; ++k) {
