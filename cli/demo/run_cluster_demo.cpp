@@ -50,7 +50,9 @@ std::filesystem::path run_cluster_demo(DemoOptions options) {
   // The steps run on the nodes with this node's platform (the emulated tier's size and chunks are the demo's
   // own choice; the cores each step gets are discovered there).
   const auto platform_file = std::filesystem::absolute(setup.output / "platform.toml");
-  write_text_file(platform_file, config::to_toml(setup.platform), setup.overwrite(), "platform file");
+  config::PlatformConfig step_platform = setup.platform;
+  step_platform.name = setup.tier.emulated() ? "demo-node-emulated" : "demo-node";  // a name is a safe id
+  write_text_file(platform_file, config::to_toml(step_platform), setup.overwrite(), "platform file");
 
   say("[2/4] profiling each task type in isolation on this node, as launched ...");
   const auto csv = profile_tasks(setup, setup.tier, "tiered", true);
