@@ -125,10 +125,7 @@ json to_json(const JournalReport& report) {
           {"max_launch_overhead_s", report.max_launch_overhead_s},
           {"max_abs_start_deviation_s", report.max_abs_start_deviation_s},
           {"inputs", report.inputs ? to_json(*report.inputs) : json(nullptr)},
-          {"slurm", report.slurm ? json{{"node", report.slurm->node},
-                                        {"job_id", report.slurm->job_id},
-                                        {"step_id", report.slurm->step_id}}
-                                 : json(nullptr)},
+          {"slurm", report.slurm ? to_json(*report.slurm) : json(nullptr)},
           {"tasks", tasks}};
 }
 

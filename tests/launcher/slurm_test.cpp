@@ -41,6 +41,22 @@ TEST(Slurm, StepFromTheEnvironment) {
   EXPECT_EQ(*slurm::step_from_environment(fake_environment({{"SLURM_JOB_ID", "9"}})), (SlurmStep{"", "9", ""}));
 }
 
+TEST(Slurm, TheJournalHeaderCarriesTheStep) {
+  BatchStart header;
+  header.algorithm = "t-list-lpt";
+  header.slurm = SlurmStep{"n3", "42", "7"};
+  const auto back = std::get<BatchStart>(event_from_json(to_json(JournalEvent(header)), "j.jsonl:1"));
+  EXPECT_EQ(back.slurm, header.slurm);
+  // Outside Slurm it is written null and read back absent, as in journals written before it existed.
+  header.slurm.reset();
+  const nlohmann::json written = to_json(JournalEvent(header));
+  EXPECT_TRUE(written.at("slurm").is_null());
+  EXPECT_FALSE(std::get<BatchStart>(event_from_json(written, "j.jsonl:1")).slurm.has_value());
+  nlohmann::json wrong = written;
+  wrong["slurm"] = {{"node", 3}};
+  EXPECT_THROW((void)event_from_json(wrong, "j.jsonl:1"), InputError);
+}
+
 TEST(Slurm, OutsideAnAllocationIsAUsageError) {
   EXPECT_THROW((void)slurm::allocation_from_environment(fake_environment({})), UsageError);
   EXPECT_THROW((void)slurm::allocation_from_environment(fake_environment({{"SLURM_JOB_ID", "1"}})), UsageError);

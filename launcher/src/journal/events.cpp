@@ -54,8 +54,7 @@ json write(const BatchStart& e) {
               {"plan", plan}};
   if (e.emulation_ratio) out["emulation_ratio"] = *e.emulation_ratio;
   if (e.inputs) out["inputs"] = to_json(*e.inputs);
-  out["slurm"] = e.slurm ? json{{"node", e.slurm->node}, {"job_id", e.slurm->job_id}, {"step_id", e.slurm->step_id}}
-                         : json(nullptr);
+  out["slurm"] = e.slurm ? to_json(*e.slurm) : json(nullptr);
   return out;
 }
 
@@ -303,6 +302,10 @@ static_assert(std::size(kEventKinds) == std::variant_size_v<JournalEvent>);
 }  // namespace
 
 std::string_view event_name(const JournalEvent& event) noexcept { return kEventKinds[event.index()].name; }
+
+json to_json(const SlurmStep& step) {
+  return {{"node", step.node}, {"job_id", step.job_id}, {"step_id", step.step_id}};
+}
 
 json to_json(const BatchInputs& inputs) {
   return {{"schedule", stamp_json(inputs.schedule)},

@@ -161,6 +161,9 @@ using JournalEvent = std::variant<BatchStart, TaskStart, TaskEnd, OvercommitRefu
 // `cosched report --json` prints).
 [[nodiscard]] nlohmann::json to_json(const BatchInputs& inputs);
 
+// A batch_start's "slurm": {"node", "job_id", "step_id"} (also what `cosched report --json` prints).
+[[nodiscard]] nlohmann::json to_json(const SlurmStep& step);
+
 // The event a JSON object holds. Required: "event" (a known kind), and "task" (start, end, overcommit_refused),
 // "t" (start, end), "status" (end, batch_end); every other field may be missing (its default) but, when present,
 // must have its type — strings, booleans, integers, finite non-negative times. Unknown fields are ignored.
