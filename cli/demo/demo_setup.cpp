@@ -46,7 +46,7 @@ unsigned calibrate_passes(const std::string& kernel, std::uint64_t footprint, do
   stream::StreamConfig config;
   config.kernel = kernel;
   config.threads = 1;
-  config.array_bytes = footprint / stream::find_kernel(kernel).touched().size() / sizeof(double) * sizeof(double);
+  config.array_bytes = footprint / stream::find_kernel(kernel).array_count() / sizeof(double) * sizeof(double);
   config.reps = 3;
   config.warmup_reps = 1;
   config.fast_fraction = 1.0;
