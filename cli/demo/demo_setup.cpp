@@ -168,6 +168,7 @@ std::filesystem::path profile_tasks(const DemoSetup& setup, const launcher::Tier
         platform.fast_chunks, std::ceil(static_cast<double>(footprint) / platform.chunk_bytes())));
     std::vector<unsigned> chunks{0};
     if (chunk_points) chunks = {0, (fit + 1) / 2, fit};
+    chunks.erase(std::unique(chunks.begin(), chunks.end()), chunks.end());  // a small footprint fits in one chunk
     for (unsigned cores = 1; cores <= platform.cores; ++cores) {
       for (const unsigned k : chunks) points.push_back({kernel, footprint, cores, k});
     }

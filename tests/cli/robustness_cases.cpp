@@ -98,6 +98,8 @@ const std::string kOnline =
     "online: a malformed trace line, no job source or two, options a policy refuses, a bad --from date, "
     "--campaigns without --trace";
 
+const std::string kKernelTooSmall = "a footprint too small for the kernel's shape (a 3^3 grid, one spmv row)";
+
 std::vector<Case> make_cases() {
   const std::string far = schedule_with("t-list-lpt", "1e12", "0.01");
   return {
@@ -429,6 +431,9 @@ std::vector<Case> make_cases() {
       {kOnline, "cosched online --policy fcfs --synthetic --jobs 5 --campaigns max", 2, "--trace"},
       {kOnline, "cosched online --policy fcfs --trace one.swf --campaigns sessions", 2, "sessions",
        {{"one.swf", "; MaxProcs: 4\n1 0 0 10 1 -1 -1 1 -1 -1 1 1 1 -1 1 -1 -1 -1\n"}}},
+      // ---- kernels whose arrays a footprint must hold whole ----
+      {kKernelTooSmall, "stream_bench --kernel stencil --size-mib 0.0001 --threads 1", 2, "3^3 grids"},
+      {kKernelTooSmall, "stream_bench --kernel spmv --size-mib 0.00001 --threads 1", 2, "one row"},
   };
 }
 
