@@ -5,7 +5,8 @@
 # gups on its own (no likwid kernel does random updates). Alternates A/B per round, as bench/stream_vs_likwid.sh.
 #
 #   bench/roofline_vs_likwid.sh [ROUNDS] [BIN_DIR]      defaults: 3 rounds, build/bin
-#   env: THREADS (2), GEMM_MIB (32 per matrix: n = 2048), SIZE_MIB (256 per array for stencil, spmv, gups),
+#   env: THREADS (2), GEMM_MIB (32 per matrix: n = 2048), SIZE_MIB (128 per array for stencil and spmv),
+#        GUPS_MIB (64: a 2^23-word table, 2^25 updates per rep),
 #        REPS (5), PEAK_TEST (peakflops_avx512_fma; peakflops_avx_fma without AVX-512), STREAM_TEST
 #        (stream_mem_avx512), NICE (as in stream_vs_likwid.sh)
 #
@@ -18,7 +19,8 @@ rounds="${1:-3}"
 bin_dir="${2:-$root/build/bin}"
 threads="${THREADS:-2}"
 gemm_mib="${GEMM_MIB:-32}"
-size_mib="${SIZE_MIB:-256}"
+size_mib="${SIZE_MIB:-128}"
+gups_mib="${GUPS_MIB:-64}"
 reps="${REPS:-5}"
 peak_test="${PEAK_TEST:-peakflops_avx512_fma}"
 stream_test="${STREAM_TEST:-stream_mem_avx512}"
@@ -38,7 +40,8 @@ likwid_rate() {  # test working_set field -> rate / 1000 (GFLOP/s or GB/s)
 
 kernel_rate() {  # kernel size_mib -> "median best" figure of merit
   "${prefix[@]}" "$bin_dir/stream_bench" --kernel "$1" --threads "$threads" --size-mib "$2" --reps "$reps" --json |
-    /usr/bin/python3 -c 'import json, sys; r = json.load(sys.stdin); assert r["validated"], r["validation_message"]; print("%.3f %.3f %s" % (r["median_merit"], r["best_merit"], r["merit_unit"]))'
+    /usr/bin/python3 -c 'import json, sys; r = json.load(sys.stdin); assert r["validated"], r["validation_message"]
+print("%.3f %.3f %s" % (r["median_merit"], r["best_merit"], r["merit_unit"]))'
 }
 
 echo "# kernel round reference reference_rate kernel_median kernel_best unit ratio_median ratio_best"
@@ -46,7 +49,7 @@ for round in $(seq 1 "$rounds"); do
   for entry in "gemm $gemm_mib $peak_test $((threads * 16))kB MFlops/s" \
                "stencil $size_mib $stream_test $((3 * size_mib))MB MByte/s" \
                "spmv $size_mib $stream_test $((3 * size_mib))MB MByte/s" \
-               "gups $size_mib - - -"; do
+               "gups $gups_mib - - -"; do
     read -r kernel mib test working_set field <<<"$entry"
     if [ "$test" = "-" ]; then
       read -r km kb unit <<<"$(kernel_rate "$kernel" "$mib")"

@@ -1,5 +1,5 @@
-// stream_bench: run one kernel of the table (STREAM and beyond) pinned to cores, print a table or one JSON object. Errors become exit codes
-// here and nowhere else (cosched::exit_code_for); a failed validation exits non-zero too.
+// stream_bench: run one kernel of the table (STREAM and beyond) pinned to cores, print a table or one JSON object.
+// Errors become exit codes here and nowhere else (cosched::exit_code_for); a failed validation exits non-zero too.
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
 
