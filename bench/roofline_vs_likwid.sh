@@ -26,6 +26,9 @@ peak_test="${PEAK_TEST:-peakflops_avx512_fma}"
 stream_test="${STREAM_TEST:-stream_mem_avx512}"
 prefix=()
 if [ -n "${NICE:-}" ]; then prefix=(nice -n "$NICE"); fi
+# Debian's OpenBLAS 0.3.21 predates Zen 4/5 and picks its AVX2 (Haswell) kernels there, half the AVX-512 peak;
+# on a CPU with AVX-512 take the SkylakeX kernels unless told otherwise (stream_bench reports the core it got).
+if grep -qw avx512f /proc/cpuinfo; then export OPENBLAS_CORETYPE="${OPENBLAS_CORETYPE:-SkylakeX}"; fi
 
 command -v likwid-bench >/dev/null || { echo "likwid-bench not found: install the Debian package 'likwid'" >&2; exit 1; }
 [ -x "$bin_dir/stream_bench" ] || { echo "no $bin_dir/stream_bench: build first (scripts/build.sh)" >&2; exit 1; }
@@ -61,7 +64,7 @@ for round in $(seq 1 "$rounds"); do
     fi
     line="$(awk -v k="$kernel" -v r="$round" -v t="$test" -v ref="$ref" -v km="$km" -v kb="$kb" -v u="$unit" \
       'BEGIN { printf "%-7s %2d %-22s %9.2f %9.3f %9.3f %-7s %6.3f %6.3f", k, r, t, ref, km, kb, u,
-               ref > 0 ? km / ref : 0, ref > 0 ? kb / ref : 0 }')"
+               (ref > 0 ? km / ref : 0), (ref > 0 ? kb / ref : 0) }')"
     echo "$line"
     echo "$line" >>"$results"
   done

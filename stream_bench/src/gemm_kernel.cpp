@@ -125,7 +125,8 @@ KernelShape gemm_shape(std::uint64_t footprint_bytes) {
   shape.dimension = n;
   shape.bytes_per_rep = 3 * sizeof(double) * n * n;  // compulsory: read A and B, write C once
   shape.flops_per_rep = 2 * n * n * n;
-  shape.problem = fmt::format("n = {}", n);
+  // Which kernels OpenBLAS chose for this CPU (OPENBLAS_CORETYPE overrides it: docs/stream_bench.md).
+  shape.problem = fmt::format("n = {}, OpenBLAS core {}", n, openblas_get_corename());
   if (n == 0) shape.too_small = "gemm needs three 1 x 1 matrices (24 bytes)";
   return shape;
 }
