@@ -43,8 +43,8 @@ constexpr std::array<KernelSpec, 10> table{{
           3, detail::gemm_shape, detail::make_gemm_work),
     sized_entry(KernelId::stencil, "stencil", "out = in/4 + (6 neighbours)/8 (3-D 7-point Jacobi, two grids)",
           MeritUnit::gbs, 2, detail::stencil_shape, detail::make_stencil_work),
-    sized_entry(KernelId::spmv, "spmv", "y = A * x (CSR, 16 non-zeros per row at random columns in a band)", MeritUnit::gbs, 5,
-          detail::spmv_shape, detail::make_spmv_work),
+    sized_entry(KernelId::spmv, "spmv", "y = A * x (CSR, 16 non-zeros per row at random columns in a band)",
+                MeritUnit::gbs, 5, detail::spmv_shape, detail::make_spmv_work),
     sized_entry(KernelId::gups, "gups", "T[r & (n-1)] ^= r (HPCC RandomAccess, 4n updates)", MeritUnit::gups, 1,
           detail::gups_shape, detail::make_gups_work),
 }};
