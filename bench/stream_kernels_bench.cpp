@@ -34,6 +34,7 @@ void stream_kernel(benchmark::State& state, std::string kernel, cosched::stream:
 
 void register_all() {
   for (const auto& kernel : cosched::stream::kernel_table()) {
+    if (!kernel.elementwise()) continue;  // store modes apply to the STREAM kernels (bench/roofline_vs_likwid.sh)
     for (auto stores : {cosched::stream::StoreMode::regular, cosched::stream::StoreMode::streaming}) {
       const std::string name = std::string(kernel.name) + "/" + std::string(cosched::stream::to_string(stores));
       benchmark::RegisterBenchmark(name.c_str(), stream_kernel, std::string(kernel.name), stores)

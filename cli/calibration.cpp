@@ -183,7 +183,7 @@ std::string describe_method(const CalibrationOptions& options, const NodePlan& n
   std::vector<std::string> arrays;
   std::vector<std::string> store_modes;
   for (const std::string& kernel : options.kernels) {
-    arrays.push_back(fmt::format("{} {}", kernel, stream::find_kernel(kernel).touched().size()));
+    arrays.push_back(fmt::format("{} {}", kernel, stream::find_kernel(kernel).array_count()));
     store_modes.push_back(fmt::format("{} {}", kernel, stores.count(kernel) != 0 ? stores.at(kernel) : "?"));
   }
   return fmt::format("cosched calibrate: in-process STREAM kernels; k cores = k independent single-core runs at once "

@@ -8,6 +8,7 @@ packages=(
   libcli11-dev nlohmann-json3-dev libtomlplusplus-dev libfmt-dev zlib1g-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   likwid
+  libopenblas-dev                         # stream_bench's gemm kernel (cblas_dgemm)
   ccache                                  # scripts/test.sh: cheap rebuilds (CI builds the tree several times)
   clang-14 libclang-rt-14-dev libomp-14-dev  # scripts/fuzz.sh: libFuzzer + sanitizers, OpenMP for clang
   python3 python3-matplotlib python3-pandas

@@ -1,5 +1,5 @@
-// stream_bench: run one STREAM kernel pinned to cores, print a table or one JSON object. Errors become exit codes
-// here and nowhere else (cosched::exit_code_for); a failed validation exits non-zero too.
+// stream_bench: run one kernel of the table (STREAM and beyond) pinned to cores, print a table or one JSON object.
+// Errors become exit codes here and nowhere else (cosched::exit_code_for); a failed validation exits non-zero too.
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
 
@@ -41,9 +41,14 @@ struct Arguments {
 };
 
 std::string kernel_help() {
-  std::string help = "STREAM kernel:";
+  std::string help = "kernel:";
   for (const auto& kernel : cosched::stream::kernel_table()) {
-    help += fmt::format("\n  {:<6} {}  ({} bytes/element)", kernel.name, kernel.formula, kernel.bytes_per_element());
+    if (kernel.elementwise()) {
+      help += fmt::format("\n  {:<7} {}  ({} bytes/element)", kernel.name, kernel.formula, kernel.bytes_per_element());
+    } else {
+      help += fmt::format("\n  {:<7} {}  ({}; {} arrays share the footprint)", kernel.name, kernel.formula,
+                          cosched::stream::merit_unit_name(kernel.merit), kernel.array_count());
+    }
   }
   return help;
 }
@@ -59,7 +64,9 @@ void add_options(CLI::App& app, Arguments& args) {
   app.add_option("--threads", args.threads, "OpenMP threads, one pinned per core (default: all allowed cores)");
   app.add_option("--cores", args.cores, "core indices into the allowed cores, comma-separated (default: the first N)")
       ->delimiter(',');
-  app.add_option("--size-mib", args.size_mib, "size of EACH array in MiB (fractions allowed)")
+  app.add_option("--size-mib", args.size_mib,
+                 "size of EACH array in MiB (fractions allowed); kernels that are not element-wise: the footprint "
+                 "divided by their number of arrays")
       ->check(cosched::cli::finite_positive(kMaxSizeMib))
       ->capture_default_str();
   app.add_option("--reps", args.reps, "timed repetitions")->check(CLI::Range(1U, kMaxReps))->capture_default_str();
@@ -130,7 +137,8 @@ void run(const Arguments& args) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"stream_bench: STREAM kernels pinned to cores, validated, with memory-tier placement"};
+  CLI::App app{"stream_bench: STREAM and roofline kernels (gemm, stencil, spmv, gups) pinned to cores, validated, "
+               "with memory-tier placement"};
   app.set_version_flag("--version", std::string("stream_bench ") + COSCHED_VERSION);
   Arguments args;
   add_options(app, args);

@@ -100,7 +100,61 @@ std::string optional_cell(const std::optional<double>& value, const char* format
   return value ? fmt::format(fmt::runtime(format), *value) : std::string("-");
 }
 
+// results.csv: one line per run.
+std::string rows_csv(const std::vector<RunRow>& rows, bool emulated) {
+  std::string csv =
+      "configuration,algorithm,lower_bound_s,planned_makespan_s,predicted_makespan_s,"
+      "predicted_makespan_contention_s,observed_makespan_s,observed_over_predicted,observed_over_lower_bound,"
+      "scheduling_time_s,tasks_ok,tasks_failed,emulated,journal\n";
+  for (const auto& row : rows) {
+    const double over_bound = row.lower_bound > 0 ? row.observed / row.lower_bound : 0.0;
+    csv += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", row.configuration, row.algorithm,
+                       row.lower_bound, row.planned, row.predicted,
+                       row.predicted_contention ? fmt::format("{}", *row.predicted_contention) : std::string(),
+                       row.observed, row.ratio(), over_bound, row.scheduling_s,
+                       row.tasks_ok, row.tasks_failed, emulated, row.journal.filename().string());
+  }
+  return csv;
+}
+
+// Fig. 3(b)'s table: per algorithm, observed (predicted) makespan in each memory configuration.
+void print_configurations(std::FILE* out, const std::vector<std::string>& algorithms,
+                          const std::vector<RunRow>& rows) {
+  fmt::print(out, "{:<12} {:>22} {:>22} {:>22}\n", "algorithm", "cores + fast memory", "cores only, all slow",
+             "cores only, system");
+  for (const auto& algorithm : algorithms) {
+    std::map<std::string, const RunRow*> by_config;
+    for (const auto& row : rows) {
+      if (row.algorithm == algorithm) by_config[row.configuration] = &row;
+    }
+    const auto cell = [&](const std::string& configuration) {
+      const RunRow* row = by_config.count(configuration) ? by_config[configuration] : nullptr;
+      return row ? fmt::format("{:.2f}s ({:.2f}s)", row->observed, row->predicted_contention.value_or(row->predicted))
+                 : std::string("-");
+    };
+    fmt::print(out, "{:<12} {:>22} {:>22} {:>22}\n", algorithm, cell("cores+fast"), cell("cores-only-slow"),
+               cell("cores-only-system"));
+  }
+}
+
 }  // namespace
+
+void write_mixed_results(const DemoSetup& mixed, const std::vector<RunRow>& rows) {
+  std::FILE* out = mixed.options.out;
+  const bool emulated = mixed.tier.emulated();
+  std::vector<std::string> groups;
+  for (const auto& entry : mixed.batch) {
+    groups.push_back(fmt::format("{} {} {} MiB", entry.count, entry.kernel, entry.footprint_bytes >> 20));
+  }
+  fmt::print(out, "\nFig. 3(a)/(b), mixed batch ({}): observed makespan (predicted){}\n", fmt::join(groups, ", "),
+             emulated ? " [EMULATED fast tier]" : "");
+  print_configurations(out, mixed.fig3b_algorithms, rows);
+  fmt::print(out, "cores + fast memory: the scheduler places fast memory per task, where the task's profile gains "
+                  "from it (bandwidth-bound kernels more than gemm or gups); the other columns leave every task's "
+                  "memory slow or to the system. Files: {}\n",
+             (mixed.output / "results.csv").string());
+  write_text_file(mixed.output / "results.csv", rows_csv(rows, emulated), mixed.overwrite(), "demo results");
+}
 
 void write_results(const DemoSetup& setup, const std::vector<RunRow>& rows, const NoiseFloor& noise, double total_s) {
   std::FILE* out = setup.options.out;
@@ -130,21 +184,7 @@ void write_results(const DemoSetup& setup, const std::vector<RunRow>& rows, cons
 
   // Fig. 3(b): three memory configurations.
   fmt::print(out, "\nFig. 3(b): observed makespan (predicted) per memory configuration{}\n", note);
-  fmt::print(out, "{:<12} {:>22} {:>22} {:>22}\n", "algorithm", "cores + fast memory", "cores only, all slow",
-             "cores only, system");
-  for (const auto& algorithm : setup.fig3b_algorithms) {
-    std::map<std::string, const RunRow*> by_config;
-    for (const auto& row : rows) {
-      if (row.algorithm == algorithm) by_config[row.configuration] = &row;
-    }
-    const auto cell = [&](const std::string& configuration) {
-      const RunRow* row = by_config.count(configuration) ? by_config[configuration] : nullptr;
-      return row ? fmt::format("{:.2f}s ({:.2f}s)", row->observed, row->predicted_contention.value_or(row->predicted))
-                 : std::string("-");
-    };
-    fmt::print(out, "{:<12} {:>22} {:>22} {:>22}\n", algorithm, cell("cores+fast"), cell("cores-only-slow"),
-               cell("cores-only-system"));
-  }
+  print_configurations(out, setup.fig3b_algorithms, rows);
   if (emulated) {
     fmt::print(out, "note: \"system\" is plain DRAM here — this VM has no real slow tier, so it runs at the speed of "
                     "the emulated FAST tier; on a KNL it would be MCDRAM in cache mode.\n");
@@ -176,18 +216,9 @@ void write_results(const DemoSetup& setup, const std::vector<RunRow>& rows, cons
                        : std::string());
 
   // Files.
-  std::string csv =
-      "configuration,algorithm,lower_bound_s,planned_makespan_s,predicted_makespan_s,"
-      "predicted_makespan_contention_s,observed_makespan_s,observed_over_predicted,observed_over_lower_bound,"
-      "scheduling_time_s,tasks_ok,tasks_failed,emulated,journal\n";
+  const std::string csv = rows_csv(rows, emulated);
   nlohmann::json json_rows = nlohmann::json::array();
   for (const auto& row : rows) {
-    const double over_bound = row.lower_bound > 0 ? row.observed / row.lower_bound : 0.0;
-    csv += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", row.configuration, row.algorithm,
-                       row.lower_bound, row.planned, row.predicted,
-                       row.predicted_contention ? fmt::format("{}", *row.predicted_contention) : std::string(),
-                       row.observed, row.ratio(), over_bound, row.scheduling_s,
-                       row.tasks_ok, row.tasks_failed, emulated, row.journal.filename().string());
     json_rows.push_back({{"configuration", row.configuration},
                          {"algorithm", row.algorithm},
                          {"lower_bound", row.lower_bound},

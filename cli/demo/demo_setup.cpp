@@ -40,18 +40,28 @@ std::filesystem::path default_output() {
   return std::filesystem::current_path() / fmt::format("cosched-demo-{:%Y%m%d-%H%M%S}", utc);
 }
 
-// Passes that make one task's kernel time about `target_s` on one core with all of it fast.
+// Passes that make one task's kernel time about `target_s` on one core with all of it fast (at least one: a pass
+// of a compute-bound kernel may take longer).
 unsigned calibrate_passes(const std::string& kernel, std::uint64_t footprint, double target_s,
                           platform::TierBackend& backend) {
   stream::StreamConfig config;
   config.kernel = kernel;
   config.threads = 1;
-  config.array_bytes = footprint / stream::find_kernel(kernel).touched().size() / sizeof(double) * sizeof(double);
+  config.array_bytes = footprint / stream::find_kernel(kernel).array_count() / sizeof(double) * sizeof(double);
   config.reps = 3;
   config.warmup_reps = 1;
   config.fast_fraction = 1.0;
   const stream::StreamResult result = stream::run_stream(config, backend);
   return static_cast<unsigned>(std::clamp(std::lround(target_s / result.median_time_s), 1L, 100000L));
+}
+
+// Adds `count` tasks of (kernel, footprint) to the setup's batch, with passes calibrated for the target time.
+void add_group(DemoSetup& setup, const std::string& kernel, std::uint64_t footprint, unsigned count) {
+  const auto backend = platform::make_tier_backend(setup.tier_options);
+  const unsigned passes = calibrate_passes(kernel, footprint, setup.target_fast_s, *backend);
+  setup.passes[{kernel, footprint}] = passes;
+  setup.batch.push_back({kernel, footprint, count, passes});
+  config::add_stream_tasks(setup.workload, setup.batch.back(), "demo batch");
 }
 
 }  // namespace
@@ -115,17 +125,35 @@ DemoSetup make_setup(const DemoOptions& options) {
                                                                     "t-pack-ff"};
   const unsigned count = (options.quick ? 2 : 4) * std::max(1U, options.batch_scale);
 
-  const auto backend_for_calibration = platform::make_tier_backend(tier_options);
+  setup.tier_options = tier_options;
   setup.workload.name = "demo";
   for (const auto& kernel : demo_kernels) {
-    for (const std::uint64_t footprint : setup.footprints) {
-      const unsigned passes = calibrate_passes(kernel, footprint, setup.target_fast_s, *backend_for_calibration);
-      setup.passes[{kernel, footprint}] = passes;
-      setup.batch.push_back({kernel, footprint, count, passes});
-      config::add_stream_tasks(setup.workload, setup.batch.back(), "demo batch");
-    }
+    for (const std::uint64_t footprint : setup.footprints) add_group(setup, kernel, footprint, count);
   }
   return setup;
+}
+
+DemoSetup make_mixed_setup(const DemoSetup& setup) {
+  DemoSetup mixed = setup;
+  mixed.output = setup.output / "mixed";
+  std::error_code error;
+  std::filesystem::create_directories(mixed.output / "runs", error);
+  if (error) {
+    throw UsageError(fmt::format("cannot create the demo's folder {}: {}", (mixed.output / "runs").string(),
+                                 error.message()));
+  }
+  mixed.batch.clear();
+  mixed.passes.clear();
+  mixed.workload = {};
+  mixed.workload.name = "demo-mixed";
+  mixed.footprints.clear();
+  for (const MixedGroup& group : demo_mixed_batch) {
+    const std::uint64_t footprint = setup.platform.fast_capacity_bytes * group.percent_of_fast / 100 / mib * mib;
+    const unsigned count = setup.options.quick ? std::max(1U, group.count / 2) : group.count;
+    add_group(mixed, group.kernel, footprint, count);
+    mixed.footprints.push_back(footprint);
+  }
+  return mixed;
 }
 
 std::filesystem::path profile_tasks(const DemoSetup& setup, const launcher::TierSetup& tier, const std::string& name,
@@ -133,17 +161,16 @@ std::filesystem::path profile_tasks(const DemoSetup& setup, const launcher::Tier
   config::PlatformConfig platform = setup.platform;
   platform.tier_backend = tier.backend;
   std::vector<profiler::ProfilePoint> points;
-  for (const auto& kernel : demo_kernels) {
-    for (const std::uint64_t footprint : setup.footprints) {
-      // Where the footprint fits, half of that, and none: the interpolation is linear in between and flat
-      // beyond (docs/profiler.md), which is the shape the tier gives (Fig. 2).
-      const auto fit = static_cast<unsigned>(std::min<double>(
-          platform.fast_chunks, std::ceil(static_cast<double>(footprint) / platform.chunk_bytes())));
-      std::vector<unsigned> chunks{0};
-      if (chunk_points) chunks = {0, (fit + 1) / 2, fit};
-      for (unsigned cores = 1; cores <= platform.cores; ++cores) {
-        for (const unsigned k : chunks) points.push_back({kernel, footprint, cores, k});
-      }
+  for (const auto& [kernel, footprint, count, passes] : setup.batch) {
+    // Where the footprint fits, half of that, and none: the interpolation is linear in between and flat
+    // beyond (docs/profiler.md), which is the shape the tier gives (Fig. 2).
+    const auto fit = static_cast<unsigned>(std::min<double>(
+        platform.fast_chunks, std::ceil(static_cast<double>(footprint) / platform.chunk_bytes())));
+    std::vector<unsigned> chunks{0};
+    if (chunk_points) chunks = {0, (fit + 1) / 2, fit};
+    chunks.erase(std::unique(chunks.begin(), chunks.end()), chunks.end());  // a small footprint fits in one chunk
+    for (unsigned cores = 1; cores <= platform.cores; ++cores) {
+      for (const unsigned k : chunks) points.push_back({kernel, footprint, cores, k});
     }
   }
   cli::ProcessMeasurer measurer(platform, tier, setup.stream_bench, setup.passes, setup.profile_reps, 0);

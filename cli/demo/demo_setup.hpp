@@ -17,6 +17,7 @@
 #include "cosched/config/workload.hpp"
 #include "demo/demo.hpp"
 #include "cosched/launcher/launch.hpp"
+#include "cosched/platform/tier_backends.hpp"
 #include "cosched/profiler/instance_builder.hpp"
 #include "cosched/profiler/traffic.hpp"
 #include "cosched/sched/model.hpp"
@@ -31,6 +32,7 @@ struct DemoSetup {
   std::filesystem::path stream_bench;
   config::PlatformConfig platform;    // this node: its cores, the fast tier (emulated here) in 20 chunks
   launcher::TierSetup tier;                     // how tasks get their fast share
+  platform::TierOptions tier_options;           // the in-process backend that calibrates passes
   std::vector<std::uint64_t> footprints;
   PassTable passes;                   // per (kernel, footprint): kernel passes of one task
   std::vector<config::StreamTaskGroup> batch;  // per kernel and footprint: count tasks of `passes` passes
@@ -48,8 +50,22 @@ struct DemoSetup {
 
 inline const std::vector<std::string> demo_kernels{"write", "ddot", "triad"};
 
+// The mixed batch the demo runs next to the STREAM batch: compute- (gemm), bandwidth- (triad, stencil, spmv) and
+// latency-bound (gups) tasks, sized in percent of the fast tier. configs/workloads/demo-mixed.toml is the same
+// batch as a workload file (for cosched instance / launch on this node).
+struct MixedGroup {
+  std::string kernel;
+  unsigned percent_of_fast = 0;
+  unsigned count = 1;  // --quick: half, at least 1
+};
+inline const std::vector<MixedGroup> demo_mixed_batch{
+    {"gemm", 5, 2}, {"triad", 60, 1}, {"stencil", 40, 1}, {"spmv", 20, 2}, {"gups", 20, 1}};
+
 // Chooses the node, footprints and batch, and calibrates the passes (a short in-process run per task type).
 [[nodiscard]] DemoSetup make_setup(const DemoOptions& options);
+
+// The STREAM setup with the mixed batch instead (passes calibrated the same way), writing under <output>/mixed.
+[[nodiscard]] DemoSetup make_mixed_setup(const DemoSetup& setup);
 
 // Measures this node's memory pools (cli/calibration.hpp, quick with --quick) into setup.node and
 // setup.bandwidth, and writes them to node.toml in the output folder.
@@ -98,5 +114,9 @@ struct NoiseFloor {
 
 // Table, CSV, JSON and plots (the fidelity summary is also in the JSON).
 void write_results(const DemoSetup& setup, const std::vector<RunRow>& rows, const NoiseFloor& noise, double total_s);
+
+// The mixed batch's Fig. 3(a)/(b): observed (predicted) makespan per algorithm and memory configuration, on stdout
+// and as results.csv in the mixed setup's folder.
+void write_mixed_results(const DemoSetup& mixed, const std::vector<RunRow>& rows);
 
 }  // namespace cosched::demo

@@ -11,6 +11,65 @@
 
 namespace cosched::demo {
 
+namespace {
+
+std::string mixed_kernel_list() {
+  std::vector<std::string> kernels;
+  for (const MixedGroup& group : demo_mixed_batch) kernels.push_back(group.kernel);
+  return fmt::format("{}", fmt::join(kernels, ", "));
+}
+
+// A batch profiled twice — with the fast tier scheduled (cores x fast chunks) and with the tier left to the
+// system — and its three instances (Fig. 3(b)'s memory configurations), written to the setup's folder.
+struct BatchInstances {
+  launcher::TierSetup system_tier;
+  sched::Instance tiered, slow, system;
+};
+
+template <class Say>
+BatchInstances profile_batch(const DemoSetup& setup, const Say& say) {
+  say("      profiling each task type in isolation, as launched (cores x fast chunks) ...");
+  const auto tiered_csv = profile_tasks(setup, setup.tier, "tiered", true);
+  say("      profiling with the tier left to the system (backend none) ...");
+  const launcher::TierSetup system_tier =
+      launcher::make_tier_setup("none", setup.tier.emulation_ratio, setup.tier.chunk_bytes);
+  const auto system_csv = profile_tasks(setup, system_tier, "system", false);
+  const auto write_instance = [&](sched::Instance instance, const std::string& name) {
+    write_text_file(setup.output / name, sched::instance_to_json(instance) + "\n", setup.overwrite(), "instance");
+    return instance;
+  };
+  return {system_tier, write_instance(make_instance(setup, tiered_csv, setup.tier, false), "instance.json"),
+          write_instance(make_instance(setup, tiered_csv, setup.tier, true), "instance-cores-only-slow.json"),
+          write_instance(make_instance(setup, system_csv, system_tier, true), "instance-cores-only-system.json")};
+}
+
+// The mixed batch, profiled as the STREAM batch is, then planned and launched with the Fig. 3(b) algorithms in
+// the three memory configurations: cores + fast memory scheduled per task, cores only with all memory slow, and
+// cores only with the tier left to the system.
+template <class Say>
+std::vector<RunRow> run_mixed_batch(const DemoSetup& mixed, const Say& say) {
+  std::size_t tasks = 0;
+  for (const auto& entry : mixed.batch) tasks += entry.count;
+  std::vector<std::string> groups;
+  for (const auto& entry : mixed.batch) {
+    groups.push_back(fmt::format("{} {} x {} MiB ({} passes)", entry.count, entry.kernel, entry.footprint_bytes >> 20,
+                                 entry.passes));
+  }
+  say(fmt::format("      batch: {} tasks: {}", tasks, fmt::join(groups, ", ")));
+  const BatchInstances instances = profile_batch(mixed, say);
+  std::vector<RunRow> rows;
+  for (const auto& algorithm : mixed.fig3b_algorithms) {
+    rows.push_back(plan_and_launch(mixed, instances.tiered, "cores+fast", algorithm, mixed.tier));
+    rows.push_back(plan_and_launch(mixed, instances.slow, "cores-only-slow", algorithm, mixed.tier));
+    rows.push_back(plan_and_launch(mixed, instances.system, "cores-only-system", algorithm, instances.system_tier));
+    say(fmt::format("      {:<11} cores+fast: observed {:7.2f} s; all slow: {:7.2f} s; system: {:7.2f} s", algorithm,
+                    rows[rows.size() - 3].observed, rows[rows.size() - 2].observed, rows.back().observed));
+  }
+  return rows;
+}
+
+}  // namespace
+
 std::filesystem::path run_demo(const DemoOptions& options) {
   check_demo_output(options);  // before any work: a bad --output is refused at once
   const auto begin = std::chrono::steady_clock::now();
@@ -24,7 +83,7 @@ std::filesystem::path run_demo(const DemoOptions& options) {
                   "eight of Sun et al. and a bandwidth-aware one), launch each plan and compare observed with "
                   "predicted makespans — the paper's model and the contention-aware one",
                   options.quick ? " (quick)" : "", names.size()));
-  say("[1/6] choosing the batch, calibrating kernel passes and the node's memory bandwidth ...");
+  say("[1/7] choosing the batch, calibrating kernel passes and the node's memory bandwidth ...");
   DemoSetup setup = make_setup(options);
   calibrate_bandwidth(setup);
   say(fmt::format("      node: {} cores, fast tier {} MiB in {} chunks, tier backend {}{}", setup.platform.cores,
@@ -53,22 +112,13 @@ std::filesystem::path run_demo(const DemoOptions& options) {
                   }(),
                             "/")));
 
-  say("[2/6] profiling each task type in isolation, as launched (cores x fast chunks) ...");
-  const auto tiered_csv = profile_tasks(setup, setup.tier, "tiered", true);
-  say("[3/6] profiling with the tier left to the system (backend none) ...");
-  const launcher::TierSetup system_tier =
-      launcher::make_tier_setup("none", setup.tier.emulation_ratio, setup.tier.chunk_bytes);
-  const auto system_csv = profile_tasks(setup, system_tier, "system", false);
-
-  const auto write_instance = [&](sched::Instance instance, const std::string& name) {
-    write_text_file(setup.output / name, sched::instance_to_json(instance) + "\n", setup.overwrite(), "instance");
-    return instance;
-  };
-  const sched::Instance tiered = write_instance(make_instance(setup, tiered_csv, setup.tier, false), "instance.json");
-  const sched::Instance slow =
-      write_instance(make_instance(setup, tiered_csv, setup.tier, true), "instance-cores-only-slow.json");
-  const sched::Instance system =
-      write_instance(make_instance(setup, system_csv, system_tier, true), "instance-cores-only-system.json");
+  say("[2/7] profiling the batch (cores x fast chunks, then the tier left to the system) ...");
+  const BatchInstances instances = profile_batch(setup, say);
+  say("[3/7] instances: instance.json, instance-cores-only-slow.json, instance-cores-only-system.json");
+  const sched::Instance& tiered = instances.tiered;
+  const sched::Instance& slow = instances.slow;
+  const sched::Instance& system = instances.system;
+  const launcher::TierSetup& system_tier = instances.system_tier;
 
   // The algorithms that apply to the cores + fast memory instance (bsp-a1..a4 schedule one resource: skipped).
   for (const auto& algorithm : sched::algorithms()) {
@@ -78,7 +128,7 @@ std::filesystem::path run_demo(const DemoOptions& options) {
     }
   }
   std::vector<RunRow> rows;
-  say(fmt::format("[4/6] launching the {} plans (cores + fast memory scheduled) ...", names.size()));
+  say(fmt::format("[4/7] launching the {} plans (cores + fast memory scheduled) ...", names.size()));
   for (std::size_t i = 0; i < names.size(); ++i) {
     rows.push_back(plan_and_launch(setup, tiered, "cores+fast", names[i], setup.tier));
     const RunRow& row = rows.back();
@@ -90,22 +140,26 @@ std::filesystem::path run_demo(const DemoOptions& options) {
   // The noise floor: the last plan (the bandwidth-aware one) again, unchanged, to see what run-to-run noise alone
   // does to an observed makespan.
   NoiseFloor noise{names.back(), {rows.back().observed}};
-  say(fmt::format("[5/6] noise floor: the {} plan launched {} more times ...", noise.algorithm,
+  say(fmt::format("[5/7] noise floor: the {} plan launched {} more times ...", noise.algorithm,
                   setup.noise_launches - 1));
   for (unsigned repeat = 1; repeat < setup.noise_launches; ++repeat) {
     noise.observed.push_back(plan_and_launch(setup, tiered, "cores+fast", noise.algorithm, setup.tier, repeat).observed);
   }
   say(fmt::format("      observed {:.3f} s: ±{:.1f} % (half range / median)", fmt::join(noise.observed, " s, "),
                   noise.relative_half_range() * 100));
-  say("[6/6] Fig. 3(b): cores only, all memory slow / tier left to the system ...");
+  say("[6/7] Fig. 3(b): cores only, all memory slow / tier left to the system ...");
   for (const auto& algorithm : setup.fig3b_algorithms) {
     rows.push_back(plan_and_launch(setup, slow, "cores-only-slow", algorithm, setup.tier));
     rows.push_back(plan_and_launch(setup, system, "cores-only-system", algorithm, system_tier));
     say(fmt::format("      {:<11} all slow: observed {:7.2f} s; system: observed {:7.2f} s", algorithm,
                     rows[rows.size() - 2].observed, rows.back().observed));
   }
+  say(fmt::format("[7/7] the mixed batch ({}): Fig. 3(a)/(b) ...", mixed_kernel_list()));
+  const DemoSetup mixed = make_mixed_setup(setup);
+  const std::vector<RunRow> mixed_rows = run_mixed_batch(mixed, say);
+  write_mixed_results(mixed, mixed_rows);
   const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
-  write_results(setup, rows, noise, total);
+  write_results(setup, rows, noise, total);  // its last line names the output folder
   return setup.output;
 }
 

@@ -33,7 +33,7 @@ std::vector<std::string> stream_argv(const config::WorkloadTask& task, const Gra
                                      const platform::ChildPlacement& placement) {
   const auto& kernel = stream::find_kernel(task.kernel);
   const double array_mib = static_cast<double>(task.footprint_bytes) /
-                           static_cast<double>(kernel.touched().size()) / (1024.0 * 1024.0);
+                           static_cast<double>(kernel.array_count()) / (1024.0 * 1024.0);
   std::vector<std::string> argv{stream_bench.string(),
                                 "--kernel", task.kernel,
                                 // No --cores: the child is bound to exactly its granted cores before exec, and

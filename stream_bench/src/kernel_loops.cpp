@@ -105,6 +105,10 @@ double run(KernelId kernel, const ArrayPointers& p, std::size_t n, double s) noe
     case KernelId::scale: scale<Store>(p.b, p.c, n, s); return 0.0;
     case KernelId::add: add<Store>(p.a, p.b, p.c, n); return 0.0;
     case KernelId::triad: triad<Store>(p.a, p.b, p.c, n, s); return 0.0;
+    case KernelId::gemm:
+    case KernelId::stencil:
+    case KernelId::spmv:
+    case KernelId::gups: return 0.0;  // not element-wise: their own work (kernel_work.hpp), never here
   }
   return 0.0;
 }

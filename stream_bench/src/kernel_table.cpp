@@ -1,7 +1,11 @@
 #include <array>
 
+#include <fmt/format.h>
+
 #include "cosched/common/error.hpp"
 #include "cosched/stream/kernels.hpp"
+#include "kernel_work.hpp"
+#include "roofline_kernels.hpp"
 
 namespace cosched::stream {
 
@@ -9,19 +13,40 @@ namespace {
 
 using enum ArrayId;
 
-constexpr std::array<KernelSpec, 6> table{{
-    {KernelId::write, "write", arrays({}), arrays({a}), "a[i] = s",
-     [](double, double, double, double s) { return s; }},
-    {KernelId::ddot, "ddot", arrays({a, b}), arrays({}), "sum += a[i] * b[i]",
-     [](double va, double vb, double, double) { return va * vb; }},
-    {KernelId::copy, "copy", arrays({a}), arrays({c}), "c[i] = a[i]",
-     [](double va, double, double, double) { return va; }},
-    {KernelId::scale, "scale", arrays({c}), arrays({b}), "b[i] = s * c[i]",
-     [](double, double, double vc, double s) { return s * vc; }},
-    {KernelId::add, "add", arrays({a, b}), arrays({c}), "c[i] = a[i] + b[i]",
-     [](double va, double vb, double, double) { return va + vb; }},
-    {KernelId::triad, "triad", arrays({b, c}), arrays({a}), "a[i] = b[i] + s * c[i]",
-     [](double, double vb, double vc, double s) { return vb + s * vc; }},
+// The element-wise entries: data only (reads, writes, formula, element).
+constexpr KernelSpec elementwise_entry(KernelId id, std::string_view name, ArraySet reads, ArraySet writes,
+                                 std::string_view formula, double (*element)(double, double, double, double)) {
+  return {id, name, reads, writes, formula, element, MeritUnit::gbs, 0, nullptr, nullptr};
+}
+
+// The other entries: a description, the figure of merit, the arrays sharing the footprint, shape and work.
+constexpr KernelSpec sized_entry(KernelId id, std::string_view name, std::string_view description, MeritUnit merit,
+                           std::size_t arrays, KernelShape (*shape)(std::uint64_t),
+                           std::unique_ptr<detail::KernelWork> (*make_work)(const detail::WorkContext&)) {
+  return {id, name, {}, {}, description, nullptr, merit, arrays, shape, make_work};
+}
+
+constexpr std::array<KernelSpec, 10> table{{
+    elementwise_entry(KernelId::write, "write", arrays({}), arrays({a}), "a[i] = s",
+                [](double, double, double, double s) { return s; }),
+    elementwise_entry(KernelId::ddot, "ddot", arrays({a, b}), arrays({}), "sum += a[i] * b[i]",
+                [](double va, double vb, double, double) { return va * vb; }),
+    elementwise_entry(KernelId::copy, "copy", arrays({a}), arrays({c}), "c[i] = a[i]",
+                [](double va, double, double, double) { return va; }),
+    elementwise_entry(KernelId::scale, "scale", arrays({c}), arrays({b}), "b[i] = s * c[i]",
+                [](double, double, double vc, double s) { return s * vc; }),
+    elementwise_entry(KernelId::add, "add", arrays({a, b}), arrays({c}), "c[i] = a[i] + b[i]",
+                [](double va, double vb, double, double) { return va + vb; }),
+    elementwise_entry(KernelId::triad, "triad", arrays({b, c}), arrays({a}), "a[i] = b[i] + s * c[i]",
+                [](double, double vb, double vc, double s) { return vb + s * vc; }),
+    sized_entry(KernelId::gemm, "gemm", "C = A * B (dense, n x n, OpenBLAS dgemm per thread block)", MeritUnit::gflops,
+          3, detail::gemm_shape, detail::make_gemm_work),
+    sized_entry(KernelId::stencil, "stencil", "out = in/4 + (6 neighbours)/8 (3-D 7-point Jacobi, two grids)",
+          MeritUnit::gbs, 2, detail::stencil_shape, detail::make_stencil_work),
+    sized_entry(KernelId::spmv, "spmv", "y = A * x (CSR, 16 non-zeros per row at random columns in a band)",
+                MeritUnit::gbs, 5, detail::spmv_shape, detail::make_spmv_work),
+    sized_entry(KernelId::gups, "gups", "T[r & (n-1)] ^= r (HPCC RandomAccess, 4n updates)", MeritUnit::gups, 1,
+          detail::gups_shape, detail::make_gups_work),
 }};
 
 // Every written array must also be one the kernel cannot read: the kernels are then idempotent, so repeated
@@ -34,7 +59,72 @@ constexpr bool writes_disjoint_from_reads() {
 }
 static_assert(writes_disjoint_from_reads());
 
+// Every entry is either element-wise or has a shape and a work: the session needs one or the other.
+constexpr bool entries_complete() {
+  for (const KernelSpec& kernel : table) {
+    if (!kernel.elementwise() && (kernel.sized == nullptr || kernel.make_work == nullptr || kernel.array_count() == 0))
+      return false;
+  }
+  return true;
+}
+static_assert(entries_complete());
+
+// Floating-point operations per element of the element-wise kernels (for the roofline: their flop rate).
+std::uint64_t flops_per_element(KernelId id) noexcept {
+  switch (id) {
+    case KernelId::ddot:
+    case KernelId::triad: return 2;
+    case KernelId::scale:
+    case KernelId::add: return 1;
+    default: return 0;
+  }
+}
+
 }  // namespace
+
+std::string_view merit_unit_name(MeritUnit unit) noexcept {
+  switch (unit) {
+    case MeritUnit::gbs: return "GB/s";
+    case MeritUnit::gflops: return "GFLOP/s";
+    case MeritUnit::gups: return "GUP/s";
+  }
+  return "?";
+}
+
+std::uint64_t KernelShape::footprint_bytes() const noexcept {
+  std::uint64_t words = 0;
+  for (const ArrayLayout& array : arrays) words += array.words;
+  return words * sizeof(double);
+}
+
+std::uint64_t KernelShape::merit_count(MeritUnit unit) const noexcept {
+  switch (unit) {
+    case MeritUnit::gbs: return bytes_per_rep;
+    case MeritUnit::gflops: return flops_per_rep;
+    case MeritUnit::gups: return updates_per_rep;
+  }
+  return 0;
+}
+
+KernelShape KernelSpec::shape(std::uint64_t footprint_bytes) const {
+  if (!elementwise()) return sized(footprint_bytes);
+  const std::uint64_t count = footprint_bytes / touched().size() / sizeof(double);
+  KernelShape shape;
+  for (ArrayId array : {a, b, c}) {
+    shape.arrays.push_back({std::string(1, array_name(array)), touched().contains(array) ? count : 0, 1});
+  }
+  shape.dimension = count;
+  shape.bytes_per_rep = count * bytes_per_element();
+  shape.flops_per_rep = count * flops_per_element(id);
+  shape.problem = fmt::format("{} elements per array", count);
+  if (count == 0) shape.too_small = "an array of fewer than 8 bytes holds no double";
+  return shape;
+}
+
+std::uint64_t KernelSpec::bytes_per_pass(std::uint64_t footprint_bytes) const {
+  if (elementwise()) return footprint_bytes / touched().size() / sizeof(double) * bytes_per_element();
+  return shape(footprint_bytes).bytes_per_rep;
+}
 
 std::span<const KernelSpec> kernel_table() noexcept { return table; }
 

@@ -30,11 +30,10 @@ StoreMode parse_store_mode(std::string_view text) {
 }
 
 std::size_t required_bytes(const StreamConfig& config) {
-  const std::size_t arrays = find_kernel(config.kernel).touched().size();
-  const std::size_t array_bytes = config.array_bytes / sizeof(double) * sizeof(double);
-  std::size_t total = 0;
-  // Saturate instead of wrapping: an absurd size must fail the memory check, not pass it.
-  return __builtin_mul_overflow(arrays, array_bytes, &total) ? SIZE_MAX : total;
+  const KernelSpec& kernel = find_kernel(config.kernel);
+  const std::uint64_t footprint = detail::config_footprint(kernel, config.array_bytes);
+  if (footprint == UINT64_MAX) return SIZE_MAX;
+  return static_cast<std::size_t>(kernel.shape(footprint).footprint_bytes());
 }
 
 std::size_t available_memory_bytes() { return detail::read_available_memory_bytes(); }
@@ -74,6 +73,27 @@ std::vector<unsigned> choose_cores(const StreamConfig& config, std::size_t allow
 
 }  // namespace
 
+std::uint64_t config_footprint(const KernelSpec& kernel, std::size_t array_bytes) noexcept {
+  const std::uint64_t whole = array_bytes / sizeof(double) * sizeof(double);
+  std::uint64_t total = 0;
+  // Saturate instead of wrapping: an absurd size must fail the memory check, not pass it.
+  return __builtin_mul_overflow(whole, std::uint64_t{kernel.array_count()}, &total) ? UINT64_MAX : total;
+}
+
+std::vector<std::size_t> fast_words_for(const KernelShape& shape, std::optional<double> fast_fraction) {
+  std::vector<std::size_t> fast;
+  for (const ArrayLayout& array : shape.arrays) {
+    if (!fast_fraction || array.words == 0) {
+      fast.push_back(0);
+      continue;
+    }
+    const std::size_t words = platform::fast_element_count(array.words, *fast_fraction);
+    const std::size_t granules = (words + array.granule - 1) / array.granule;
+    fast.push_back(std::min(array.words, granules * array.granule));
+  }
+  return fast;
+}
+
 bool streaming_stores_win(std::size_t footprint_bytes) {
   // Measured (docs/stream_bench.md): once the arrays cannot stay in the last-level cache, regular stores pay a
   // write-allocate read per destination line and streaming stores win; in cache, regular stores win.
@@ -85,25 +105,33 @@ RunPlan plan_run(const StreamConfig& config) {
   plan.kernel = &find_kernel(config.kernel);
   if (config.threads == 0) throw UsageError("threads must be at least 1");
   if (config.reps == 0) throw UsageError("reps must be at least 1");
-  plan.count = config.array_bytes / sizeof(double);
-  if (plan.count == 0) {
+  if (config.array_bytes < sizeof(double)) {
     throw UsageError(fmt::format("array size of {} bytes holds no double: give at least {} bytes",
                                  config.array_bytes, sizeof(double)));
+  }
+  const std::uint64_t footprint = config_footprint(*plan.kernel, config.array_bytes);
+  const std::size_t available = available_memory_bytes();
+  // An absurd footprint fails the memory check before anything is sized from it.
+  if (footprint <= available) {
+    plan.shape = plan.kernel->shape(footprint);
+    if (!plan.shape.too_small.empty()) {
+      throw UsageError(fmt::format("kernel {} cannot run in {} bytes ({} arrays of {} bytes): {}", plan.kernel->name,
+                                   footprint, plan.kernel->array_count(), config.array_bytes, plan.shape.too_small));
+    }
   }
   const auto allowed = platform::allowed_cores();
   plan.cores = choose_cores(config, allowed.size());
   for (unsigned core : plan.cores) plan.core_pus.push_back(allowed[core]);
-  plan.fast_count = config.fast_fraction ? platform::fast_element_count(plan.count, *config.fast_fraction) : 0;
 
-  const std::size_t needed = required_bytes(config);
-  const std::size_t available = available_memory_bytes();
+  const std::size_t needed = footprint <= available ? plan.shape.footprint_bytes() : SIZE_MAX;
   if (needed > available) {
     throw ResourceError(fmt::format("kernel {} needs {} arrays of {} bytes = {:.1f} MiB, but only {:.1f} MiB of "
                                     "memory is available",
-                                    plan.kernel->name, plan.kernel->touched().size(), config.array_bytes,
-                                    static_cast<double>(needed) / (1 << 20),
+                                    plan.kernel->name, plan.kernel->array_count(), config.array_bytes,
+                                    static_cast<double>(footprint) / (1 << 20),
                                     static_cast<double>(available) / (1 << 20)));
   }
+  plan.fast_words = fast_words_for(plan.shape, config.fast_fraction);
   plan.streaming_stores = config.stores == StoreMode::streaming ||
                           (config.stores == StoreMode::automatic && streaming_stores_win(needed));
   return plan;

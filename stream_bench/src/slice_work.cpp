@@ -135,7 +135,9 @@ SliceCheck check_slice(const KernelSpec& kernel, const ArraySpans& spans, Slice 
       for (std::size_t k = start; k < n; k += sample.stride) {
         ++check.checked;
         if (p[k] != expected[j]) {
-          if (check.mismatches++ == 0) check.first = Mismatch{id, first + k, p[k], expected[j]};
+          if (check.mismatches++ == 0) {
+            check.first = Mismatch{static_cast<std::size_t>(id), first + k, p[k], expected[j]};
+          }
         }
         j += step;
         if (j >= initial_value_period) j -= initial_value_period;

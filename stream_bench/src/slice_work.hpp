@@ -7,6 +7,7 @@
 
 #include "cosched/platform/memory_tier.hpp"
 #include "cosched/stream/kernels.hpp"
+#include "kernel_work.hpp"
 
 namespace cosched::stream::detail {
 
@@ -25,39 +26,11 @@ using ArraySpans = std::array<platform::TieredSpan, array_id_count>;
 // stream the slice, so pages land next to it.
 void fill_initial(const KernelSpec& kernel, const ArraySpans& spans, Slice slice) noexcept;
 
-// How the slow part is streamed: `full_passes` whole passes, then a prefix of `last_pass_fraction` of it.
-struct SlowPasses {
-  std::size_t full_passes = 1;
-  double last_pass_fraction = 0.0;
-};
-// From a cost model's slow_pass_factor (>= 1; throws RuntimeFailure otherwise: fewer passes would skip elements).
-[[nodiscard]] SlowPasses slow_passes_for(double slow_pass_factor);
-
 // One rep over the slice: the fast part once, the slow part as `passes` says. Returns the reduction's sum over
 // the first pass only; later passes' sums go to `discarded`, which the caller keeps observable so the compiler
 // cannot drop the extra (real) memory traffic.
 double run_slice(const KernelSpec& kernel, const ArraySpans& spans, Slice slice, const SlowPasses& passes,
                  bool streaming, double& discarded) noexcept;
-
-struct Mismatch {
-  ArrayId array = ArrayId::a;
-  std::size_t index = 0;
-  double found = 0;
-  double expected = 0;
-};
-
-struct SliceCheck {
-  std::size_t checked = 0;  // elements compared
-  std::size_t mismatches = 0;
-  std::optional<Mismatch> first;
-};
-
-// Which elements a check compares: those with index % stride == offset (offset < stride). {1, 0} is every element;
-// a stride of one page's doubles compares one element on every page of every array.
-struct CheckSample {
-  std::size_t stride = 1;
-  std::size_t offset = 0;
-};
 
 // Compares the sampled elements of every touched array over the slice with the table's expected values: the
 // written array holds element(initial values), the others still hold their initial values.

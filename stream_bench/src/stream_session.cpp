@@ -14,15 +14,13 @@
 #include "cosched/platform/tier_backends.hpp"
 #include "pinned_team.hpp"
 #include "run_plan.hpp"
-#include "slice_work.hpp"
+#include "kernel_work.hpp"
 
 namespace cosched::stream {
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-constexpr std::array<ArrayId, array_id_count> all_arrays{ArrayId::a, ArrayId::b, ArrayId::c};
 
 // Holds a backend to the seam's contract: the array has the requested size and split, and both parts exist.
 void check_split(const platform::TierBackend& backend, const platform::TieredSpan& span, std::size_t count,
@@ -35,22 +33,27 @@ void check_split(const platform::TierBackend& backend, const platform::TieredSpa
   }
 }
 
-void fill_statistics(StreamResult& result) {
+void fill_statistics(StreamResult& result, std::uint64_t merit_count) {
   std::vector<double> sorted = result.rep_times_s;
   std::sort(sorted.begin(), sorted.end());
   result.min_time_s = sorted.front();
   result.max_time_s = sorted.back();
   result.median_time_s = median(sorted);
   result.mean_time_s = std::accumulate(sorted.begin(), sorted.end(), 0.0) / static_cast<double>(sorted.size());
-  const auto gbs = [&](double seconds) { return static_cast<double>(result.bytes_per_rep) / seconds / 1e9; };
-  result.best_gbs = gbs(result.min_time_s);
-  result.median_gbs = gbs(result.median_time_s);
-  result.mean_gbs = gbs(result.mean_time_s);
-  result.worst_gbs = gbs(result.max_time_s);
+  const auto rate = [&](std::uint64_t count, double seconds) { return static_cast<double>(count) / seconds / 1e9; };
+  result.best_gbs = rate(result.bytes_per_rep, result.min_time_s);
+  result.median_gbs = rate(result.bytes_per_rep, result.median_time_s);
+  result.mean_gbs = rate(result.bytes_per_rep, result.mean_time_s);
+  result.worst_gbs = rate(result.bytes_per_rep, result.max_time_s);
+  result.best_merit = rate(merit_count, result.min_time_s);
+  result.median_merit = rate(merit_count, result.median_time_s);
+  result.mean_merit = rate(merit_count, result.mean_time_s);
+  result.worst_merit = rate(merit_count, result.max_time_s);
 }
 
 // "" when every compared element was right, else the count and the first wrong one.
-std::string describe_mismatches(const std::vector<detail::SliceCheck>& checks, bool sampled) {
+std::string describe_mismatches(const std::vector<detail::SliceCheck>& checks, bool sampled,
+                                const KernelShape& shape) {
   std::size_t mismatches = 0;
   std::size_t checked = 0;
   const detail::Mismatch* first = nullptr;
@@ -61,8 +64,8 @@ std::string describe_mismatches(const std::vector<detail::SliceCheck>& checks, b
   }
   if (mismatches == 0) return "";
   return fmt::format("{} of {} {}elements wrong; first: {}[{}] = {} (expected {})", mismatches, checked,
-                     sampled ? "sampled (one per page) " : "", array_name(first->array), first->index, first->found,
-                     first->expected);
+                     sampled ? "sampled (one per page) " : "", shape.arrays.at(first->array).name, first->index,
+                     first->found, first->expected);
 }
 
 }  // namespace
@@ -73,23 +76,30 @@ struct StreamSession::State {
         kernel(*plan.kernel),
         backend(tiers),
         cost(tiers.cost_model()),
-        passes(detail::slow_passes_for(cost.slow_pass_factor)),
-        page_elements(std::max<std::size_t>(1, platform::page_bytes() / sizeof(double))) {
-    const auto threads = static_cast<unsigned>(plan.cores.size());
-    for (unsigned t = 0; t < threads; ++t) slices.push_back(detail::thread_slice(plan.count, threads, t));
-    expected_sums.assign(threads, 0.0);
+        page_elements(std::max<std::size_t>(1, platform::page_bytes() / sizeof(double))),
+        threads(static_cast<unsigned>(plan.cores.size())) {
+    const detail::WorkContext context{kernel, plan.shape, threads, plan.streaming_stores, cost.slow_pass_factor};
+    (void)detail::slow_passes_for(cost.slow_pass_factor);  // a broken cost model fails before allocating
+    work = kernel.elementwise() ? detail::make_elementwise_work(context) : kernel.make_work(context);
+    owned.resize(plan.shape.arrays.size());
+    spans.resize(plan.shape.arrays.size());
   }
+  // Releases the arrays in reverse order of allocation (as a std::array member did before; tests rely on it).
+  ~State() {
+    while (!owned.empty()) owned.pop_back();
+  }
+  State(const State&) = delete;
+  State& operator=(const State&) = delete;
 
-  detail::RunPlan plan;  // plan.fast_count is the arrays' current split
+  detail::RunPlan plan;  // plan.fast_words is the arrays' current split
   const KernelSpec& kernel;
   platform::TierBackend& backend;
   platform::TierCostModel cost;
-  detail::SlowPasses passes;
   std::size_t page_elements;
-  std::vector<detail::Slice> slices;  // per thread
-  std::vector<double> expected_sums;  // per thread: the reduction's exact sum over its slice
-  std::array<platform::TieredArray, array_id_count> owned;
-  detail::ArraySpans spans{};
+  unsigned threads;
+  std::unique_ptr<detail::KernelWork> work;
+  std::vector<platform::TieredArray> owned;  // indexed like plan.shape.arrays; empty for an array of 0 words
+  detail::ArraySpanList spans;
   bool arrays_ready = false;              // allocated, consistently split, first-touched
   bool fresh = true;                      // not measured since allocation: the next measurement checks in full
   bool sampled_since_full_check = false;  // a finish() or re-allocation must compare everything first
@@ -97,81 +107,77 @@ struct StreamSession::State {
   std::size_t resplits = 0;
   std::size_t measurements = 0;
 
+  [[nodiscard]] std::size_t words(std::size_t k) const { return plan.shape.arrays[k].words; }
+
   // Releases the old arrays first, so their memory and fast-tier bytes are free for the new ones.
   void allocate() {
     arrays_ready = false;
-    owned = {};
-    spans = {};
-    for (ArrayId id : all_arrays) {
-      if (!kernel.touched().contains(id)) continue;
-      const auto k = static_cast<std::size_t>(id);
-      owned[k] = backend.allocate(plan.count, plan.fast_count);
-      check_split(backend, owned[k].span(), plan.count, plan.fast_count);
+    for (auto& array : owned) array = {};
+    for (auto& span : spans) span = {};
+    for (std::size_t k = 0; k < owned.size(); ++k) {
+      if (words(k) == 0) continue;
+      owned[k] = backend.allocate(words(k), plan.fast_words[k]);
+      check_split(backend, owned[k].span(), words(k), plan.fast_words[k]);
       spans[k] = owned[k].span();
     }
     ++allocations;
-    (void)detail::run_pinned_team(plan, [this](unsigned thread) {
-      detail::fill_initial(kernel, spans, slices[thread]);
-      expected_sums[thread] = detail::expected_sum(kernel, slices[thread]);
-    });
+    (void)detail::run_pinned_team(plan, [this](unsigned thread) { work->first_touch(thread, spans); });
     arrays_ready = true;
     fresh = true;
     sampled_since_full_check = false;
   }
 
   // Moves every array's split through the backend; false (nothing changed) when it cannot. A refused or broken
-  // split puts the arrays already moved back, so all of them keep one split index.
-  bool resplit_all(std::size_t fast_count) {
+  // split puts the arrays already moved back, so the arrays keep the plan's split.
+  bool resplit_all(const std::vector<std::size_t>& fast_words) {
     std::vector<std::size_t> moved;
     auto roll_back = [&] {
       try {
         for (std::size_t k : moved) {
-          if (!backend.resplit(owned[k], plan.fast_count)) arrays_ready = false;
+          if (!backend.resplit(owned[k], plan.fast_words[k])) arrays_ready = false;
         }
       } catch (...) {
-        arrays_ready = false;  // cannot restore one split index: the next measurement allocates anew
+        arrays_ready = false;  // cannot restore the plan's split: the next measurement allocates anew
       }
     };
     try {
-      for (ArrayId id : all_arrays) {
-        if (!kernel.touched().contains(id)) continue;
-        const auto k = static_cast<std::size_t>(id);
-        if (!backend.resplit(owned[k], fast_count)) {
+      for (std::size_t k = 0; k < owned.size(); ++k) {
+        if (words(k) == 0) continue;
+        if (!backend.resplit(owned[k], fast_words[k])) {
           roll_back();
           return false;
         }
         moved.push_back(k);
-        check_split(backend, owned[k].span(), plan.count, fast_count);
+        check_split(backend, owned[k].span(), words(k), fast_words[k]);
       }
     } catch (...) {
       roll_back();
       throw;
     }
     for (std::size_t k : moved) spans[k] = owned[k].span();
-    plan.fast_count = fast_count;
+    plan.fast_words = fast_words;
     ++resplits;
     return true;
   }
 
   SessionCheck full_check() {
-    std::vector<detail::SliceCheck> checks(slices.size());
-    (void)detail::run_pinned_team(
-        plan, [&](unsigned thread) { checks[thread] = detail::check_slice(kernel, spans, slices[thread]); });
+    std::vector<detail::SliceCheck> checks(threads);
+    (void)detail::run_pinned_team(plan, [&](unsigned thread) { checks[thread] = work->check(thread, spans, {}); });
     sampled_since_full_check = false;
-    const std::string problem = describe_mismatches(checks, false);
+    const std::string problem = describe_mismatches(checks, false, plan.shape);
     return {problem.empty(), problem};
   }
 
-  // Puts the arrays at `fast_count`; returns a failure of the full check done before re-allocating ("" if none).
-  std::string move_split(std::size_t fast_count) {
-    if (arrays_ready && fast_count == plan.fast_count) return "";
-    if (arrays_ready && resplit_all(fast_count)) return "";
+  // Puts the arrays at `fast_words`; returns a failure of the full check done before re-allocating ("" if none).
+  std::string move_split(const std::vector<std::size_t>& fast_words) {
+    if (arrays_ready && fast_words == plan.fast_words) return "";
+    if (arrays_ready && resplit_all(fast_words)) return "";
     std::string problem;
     if (arrays_ready && sampled_since_full_check) {
       const SessionCheck check = full_check();
       if (!check.validated) problem = "before re-allocating for a new split: " + check.validation_message;
     }
-    plan.fast_count = fast_count;
+    plan.fast_words = fast_words;
     allocate();
     return problem;
   }
@@ -196,38 +202,34 @@ SessionCheck StreamSession::finish() {
 StreamResult StreamSession::measure(const SessionRun& run) {
   State& s = *state_;
   if (run.reps == 0) throw UsageError("reps must be at least 1");
-  const std::size_t fast_count =
-      run.fast_fraction ? platform::fast_element_count(s.plan.count, *run.fast_fraction) : 0;
-  const std::string earlier_problem = s.move_split(fast_count);
+  const std::string earlier_problem = s.move_split(detail::fast_words_for(s.plan.shape, run.fast_fraction));
 
   const bool sampled = !s.fresh;
   // A stride of one page compares one element of every page; the offset walks through all of a page's elements
   // over successive measurements (97 is coprime with any power-of-two page).
   const detail::CheckSample sample =
       sampled ? detail::CheckSample{s.page_elements, s.measurements * 97 % s.page_elements} : detail::CheckSample{};
-  const auto threads = static_cast<unsigned>(s.slices.size());
+  const unsigned threads = s.threads;
   const unsigned total_reps = run.warmup_reps + run.reps;
   std::vector<double> times(total_reps, 0.0);
   std::vector<std::vector<double>> thread_sums(threads, std::vector<double>(run.reps, 0.0));
   std::vector<double> discarded(threads, 0.0);
   std::vector<detail::SliceCheck> checks(threads);
   Clock::time_point rep_start;
-  const bool streaming = s.plan.streaming_stores;
 
   std::vector<ThreadPlacement> placements = detail::run_pinned_team(s.plan, [&](unsigned thread) {
-    const detail::Slice slice = s.slices[thread];
     // Every rep starts and ends on a barrier, so thread 0's clock covers all threads' traffic.
     for (unsigned rep = 0; rep < total_reps; ++rep) {
 #pragma omp barrier
 #pragma omp master
       rep_start = Clock::now();
-      const double sum = detail::run_slice(s.kernel, s.spans, slice, s.passes, streaming, discarded[thread]);
+      const double sum = s.work->run_rep(thread, s.spans, discarded[thread]);
 #pragma omp barrier
 #pragma omp master
       times[rep] = std::chrono::duration<double>(Clock::now() - rep_start).count();
       if (rep >= run.warmup_reps) thread_sums[thread][rep - run.warmup_reps] = sum;
     }
-    checks[thread] = detail::check_slice(s.kernel, s.spans, slice, sample);
+    checks[thread] = s.work->check(thread, s.spans, sample);
   });
   ++s.measurements;
   s.fresh = false;
@@ -239,23 +241,31 @@ StreamResult StreamSession::measure(const SessionRun& run) {
   result.threads = threads;
   result.cores = s.plan.cores;
   result.placements = std::move(placements);
-  result.array_count = s.kernel.touched().size();
-  result.array_bytes = s.plan.count * sizeof(double);
+  const KernelShape& shape = s.plan.shape;
+  result.array_count = s.kernel.array_count();
+  result.array_bytes = shape.footprint_bytes() / result.array_count;
   result.bytes_per_element = s.kernel.bytes_per_element();
-  result.bytes_per_rep = s.kernel.bytes_per_element() * s.plan.count;
+  result.bytes_per_rep = shape.bytes_per_rep;
+  result.flops_per_rep = shape.flops_per_rep;
+  result.updates_per_rep = shape.updates_per_rep;
+  result.merit_unit = std::string(merit_unit_name(s.kernel.merit));
+  result.problem = shape.problem;
+  for (const ArrayLayout& array : shape.arrays) {
+    if (array.words > 0) result.arrays.push_back({array.name, array.words * sizeof(double)});
+  }
   result.reps = run.reps;
-  result.stores = s.kernel.is_reduction() ? "none"  // ddot stores nothing: --stores does not apply
-                                          : std::string(to_string(streaming ? StoreMode::streaming
-                                                                            : StoreMode::regular));
+  // ddot stores nothing, and the other kernels' stores are their own: --stores applies to element-wise stores.
+  result.stores = !s.kernel.elementwise() || s.kernel.is_reduction()
+                      ? "none"
+                      : std::string(to_string(s.plan.streaming_stores ? StoreMode::streaming : StoreMode::regular));
   result.warmup_time_s = std::accumulate(times.begin(), times.begin() + run.warmup_reps, 0.0);
   result.rep_times_s.assign(times.begin() + run.warmup_reps, times.end());
-  fill_statistics(result);
+  fill_statistics(result, shape.merit_count(s.kernel.merit));
 
   std::string problem = earlier_problem;
-  if (problem.empty()) problem = describe_mismatches(checks, sampled);
-  if (s.kernel.is_reduction()) {
-    // The partial sums are exact (docs/stream_bench.md), so any order of adding them gives the same value.
-    const double expected = std::accumulate(s.expected_sums.begin(), s.expected_sums.end(), 0.0);
+  if (problem.empty()) problem = describe_mismatches(checks, sampled, shape);
+  if (const std::optional<double> expected_sum = s.work->expected_sum()) {
+    const double expected = *expected_sum;
     for (unsigned rep = 0; rep < run.reps; ++rep) {
       double sum = 0.0;
       for (const auto& sums : thread_sums) sum += sums[rep];

@@ -111,6 +111,8 @@ const std::string kCluster =
     "--slurm outside an allocation, a bare --resume without --slurm";
 const std::string kClusterPlan = "cosched plan --algorithm t-list-lpt --instance inst.json --nodes 2 --output plan";
 
+const std::string kKernelTooSmall = "a footprint too small for the kernel's shape (a 3^3 grid, one spmv row)";
+
 std::vector<Case> make_cases() {
   const std::string far = schedule_with("t-list-lpt", "1e12", "0.01");
   return {
@@ -476,6 +478,9 @@ std::vector<Case> make_cases() {
       {kCluster, "cosched launch s.json --platform plat.toml", 2, "--workload is required"},
       {kCluster, "cosched slurm-script plan --job-name ../x", 2, "--job-name", {}, kClusterPlan},
       {kCluster, "cosched slurm-script plan --margin nan", 2, "--margin", {}, kClusterPlan},
+      // ---- kernels whose arrays a footprint must hold whole ----
+      {kKernelTooSmall, "stream_bench --kernel stencil --size-mib 0.0001 --threads 1", 2, "3^3 grids"},
+      {kKernelTooSmall, "stream_bench --kernel spmv --size-mib 0.00001 --threads 1", 2, "one row"},
   };
 }
 

@@ -54,6 +54,12 @@ TEST(WorkloadToml, RepositoryWorkloadsLoad) {
   EXPECT_EQ(mix.tasks.size(), 150U);
   options.platform = load_platform_config(COSCHED_SOURCE_DIR "/configs/platforms/local.toml");
   EXPECT_FALSE(load_workload(COSCHED_SOURCE_DIR "/configs/workloads/local-triad.toml", options).tasks.empty());
+  // The demo's mixed batch: 2 gemm, 1 triad, 1 stencil, 2 spmv, 1 gups, sized in percent of the fast tier.
+  const auto mixed = load_workload(COSCHED_SOURCE_DIR "/configs/workloads/demo-mixed.toml", options);
+  ASSERT_EQ(mixed.tasks.size(), 7U);
+  EXPECT_EQ(mixed.tasks.front().kernel, "gemm");
+  EXPECT_EQ(mixed.tasks.back().kernel, "gups");
+  EXPECT_EQ(mixed.tasks.front().footprint_bytes, options.platform->fast_capacity_bytes * 5 / 100);
 }
 
 TEST(WorkloadToml, EntriesExpandToTasksWithTheirIds) {

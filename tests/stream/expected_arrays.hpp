@@ -8,6 +8,15 @@
 
 namespace cosched::stream::testing {
 
+// The element-wise (STREAM) entries of the kernel table: the kernels whose arrays a formula describes.
+inline std::vector<const KernelSpec*> elementwise_kernels() {
+  std::vector<const KernelSpec*> kernels;
+  for (const KernelSpec& kernel : kernel_table()) {
+    if (kernel.elementwise()) kernels.push_back(&kernel);
+  }
+  return kernels;
+}
+
 inline std::vector<double> expected_contents(const KernelSpec& kernel, ArrayId id, std::size_t count) {
   std::vector<double> values(count);
   for (std::size_t i = 0; i < count; ++i) {

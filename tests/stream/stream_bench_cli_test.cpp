@@ -40,6 +40,31 @@ Outcome run_stream_bench(const std::string& arguments) {
   return outcome;
 }
 
+// Each roofline kernel reports its own figure of merit next to the time, in the JSON and in the table.
+class RooflineCli : public ::testing::TestWithParam<std::pair<const char*, const char*>> {};
+
+TEST_P(RooflineCli, ReportsItsFigureOfMerit) {
+  const auto [kernel, unit] = GetParam();
+  const std::string arguments = std::string("--kernel ") + kernel + " --threads 1 --size-mib 0.25 --reps 2";
+  const Outcome json_run = run_stream_bench(arguments + " --json");
+  ASSERT_EQ(json_run.exit_code, 0) << json_run.err;
+  const auto json = nlohmann::json::parse(json_run.out);
+  EXPECT_EQ(json.at("kernel"), kernel);
+  EXPECT_EQ(json.at("merit_unit"), unit);
+  EXPECT_TRUE(json.at("best_merit").is_number());
+  EXPECT_TRUE(json.at("median_time_s").is_number());
+  EXPECT_EQ(json.at("validated"), true);
+  EXPECT_FALSE(json.at("arrays").empty());
+  const Outcome table = run_stream_bench(arguments);
+  ASSERT_EQ(table.exit_code, 0) << table.err;
+  EXPECT_NE(table.out.find(std::string("best ") + unit), std::string::npos) << table.out;
+  EXPECT_NE(table.out.find("validation: passed"), std::string::npos) << table.out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Kernels, RooflineCli,
+                         ::testing::Values(std::pair{"gemm", "GFLOP/s"}, std::pair{"stencil", "GB/s"},
+                                           std::pair{"spmv", "GB/s"}, std::pair{"gups", "GUP/s"}));
+
 TEST(StreamBenchCli, JsonIsOneObjectWithTheRequiredFields) {
   const Outcome run = run_stream_bench("--kernel triad --threads 1 --size-mib 1 --reps 3 --json");
   ASSERT_EQ(run.exit_code, 0) << run.err;

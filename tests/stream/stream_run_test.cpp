@@ -49,7 +49,8 @@ class EveryKernel : public ::testing::TestWithParam<KernelCase> {};
 
 TEST_P(EveryKernel, ResultsAndByteAccountingMatchTheTable) {
   const KernelCase param = GetParam();
-  for (const KernelSpec& kernel : kernel_table()) {
+  for (const KernelSpec* each : testing::elementwise_kernels()) {
+    const KernelSpec& kernel = *each;
     SCOPED_TRACE(std::string(kernel.name));
     TestTierBackend backend({}, param.layout);
     StreamConfig config = small_config(std::string(kernel.name), usable_threads());
@@ -106,7 +107,8 @@ TEST(StreamRun, DdotSumIsExact) {
 
 // The emulated slow tier streams the slow part several times per rep; the results must not change.
 TEST(StreamRun, SlowPassFactorLeavesResultsIdentical) {
-  for (const KernelSpec& kernel : kernel_table()) {
+  for (const KernelSpec* each : testing::elementwise_kernels()) {
+    const KernelSpec& kernel = *each;
     SCOPED_TRACE(std::string(kernel.name));
     StreamConfig config = small_config(std::string(kernel.name), usable_threads());
     config.fast_fraction = 0.25;

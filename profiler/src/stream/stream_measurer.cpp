@@ -94,7 +94,7 @@ class StreamMeasurer final : public PointMeasurer {
   stream::StreamConfig session_config(const ProfilePoint& point, double fraction) const {
     // The footprint is the whole task: split evenly over the arrays the kernel touches (as in the paper: write
     // has one array, ddot two, triad three), rounded down to whole doubles.
-    const std::size_t arrays = stream::find_kernel(point.kernel).touched().size();
+    const std::size_t arrays = stream::find_kernel(point.kernel).array_count();
     stream::StreamConfig config;
     config.kernel = point.kernel;
     config.threads = point.cores;

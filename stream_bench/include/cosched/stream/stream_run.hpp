@@ -1,6 +1,7 @@
 #pragma once
 // Running one STREAM kernel in-process: the library entry point stream_bench, the profiler and the launcher share.
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -22,7 +23,9 @@ struct StreamConfig {
   std::string kernel = "triad";
   unsigned threads = 1;
   std::vector<unsigned> cores;  // indices into platform::allowed_cores(), one per thread; empty: the first N
-  std::size_t array_bytes = std::size_t{256} << 20;  // per array
+  // Per array. Kernels whose arrays differ in size (gemm, stencil, spmv, gups) take array_bytes times their
+  // array_count() as the footprint and divide it among their arrays themselves.
+  std::size_t array_bytes = std::size_t{256} << 20;
   unsigned reps = 10;           // timed repetitions
   unsigned warmup_reps = 1;     // untimed repetitions first (STREAM drops its first iteration too)
   StoreMode stores = StoreMode::automatic;
@@ -40,16 +43,27 @@ struct ThreadPlacement {
   unsigned observed_pu = 0;            // current_pu() after the timed reps
 };
 
+// One array of a run, as allocated.
+struct ArrayBytes {
+  std::string name;
+  std::size_t bytes = 0;
+};
+
 struct StreamResult {
   std::string kernel;
   std::string formula;
   unsigned threads = 0;
   std::vector<unsigned> cores;
   std::vector<ThreadPlacement> placements;  // indexed by OpenMP thread number
-  std::size_t array_bytes = 0;              // per array, as run (whole doubles)
+  std::size_t array_bytes = 0;              // per array, as run (whole doubles); other kernels: footprint / count
   std::size_t array_count = 0;              // arrays the kernel touches
-  std::size_t bytes_per_element = 0;        // STREAM counting
+  std::vector<ArrayBytes> arrays;           // each array the kernel allocated, by name
+  std::string problem;                      // the size of the problem, for people ("n = 512", "96^3 grid")
+  std::size_t bytes_per_element = 0;        // STREAM counting (0 for kernels that are not element-wise)
   std::size_t bytes_per_rep = 0;            // logical bytes of one rep: one pass, whatever the tier emulation
+  std::uint64_t flops_per_rep = 0;          // floating-point operations of one rep
+  std::uint64_t updates_per_rep = 0;        // table updates of one rep (gups)
+  std::string merit_unit;                   // the kernel's figure of merit: "GB/s", "GFLOP/s" or "GUP/s"
   unsigned reps = 0;
   std::string stores;                       // "nt" or "regular" as run; "none" for ddot (stores nothing)
   std::vector<double> rep_times_s;
@@ -57,6 +71,8 @@ struct StreamResult {
   double min_time_s = 0, median_time_s = 0, mean_time_s = 0, max_time_s = 0;
   // 1 GB/s = 1e9 B/s. mean_gbs = all reps' bytes / all reps' time (what likwid-bench reports).
   double best_gbs = 0, median_gbs = 0, mean_gbs = 0, worst_gbs = 0;
+  // The figure of merit (merit_unit; for GB/s kernels the same as the *_gbs), from min/median/mean/max time.
+  double best_merit = 0, median_merit = 0, mean_merit = 0, worst_merit = 0;
   bool validated = false;
   std::string validation_message;           // "" when validated, else the first mismatch and the count
   std::optional<double> sum;                // ddot's result (every rep must agree)

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# The kernels across the roofline (gemm, stencil, spmv, gups) against this machine's measured peaks: the
+# compute-bound gemm against likwid-bench's peakflops (in-cache FMAs, the measured flop peak of the same cores),
+# the bandwidth-bound stencil and spmv against likwid-bench's stream triad (the measured memory bandwidth), and
+# gups on its own (no likwid kernel does random updates). Alternates A/B per round, as bench/stream_vs_likwid.sh.
+#
+#   bench/roofline_vs_likwid.sh [ROUNDS] [BIN_DIR]      defaults: 3 rounds, build/bin
+#   env: THREADS (2), GEMM_MIB (32 per matrix: n = 2048), SIZE_MIB (128 per array for stencil and spmv),
+#        GUPS_MIB (64: a 2^23-word table, 2^25 updates per rep),
+#        REPS (5), PEAK_TEST (peakflops_avx512_fma; peakflops_avx_fma without AVX-512), STREAM_TEST
+#        (stream_mem_avx512), NICE (as in stream_vs_likwid.sh)
+#
+# Units: likwid-bench prints MFlops/s and MByte/s (1e6); stream_bench GFLOP/s, GB/s and GUP/s (1e9). peakflops
+# runs on a small in-cache array (-w S0:<THREADS x 16>kB:<THREADS>), so its figure is the cores' arithmetic peak
+# as likwid's loop reaches it (FMAs with one load per iteration), measured, not a data-sheet number.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+rounds="${1:-3}"
+bin_dir="${2:-$root/build/bin}"
+threads="${THREADS:-2}"
+gemm_mib="${GEMM_MIB:-32}"
+size_mib="${SIZE_MIB:-128}"
+gups_mib="${GUPS_MIB:-64}"
+reps="${REPS:-5}"
+peak_test="${PEAK_TEST:-peakflops_avx512_fma}"
+stream_test="${STREAM_TEST:-stream_mem_avx512}"
+prefix=()
+if [ -n "${NICE:-}" ]; then prefix=(nice -n "$NICE"); fi
+# Debian's OpenBLAS 0.3.21 predates Zen 4/5 and picks its AVX2 (Haswell) kernels there, half the AVX-512 peak;
+# on a CPU with AVX-512 take the SkylakeX kernels unless told otherwise (stream_bench reports the core it got).
+if grep -qw avx512f /proc/cpuinfo; then export OPENBLAS_CORETYPE="${OPENBLAS_CORETYPE:-SkylakeX}"; fi
+
+command -v likwid-bench >/dev/null || { echo "likwid-bench not found: install the Debian package 'likwid'" >&2; exit 1; }
+[ -x "$bin_dir/stream_bench" ] || { echo "no $bin_dir/stream_bench: build first (scripts/build.sh)" >&2; exit 1; }
+
+results="$(mktemp)"
+trap 'rm -f "$results"' EXIT
+
+likwid_rate() {  # test working_set field -> rate / 1000 (GFLOP/s or GB/s)
+  "${prefix[@]}" likwid-bench -t "$1" -w "S0:${2}:${threads}" 2>&1 |
+    awk -v field="$3" '$0 ~ "^" field ":" { printf "%.3f\n", $2 / 1000; found = 1 } END { if (!found) exit 1 }'
+}
+
+kernel_rate() {  # kernel size_mib -> "median best" figure of merit
+  "${prefix[@]}" "$bin_dir/stream_bench" --kernel "$1" --threads "$threads" --size-mib "$2" --reps "$reps" --json |
+    /usr/bin/python3 -c 'import json, sys; r = json.load(sys.stdin); assert r["validated"], r["validation_message"]
+print("%.3f %.3f %s" % (r["median_merit"], r["best_merit"], r["merit_unit"]))'
+}
+
+echo "# kernel round reference reference_rate kernel_median kernel_best unit ratio_median ratio_best"
+for round in $(seq 1 "$rounds"); do
+  for entry in "gemm $gemm_mib $peak_test $((threads * 16))kB MFlops/s" \
+               "stencil $size_mib $stream_test $((3 * size_mib))MB MByte/s" \
+               "spmv $size_mib $stream_test $((3 * size_mib))MB MByte/s" \
+               "gups $gups_mib - - -"; do
+    read -r kernel mib test working_set field <<<"$entry"
+    if [ "$test" = "-" ]; then
+      read -r km kb unit <<<"$(kernel_rate "$kernel" "$mib")"
+      ref=0
+    elif [ $((round % 2)) -eq 1 ]; then
+      ref="$(likwid_rate "$test" "$working_set" "$field")"; read -r km kb unit <<<"$(kernel_rate "$kernel" "$mib")"
+    else
+      read -r km kb unit <<<"$(kernel_rate "$kernel" "$mib")"; ref="$(likwid_rate "$test" "$working_set" "$field")"
+    fi
+    line="$(awk -v k="$kernel" -v r="$round" -v t="$test" -v ref="$ref" -v km="$km" -v kb="$kb" -v u="$unit" \
+      'BEGIN { printf "%-7s %2d %-22s %9.2f %9.3f %9.3f %-7s %6.3f %6.3f", k, r, t, ref, km, kb, u,
+               (ref > 0 ? km / ref : 0), (ref > 0 ? kb / ref : 0) }')"
+    echo "$line"
+    echo "$line" >>"$results"
+  done
+done
+
+/usr/bin/python3 - "$results" <<'PY'
+import statistics, sys
+rows = [line.split() for line in open(sys.argv[1])]
+for kernel in ("gemm", "stencil", "spmv", "gups"):
+    mine = [r for r in rows if r[0] == kernel]
+    med = lambda column: statistics.median(float(r[column]) for r in mine)
+    if mine[0][2] == "-":
+        print(f"{kernel:7s} median over {len(mine)} rounds: {med(4):.3f} {mine[0][6]} (median rep), "
+              f"{med(5):.3f} (best rep); no likwid-bench reference")
+    else:
+        print(f"{kernel:7s} median over {len(mine)} rounds: {med(4):.3f} {mine[0][6]} (median rep), {med(5):.3f} "
+              f"(best rep); {mine[0][2]} {med(3):.2f}; ratio {med(7):.3f} (median rep), {med(8):.3f} (best rep)")
+PY

@@ -1,0 +1,107 @@
+// gups: HPCC RandomAccess. A table of n = 2^m 64-bit words, T[i] = i; one rep applies 4n updates
+// T[r & (n-1)] ^= r, r walking HPCC's pseudo-random sequence (r <- r << 1 ^ (r < 0 ? POLY : 0)), one stream per
+// thread: latency-bound. The figure of merit is GUP/s = updates / seconds / 1e9.
+//
+// Validation the HPCC way: xor is its own inverse, so applying the same updates again puts the table back to
+// T[i] = i. HPCC lets concurrent updates race and tolerates 1 % wrong words; here updates of a team of more than
+// one thread are atomic (lock xor), so the table returns exactly and any wrong word is an error.
+#include <fmt/format.h>
+
+#include "roofline_kernels.hpp"
+#include "tiered_access.hpp"
+
+namespace cosched::stream::detail {
+
+namespace {
+
+constexpr std::uint64_t hpcc_poly = 0x0000000000000007ULL;
+constexpr std::uint64_t updates_per_word = 4;  // HPCC: 4 updates per table word
+constexpr std::uint64_t stream_seed = 0x6a09e667f3bcc909ULL;
+enum : std::size_t { table = 0 };
+
+constexpr std::uint64_t next_random(std::uint64_t r) noexcept {
+  return (r << 1) ^ (static_cast<std::int64_t>(r) < 0 ? hpcc_poly : 0);
+}
+
+class GupsWork final : public KernelWork {
+ public:
+  explicit GupsWork(const WorkContext& context)
+      : n_(context.shape.dimension),
+        threads_(context.threads),
+        emulation_(context),
+        applied_(context.threads, 0) {}
+
+  void first_touch(unsigned thread, const ArraySpanList& arrays) override {
+    const RowRange words = row_range(n_, threads_, thread);
+    for (std::size_t i = words.begin; i < words.end; ++i) *u64_pointer(arrays[table], i) = i;
+    applied_[thread] = 0;
+  }
+
+  double run_rep(unsigned thread, const ArraySpanList& arrays, double& discarded) override {
+    apply_updates(thread, arrays[table]);
+    emulation_.charge(thread, arrays, discarded);
+    return 0.0;
+  }
+
+  // After an odd number of applications the table holds the updates once: apply them once more (untimed), then
+  // every word must be back at T[i] = i.
+  SliceCheck check(unsigned thread, const ArraySpanList& arrays, CheckSample) override {
+    if (applied_[thread] % 2 == 1) {
+      apply_updates(thread, arrays[table]);
+#pragma omp barrier
+    }
+    SliceCheck check;
+    const RowRange words = row_range(n_, threads_, thread);
+    for (std::size_t i = words.begin; i < words.end; ++i) {
+      const std::uint64_t word = *u64_pointer(arrays[table], i);
+      check.compare(table, i, static_cast<double>(word), static_cast<double>(i));
+    }
+#pragma omp barrier
+    return check;
+  }
+
+ private:
+  // This thread's share of the rep's updates, from its own start of the sequence.
+  void apply_updates(unsigned thread, const platform::TieredSpan& words) {
+    const RowRange share = row_range(updates_per_word * n_, threads_, thread);
+    std::uint64_t r = mix64(stream_seed + thread) | 1U;  // never 0: the sequence would stay 0
+    const std::uint64_t mask = n_ - 1;
+    if (threads_ == 1) {
+      for (std::size_t u = share.begin; u < share.end; ++u) {
+        r = next_random(r);
+        *u64_pointer(words, r & mask) ^= r;
+      }
+    } else {
+      for (std::size_t u = share.begin; u < share.end; ++u) {
+        r = next_random(r);
+        __atomic_fetch_xor(u64_pointer(words, r & mask), r, __ATOMIC_RELAXED);
+      }
+    }
+    ++applied_[thread];
+  }
+
+  std::size_t n_;
+  unsigned threads_;
+  SlowTierEmulation emulation_;
+  std::vector<std::uint64_t> applied_;  // per thread (all apply every time): applications since first touch
+};
+
+}  // namespace
+
+KernelShape gups_shape(std::uint64_t footprint_bytes) {
+  KernelShape shape;
+  const std::uint64_t words = footprint_bytes / sizeof(double);
+  const std::uint64_t n = words == 0 ? 0 : std::uint64_t{1} << (63 - __builtin_clzll(words));  // largest 2^m
+  shape.arrays = {{"table", n, 1}};
+  shape.dimension = n;
+  shape.updates_per_rep = updates_per_word * n;
+  // Each update reads and writes one 8-byte word (HPCC's count; the hardware moves whole cache lines).
+  shape.bytes_per_rep = 2 * sizeof(std::uint64_t) * shape.updates_per_rep;
+  shape.problem = fmt::format("2^{} words, {} updates", n == 0 ? 0 : 63 - __builtin_clzll(n), shape.updates_per_rep);
+  if (n == 0) shape.too_small = "gups needs a table of one 8-byte word";
+  return shape;
+}
+
+std::unique_ptr<KernelWork> make_gups_work(const WorkContext& context) { return std::make_unique<GupsWork>(context); }
+
+}  // namespace cosched::stream::detail

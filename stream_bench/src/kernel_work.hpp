@@ -1,0 +1,82 @@
+#pragma once
+// The seam between a session and one kernel's code: a KernelWork owns what a kernel keeps between the phases of
+// a session (its shape, per-thread partition, expected results) and does each phase for one thread of the pinned
+// team. The session allocates the arrays, moves their tier split, times the reps and reports; it never knows
+// which kernel it runs.
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cosched/platform/memory_tier.hpp"
+#include "cosched/stream/kernels.hpp"
+
+namespace cosched::stream::detail {
+
+// The session's arrays, indexed like KernelShape::arrays; an array with 0 words is an empty span.
+using ArraySpanList = std::vector<platform::TieredSpan>;
+
+// How the slow part is streamed: `full_passes` whole passes, then a prefix of `last_pass_fraction` of it.
+struct SlowPasses {
+  std::size_t full_passes = 1;
+  double last_pass_fraction = 0.0;
+};
+// From a cost model's slow_pass_factor (>= 1; throws RuntimeFailure otherwise: fewer passes would skip elements).
+[[nodiscard]] SlowPasses slow_passes_for(double slow_pass_factor);
+
+struct WorkContext {
+  const KernelSpec& kernel;
+  const KernelShape& shape;
+  unsigned threads = 1;
+  bool streaming_stores = false;
+  double slow_pass_factor = 1.0;  // the tier cost model's (1 on real tiers)
+};
+
+struct Mismatch {
+  std::size_t array = 0;  // index into KernelShape::arrays
+  std::size_t index = 0;  // word of that array
+  double found = 0;
+  double expected = 0;
+};
+
+struct SliceCheck {
+  std::size_t checked = 0;  // values compared
+  std::size_t mismatches = 0;
+  std::optional<Mismatch> first;
+  void compare(std::size_t array, std::size_t index, double found, double expected) noexcept {
+    ++checked;
+    if (found != expected && mismatches++ == 0) first = Mismatch{array, index, found, expected};
+  }
+};
+
+// Which elements a check compares: those with index % stride == offset (offset < stride). {1, 0} is every element;
+// a stride of one page's doubles compares one element on every page of every array. A kernel whose result cannot
+// be sampled that way compares everything.
+struct CheckSample {
+  std::size_t stride = 1;
+  std::size_t offset = 0;
+};
+
+// Every member is called by every thread of the pinned team at once (OpenMP barriers allowed inside).
+class KernelWork {
+ public:
+  KernelWork() = default;
+  KernelWork(const KernelWork&) = delete;
+  KernelWork& operator=(const KernelWork&) = delete;
+  virtual ~KernelWork() = default;
+  // Writes the initial contents: the first touch, by the thread that will work on those pages.
+  virtual void first_touch(unsigned thread, const ArraySpanList& arrays) = 0;
+  // One timed repetition, the emulated slow tier's extra traffic included. Returns this thread's part of a
+  // reduction's result (0 otherwise); extra passes' results go to `discarded`, which the caller keeps observable.
+  virtual double run_rep(unsigned thread, const ArraySpanList& arrays, double& discarded) = 0;
+  // Compares this thread's part of the result with what it must be after the reps run since first touch.
+  virtual SliceCheck check(unsigned thread, const ArraySpanList& arrays, CheckSample sample) = 0;
+  // A reduction's exact result of one rep, computed at first touch (each rep's sum must equal it).
+  [[nodiscard]] virtual std::optional<double> expected_sum() const { return std::nullopt; }
+};
+
+// The element-wise STREAM kernels' work (stream_work.cpp).
+[[nodiscard]] std::unique_ptr<KernelWork> make_elementwise_work(const WorkContext& context);
+
+}  // namespace cosched::stream::detail

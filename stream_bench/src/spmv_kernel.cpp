@@ -1,0 +1,119 @@
+// spmv: y = A * x with A in CSR (values, 32-bit column indices, row pointers), 16 non-zeros per row at
+// pseudo-random columns within a band around the diagonal: bandwidth-bound with irregular reads of x. The matrix is generated from a seeded hash of
+// (row, slot), so any thread can build or re-derive any row, and validation needs no copy of the matrix.
+#include <fmt/format.h>
+
+#include "roofline_kernels.hpp"
+#include "tiered_access.hpp"
+
+namespace cosched::stream::detail {
+
+namespace {
+
+constexpr std::size_t row_nonzeros = 16;  // even: a row's column indices fill whole words
+constexpr std::uint64_t matrix_seed = 0x5eed5eed5eedULL;
+enum : std::size_t { values = 0, columns = 1, row_pointers = 2, vector_x = 3, vector_y = 4 };
+// Words per matrix row: its values, its column indices (two per word), its row pointer, x and y.
+constexpr std::size_t row_words = row_nonzeros + row_nonzeros / 2 + 1 + 1 + 1;
+
+std::uint64_t slot_hash(std::size_t row, std::size_t slot) noexcept {
+  return mix64(matrix_seed ^ (row * row_nonzeros + slot));
+}
+// Columns lie pseudo-randomly in a band of `column_band` around the diagonal (wrapping around), as in matrices
+// from meshes: the reads of x are irregular but local (a band of x is 128 KiB, an L2's worth), so the kernel stays
+// bandwidth-bound on the matrix. Columns spread over all of x would make it latency-bound (a cache miss per
+// non-zero), gups' regime.
+constexpr std::uint64_t column_band = 16384;
+std::uint32_t column_of(std::size_t row, std::size_t slot, std::size_t n) noexcept {
+  const std::uint64_t offset = slot_hash(row, slot) % column_band;
+  return static_cast<std::uint32_t>((row + n * column_band - column_band / 2 + offset) % n);
+}
+// Values in {0.25, .., 2} and x in {1, .., 2} (quarters): every product is a multiple of 1/16 and a row's sum is
+// exact in any order, so validation compares exactly.
+double value_of(std::size_t row, std::size_t slot) noexcept {
+  return 0.25 * static_cast<double>(1 + (slot_hash(row, slot) >> 40) % 8);
+}
+double x_of(std::size_t j) noexcept { return 1.0 + 0.25 * static_cast<double>(j % 5); }
+// y before the first rep: no row sum can be negative, so a skipped row shows.
+constexpr double y_initial = -1.0;
+
+class SpmvWork final : public KernelWork {
+ public:
+  explicit SpmvWork(const WorkContext& context)
+      : n_(context.shape.dimension), threads_(context.threads), emulation_(context) {}
+
+  void first_touch(unsigned thread, const ArraySpanList& arrays) override {
+    const RowRange rows = row_range(n_, threads_, thread);
+    for (std::size_t r = rows.begin; r < rows.end; ++r) {
+      double* v = word_pointer(arrays[values], r * row_nonzeros);
+      std::uint32_t* cols = u32_pointer(arrays[columns], r * row_nonzeros / 2);
+      for (std::size_t s = 0; s < row_nonzeros; ++s) {
+        v[s] = value_of(r, s);
+        cols[s] = column_of(r, s, n_);
+      }
+      *u64_pointer(arrays[row_pointers], r) = r * row_nonzeros;
+      *word_pointer(arrays[vector_x], r) = x_of(r);
+      *word_pointer(arrays[vector_y], r) = y_initial;
+    }
+    if (thread + 1 == threads_) *u64_pointer(arrays[row_pointers], n_) = n_ * row_nonzeros;
+  }
+
+  double run_rep(unsigned thread, const ArraySpanList& arrays, double& discarded) override {
+    const RowRange rows = row_range(n_, threads_, thread);
+    const platform::TieredSpan& x = arrays[vector_x];
+    for (std::size_t r = rows.begin; r < rows.end; ++r) {
+      const std::uint64_t begin = *u64_pointer(arrays[row_pointers], r);
+      const std::uint64_t end = *u64_pointer(arrays[row_pointers], r + 1);
+      // A row's non-zeros are one granule of values and of columns: contiguous in one tier.
+      const double* v = word_pointer(arrays[values], begin);
+      const std::uint32_t* cols = u32_pointer(arrays[columns], begin / 2);
+      double sum = 0.0;
+      for (std::uint64_t k = 0; k < end - begin; ++k) sum += v[k] * *word_pointer(x, cols[k]);
+      *word_pointer(arrays[vector_y], r) = sum;
+    }
+    emulation_.charge(thread, arrays, discarded);
+    return 0.0;
+  }
+
+  SliceCheck check(unsigned thread, const ArraySpanList& arrays, CheckSample) override {
+    SliceCheck check;
+    const RowRange rows = row_range(n_, threads_, thread);
+    for (std::size_t r = rows.begin; r < rows.end; ++r) {
+      double expected = 0.0;
+      for (std::size_t s = 0; s < row_nonzeros; ++s) expected += value_of(r, s) * x_of(column_of(r, s, n_));
+      check.compare(vector_y, r, *word_pointer(arrays[vector_y], r), expected);
+    }
+    return check;
+  }
+
+ private:
+  std::size_t n_;
+  unsigned threads_;
+  SlowTierEmulation emulation_;
+};
+
+}  // namespace
+
+KernelShape spmv_shape(std::uint64_t footprint_bytes) {
+  KernelShape shape;
+  const std::uint64_t words = footprint_bytes / sizeof(double);
+  // n rows of row_words, the last row pointer, and 32-bit column indices.
+  const std::uint64_t n = std::min<std::uint64_t>(words > 0 ? (words - 1) / row_words : 0, UINT32_MAX);
+  shape.arrays = {{"values", n * row_nonzeros, row_nonzeros},
+                  {"columns", n * row_nonzeros / 2, row_nonzeros / 2},
+                  {"row_ptr", n + 1, 1},
+                  {"x", n, 1},
+                  {"y", n, 1}};
+  shape.dimension = n;
+  // Compulsory traffic: the matrix (8-byte values, 4-byte columns, 8-byte row pointers), x once, y written once.
+  // Irregular reads of x that miss the cache again are not counted (the model's lower bound).
+  shape.bytes_per_rep = n * row_nonzeros * (sizeof(double) + sizeof(std::uint32_t)) + (n + 1) * 8 + 2 * 8 * n;
+  shape.flops_per_rep = 2 * row_nonzeros * n;
+  shape.problem = fmt::format("{} rows, {} non-zeros", n, n * row_nonzeros);
+  if (n == 0) shape.too_small = fmt::format("spmv needs one row of {} bytes", (row_words + 1) * sizeof(double));
+  return shape;
+}
+
+std::unique_ptr<KernelWork> make_spmv_work(const WorkContext& context) { return std::make_unique<SpmvWork>(context); }
+
+}  // namespace cosched::stream::detail
