@@ -7,6 +7,7 @@
 #include "cosched/common/error.hpp"
 #include "cosched/sched/algorithm.hpp"
 #include "sched/bandwidth_list.hpp"
+#include "sched/bicriteria/algorithms.hpp"
 #include "sched/two_phase.hpp"
 
 namespace cosched::sched {
@@ -37,6 +38,15 @@ std::vector<std::unique_ptr<Algorithm>> make_registry() {
                                                          pack(PackFit::first_fit)));
   // Issue 10: the list algorithm with the memory pools' bandwidth as resources (bandwidth_list.hpp).
   registry.push_back(std::make_unique<detail::BandwidthListAlgorithm>());
+  // Issue 13, seed 001: the bi-criteria algorithm (makespan and sum w_j C_j) and its baselines (bicriteria.hpp).
+  registry.push_back(std::make_unique<detail::BicriteriaAlgorithm>());
+  for (const auto& [name, decide] : {std::pair{"gang", &detail::gang_list},
+                                     std::pair{"sequential-lptf", &detail::sequential_lptf_list},
+                                     std::pair{"list-mrt", &detail::list_mrt_list},
+                                     std::pair{"list-wlptf", &detail::list_wlptf_list},
+                                     std::pair{"list-saf", &detail::list_saf_list}}) {
+    registry.push_back(std::make_unique<detail::AllottedListAlgorithm>(name, decide));
+  }
   return registry;
 }
 
