@@ -14,6 +14,11 @@ std::string task(const std::string& id, const std::string& time) {
   return R"({"id":")" + id + R"(","command":["/bin/true"],"times":[null,null,null,)" + time + "," + time + "," +
          time + ",0.005,0.005,0.005]}";
 }
+// Task "a" of the fixture with a "weight" (seed 001's sum w_j C_j).
+std::string weighted_task(const std::string& weight) {
+  std::string entry = task("a", "0.01");
+  return entry.insert(entry.size() - 1, R"(,"weight":)" + weight);
+}
 // A schedule of the fixture tasks with these starts (and the instance's durations at alloc [1,0]).
 std::string schedule_with(const std::string& algorithm, const std::string& start_a, const std::string& duration_a,
                           const std::string& id_b = "b") {
@@ -97,6 +102,7 @@ const std::string kUnsafeId = "a task id with ../ (ids name files)";
 const std::string kOnline =
     "online: a malformed trace line, no job source or two, options a policy refuses, a bad --from date, "
     "--campaigns without --trace";
+const std::string kWeight = "a task weight that is zero, negative, too large or not a number";
 
 std::vector<Case> make_cases() {
   const std::string far = schedule_with("t-list-lpt", "1e12", "0.01");
@@ -390,6 +396,7 @@ std::vector<Case> make_cases() {
       {kParse, "stream_bench --cores 1,x", 2, "--cores"},
       {kParse, "stream_bench --fast-fraction 2", 2, "--fast-fraction"},
       {kParse, "stream_bench --tier-backend bogus --fast-fraction 0.5", 2, "bogus"},
+      {kParse, "cosched demo --algorithms bicriteria,d-list-fifo", 2, "unknown algorithm \"d-list-fifo\""},
       // ---- ids that would name files outside their folder ----
       {kUnsafeId, kLaunchWorkload + "bad.json", 3, "../evil", {{"bad.json", command_workload(kWorkloadA, "../evil")}}},
       {kUnsafeId, kPlan + "bad.json", 3, "../evil", {{"bad.json", instance_with(task("../evil", "1"))}}},
@@ -429,6 +436,11 @@ std::vector<Case> make_cases() {
       {kOnline, "cosched online --policy fcfs --synthetic --jobs 5 --campaigns max", 2, "--trace"},
       {kOnline, "cosched online --policy fcfs --trace one.swf --campaigns sessions", 2, "sessions",
        {{"one.swf", "; MaxProcs: 4\n1 0 0 10 1 -1 -1 1 -1 -1 1 1 1 -1 1 -1 -1 -1\n"}}},
+      {kWeight, "cosched plan --algorithm bicriteria --instance bad.json", 3, R"(task "a": "weight")",
+       {{"bad.json", instance_with(weighted_task("0"))}}},
+      {kWeight, kPlan + "bad.json", 3, R"("weight" must be finite, > 0)", {{"bad.json", instance_with(weighted_task("-1"))}}},
+      {kWeight, kPlan + "bad.json", 3, R"("weight")", {{"bad.json", instance_with(weighted_task("1e10"))}}},
+      {kWeight, kPlan + "bad.json", 3, R"("weight")", {{"bad.json", instance_with(weighted_task(R"("heavy")"))}}},
   };
 }
 

@@ -1,7 +1,6 @@
 #pragma once
 // Seed 001: Dutot, Eyraud-Dubois, Mounié, Trystram, "Bi-criteria Algorithm for Scheduling Jobs on Cluster
-// Platforms" (SPAA 2004) — makespan and sum_j w_j C_j together (docs/scheduling.md, "Makespan and weighted
-// completion time"). The building blocks are public so tests can check them one by one:
+// Platforms" (SPAA 2004) — makespan and sum_j w_j C_j together (docs/bicriteria.md). The building blocks are public so tests can check them one by one:
 //   - the makespan estimate C*max of the dual approximation: the canonical-allotment test, whose smallest accepted
 //     guess is L_min(d) of RA_d(d) (allocation.hpp) — the same number, see the docs for why this variant;
 //   - the doubling batches t_j = C*max / 2^(K-j), the small-task merge and the weight knapsack per batch;
