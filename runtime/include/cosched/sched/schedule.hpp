@@ -21,10 +21,10 @@ struct Schedule {
   double makespan = 0.0;
   double lower_bound = 0.0;       // L_min(d) of the instance (Lemma 1); filled in by the caller that knows it
   double allocation_bound = 0.0;  // L(p, d) of the algorithm's own allocation phase (L'_min(d) for TF variants)
+  std::vector<ScheduledTask> tasks;  // tasks[j] schedules instance task j
   // A lower bound on sum_j w_j C_j of every schedule of the instance (the interval-indexed LP of seed 001);
   // filled in by the caller that computed it, empty when not computed.
   std::optional<double> lower_bound_weighted_completion;
-  std::vector<ScheduledTask> tasks;  // tasks[j] schedules instance task j
 };
 
 // Makespan of the tasks' completion times (0 for no task).
