@@ -1,5 +1,5 @@
-// Seed 001's fields in the two formats: the Instance JSON's per-task "weight" and the Schedule JSON's
-// "weighted_completion_sum" / "lower_bound_weighted_completion" (docs/formats.md).
+// Seed 001's fields in the Schedule JSON: "weighted_completion_sum" / "lower_bound_weighted_completion"
+// (docs/formats.md); the Instance JSON's "weight" is tested in io_test.cpp.
 #include <gtest/gtest.h>
 
 #include "cosched/common/error.hpp"
@@ -13,39 +13,6 @@ namespace {
 std::string instance_with_weight(const std::string& weight_member) {
   return R"({"resources": [{"name": "cores", "capacity": 2}],
     "tasks": [{"id": "a", "times": [null, 2, 1])" + weight_member + R"(}, {"id": "b", "times": [null, 4, 2]}]})";
-}
-
-std::string error_of(const std::string& text) {
-  try {
-    (void)parse_instance(text, "inst.json");
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "no error";
-}
-
-TEST(InstanceWeightTest, DefaultsToOneAndIsNotAnAttribute) {
-  const Instance instance = parse_instance(instance_with_weight(R"(, "weight": 2.5)"), "inst.json");
-  EXPECT_EQ(instance.tasks()[0].weight, 2.5);
-  EXPECT_EQ(instance.tasks()[1].weight, 1.0);
-  EXPECT_FALSE(instance.tasks()[0].attributes.contains("weight"));
-}
-
-TEST(InstanceWeightTest, IsWrittenWhenNotOneAndReadsBack) {
-  const Instance instance = parse_instance(instance_with_weight(R"(, "weight": 7)"), "inst.json");
-  const std::string text = instance_to_json(instance);
-  EXPECT_EQ(text.find(R"("weight":1)"), std::string::npos) << text;  // the default stays implicit
-  const Instance again = parse_instance(text, "again.json");
-  EXPECT_EQ(again.tasks()[0].weight, 7.0);
-  EXPECT_EQ(again.tasks()[1].weight, 1.0);
-}
-
-TEST(InstanceWeightTest, RefusesZeroNegativeHugeAndNonNumbers) {
-  EXPECT_EQ(error_of(instance_with_weight(R"(, "weight": 0)")),
-            R"(inst.json: task "a": "weight" must be finite, > 0 and <= 1e+09, got 0)");
-  for (const char* bad : {R"(, "weight": -1)", R"(, "weight": 1e10)", R"(, "weight": "heavy")", R"(, "weight": null)"}) {
-    EXPECT_NE(error_of(instance_with_weight(bad)).find(R"(task "a": "weight")"), std::string::npos) << bad;
-  }
 }
 
 TEST(ScheduleWeightedSumTest, IsRecordedForEveryScheduleAndReadsBack) {
