@@ -3,8 +3,10 @@
 // The demo itself lives in cli/demo/: a composition of the library calls the other subcommands make.
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "command_registry.hpp"
+#include "cosched/sched/algorithm.hpp"
 #include "demo/demo.hpp"
 
 namespace {
@@ -15,6 +17,7 @@ struct DemoFlags {
   bool slurm = false;
   std::string output;
   std::string stream_bench;
+  std::vector<std::string> algorithms;
 };
 
 const cosched::cli::CommandRegistration registration{"demo", [](CLI::App& app) {
@@ -26,12 +29,18 @@ const cosched::cli::CommandRegistration registration{"demo", [](CLI::App& app) {
   sub->add_flag("--slurm", flags->slurm,
                 "Inside a Slurm allocation: the batch scaled to its nodes, one job step per node (docs/cluster.md)");
   sub->add_option("--stream-bench", flags->stream_bench, "stream_bench executable (default: next to cosched)");
+  sub->add_option("--algorithms", flags->algorithms,
+                  "Comma-separated registered algorithms to plan and launch (default: the eight of Sun et al. and "
+                  "bw-list-lpt; cosched plan --help lists them all)")
+      ->delimiter(',');
   sub->callback([flags] {
     cosched::demo::DemoOptions options;
     options.quick = flags->quick;
     options.force = flags->force;
     options.output = flags->output;
     options.stream_bench = flags->stream_bench;
+    for (const auto& name : flags->algorithms) (void)cosched::sched::find_algorithm(name);  // before any work
+    options.algorithms = flags->algorithms;
     (void)(flags->slurm ? cosched::demo::run_cluster_demo(options) : cosched::demo::run_demo(options));
   });
 }};

@@ -3,6 +3,7 @@
 #include <fmt/ranges.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "command_registry.hpp"
@@ -12,6 +13,7 @@
 #include "cosched/launcher/plan.hpp"
 #include "cosched/sched/algorithm.hpp"
 #include "cosched/sched/allocation.hpp"
+#include "cosched/sched/bicriteria.hpp"
 #include "cosched/sched/cluster.hpp"
 #include "cosched/sched/cluster_manifest.hpp"
 #include "cosched/sched/io.hpp"
@@ -26,12 +28,20 @@ struct PlanOptions {
   std::size_t nodes = 0;  // 0: one node, a Schedule JSON; N: a cluster plan folder (docs/cluster.md)
 };
 
-// With a bandwidth model (`cosched instance --node`), a last column: the makespan the contention-aware clock
-// predicts for the schedule launched with its own policy (list or pack) — what `cosched launch` will predict.
-void print_comparison(const cosched::sched::Instance& instance, double bound) {
+// The ratio of a value to its lower bound; an instance without tasks has bounds of 0 and no meaningful ratio.
+std::string ratio_cell(double value, std::optional<double> bound) {
+  return bound && *bound > 0 ? fmt::format("{:.4f}", value / *bound) : "n/a";
+}
+
+// With a bandwidth model (`cosched instance --node`), a column: the makespan the contention-aware clock predicts
+// for the schedule launched with its own policy (list or pack) — what `cosched launch` will predict. The last two
+// three columns: sum w_j C_j, its LP lower bound (seed 001; the same on every row, like L_min(d)) and their ratio.
+void print_comparison(const cosched::sched::Instance& instance, double bound, std::optional<double> weighted_bound) {
   const bool contention = !instance.bandwidth().empty();
-  fmt::print("{:<12} {:>14} {:>14} {:>8} {:>12}{}\n", "algorithm", "makespan", "L_min(d)", "ratio", "time (s)",
-             contention ? fmt::format(" {:>14}", "contention") : std::string());
+  const std::string weighted_bound_cell = weighted_bound ? fmt::format("{:.6g}", *weighted_bound) : "n/a";
+  fmt::print("{:<16} {:>14} {:>14} {:>8} {:>12}{} {:>14} {:>14} {:>8}\n", "algorithm", "makespan", "L_min(d)", "ratio",
+             "time (s)", contention ? fmt::format(" {:>14}", "contention") : std::string(), "sum_w_C", "LP_bound",
+             "w_ratio");
   for (const auto& algorithm : cosched::sched::algorithms()) {
     // An algorithm that does not apply to this instance (bsp-a1..a4 on two resources) gets a note, not a row.
     if (const std::string reason = algorithm->refusal(instance); !reason.empty()) {
@@ -39,15 +49,16 @@ void print_comparison(const cosched::sched::Instance& instance, double bound) {
       continue;
     }
     const auto result = cosched::sched::plan(*algorithm, instance, bound);
-    // An instance without tasks has L_min(d) = 0 and no meaningful ratio.
-    const std::string ratio = bound > 0 ? fmt::format("{:.4f}", result.schedule.makespan / bound) : "n/a";
+    const double weighted = cosched::sched::weighted_completion_sum(instance, result.schedule.tasks);
+    const std::string ratio = ratio_cell(result.schedule.makespan, bound);
     std::string predicted;
     if (contention) {
       const auto plan = cosched::launcher::plan_from_schedule(instance, result.schedule);
       predicted = fmt::format(" {:>14.6g}", cosched::launcher::predict_contention(plan, "auto").observed_makespan);
     }
-    fmt::print("{:<12} {:>14.6g} {:>14.6g} {:>8} {:>12.6f}{}\n", algorithm->name(), result.schedule.makespan, bound,
-               ratio, result.seconds, predicted);
+    fmt::print("{:<16} {:>14.6g} {:>14.6g} {:>8} {:>12.6f}{} {:>14.6g} {:>14} {:>8}\n", algorithm->name(),
+               result.schedule.makespan, bound, ratio, result.seconds, predicted, weighted, weighted_bound_cell,
+               ratio_cell(weighted, weighted_bound));
   }
 }
 
@@ -79,11 +90,13 @@ void run_plan(const PlanOptions& options) {
   cosched::check_output_path(options.output, overwrite, "schedule");
   const auto instance = cosched::sched::load_instance(options.instance);
   const double bound = cosched::sched::lower_bound(instance);
+  const std::optional<double> weighted_bound = cosched::sched::weighted_completion_lower_bound(instance);
   if (compare) {
-    print_comparison(instance, bound);
+    print_comparison(instance, bound, weighted_bound);
     return;
   }
-  const auto result = cosched::sched::plan(*algorithm, instance, bound);
+  auto result = cosched::sched::plan(*algorithm, instance, bound);
+  result.schedule.lower_bound_weighted_completion = weighted_bound;
   cosched::write_text_file(options.output, cosched::sched::schedule_to_json(instance, result.schedule) + "\n",
                            overwrite, "schedule");
 }

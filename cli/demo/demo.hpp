@@ -6,6 +6,8 @@
 // launcher::launch, the journal report); no library depends on it.
 #include <cstdio>
 #include <filesystem>
+#include <string>
+#include <vector>
 
 namespace cosched::demo {
 
@@ -17,6 +19,9 @@ struct DemoOptions {
   std::filesystem::path scripts_dir;   // plotting scripts; empty: installed share/cosched/scripts, else scripts/
   std::FILE* out = stdout;             // progress and the result table
   unsigned batch_scale = 1;            // the batch repeated this many times (--slurm: once per allocated node)
+  // The registered algorithms planned and launched (the last one is also the noise floor's); empty: the first
+  // nine registered — the eight of Sun et al. and bw-list-lpt.
+  std::vector<std::string> algorithms;
 };
 
 // Checks the output folder before any work: UsageError when it is a file, or (without force) a folder that

@@ -1,6 +1,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <chrono>
 
 #include "cosched/common/text_file.hpp"
@@ -78,7 +79,12 @@ std::filesystem::path run_demo(const DemoOptions& options) {
     fmt::print(out, "{}\n", text);
     std::fflush(out);
   };
-  auto names = sched::algorithm_names();
+  std::vector<std::string> names = options.algorithms;
+  if (names.empty()) {
+    const auto registered = sched::algorithm_names();
+    const std::size_t count = std::min<std::size_t>(9, registered.size());
+    names.assign(registered.begin(), registered.begin() + static_cast<std::ptrdiff_t>(count));
+  }
   say(fmt::format("cosched demo{}: calibrate and profile this node, plan a STREAM batch with the {} algorithms (the "
                   "eight of Sun et al. and a bandwidth-aware one), launch each plan and compare observed with "
                   "predicted makespans — the paper's model and the contention-aware one",

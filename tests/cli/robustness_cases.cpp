@@ -14,6 +14,11 @@ std::string task(const std::string& id, const std::string& time) {
   return R"({"id":")" + id + R"(","command":["/bin/true"],"times":[null,null,null,)" + time + "," + time + "," +
          time + ",0.005,0.005,0.005]}";
 }
+// Task "a" of the fixture with a "weight" (seed 001's sum w_j C_j).
+std::string weighted_task(const std::string& weight) {
+  std::string entry = task("a", "0.01");
+  return entry.insert(entry.size() - 1, R"(,"weight":)" + weight);
+}
 // A schedule of the fixture tasks with these starts (and the instance's durations at alloc [1,0]).
 std::string schedule_with(const std::string& algorithm, const std::string& start_a, const std::string& duration_a,
                           const std::string& id_b = "b") {
@@ -112,6 +117,7 @@ const std::string kCluster =
 const std::string kClusterPlan = "cosched plan --algorithm t-list-lpt --instance inst.json --nodes 2 --output plan";
 
 const std::string kKernelTooSmall = "a footprint too small for the kernel's shape (a 3^3 grid, one spmv row)";
+const std::string kWeight = "a task weight that is zero, negative, too large or not a number";
 
 std::vector<Case> make_cases() {
   const std::string far = schedule_with("t-list-lpt", "1e12", "0.01");
@@ -405,6 +411,7 @@ std::vector<Case> make_cases() {
       {kParse, "stream_bench --cores 1,x", 2, "--cores"},
       {kParse, "stream_bench --fast-fraction 2", 2, "--fast-fraction"},
       {kParse, "stream_bench --tier-backend bogus --fast-fraction 0.5", 2, "bogus"},
+      {kParse, "cosched demo --algorithms bicriteria,d-list-fifo", 2, "unknown algorithm \"d-list-fifo\""},
       // ---- ids that would name files outside their folder ----
       {kUnsafeId, kLaunchWorkload + "bad.json", 3, "../evil", {{"bad.json", command_workload(kWorkloadA, "../evil")}}},
       {kUnsafeId, kPlan + "bad.json", 3, "../evil", {{"bad.json", instance_with(task("../evil", "1"))}}},
@@ -481,6 +488,11 @@ std::vector<Case> make_cases() {
       // ---- kernels whose arrays a footprint must hold whole ----
       {kKernelTooSmall, "stream_bench --kernel stencil --size-mib 0.0001 --threads 1", 2, "3^3 grids"},
       {kKernelTooSmall, "stream_bench --kernel spmv --size-mib 0.00001 --threads 1", 2, "one row"},
+      {kWeight, "cosched plan --algorithm bicriteria --instance bad.json", 3, R"(task "a": "weight")",
+       {{"bad.json", instance_with(weighted_task("0"))}}},
+      {kWeight, kPlan + "bad.json", 3, R"("weight" must be finite, > 0)", {{"bad.json", instance_with(weighted_task("-1"))}}},
+      {kWeight, kPlan + "bad.json", 3, R"("weight")", {{"bad.json", instance_with(weighted_task("1e10"))}}},
+      {kWeight, kPlan + "bad.json", 3, R"("weight")", {{"bad.json", instance_with(weighted_task(R"("heavy")"))}}},
   };
 }
 

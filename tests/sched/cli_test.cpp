@@ -150,6 +150,26 @@ TEST_F(CliTest, BspBatchFromATraceIsPlannedAndTwoResourcesSkipTheBspAlgorithms) 
   EXPECT_NE(all.out.find("t-pack-ff"), std::string::npos) << all.out;
 }
 
+// Seed 001: task weights in, sum w_j C_j and its LP lower bound out — in the Schedule JSON and in the table.
+TEST_F(CliTest, PlanWritesTheWeightedCompletionSumAndItsLpBound) {
+  const fs::path instance_path = write_instance("cli_weighted.json", R"({"resources": [{"name": "cores", "capacity": 2}],
+    "tasks": [{"id": "a", "times": [null, 2, 1], "weight": 4}, {"id": "b", "times": [null, 4, 2]}]})");
+  const fs::path output = scratch("weighted.json");
+  const CommandResult planned =
+      run("plan --instance " + instance_path.string() + " --algorithm bicriteria --output " + output.string());
+  ASSERT_EQ(planned.exit_code, 0) << planned.err;
+  const auto schedule = nlohmann::json::parse(read_text(output));
+  // a (weight 4) first on both cores, then b: 4 * 1 + 1 * 3.
+  EXPECT_DOUBLE_EQ(schedule["weighted_completion_sum"].get<double>(), 7.0);
+  const double bound = schedule["lower_bound_weighted_completion"].get<double>();
+  EXPECT_GT(bound, 0.0);
+  EXPECT_LE(bound, 7.0 + 1e-9);
+  const CommandResult all = run("plan --instance " + instance_path.string() + " --algorithm all");
+  ASSERT_EQ(all.exit_code, 0) << all.err;
+  EXPECT_NE(all.out.find("sum_w_C"), std::string::npos) << all.out;
+  for (const std::string& name : algorithm_names()) EXPECT_NE(all.out.find(name), std::string::npos) << name;
+}
+
 TEST_F(CliTest, PlanReportsBadInputAndBadUsage) {
   const fs::path bad = write_instance(
       "cli_bad.json", R"({"resources": [{"name": "c", "capacity": 1}], "tasks": [{"id": "t3", "times": [1, -1]}]})");

@@ -307,5 +307,35 @@ TEST(ScheduleJsonTest, RejectsUnknownMissingAndRepeatedTasks) {
             "sched.json: task \"a\": alloc has 1 entries, expected 2");
 }
 
+// Seed 001: the optional per-task "weight" (default 1, finite, > 0, at most kMaxWeight).
+std::string instance_with_weight(const std::string& weight_member) {
+  return R"({"resources": [{"name": "cores", "capacity": 2}],
+    "tasks": [{"id": "a", "times": [null, 2, 1])" + weight_member + R"(}, {"id": "b", "times": [null, 4, 2]}]})";
+}
+
+TEST(InstanceWeightTest, DefaultsToOneAndIsNotAnAttribute) {
+  const Instance instance = parse_instance(instance_with_weight(R"(, "weight": 2.5)"), "inst.json");
+  EXPECT_EQ(instance.tasks()[0].weight, 2.5);
+  EXPECT_EQ(instance.tasks()[1].weight, 1.0);
+  EXPECT_FALSE(instance.tasks()[0].attributes.contains("weight"));
+}
+
+TEST(InstanceWeightTest, IsWrittenWhenNotOneAndReadsBack) {
+  const Instance instance = parse_instance(instance_with_weight(R"(, "weight": 7)"), "inst.json");
+  const std::string text = instance_to_json(instance);
+  EXPECT_EQ(text.find(R"("weight":1)"), std::string::npos) << text;  // the default stays implicit
+  const Instance again = parse_instance(text, "again.json");
+  EXPECT_EQ(again.tasks()[0].weight, 7.0);
+  EXPECT_EQ(again.tasks()[1].weight, 1.0);
+}
+
+TEST(InstanceWeightTest, RefusesZeroNegativeHugeAndNonNumbers) {
+  EXPECT_EQ(error_of(instance_with_weight(R"(, "weight": 0)")),
+            R"(inst.json: task "a": "weight" must be finite, > 0 and <= 1e+09, got 0)");
+  for (const char* bad : {R"(, "weight": -1)", R"(, "weight": 1e10)", R"(, "weight": "heavy")", R"(, "weight": null)"}) {
+    EXPECT_NE(error_of(instance_with_weight(bad)).find(R"(task "a": "weight")"), std::string::npos) << bad;
+  }
+}
+
 }  // namespace
 }  // namespace cosched::sched

@@ -115,9 +115,13 @@ Instance instance_from_json(const json& root, const std::string& source) {
     if (const json* object = find_json_member(array[j], "traffic_bytes", where)) {
       traffic = detail::traffic_from_json(*object, bandwidth, space.size(), where);
     }
+    double weight = 1.0;
+    if (const json* value = find_json_member(array[j], "weight", where)) {
+      weight = json_to_number(*value, positive_up_to(kMaxWeight), where, "\"weight\"");
+    }
     tasks.push_back({std::move(id), std::move(profile),
-                     other_members(array[j], {"id", "times", "req", "time_at_req", "traffic_bytes"}),
-                     std::move(traffic)});
+                     other_members(array[j], {"id", "times", "req", "time_at_req", "traffic_bytes", "weight"}),
+                     std::move(traffic), weight});
   }
   Instance instance(std::move(resources), std::move(tasks), other_members(root, {"resources", "tasks", "bandwidth"}),
                     std::move(bandwidth));
@@ -148,6 +152,7 @@ std::string instance_to_json(const Instance& instance) {
       for (double t : times) values.push_back(std::isinf(t) ? json(nullptr) : json(t));
       entry["times"] = std::move(values);
     }
+    if (task.weight != 1.0) entry["weight"] = task.weight;  // files without weights read and write back the same
     if (task.traffic != nullptr) entry["traffic_bytes"] = detail::traffic_to_json(*task.traffic, instance.bandwidth());
     root["tasks"].push_back(std::move(entry));
   }

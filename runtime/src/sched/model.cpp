@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "cosched/common/checked.hpp"
 #include "cosched/common/error.hpp"
 #include "cosched/common/identifier.hpp"
 
@@ -139,6 +140,7 @@ Instance::Instance(std::vector<Resource> resources, std::vector<Task> tasks, nlo
     if (!task.attributes.is_object()) throw InputError(where, "the attributes are not a JSON object");
     assert(task.profile != nullptr);
     if (task.traffic != nullptr) check_traffic(*task.traffic, where);
+    (void)checked_number(task.weight, positive_up_to(kMaxWeight), where, "weight");
   }
 }
 
@@ -205,7 +207,7 @@ Instance leading_resources(const Instance& instance, std::size_t count) {
       traffic = std::move(kept_traffic);
     }
     tasks.push_back({task.id, std::make_shared<DenseTimeTable>(space, std::move(times)), task.attributes,
-                     std::move(traffic)});
+                     std::move(traffic), task.weight});
   }
   return Instance(kept, std::move(tasks), instance.attributes(), instance.bandwidth());
 }

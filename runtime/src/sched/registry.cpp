@@ -8,6 +8,7 @@
 #include "cosched/sched/algorithm.hpp"
 #include "sched/bandwidth_list.hpp"
 #include "sched/bsp/algorithms.hpp"
+#include "sched/bicriteria/algorithms.hpp"
 #include "sched/two_phase.hpp"
 
 namespace cosched::sched {
@@ -44,6 +45,15 @@ std::vector<std::unique_ptr<Algorithm>> make_registry() {
   registry.push_back(std::make_unique<detail::BspAlgorithm>("bsp-a3", &bsp_a3));
   registry.push_back(std::make_unique<detail::BspAlgorithm>(
       "bsp-a4", [](const Instance& instance) { return bsp_a4(instance); }));
+  // Issue 13, seed 001: the bi-criteria algorithm (makespan and sum w_j C_j) and its baselines (bicriteria.hpp).
+  registry.push_back(std::make_unique<detail::BicriteriaAlgorithm>());
+  for (const auto& [name, decide] : {std::pair{"gang", &detail::gang_list},
+                                     std::pair{"sequential-lptf", &detail::sequential_lptf_list},
+                                     std::pair{"list-mrt", &detail::list_mrt_list},
+                                     std::pair{"list-wlptf", &detail::list_wlptf_list},
+                                     std::pair{"list-saf", &detail::list_saf_list}}) {
+    registry.push_back(std::make_unique<detail::AllottedListAlgorithm>(name, decide));
+  }
   return registry;
 }
 

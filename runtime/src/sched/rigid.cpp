@@ -40,12 +40,17 @@ struct LaterCompletion {
 }  // namespace
 
 RigidSchedule list_schedule(const RigidTasks& tasks, ListOrder order) {
+  return list_schedule(tasks, order_by_duration(tasks, order == ListOrder::longest_first));
+}
+
+RigidSchedule list_schedule(const RigidTasks& tasks, std::vector<std::size_t> order) {
   const std::size_t n = tasks.size();
   const std::size_t d = tasks.capacities.size();
   assert(tasks.demand.size() == n * d);
   RigidSchedule schedule;
   schedule.start.assign(n, 0.0);
-  std::vector<std::size_t> waiting = order_by_duration(tasks, order == ListOrder::longest_first);
+  assert(order.size() == n);
+  std::vector<std::size_t> waiting = std::move(order);
   std::vector<int> free = tasks.capacities;
   std::vector<Completion> heap_storage;
   heap_storage.reserve(n);

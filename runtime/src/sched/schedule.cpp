@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <map>
 #include <stdexcept>
@@ -82,6 +83,13 @@ void check_packs(const Instance& instance, const Schedule& schedule, std::vector
 }
 
 }  // namespace
+
+double weighted_completion_sum(const Instance& instance, const std::vector<ScheduledTask>& tasks) {
+  assert(tasks.size() == instance.task_count());
+  double sum = 0.0;
+  for (std::size_t j = 0; j < tasks.size(); ++j) sum += instance.tasks()[j].weight * (tasks[j].start + tasks[j].duration);
+  return sum;
+}
 
 double completion_time(const std::vector<ScheduledTask>& tasks) {
   double makespan = 0.0;

@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include <limits>
+#include <optional>
 #include <unordered_map>
 
 #include "cosched/common/checked.hpp"
@@ -22,6 +23,14 @@ namespace {
 // A start is at most kMaxSeconds and so is a duration: a completion, hence a makespan, at most twice that.
 const Range kTimeRange = non_negative_up_to(kMaxSeconds);
 const Range kMakespanRange = non_negative_up_to(2 * kMaxSeconds);
+// A weighted completion sum: up to n * kMaxWeight * 2 kMaxSeconds — any finite, non-negative double.
+const Range kWeightedSumRange = non_negative_up_to(std::numeric_limits<double>::max());
+
+std::optional<double> optional_number(const json& root, const char* key, const Range& range, const std::string& source) {
+  const json* value = find_json_member(root, key, source);
+  if (value == nullptr) return std::nullopt;
+  return json_to_number(*value, range, source, fmt::format("\"{}\"", key));
+}
 
 std::string describe(const std::vector<Resource>& resources) {
   std::vector<std::string> parts;
@@ -102,9 +111,10 @@ ScheduleDocument parse_schedule_document(std::string_view text, const std::strin
   const json* makespan = find_json_member(root, "makespan", source);
   document.makespan = makespan == nullptr ? completion_time(tasks)
                                           : json_to_number(*makespan, kMakespanRange, source, "\"makespan\"");
-  if (const json* bound = find_json_member(root, "lower_bound", source)) {
-    document.lower_bound = json_to_number(*bound, kMakespanRange, source, "\"lower_bound\"");
-  }
+  document.lower_bound = optional_number(root, "lower_bound", kMakespanRange, source).value_or(0.0);
+  document.weighted_completion_sum = optional_number(root, "weighted_completion_sum", kWeightedSumRange, source);
+  document.lower_bound_weighted_completion =
+      optional_number(root, "lower_bound_weighted_completion", kWeightedSumRange, source);
   return document;
 }
 
@@ -117,6 +127,13 @@ std::string schedule_document_to_json(const ScheduleDocument& document) {
   std::string text = fmt::format("{{\n  \"algorithm\": {},\n  \"makespan\": {},\n  \"lower_bound\": {},\n",
                                  ordered(document.algorithm).dump(), ordered(document.makespan).dump(),
                                  ordered(document.lower_bound).dump());
+  if (document.weighted_completion_sum) {
+    text += fmt::format("  \"weighted_completion_sum\": {},\n", ordered(*document.weighted_completion_sum).dump());
+  }
+  if (document.lower_bound_weighted_completion) {
+    text += fmt::format("  \"lower_bound_weighted_completion\": {},\n",
+                        ordered(*document.lower_bound_weighted_completion).dump());
+  }
   if (!document.resources.empty()) {
     text += fmt::format("  \"resources\": {},\n", detail::resources_to_json<ordered>(document.resources).dump());
   }
@@ -136,6 +153,8 @@ ScheduleDocument make_schedule_document(const Instance& instance, const Schedule
   document.algorithm = schedule.algorithm;
   document.makespan = schedule.makespan;
   document.lower_bound = schedule.lower_bound;
+  document.weighted_completion_sum = weighted_completion_sum(instance, schedule.tasks);
+  document.lower_bound_weighted_completion = schedule.lower_bound_weighted_completion;
   document.resources = instance.resources();
   for (std::size_t j = 0; j < schedule.tasks.size(); ++j) {
     document.tasks.push_back({instance.tasks()[j].id, schedule.tasks[j]});
@@ -161,6 +180,7 @@ Schedule match_schedule(const ScheduleDocument& document, const Instance& instan
   schedule.algorithm = document.algorithm;
   schedule.makespan = document.makespan;
   schedule.lower_bound = document.lower_bound;
+  schedule.lower_bound_weighted_completion = document.lower_bound_weighted_completion;
   schedule.tasks.resize(instance.task_count());
   std::vector<bool> present(instance.task_count(), false);
   for (const auto& [id, task] : document.tasks) {

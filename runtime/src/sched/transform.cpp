@@ -75,7 +75,8 @@ Instance transform_to_single_resource(const Instance& instance) {
   std::vector<Task> tasks;
   tasks.reserve(instance.task_count());
   for (const auto& task : instance.tasks()) {
-    tasks.push_back({task.id, std::make_shared<TransformedProfile>(task.profile, instance.space(), Q)});
+    tasks.push_back({task.id, std::make_shared<TransformedProfile>(task.profile, instance.space(), Q),
+                     nlohmann::json::object(), nullptr, task.weight});
   }
   return Instance({Resource{"transformed", Q}}, std::move(tasks));
 }

@@ -104,7 +104,13 @@ struct Task {
   nlohmann::json attributes = nlohmann::json::object();
   // Its memory traffic (Instance JSON "traffic_bytes"); null when not known: the task then never contends.
   std::shared_ptr<const TrafficTable> traffic = nullptr;
+  // Its weight in the weighted completion time sum_j w_j C_j (Instance JSON "weight", finite, > 0, default 1;
+  // seed 001). Makespan algorithms ignore it.
+  double weight = 1.0;
 };
+
+// The largest weight the Instance JSON accepts: sum_j w_j C_j stays finite and meaningful.
+inline constexpr double kMaxWeight = 1e9;
 
 class Instance {
  public:

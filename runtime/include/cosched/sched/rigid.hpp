@@ -25,6 +25,9 @@ enum class PackFit { next_fit, first_fit };
 // LS_d: at time 0 and at every completion, scan the remaining list in order and start each task that fits in
 // every resource. O(n^2 d).
 [[nodiscard]] RigidSchedule list_schedule(const RigidTasks& tasks, ListOrder order);
+// The same list scheduler with the list given: `order` is a permutation of the task indices (seed 001's
+// algorithms order by weight, area or batch).
+[[nodiscard]] RigidSchedule list_schedule(const RigidTasks& tasks, std::vector<std::size_t> order);
 
 // PS_d: tasks by non-increasing duration; each goes into the last pack (NF) or the first pack (FF) it fits in,
 // else opens a new pack; pack m starts when pack m-1's longest task ends. O(n (log n + d)) for NF,

@@ -1,6 +1,7 @@
 #pragma once
 // A moldable schedule (allocation vector + start time per task) and the validator every schedule passes before it
 // leaves the library's callers: tests, `cosched plan` and `cosched simulate`.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,10 +22,16 @@ struct Schedule {
   double lower_bound = 0.0;       // L_min(d) of the instance (Lemma 1); filled in by the caller that knows it
   double allocation_bound = 0.0;  // L(p, d) of the algorithm's own allocation phase (L'_min(d) for TF variants)
   std::vector<ScheduledTask> tasks;  // tasks[j] schedules instance task j
+  // A lower bound on sum_j w_j C_j of every schedule of the instance (the interval-indexed LP of seed 001);
+  // filled in by the caller that computed it, empty when not computed.
+  std::optional<double> lower_bound_weighted_completion;
 };
 
 // Makespan of the tasks' completion times (0 for no task).
 [[nodiscard]] double completion_time(const std::vector<ScheduledTask>& tasks);
+
+// sum_j w_j C_j with the instance's weights; tasks[j] schedules instance task j.
+[[nodiscard]] double weighted_completion_sum(const Instance& instance, const std::vector<ScheduledTask>& tasks);
 
 // Every way `schedule` breaks the model, in words (empty = valid): task count, allocation vectors inside the
 // capacities, durations equal to the instance's (closed) times, start times finite and >= 0, no resource over

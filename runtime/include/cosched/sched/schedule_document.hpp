@@ -4,6 +4,7 @@
 // vectors, starts, durations, packs, and the resources it was made for); matching it to an instance (by id) or to
 // a node (by resource name) are separate steps.
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,14 +23,18 @@ struct ScheduleDocument {
   std::string algorithm;
   double makespan = 0.0;     // a file without it: the last completion
   double lower_bound = 0.0;  // L_min(d) of the instance; a file without it: 0 (unknown)
+  // sum_j w_j C_j (Instance weights); make_schedule_document always records it, older files lack it.
+  std::optional<double> weighted_completion_sum;
+  // A lower bound on sum_j w_j C_j (the LP of seed 001), when one was computed.
+  std::optional<double> lower_bound_weighted_completion;
   // The resources (names, capacities) the allocation vectors refer to, in order. Empty for files written before
   // schedules recorded them: their resources are then told by the length of the allocation vectors.
   std::vector<Resource> resources;
   std::vector<ScheduleEntry> tasks;
 };
 
-// Parses and validates a Schedule JSON: a JSON object with a string "algorithm"; optional "makespan" and
-// "lower_bound" (finite, >= 0); optional "resources" [{name, capacity}]; "tasks" with safe unique ids, "alloc"
+// Parses and validates a Schedule JSON: a JSON object with a string "algorithm"; optional "makespan",
+// "lower_bound", "weighted_completion_sum" and "lower_bound_weighted_completion" (finite, >= 0); optional "resources" [{name, capacity}]; "tasks" with safe unique ids, "alloc"
 // arrays of integers >= 0 of one common length (the resources' count when recorded, each amount within its
 // capacity), finite "start" and "duration" in [0, kMaxSeconds], and "pack" (0 .. tasks-1) on all tasks or on none.
 // Throws InputError naming `source`, the task and the field.

@@ -1,0 +1,78 @@
+#pragma once
+// Seed 001: Dutot, Eyraud-Dubois, Mounié, Trystram, "Bi-criteria Algorithm for Scheduling Jobs on Cluster
+// Platforms" (SPAA 2004) — makespan and sum_j w_j C_j together (docs/bicriteria.md). The building blocks are public so tests can check them one by one:
+//   - the makespan estimate C*max of the dual approximation: the canonical-allotment test, whose smallest accepted
+//     guess is L_min(d) of RA_d(d) (allocation.hpp) — the same number, see the docs for why this variant;
+//   - the doubling batches t_j = C*max / 2^(K-j), the small-task merge and the weight knapsack per batch;
+//   - the interval-indexed LP lower bound on sum_j w_j C_j (with the validity fixes of the digest).
+// The algorithms themselves (bicriteria, gang, sequential-lptf, list-mrt, list-wlptf, list-saf) are registered in
+// src/sched/registry.cpp.
+#include <cstddef>
+#include <optional>
+#include <vector>
+
+#include "cosched/sched/allocation.hpp"
+#include "cosched/sched/model.hpp"
+
+namespace cosched::sched {
+
+// Each task's admissible allocations (time strictly increasing, normalised area strictly decreasing), so "the
+// cheapest allocation that fits a time limit" — the canonical allotment, cost order = normalised area as in RA_d —
+// is a binary search. Throws InputError naming a task whose times are all infinite.
+class CanonicalAllotments {
+ public:
+  explicit CanonicalAllotments(const Instance& instance);
+  // The smallest-area allocation of `task` with time <= limit; nullptr when even the fastest is longer.
+  [[nodiscard]] const AdmissibleAllocation* within(std::size_t task, double limit) const;
+  [[nodiscard]] const AdmissibleAllocation& fastest(std::size_t task) const { return lists_[task].front(); }
+
+ private:
+  std::vector<std::vector<AdmissibleAllocation>> lists_;
+};
+
+// 0/1 knapsack with a vector of capacities: the items maximising the total weight with sum of demands <= capacity
+// in every resource (exact dynamic programming over all capacity vectors, O(items * prod(P(i)+1))). Returns the
+// chosen item indices in increasing order. Weights must be finite and >= 0; demands within the capacities.
+struct KnapsackItem {
+  std::vector<int> demand;
+  double weight = 0.0;
+};
+[[nodiscard]] std::vector<std::size_t> max_weight_knapsack(const std::vector<KnapsackItem>& items,
+                                                           const std::vector<int>& capacities);
+
+// One batch [start, start + length) of the algorithm: its tasks with their allotment (linear allocation index)
+// and time, in the local order the compaction lists them (stacked small tasks consecutively).
+struct Batch {
+  double start = 0.0;
+  double length = 0.0;
+  std::vector<std::size_t> tasks;
+  std::vector<std::size_t> allocation;
+  std::vector<double> time;
+};
+
+struct BatchPlan {
+  double estimate = 0.0;  // C*max = L_min(d)
+  double first_length = 0.0;  // t_0
+  std::vector<Batch> batches;  // batch j: [t_j, t_j + t_j) with t_j = t_0 * 2^j (the doubling stops at the longest time)
+};
+
+// t_0 = C*max / 2^K with K = floor(log2(C*max / t_min)), t_min the smallest positive time of any task: the
+// shortest batch in which some task fits (t_min <= t_0 < 2 t_min). 1 when no task has a positive time.
+[[nodiscard]] double first_batch_length(const Instance& instance, const CanonicalAllotments& allotments,
+                                        double estimate);
+
+// Algorithm of Sec. 3.2 up to (not including) the compaction: t_min = the smallest positive time, K =
+// floor(log2(C*max / t_min)), batches of doubling length from t_0 = C*max / 2^K until every task is placed (the
+// paper stops at K; the knapsack may leave tasks over, which later batches take). Per batch: the candidates (a
+// time <= t_j at some allocation) at their canonical allotment, the small ones (<= t_j / 2) with the same
+// allotment stacked next-fit by decreasing weight into pseudo-tasks of length <= t_j, and the max-weight knapsack.
+[[nodiscard]] BatchPlan plan_batches(const Instance& instance);
+
+// The interval-indexed LP relaxation of Sec. 3.3 (reconstructed in the digest), solved with CLP: a lower bound on
+// sum_j w_j C_j of every schedule of the instance. Intervals [0, t_0], (t_j, t_{j+1}] doubling from the batch grid
+// until t >= sum_j (fastest time of j), and a last one (t_last, inf) without a surface constraint; a task ending in
+// an interval costs max(its start, the task's fastest time); one surface constraint per resource and interval.
+// 0 for an instance without tasks; empty when the solver does not report an optimum (no bound is claimed then).
+[[nodiscard]] std::optional<double> weighted_completion_lower_bound(const Instance& instance);
+
+}  // namespace cosched::sched

@@ -1,0 +1,251 @@
+// Seed 001 (bicriteria.hpp): the knapsack is optimal, batches double and every task fits its batch, the LP bound
+// is below sum w_j C_j of every schedule any registered algorithm produces, and the paper's claims on small cases.
+#include "cosched/sched/bicriteria.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <map>
+#include <numbers>
+
+#include "cosched/sched/algorithm.hpp"
+#include "sched/test_support.hpp"
+
+namespace cosched::sched {
+namespace {
+
+// The paper's generator (Sec. 4.1): p(1) ~ U(1, 10), p(k) = p(k-1) (X + k) / (1 + k) with X ~ N(x_mean, 0.2)
+// redrawn outside [0, 1] at every step, weights ~ U(1, 10). Under this formula x_mean = 0.1 is the quasi-linear
+// ("highly parallel") profile and 0.9 the weakly parallel one (docs/scheduling.md).
+Instance recurrence_instance(std::uint64_t seed, int m, std::size_t n, double x_mean) {
+  Random random(seed);
+  const auto normal = [&] {  // Box-Muller on the project's explicit uniform draws: the same on every platform
+    const double u = random.uniform_above(0.0, 1.0);
+    return x_mean + 0.2 * std::sqrt(-2 * std::log(u)) * std::cos(2 * std::numbers::pi * random.uniform01());
+  };
+  const AllocationSpace space({m});
+  std::vector<Task> tasks;
+  for (std::size_t j = 0; j < n; ++j) {
+    std::vector<double> times(static_cast<std::size_t>(m) + 1, testing::kInf);
+    times[1] = random.uniform_below(1, 10);
+    for (std::size_t k = 2; k < times.size(); ++k) {
+      double x = normal();
+      while (x < 0 || x > 1) x = normal();
+      times[k] = times[k - 1] * (x + static_cast<double>(k)) / (1.0 + static_cast<double>(k));
+    }
+    tasks.push_back({testing::numbered("t", j), std::make_shared<DenseTimeTable>(space, std::move(times)),
+                     nlohmann::json::object(), nullptr, random.uniform_below(1, 10)});
+  }
+  return Instance({Resource{"cores", m}}, std::move(tasks));
+}
+
+// `instance` with weights 1..10 (integers: ties in the knapsack and the orders on purpose).
+Instance with_random_weights(const Instance& instance, std::uint64_t seed) {
+  Random random(seed);
+  std::vector<Task> tasks = instance.tasks();
+  for (Task& task : tasks) task.weight = static_cast<double>(1 + random.index(10));
+  return Instance(instance.resources(), std::move(tasks));
+}
+
+Instance small_random_instance(std::uint64_t seed) {
+  const std::size_t d = 1 + seed % 2;
+  const std::vector<int> capacities = d == 1 ? std::vector<int>{1 + static_cast<int>(seed % 6)}
+                                             : std::vector<int>{1 + static_cast<int>(seed % 3), 2};
+  return with_random_weights(testing::random_dense_instance(seed, capacities, 1 + seed % 8), seed);
+}
+
+double weighted_sum(const Instance& instance, const Schedule& schedule) {
+  return weighted_completion_sum(instance, schedule.tasks);
+}
+
+TEST(KnapsackTest, IsOptimalAgainstBruteForce) {
+  for (std::uint64_t seed = 0; seed < 400; ++seed) {
+    Random random(seed);
+    const std::size_t d = 1 + seed % 3;
+    std::vector<int> capacities;
+    for (std::size_t r = 0; r < d; ++r) capacities.push_back(1 + static_cast<int>(random.index(d == 1 ? 9 : 4)));
+    std::vector<KnapsackItem> items(1 + random.index(10));
+    for (auto& item : items) {
+      for (std::size_t r = 0; r < d; ++r) {
+        item.demand.push_back(static_cast<int>(random.index(static_cast<std::size_t>(capacities[r]) + 1)));
+      }
+      item.weight = random.index(4) == 0 ? static_cast<double>(random.index(5)) : random.uniform_below(0, 10);
+    }
+    const auto weight_if_fits = [&](const std::vector<std::size_t>& chosen) {
+      std::vector<int> used(d, 0);
+      double weight = 0;
+      for (std::size_t i : chosen) {
+        for (std::size_t r = 0; r < d; ++r) used[r] += items[i].demand[r];
+        weight += items[i].weight;
+      }
+      for (std::size_t r = 0; r < d; ++r) {
+        if (used[r] > capacities[r]) return -1.0;
+      }
+      return weight;
+    };
+    double best = 0;
+    for (std::size_t mask = 0; mask < (std::size_t{1} << items.size()); ++mask) {
+      std::vector<std::size_t> subset;
+      for (std::size_t i = 0; i < items.size(); ++i) {
+        if ((mask >> i & 1) != 0) subset.push_back(i);
+      }
+      best = std::max(best, weight_if_fits(subset));
+    }
+    const auto chosen = max_weight_knapsack(items, capacities);
+    EXPECT_TRUE(std::is_sorted(chosen.begin(), chosen.end()));
+    const double got = weight_if_fits(chosen);
+    ASSERT_GE(got, 0) << "seed " << seed << ": the chosen items exceed a capacity";
+    EXPECT_NEAR(got, best, 1e-9) << "seed " << seed;
+  }
+}
+
+TEST(KnapsackTest, TakesItemsWithoutDemandAndNothingFromNoItems) {
+  EXPECT_TRUE(max_weight_knapsack({}, {4}).empty());
+  const std::vector<KnapsackItem> items{{{0, 0}, 1.0}, {{2, 1}, 5.0}, {{1, 1}, 4.0}, {{1, 0}, 2.0}};
+  // {0, 2, 3} uses (2, 1) for weight 7; {0, 1} the same for 6.
+  EXPECT_EQ(max_weight_knapsack(items, {2, 1}), (std::vector<std::size_t>{0, 2, 3}));
+}
+
+// Batch lengths are t_0 2^k (exactly: they are doubled), each at least the one before; a batch starts where the
+// previous ones end on the grid; every task is in exactly one batch at an allotment whose time fits the batch, the
+// batch's area fits; t_min <= t_0 < 2 t_min and C*max is L_min(d).
+void expect_batches_double_and_tasks_fit(const Instance& instance, const std::string& label) {
+  const BatchPlan plan = plan_batches(instance);
+  EXPECT_EQ(plan.estimate, lower_bound(instance)) << label;
+  const CanonicalAllotments allotments(instance);
+  double t_min = testing::kInf;
+  for (std::size_t j = 0; j < instance.task_count(); ++j) {
+    if (allotments.fastest(j).time > 0) t_min = std::min(t_min, allotments.fastest(j).time);
+  }
+  if (std::isfinite(t_min) && plan.estimate > 0) {
+    EXPECT_LE(t_min, plan.first_length) << label;
+    EXPECT_LT(plan.first_length, 2 * t_min * (1 + 1e-12)) << label;
+  }
+  std::vector<int> seen(instance.task_count(), 0);
+  double previous_length = 0;
+  for (const Batch& batch : plan.batches) {
+    const double doublings = std::log2(batch.length / plan.first_length);
+    EXPECT_EQ(doublings, std::round(doublings)) << label;
+    EXPECT_GE(batch.length, previous_length) << label;
+    EXPECT_GE(batch.start, batch.length * (1 - 1e-12)) << label << ": t_j >= the batch's length t_j";
+    previous_length = batch.length;
+    std::vector<double> area(instance.dimensions(), 0.0);
+    for (std::size_t k = 0; k < batch.tasks.size(); ++k) {
+      const std::size_t task = batch.tasks[k];
+      ++seen[task];
+      const auto alloc = instance.space().decode(batch.allocation[k]);
+      EXPECT_EQ(batch.time[k], instance.time(task, alloc)) << label;
+      EXPECT_LE(batch.time[k], batch.length) << label << ": task " << task << " does not fit its batch";
+      for (std::size_t r = 0; r < alloc.size(); ++r) area[r] += alloc[r] * batch.time[k];
+    }
+    for (std::size_t r = 0; r < area.size(); ++r) {
+      EXPECT_TRUE(testing::close_or_below(area[r], instance.space().capacity(r) * batch.length)) << label;
+    }
+  }
+  for (std::size_t j = 0; j < seen.size(); ++j) EXPECT_EQ(seen[j], 1) << label << ": task " << j;
+}
+
+TEST(BatchesTest, DoubleAndEveryTaskFitsItsBatch) {
+  for (std::uint64_t seed = 0; seed < 300; ++seed) {
+    expect_batches_double_and_tasks_fit(small_random_instance(seed), "random seed " + std::to_string(seed));
+  }
+  for (std::uint64_t seed = 0; seed < 6; ++seed) {
+    expect_batches_double_and_tasks_fit(recurrence_instance(seed, 32, 40, seed % 2 == 0 ? 0.1 : 0.9),
+                                        "recurrence seed " + std::to_string(seed));
+  }
+}
+
+// The algorithm keeps the batches' allotments; only the start times come from the list compaction.
+TEST(BicriteriaTest, RunsEveryTaskAtItsBatchAllotment) {
+  const Instance instance = recurrence_instance(3, 16, 30, 0.5);
+  const BatchPlan batches = plan_batches(instance);
+  const Schedule schedule = plan(find_algorithm("bicriteria"), instance, lower_bound(instance)).schedule;
+  for (const Batch& batch : batches.batches) {
+    for (std::size_t k = 0; k < batch.tasks.size(); ++k) {
+      EXPECT_EQ(instance.space().index_of(schedule.tasks[batch.tasks[k]].alloc), batch.allocation[k]);
+    }
+  }
+}
+
+TEST(WeightedBoundTest, IsBelowEveryScheduleOfEveryRegisteredAlgorithm) {
+  std::vector<std::pair<std::string, Instance>> instances;
+  for (std::uint64_t seed = 0; seed < 80; ++seed) instances.emplace_back("random " + std::to_string(seed), small_random_instance(seed));
+  for (std::uint64_t seed = 0; seed < 6; ++seed) {
+    instances.emplace_back("recurrence " + std::to_string(seed), recurrence_instance(seed, 24, 20, 0.2 * static_cast<double>(seed % 5)));
+  }
+  for (const auto& [label, instance] : instances) {
+    const std::optional<double> bound = weighted_completion_lower_bound(instance);
+    ASSERT_TRUE(bound.has_value()) << label;
+    EXPECT_GT(*bound, 0) << label;
+    for (const auto& algorithm : algorithms()) {
+      const Schedule schedule = plan(*algorithm, instance, lower_bound(instance)).schedule;
+      EXPECT_TRUE(testing::close_or_below(*bound, weighted_sum(instance, schedule)))
+          << label << ", " << algorithm->name() << ": LP " << *bound << " > " << weighted_sum(instance, schedule);
+    }
+  }
+}
+
+// One task: nothing competes, so the bound is exactly w times the fastest time (the interval before t_0 and the
+// objective coefficient max(lower end, fastest time) make this tight).
+TEST(WeightedBoundTest, IsTightForOneTask) {
+  const Instance instance = recurrence_instance(11, 8, 1, 0.3);
+  const double fastest = CanonicalAllotments(instance).fastest(0).time;
+  EXPECT_NEAR(*weighted_completion_lower_bound(instance), instance.tasks()[0].weight * fastest, 1e-9 * fastest);
+  EXPECT_EQ(*weighted_completion_lower_bound(Instance({Resource{"cores", 2}}, {})), 0.0);
+}
+
+// Sec. 4.1: Gang (every task on all processors, Smith's order) is optimal with linear speedups, so no registered
+// algorithm beats it on sum w_j C_j there.
+TEST(PaperClaimsTest, GangIsOptimalForLinearSpeedups) {
+  for (std::uint64_t seed = 0; seed < 20; ++seed) {
+    Random random(seed);
+    const int m = 1 + static_cast<int>(random.index(8));
+    const AllocationSpace space({m});
+    std::vector<Task> tasks;
+    const std::size_t n = 2 + random.index(8);
+    for (std::size_t j = 0; j < n; ++j) {
+      const double work = random.uniform_below(1, 10);
+      std::vector<double> times{testing::kInf};
+      for (int k = 1; k <= m; ++k) times.push_back(work / k);
+      tasks.push_back({testing::numbered("t", j), std::make_shared<DenseTimeTable>(space, std::move(times)),
+                       nlohmann::json::object(), nullptr, random.uniform_below(1, 10)});
+    }
+    const Instance instance({Resource{"cores", m}}, std::move(tasks));
+    const double gang = weighted_sum(instance, plan(find_algorithm("gang"), instance, 0).schedule);
+    for (const auto& algorithm : algorithms()) {
+      const double other = weighted_sum(instance, plan(*algorithm, instance, 0).schedule);
+      EXPECT_TRUE(testing::close_or_below(gang, other)) << "seed " << seed << ": " << algorithm->name();
+    }
+  }
+}
+
+// Sec. 4.2 on small cases of the paper's recurrence workloads (m = 64, n = 60, weights U(1, 10)): the ratios of
+// sums over a few runs stay within the paper's claims — sum w_j C_j within 2.5 x the LP bound and the makespan
+// within 2 x its bound — and on highly parallel tasks the algorithm beats the list baselines in MRT and weighted
+// LPTF order and Gang on minsum. (The paper has it best of all there; SAF comes within a few percent of it or
+// beats it in our runs: docs/bicriteria.md.)
+TEST(PaperClaimsTest, BicriteriaStaysWithinTheClaimedRatiosOnSmallCases) {
+  for (const double x_mean : {0.1, 0.9}) {
+    std::map<std::string, double> weighted;
+    double weighted_bound = 0, makespan = 0, makespan_bound = 0;
+    for (std::uint64_t seed = 0; seed < 4; ++seed) {
+      const Instance instance = recurrence_instance(100 + seed, 64, 60, x_mean);
+      const double bound = lower_bound(instance);
+      weighted_bound += *weighted_completion_lower_bound(instance);
+      makespan_bound += bound;
+      for (const char* name : {"bicriteria", "gang", "sequential-lptf", "list-mrt", "list-wlptf", "list-saf"}) {
+        const Schedule schedule = plan(find_algorithm(name), instance, bound).schedule;
+        weighted[name] += weighted_sum(instance, schedule);
+        if (std::string(name) == "bicriteria") makespan += schedule.makespan;
+      }
+    }
+    EXPECT_LE(weighted["bicriteria"], 2.5 * weighted_bound) << "X mean " << x_mean;
+    EXPECT_LE(makespan, 2.0 * makespan_bound) << "X mean " << x_mean;
+    if (x_mean == 0.1) {
+      for (const char* name : {"gang", "list-mrt", "list-wlptf"}) EXPECT_LE(weighted["bicriteria"], weighted[name]) << name;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace cosched::sched
