@@ -1,0 +1,36 @@
+// `cosched demo --slurm --quick` inside an allocation of the local cluster's three nodes: the demo batch runs across
+// all of them, its last line names its output folder, and `cosched report` merges that folder's node journals.
+#include <nlohmann/json.hpp>
+
+#include "local_cluster.hpp"
+#include "support/files.hpp"
+
+namespace cosched::slurm_test {
+namespace {
+
+TEST(SlurmDemo, QuickDemoRunsAcrossTheAllocationAndItsFolderIsReported) {
+  COSCHED_REQUIRE_SLURM_CLUSTER(3);
+  const fs::path dir = test_support::scratch_dir();
+  const CommandResult demo =
+      run_in_cluster("salloc --nodes=3 --exclusive " + cosched_program() + " demo --slurm --quick --output demo", dir,
+                     280);
+  ASSERT_EQ(demo.exit_code, 0) << demo.out << demo.err;
+
+  std::string last_line = demo.out.substr(0, demo.out.find_last_not_of('\n') + 1);
+  last_line = last_line.substr(last_line.find_last_of('\n') + 1);
+  ASSERT_TRUE(fs::is_directory(last_line)) << "the last line is not the output folder: " << last_line;
+  EXPECT_TRUE(fs::equivalent(last_line, dir / "demo")) << last_line;
+
+  const CommandResult report =
+      test_support::run_program("cosched", "report '" + last_line + "' --json", dir);
+  ASSERT_EQ(report.exit_code, 0) << report.err;
+  const auto merged = nlohmann::json::parse(report.out, nullptr, false);
+  ASSERT_TRUE(merged.is_object()) << report.out;
+  EXPECT_EQ(merged["nodes"], 3);
+  EXPECT_GT(merged["tasks_completed"].get<int>(), 0);
+  EXPECT_EQ(merged["tasks_completed"], merged["tasks_planned"]);
+  EXPECT_EQ(merged["tasks_failed"], 0);
+}
+
+}  // namespace
+}  // namespace cosched::slurm_test
