@@ -29,7 +29,7 @@ readonly kOwnerFile=.cosched-local-slurm
 
 say() { echo "local-slurm: $*" >&2; }
 die() { say "error: $*"; exit 1; }
-usage() { say "$*"; sed -n '3,6p' "${BASH_SOURCE[0]}" >&2; exit 2; }
+usage() { say "$*"; sed -n '4,6p' "${BASH_SOURCE[0]}" >&2; exit 2; }
 skip() { say "SKIPPED: $*"; exit "$kSkip"; }
 
 # --- processes ------------------------------------------------------------------------------------------------------
