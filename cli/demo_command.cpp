@@ -12,6 +12,7 @@ namespace {
 struct DemoFlags {
   bool quick = false;
   bool force = false;
+  bool slurm = false;
   std::string output;
   std::string stream_bench;
 };
@@ -22,6 +23,8 @@ const cosched::cli::CommandRegistration registration{"demo", [](CLI::App& app) {
   sub->add_flag("--quick", flags->quick, "Under a minute: fewer and shorter tasks, one profiling run per point");
   sub->add_option("--output", flags->output, "Output folder (default: ./cosched-demo-<UTC time>)");
   sub->add_flag("--force", flags->force, "Replace what the --output folder already holds");
+  sub->add_flag("--slurm", flags->slurm,
+                "Inside a Slurm allocation: the batch scaled to its nodes, one job step per node (docs/cluster.md)");
   sub->add_option("--stream-bench", flags->stream_bench, "stream_bench executable (default: next to cosched)");
   sub->callback([flags] {
     cosched::demo::DemoOptions options;
@@ -29,7 +32,7 @@ const cosched::cli::CommandRegistration registration{"demo", [](CLI::App& app) {
     options.force = flags->force;
     options.output = flags->output;
     options.stream_bench = flags->stream_bench;
-    (void)cosched::demo::run_demo(options);
+    (void)(flags->slurm ? cosched::demo::run_cluster_demo(options) : cosched::demo::run_demo(options));
   });
 }};
 

@@ -22,6 +22,7 @@
 #include "cosched/sched/io.hpp"
 #include "run_main.hpp"
 #include "launch_options.hpp"
+#include "cluster_launch.hpp"
 #include "workload_reading.hpp"
 
 namespace {
@@ -34,6 +35,7 @@ struct LaunchCommandFlags {
   std::string workload;
   std::string instance;
   std::string policy = "auto";
+  bool slurm = false;
   cosched::cli::LaunchFlags run;
 };
 
@@ -81,7 +83,28 @@ std::string prediction_models_line(const launcher::LaunchPlan& plan, bool have_i
                      build_hint);
 }
 
+// `cosched launch PLAN_DIR --slurm`: one step per plan node, each a launch of that node's schedule.
+void run_slurm(const LaunchCommandFlags& flags) {
+  if (!flags.workload.empty() || !flags.instance.empty()) {
+    throw cosched::UsageError("--workload and --instance do not go with --slurm: the plan folder holds every node's "
+                              "instance");
+  }
+  if (!flags.run.resume.empty()) {
+    throw cosched::UsageError("with --slurm, --resume is a bare flag: it continues every node's journal in the plan "
+                              "folder");
+  }
+  cosched::cli::SlurmLaunchRequest request{flags.schedule, flags.run.resume_given(), flags.run.force,
+                                           cosched::cli::step_launch_options(flags.run)};
+  if (flags.policy != "auto") request.step_options.insert(request.step_options.end(), {"--policy", flags.policy});
+  (void)cosched::cli::run_slurm_launch(request);
+}
+
 void run_launch(const LaunchCommandFlags& flags) {
+  if (flags.slurm) {
+    run_slurm(flags);
+    return;
+  }
+  if (flags.workload.empty()) throw cosched::UsageError("--workload is required (without --slurm)");
   const cosched::cli::LaunchNode launch_node = cosched::cli::launch_node(flags.run);
   const config::PlatformConfig& node = launch_node.node;
   launcher::LaunchPlan plan = read_plan(flags, node);
@@ -114,10 +137,15 @@ void run_launch(const LaunchCommandFlags& flags) {
 const cosched::cli::CommandRegistration registration{"launch", [](CLI::App& app) {
   auto* sub = app.add_subcommand("launch", "Run a schedule on this node's cores and memory tiers, journaled");
   auto flags = std::make_shared<LaunchCommandFlags>();
-  sub->add_option("schedule", flags->schedule, "Schedule JSON (cosched plan)")->required();
-  sub->add_option("--workload", flags->workload,
-                  "What each task id runs: workload TOML, Instance JSON of `cosched instance`, or command JSON")
+  sub->add_option("schedule", flags->schedule,
+                  "Schedule JSON (cosched plan); with --slurm, the plan folder of `cosched plan --nodes N`")
       ->required();
+  sub->add_option("--workload", flags->workload,
+                  "What each task id runs: workload TOML, Instance JSON of `cosched instance`, or command JSON "
+                  "(required without --slurm)");
+  sub->add_flag("--slurm", flags->slurm,
+                "Inside a Slurm allocation: one job step per node of the plan folder, merged report "
+                "(docs/cluster.md)");
   sub->add_option("--instance", flags->instance, "Instance JSON the schedule came from (checks the schedule; its bandwidth model, "
                                                  "if any, gives the contention-aware prediction)");
   sub->add_option("--policy", flags->policy, "auto | list | pack")->capture_default_str();

@@ -4,6 +4,7 @@
 
 #include "cosched/common/checked.hpp"
 #include "cosched/common/error.hpp"
+#include "cosched/launcher/slurm.hpp"
 #include "run_main.hpp"
 
 namespace cosched::cli {
@@ -12,8 +13,11 @@ void add_launch_flags(CLI::App& sub, LaunchFlags& flags) {
   sub.add_option("--platform", flags.platform, "Platform TOML (cores, fast chunks, tier backend); "
                                                "default: this machine as detected");
   sub.add_option("--journal", flags.journal, "Journal to write");
-  auto* resume =
-      sub.add_option("--resume", flags.resume, "Continue the run this journal records: only unfinished tasks run");
+  auto* resume = sub.add_option("--resume", flags.resume,
+                                "Continue the run this journal records: only unfinished tasks run (with --slurm: a "
+                                "bare flag, every node's journal)")
+                     ->expected(0, 1);
+  flags.resume_option = resume;
   sub.add_option("--tier-backend", flags.tier_backend, "Override the platform's tier backend");
   sub.add_option("--chunks", flags.chunks, "Fast chunks without --platform")
       ->check(CLI::Range(1U, config::kMaxFastChunks))
@@ -42,6 +46,9 @@ LaunchNode launch_node(const LaunchFlags& flags) {
 
 launcher::LaunchSettings launch_settings(const LaunchFlags& flags, const config::PlatformConfig& node,
                                          const std::filesystem::path& default_journal) {
+  if (flags.resume_given() && flags.resume.empty()) {
+    throw UsageError("--resume needs the journal to continue (a bare --resume only with --slurm)");
+  }
   if (!flags.journal.empty() && !flags.resume.empty() && flags.journal != flags.resume) {
     throw UsageError("--journal and --resume name different files: --resume continues its own journal");
   }
@@ -56,7 +63,27 @@ launcher::LaunchSettings launch_settings(const LaunchFlags& flags, const config:
   settings.clock.kill_grace_s = flags.kill_grace_s;
   settings.tier = launcher::make_tier_setup(node.tier_backend, node.emulation_ratio, node.chunk_bytes());
   settings.log_dir = flags.log_dir;
+  settings.slurm = launcher::slurm::step_from_environment(launcher::slurm::process_environment());
   return settings;
+}
+
+std::vector<std::string> step_launch_options(const LaunchFlags& flags) {
+  if (!flags.journal.empty() || !flags.log_dir.empty()) {
+    throw UsageError("--journal and --log-dir do not go with --slurm: every node's journal and logs are in the plan "
+                     "folder");
+  }
+  std::vector<std::string> options;
+  if (!flags.platform.empty()) {
+    options.insert(options.end(), {"--platform", std::filesystem::absolute(flags.platform).string()});
+  }
+  if (!flags.tier_backend.empty()) options.insert(options.end(), {"--tier-backend", flags.tier_backend});
+  if (flags.chunks != config::kDefaultFastChunks) {
+    options.insert(options.end(), {"--chunks", std::to_string(flags.chunks)});
+  }
+  if (flags.timeout_s) options.insert(options.end(), {"--timeout", fmt::format("{}", *flags.timeout_s)});
+  options.insert(options.end(), {"--kill-grace", fmt::format("{}", flags.kill_grace_s)});
+  if (flags.fail_fast) options.emplace_back("--fail-fast");
+  return options;
 }
 
 void report_launch(const launcher::LaunchSummary& summary, const launcher::LaunchSettings& settings) {

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "cosched/config/platform.hpp"
 #include "cosched/launcher/launch.hpp"
@@ -24,6 +25,9 @@ struct LaunchFlags {
   double kill_grace_s = 2.0;
   bool fail_fast = false;
   bool force = false;
+  // --resume given at all: with --slurm it is a bare flag (every node's journal), otherwise it names the journal.
+  const CLI::Option* resume_option = nullptr;
+  [[nodiscard]] bool resume_given() const { return resume_option != nullptr && resume_option->count() > 0; }
 };
 
 // Adds --platform, --journal, --resume, --tier-backend, --chunks, --timeout, --kill-grace, --log-dir,
@@ -39,9 +43,15 @@ struct LaunchNode {
 [[nodiscard]] LaunchNode launch_node(const LaunchFlags& flags);
 
 // The launcher's settings for `flags` on `node`; the journal is --resume's, --journal, or `default_journal`.
-// Throws UsageError when --journal and --resume name different files.
+// Throws UsageError when --journal and --resume name different files, or --resume names none. Inside a Slurm
+// step the settings carry the step (SLURMD_NODENAME, SLURM_JOB_ID, SLURM_STEP_ID) for the journal header.
 [[nodiscard]] launcher::LaunchSettings launch_settings(const LaunchFlags& flags, const config::PlatformConfig& node,
                                                        const std::filesystem::path& default_journal);
+
+// The options a node's step of `cosched launch PLAN --slurm` passes on: --platform, --tier-backend, --chunks,
+// --timeout, --kill-grace, --fail-fast when given. Throws UsageError for --journal, --log-dir (the plan folder
+// holds every node's journal and logs).
+[[nodiscard]] std::vector<std::string> step_launch_options(const LaunchFlags& flags);
 
 // Prints the summary; throws RuntimeFailure (exit 6) when the run was interrupted or a task failed.
 void report_launch(const launcher::LaunchSummary& summary, const launcher::LaunchSettings& settings);

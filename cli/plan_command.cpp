@@ -12,6 +12,8 @@
 #include "cosched/launcher/plan.hpp"
 #include "cosched/sched/algorithm.hpp"
 #include "cosched/sched/allocation.hpp"
+#include "cosched/sched/cluster.hpp"
+#include "cosched/sched/cluster_manifest.hpp"
 #include "cosched/sched/io.hpp"
 
 namespace {
@@ -21,6 +23,7 @@ struct PlanOptions {
   std::string algorithm;
   std::string output = "-";
   bool force = false;
+  std::size_t nodes = 0;  // 0: one node, a Schedule JSON; N: a cluster plan folder (docs/cluster.md)
 };
 
 // With a bandwidth model (`cosched instance --node`), a last column: the makespan the contention-aware clock
@@ -43,7 +46,25 @@ void print_comparison(const cosched::sched::Instance& instance, double bound) {
   }
 }
 
+// `--nodes N --output DIR`: the batch split over N identical nodes, one schedule per node and a manifest.
+void run_cluster_plan(const PlanOptions& options) {
+  if (options.algorithm == "all") throw cosched::UsageError("--nodes needs a single --algorithm, not all");
+  if (options.output == "-") throw cosched::UsageError("--nodes needs --output DIR: the plan is a folder of files");
+  const cosched::sched::Algorithm& algorithm = cosched::sched::find_algorithm(options.algorithm);
+  const auto overwrite = options.force ? cosched::Overwrite::replace : cosched::Overwrite::refuse;
+  cosched::sched::check_plan_folder(options.output, overwrite);
+  const auto instance = cosched::sched::load_instance(options.instance);
+  const auto cluster = cosched::sched::plan_cluster(algorithm, instance, options.nodes);
+  cosched::sched::write_cluster_plan(options.output, cluster, options.instance, overwrite);
+  fmt::print("{}", cosched::sched::format_cluster_plan(cluster));
+  fmt::print("{}\n", options.output);
+}
+
 void run_plan(const PlanOptions& options) {
+  if (options.nodes > 0) {
+    run_cluster_plan(options);
+    return;
+  }
   const bool compare = options.algorithm == "all";
   if (compare && options.output != "-") throw cosched::UsageError("--output needs a single --algorithm, not all");
   // Resolve the name and check the output before reading a possibly large instance: an existing output (even the
@@ -72,7 +93,11 @@ const cosched::cli::CommandRegistration registration{"plan", [](CLI::App& app) {
                               fmt::join(cosched::sched::algorithm_names(), ", ")))
       ->required();
   sub->add_option("-o,--output", options->output, "Write the Schedule JSON here (default -: stdout)");
-  sub->add_flag("--force", options->force, "Replace an existing --output file");
+  sub->add_flag("--force", options->force, "Replace an existing --output file (or plan folder)");
+  sub->add_option("--nodes", options->nodes,
+                  "Split the batch over N identical nodes: --output names a folder with one schedule per node and "
+                  "a manifest (docs/cluster.md)")
+      ->check(CLI::Range(std::size_t{1}, cosched::sched::kMaxClusterNodes));
   sub->callback([options] { run_plan(*options); });
 }};
 

@@ -16,6 +16,7 @@ struct DemoOptions {
   std::filesystem::path stream_bench;  // empty: launcher::default_stream_bench_path()
   std::filesystem::path scripts_dir;   // plotting scripts; empty: installed share/cosched/scripts, else scripts/
   std::FILE* out = stdout;             // progress and the result table
+  unsigned batch_scale = 1;            // the batch repeated this many times (--slurm: once per allocated node)
 };
 
 // Checks the output folder before any work: UsageError when it is a file, or (without force) a folder that
@@ -24,5 +25,11 @@ void check_demo_output(const DemoOptions& options);
 
 // Runs the demo and returns the output folder.
 std::filesystem::path run_demo(const DemoOptions& options);
+
+// `cosched demo --slurm`: inside a Slurm allocation of N nodes, the demo batch N times over (profiled on this
+// node, the nodes are identical), planned over the N nodes (cosched plan --nodes N), launched with one step per
+// node and reported merged; the plan folder is cluster-plan/ of the output folder (docs/cluster.md). Returns the
+// output folder, which `cosched report` accepts.
+std::filesystem::path run_cluster_demo(DemoOptions options);
 
 }  // namespace cosched::demo

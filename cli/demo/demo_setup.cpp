@@ -113,7 +113,7 @@ DemoSetup make_setup(const DemoOptions& options) {
   setup.fig3b_algorithms = options.quick ? std::vector<std::string>{"t-list-lpt"}
                                          : std::vector<std::string>{"t-list-spt", "t-list-lpt", "t-pack-nf",
                                                                     "t-pack-ff"};
-  const unsigned count = options.quick ? 2 : 4;
+  const unsigned count = (options.quick ? 2 : 4) * std::max(1U, options.batch_scale);
 
   const auto backend_for_calibration = platform::make_tier_backend(tier_options);
   setup.workload.name = "demo";

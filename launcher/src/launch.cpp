@@ -128,6 +128,7 @@ BatchStart batch_header(const LaunchPlan& plan, const std::vector<TaskPrediction
                            task.pack >= 0 ? std::optional<int>(task.pack) : std::nullopt});
   }
   header.inputs = inputs;
+  header.slurm = settings.slurm;
   return header;
 }
 

@@ -33,6 +33,7 @@ JournalReport summarize_replay(const JournalReplay& replay) {
   report.finished = replay.finished();
   report.truncated_tail = replay.truncated_tail.has_value();
   report.inputs = first.inputs;
+  report.slurm = replay.segments.back().header.slurm;
 
   std::vector<double> overheads;
   for (const TaskReplay& replayed : replay.tasks) {
@@ -124,6 +125,7 @@ json to_json(const JournalReport& report) {
           {"max_launch_overhead_s", report.max_launch_overhead_s},
           {"max_abs_start_deviation_s", report.max_abs_start_deviation_s},
           {"inputs", report.inputs ? to_json(*report.inputs) : json(nullptr)},
+          {"slurm", report.slurm ? to_json(*report.slurm) : json(nullptr)},
           {"tasks", tasks}};
 }
 

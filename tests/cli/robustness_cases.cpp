@@ -97,6 +97,10 @@ const std::string kUnsafeId = "a task id with ../ (ids name files)";
 const std::string kOnline =
     "online: a malformed trace line, no job source or two, options a policy refuses, a bad --from date, "
     "--campaigns without --trace";
+const std::string kCluster =
+    "cluster: --nodes beyond the tasks or without --output DIR, a folder that is no plan, a node journal missing, "
+    "--slurm outside an allocation, a bare --resume without --slurm";
+const std::string kClusterPlan = "cosched plan --algorithm t-list-lpt --instance inst.json --nodes 2 --output plan";
 
 std::vector<Case> make_cases() {
   const std::string far = schedule_with("t-list-lpt", "1e12", "0.01");
@@ -429,6 +433,26 @@ std::vector<Case> make_cases() {
       {kOnline, "cosched online --policy fcfs --synthetic --jobs 5 --campaigns max", 2, "--trace"},
       {kOnline, "cosched online --policy fcfs --trace one.swf --campaigns sessions", 2, "sessions",
        {{"one.swf", "; MaxProcs: 4\n1 0 0 10 1 -1 -1 1 -1 -1 1 1 1 -1 1 -1 -1 -1\n"}}},
+      // ---- cluster plans and Slurm (issue #15) ----
+      {kCluster, "cosched plan --algorithm t-list-lpt --instance inst.json --nodes 3 --output plan", 2,
+       "exceeds the instance's 2 tasks"},
+      {kCluster, "cosched plan --algorithm t-list-lpt --instance inst.json --nodes 2", 2, "--output DIR"},
+      {kCluster, "cosched plan --algorithm all --instance inst.json --nodes 2 --output plan", 2, "not all"},
+      {kCluster, "cosched plan --algorithm t-list-lpt --instance inst.json --nodes 0 --output plan", 2, "--nodes"},
+      {kCluster, "cosched plan --algorithm t-list-lpt --instance inst.json --nodes 2 --output s.json", 2, "is a file"},
+      {kCluster, "cosched plan --algorithm t-list-lpt --instance inst.json --nodes 2 --output plan", 2,
+       "already holds files", {}, kClusterPlan},
+      {kCluster, "cosched report out", 3, "not a cluster plan folder", {{"out/", ""}}},
+      {kCluster, "cosched launch out --slurm", 3, "not a cluster plan folder", {{"out/", ""}}},
+      {kCluster, "cosched slurm-script out", 3, "not a cluster plan folder", {{"out/", ""}}},
+      {kCluster, "cosched report plan", 3, "plan node 0 has no journal", {}, kClusterPlan},
+      {kCluster, "cosched launch plan --slurm", 2, "SLURM_JOB_ID is not set", {}, kClusterPlan},
+      {kCluster, "cosched launch plan --slurm --resume plan/node-000.journal.jsonl", 2, "bare flag", {}, kClusterPlan},
+      {kCluster, "cosched launch plan --slurm --workload w.json", 2, "--workload", {}, kClusterPlan},
+      {kCluster, "cosched launch s.json --workload w.json --platform plat.toml --resume", 2, "--resume needs"},
+      {kCluster, "cosched launch s.json --platform plat.toml", 2, "--workload is required"},
+      {kCluster, "cosched slurm-script plan --job-name ../x", 2, "--job-name", {}, kClusterPlan},
+      {kCluster, "cosched slurm-script plan --margin nan", 2, "--margin", {}, kClusterPlan},
   };
 }
 

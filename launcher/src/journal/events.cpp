@@ -54,6 +54,7 @@ json write(const BatchStart& e) {
               {"plan", plan}};
   if (e.emulation_ratio) out["emulation_ratio"] = *e.emulation_ratio;
   if (e.inputs) out["inputs"] = to_json(*e.inputs);
+  out["slurm"] = e.slurm ? to_json(*e.slurm) : json(nullptr);
   return out;
 }
 
@@ -179,6 +180,9 @@ BatchStart read_batch_start(const JsonFields& f) {
     e.inputs = BatchInputs{read_stamp(*inputs, "schedule"), read_stamp(*inputs, "workload"),
                            read_stamp(*inputs, "platform")};
   }
+  if (const auto slurm = f.object("slurm")) {
+    e.slurm = SlurmStep{slurm->text("node"), slurm->text("job_id"), slurm->text("step_id")};
+  }
   return e;
 }
 
@@ -298,6 +302,10 @@ static_assert(std::size(kEventKinds) == std::variant_size_v<JournalEvent>);
 }  // namespace
 
 std::string_view event_name(const JournalEvent& event) noexcept { return kEventKinds[event.index()].name; }
+
+json to_json(const SlurmStep& step) {
+  return {{"node", step.node}, {"job_id", step.job_id}, {"step_id", step.step_id}};
+}
 
 json to_json(const BatchInputs& inputs) {
   return {{"schedule", stamp_json(inputs.schedule)},

@@ -1,4 +1,5 @@
 // Instance JSON and Schedule JSON (docs/formats.md), SWF traces.
+#include "cosched/sched/cluster_manifest.hpp"
 #include "cosched/sched/io.hpp"
 #include "cosched/sched/online/swf.hpp"
 #include "targets.hpp"
@@ -25,6 +26,14 @@ void instance_json(std::string_view input) { (void)sched::parse_instance(input, 
 
 void schedule_json(std::string_view input) {
   (void)sched::parse_schedule(input, fixed_instance(), "fuzz-schedule.json");
+}
+
+void cluster_manifest(std::string_view input) {
+  const sched::ClusterManifest manifest = sched::parse_cluster_manifest(input, "fuzz-manifest.json");
+  const std::string written = sched::cluster_manifest_to_json(manifest);
+  if (sched::cluster_manifest_to_json(sched::parse_cluster_manifest(written, "written")) != written) {
+    throw std::logic_error("cluster_manifest_to_json does not read back the same");
+  }
 }
 
 void swf_trace(std::string_view input) {

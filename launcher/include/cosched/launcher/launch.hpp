@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "cosched/launcher/engine.hpp"
+#include "cosched/launcher/journal/events.hpp"
 #include "cosched/launcher/plan.hpp"
 #include "cosched/launcher/task_command.hpp"
 #include "cosched/config/workload.hpp"
@@ -33,6 +34,7 @@ struct LaunchSettings {
   std::string schedule_source;         // for the journal header
   std::string workload_source;
   std::string label;                   // free text for the header (e.g. the demo's configuration)
+  std::optional<SlurmStep> slurm;      // the Slurm step this launch runs in, for the header
 };
 
 struct TaskDeviation {

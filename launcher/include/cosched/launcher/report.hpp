@@ -42,6 +42,8 @@ struct JournalReport {
   std::vector<TaskReport> tasks;
   // The digests the journal was stamped with (its first batch_start; --resume refuses other inputs), when any.
   std::optional<BatchInputs> inputs;
+  // The Slurm step of the last segment (the one that ran or resumed it last); nullopt outside Slurm.
+  std::optional<SlurmStep> slurm;
   [[nodiscard]] double ratio() const noexcept {
     return predicted_makespan > 0 ? observed_makespan / predicted_makespan : 0.0;
   }

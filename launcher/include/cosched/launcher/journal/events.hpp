@@ -50,6 +50,15 @@ struct BatchInputs {
   InputStamp platform;  // cores, fast chunks, chunk bytes, tier backend, emulation ratio
 };
 
+// The Slurm job step a segment ran in (SLURMD_NODENAME, SLURM_JOB_ID, SLURM_STEP_ID of its environment), for
+// `cosched launch --slurm` (docs/cluster.md). A field Slurm did not set is "".
+struct SlurmStep {
+  std::string node;
+  std::string job_id;
+  std::string step_id;
+  friend bool operator==(const SlurmStep&, const SlurmStep&) = default;
+};
+
 struct BatchStart {
   std::string time_utc;
   std::string host;
@@ -79,6 +88,8 @@ struct BatchStart {
   // Digests of the full batch's inputs; --resume refuses a journal whose inputs differ. Absent in journals written
   // before cosched stamped them (those cannot be resumed, only reported).
   std::optional<BatchInputs> inputs;
+  // Written null, and read as nullopt, outside Slurm (and in journals written before it existed).
+  std::optional<SlurmStep> slurm;
 };
 
 struct TaskStart {
@@ -149,6 +160,9 @@ using JournalEvent = std::variant<BatchStart, TaskStart, TaskEnd, OvercommitRefu
 // A batch_start's "inputs": {"schedule": {"digest", "summary"}, "workload": ..., "platform": ...} (also what
 // `cosched report --json` prints).
 [[nodiscard]] nlohmann::json to_json(const BatchInputs& inputs);
+
+// A batch_start's "slurm": {"node", "job_id", "step_id"} (also what `cosched report --json` prints).
+[[nodiscard]] nlohmann::json to_json(const SlurmStep& step);
 
 // The event a JSON object holds. Required: "event" (a known kind), and "task" (start, end, overcommit_refused),
 // "t" (start, end), "status" (end, batch_end); every other field may be missing (its default) but, when present,
