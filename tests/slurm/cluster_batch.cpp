@@ -3,7 +3,6 @@
 #include <fmt/core.h>
 
 #include <algorithm>
-#include <fstream>
 #include <set>
 #include <sstream>
 
@@ -78,16 +77,9 @@ launcher::JournalReplay ClusterBatch::journal_of(int node) const {
 }
 
 std::vector<std::string> ClusterBatch::journal_slurm_nodes(int node) const {
-  // The header's "slurm" object is what the contract fixes on disk; the replay above checks everything else.
   std::vector<std::string> nodes;
-  std::ifstream in(plan_ / node_file(node, "journal.jsonl"));
-  for (std::string line; std::getline(in, line);) {
-    const auto event = nlohmann::json::parse(line, nullptr, false);
-    if (!event.is_object() || event.value("event", "") != "batch_start") continue;
-    const auto slurm = event.find("slurm");
-    nodes.push_back(slurm != event.end() && slurm->is_object() && (*slurm)["node"].is_string()
-                        ? (*slurm)["node"].get<std::string>()
-                        : "(none)");
+  for (const auto& segment : journal_of(node).segments) {
+    nodes.push_back(segment.header.slurm ? segment.header.slurm->node : "(not in a Slurm step)");
   }
   return nodes;
 }

@@ -79,6 +79,10 @@ TEST_F(ClusterLaunch, AKilledStepIsResumedWithOnlyItsNodesUnfinishedTasks) {
   const auto resumed_journal = journal_of(1);
   ASSERT_EQ(resumed_journal.segments.size(), 2U);
   EXPECT_EQ(resumed_journal.segments[1].header.already_completed.size(), 1U);
+  const auto& killed = resumed_journal.segments[0].header.slurm;
+  const auto& resumed_step = resumed_journal.segments[1].header.slurm;
+  ASSERT_TRUE(killed && resumed_step);
+  EXPECT_NE(killed->job_id, resumed_step->job_id) << "the resumed segment runs in the new allocation";
 }
 
 }  // namespace
