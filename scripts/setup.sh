@@ -13,6 +13,7 @@ packages=(
   ccache                                  # scripts/test.sh: cheap rebuilds (CI builds the tree several times)
   clang-14 libclang-rt-14-dev libomp-14-dev  # scripts/fuzz.sh: libFuzzer + sanitizers, OpenMP for clang
   python3 python3-matplotlib python3-pandas
+  slurmd slurmctld slurm-client munge     # tests/slurm: a real multi-node Slurm cluster on this machine (root only)
 )
 
 missing=()

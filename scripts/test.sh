@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Sets up a fresh machine, builds with warnings as errors and runs the whole test suite.
+# Sets up a fresh machine, builds with warnings as errors and runs the whole test suite — the real-cluster tests
+# included (label slurm: a 3-node Slurm cluster on this machine, tests/slurm; they skip, saying why, without root).
 #   scripts/test.sh             release build in build-ci/, ctest
 #   scripts/test.sh --sanitize  ASan+UBSan build in build-asan/, ctest
 set -euo pipefail
@@ -26,5 +27,12 @@ if [ "${1:-}" = "--sanitize" ]; then
   export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 fi
 "$root/scripts/build.sh" "$build_dir" "${cmake_args[@]}"
+# The Slurm tests' cluster (tests/slurm, docs/slurm-local.md): ctest's cleanup fixture stops it after the group;
+# this stops it too when ctest itself is interrupted or killed, so that no daemon outlives the run.
+stop_slurm_cluster() {
+  bash "$root/scripts/local-slurm.sh" stop --dir "$build_dir/tests/slurm/cluster" --keep-logs >/dev/null 2>&1 || true
+}
+trap stop_slurm_cluster EXIT
+trap 'exit 130' INT TERM
 cd "$build_dir"
 ctest --output-on-failure -j 2 --timeout 600

@@ -26,17 +26,22 @@ inline std::filesystem::path built_program(const std::string& program) {
   return std::filesystem::path(COSCHED_BIN_DIR) / program;
 }
 
-// Runs `program arguments` (arguments are shell words) in `dir`; `timeout` ends a command that would hang (exit
-// 124 then). stdout and stderr go through files in `dir` named after this process (ctest runs tests in parallel
-// processes, which may share a folder).
-inline CommandResult run_program(const std::string& program, const std::string& arguments,
-                                 const std::filesystem::path& dir) {
+// Runs `command_line` through a shell in `dir`; `timeout_s` ends a command that would hang (exit 124 then). stdout
+// and stderr go through files in `dir` named after this process (ctest runs tests in parallel processes, which may
+// share a folder).
+inline CommandResult run_shell(const std::string& command_line, const std::filesystem::path& dir, int timeout_s = 60) {
   const std::string tag = std::to_string(::getpid());
   const auto out = dir / ("stdout-" + tag + ".txt"), err = dir / ("stderr-" + tag + ".txt");
-  const std::string command = "cd '" + dir.string() + "' && timeout 60 " + built_program(program).string() + " " +
-                              arguments + " >'" + out.string() + "' 2>'" + err.string() + "'";
+  const std::string command = "cd '" + dir.string() + "' && timeout " + std::to_string(timeout_s) + " " +
+                              command_line + " >'" + out.string() + "' 2>'" + err.string() + "'";
   const int status = std::system(command.c_str());
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_text(out), read_text(err)};
+}
+
+// Runs `program arguments` (arguments are shell words) in `dir`, at most 60 s (run_shell).
+inline CommandResult run_program(const std::string& program, const std::string& arguments,
+                                 const std::filesystem::path& dir) {
+  return run_shell(built_program(program).string() + " " + arguments, dir);
 }
 
 // `result` is a failure with `exit_code` and exactly one stderr line that holds `fragment`.
