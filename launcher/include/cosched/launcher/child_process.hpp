@@ -24,13 +24,13 @@ struct ChildSpec {
   std::vector<std::string> argv;   // argv[0]: a path, or a name looked up in PATH (by the parent)
   std::vector<unsigned> pus;       // PU OS indices to bind to; never empty
   MemoryPolicy memory;
+  std::filesystem::path stdout_path;  // empty: /dev/null
+  std::filesystem::path stderr_path;  // empty: /dev/null
   // NAME=VALUE set in the child's environment on top of this process's (a command's env, autohbw's LD_PRELOAD).
   std::vector<std::string> environment;
   // Weighted interleave: the system-wide node weights the child's policy needs, held while it runs
   // (platform::InterleaveWeightsLease: refused when a running child holds other weights).
   std::map<unsigned, unsigned> interleave_weights;
-  std::filesystem::path stdout_path;  // empty: /dev/null
-  std::filesystem::path stderr_path;  // empty: /dev/null
 };
 
 struct ExitInfo {
