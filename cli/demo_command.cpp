@@ -14,6 +14,7 @@ struct DemoFlags {
   bool force = false;
   std::string output;
   std::string stream_bench;
+  std::string workload;
 };
 
 const cosched::cli::CommandRegistration registration{"demo", [](CLI::App& app) {
@@ -23,13 +24,21 @@ const cosched::cli::CommandRegistration registration{"demo", [](CLI::App& app) {
   sub->add_option("--output", flags->output, "Output folder (default: ./cosched-demo-<UTC time>)");
   sub->add_flag("--force", flags->force, "Replace what the --output folder already holds");
   sub->add_option("--stream-bench", flags->stream_bench, "stream_bench executable (default: next to cosched)");
+  sub->add_option("--workload", flags->workload,
+                  "Run your own batch of commands (workload JSON, docs/launcher.md) through the same pipeline")
+      ->check(CLI::ExistingFile);
   sub->callback([flags] {
     cosched::demo::DemoOptions options;
     options.quick = flags->quick;
     options.force = flags->force;
     options.output = flags->output;
     options.stream_bench = flags->stream_bench;
-    (void)cosched::demo::run_demo(options);
+    options.workload = flags->workload;
+    if (options.workload.empty()) {
+      (void)cosched::demo::run_demo(options);
+    } else {
+      (void)cosched::demo::run_workload_demo(options);
+    }
   });
 }};
 

@@ -16,6 +16,7 @@ struct DemoOptions {
   std::filesystem::path stream_bench;  // empty: launcher::default_stream_bench_path()
   std::filesystem::path scripts_dir;   // plotting scripts; empty: installed share/cosched/scripts, else scripts/
   std::FILE* out = stdout;             // progress and the result table
+  std::filesystem::path workload;      // run_workload_demo: the user's batch of commands
 };
 
 // Checks the output folder before any work: UsageError when it is a file, or (without force) a folder that
@@ -24,5 +25,9 @@ void check_demo_output(const DemoOptions& options);
 
 // Runs the demo and returns the output folder.
 std::filesystem::path run_demo(const DemoOptions& options);
+
+// `cosched demo --workload FILE`: the same pipeline (profile as launched, instance, every algorithm, launch,
+// observed vs predicted) on the user's batch of commands (cli/demo/workload_demo.cpp); returns the output folder.
+std::filesystem::path run_workload_demo(const DemoOptions& options);
 
 }  // namespace cosched::demo
