@@ -138,6 +138,26 @@ void print_command_notes(const std::string& output) {
   }
 }
 
+// The summary on stderr (none with --quiet: errors only): points, where the fast memory of commands went, the
+// overhead, and the failed points.
+void report_profile(const ProfileFlags& flags, const prof::SweepConfig& sweep, const prof::SweepOutcome& outcome,
+                    bool measures) {
+  if (flags.quiet) return;
+  fmt::print(stderr, "profile: {} points measured, {} already done, into {}\n", outcome.measured, outcome.skipped,
+             flags.output);
+  if (!sweep.commands.empty()) print_command_notes(flags.output);
+  if (measures && outcome.measured > 0) {
+    fmt::print(stderr, "profile: sweep {:.1f} s, {} {:.1f} s: overhead {:.1f} % (profiler's own {:.2f} %, the rest is {})\n",
+               outcome.wall_s, sweep.commands.empty() ? "kernel passes" : "command runs", outcome.kernel_s,
+               100.0 * outcome.overhead(), 100.0 * outcome.profiler_overhead(),
+               sweep.commands.empty() ? "allocation, first touch and validation in the stream runs"
+                                      : "in starting and reaping the processes, and in runs that failed");
+  }
+  for (std::size_t i = 0; i < outcome.failures.size() && i < 5; ++i) {
+    fmt::print(stderr, "profile: failed: {}\n", outcome.failures[i]);
+  }
+}
+
 void run_profile_command(const ProfileFlags& flags) {
   check_profile_output(flags);
   const prof::SweepConfig sweep = sweep_from_flags(flags);
@@ -150,20 +170,8 @@ void run_profile_command(const ProfileFlags& flags) {
   const bool measures = !prof::measurer_kind(sweep.measurer).is_model();
   options.show_progress = !flags.quiet && measures;
   const auto outcome = prof::run_profile(sweep, platform, options);
-  fmt::print(stderr, "profile: {} points measured, {} already done, into {}\n", outcome.measured, outcome.skipped,
-             flags.output);
-  if (!sweep.commands.empty()) print_command_notes(flags.output);
-  if (measures && outcome.measured > 0) {
-    fmt::print(stderr, "profile: sweep {:.1f} s, {} {:.1f} s: overhead {:.1f} % (profiler's own {:.2f} %, the rest is {})\n",
-               outcome.wall_s, sweep.commands.empty() ? "kernel passes" : "command runs", outcome.kernel_s,
-               100.0 * outcome.overhead(), 100.0 * outcome.profiler_overhead(),
-               sweep.commands.empty() ? "allocation, first touch and validation in the stream runs"
-                                      : "in starting and reaping the processes, and in runs that failed");
-  }
+  report_profile(flags, sweep, outcome, measures);
   if (!outcome.failures.empty()) {
-    for (std::size_t i = 0; i < outcome.failures.size() && i < 5; ++i) {
-      fmt::print(stderr, "profile: failed: {}\n", outcome.failures[i]);
-    }
     throw cosched::RuntimeFailure(fmt::format("{} of {} points failed (first: {}); their rows in {} are marked "
                                               "failed, without a time",
                                               outcome.failures.size(), outcome.measured, outcome.failures.front(),
@@ -226,7 +234,7 @@ const cosched::cli::CommandRegistration registration{"profile", [](CLI::App& app
   sub->add_option("-o,--output", flags->output, "Profile CSV to write")->required();
   auto* resume = sub->add_flag("--resume", flags->resume, "Continue a partial CSV, skipping points already measured");
   sub->add_flag("--force", flags->force, "Overwrite an existing CSV")->excludes(resume);
-  sub->add_flag("--quiet", flags->quiet, "No progress output");
+  sub->add_flag("--quiet", flags->quiet, "No progress and no summary: errors only");
   sub->callback([flags] { run_profile_command(*flags); });
 }};
 

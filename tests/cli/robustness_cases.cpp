@@ -97,6 +97,11 @@ const std::string kUnsafeId = "a task id with ../ (ids name files)";
 const std::string kOnline =
     "online: a malformed trace line, no job source or two, options a policy refuses, a bad --from date, "
     "--campaigns without --trace";
+const std::string kCommandRun = "a profiled command that fails, hangs or is not found (its CSV row is marked failed)";
+const std::string kCommandSweep =
+    "a command sweep asked wrongly: kernels with commands, --name per --command, an unknown placement, an unterminated "
+    "quote, a command task without a profile";
+const std::string kProfileCommand = "cosched profile --cores 1 --reps 1 --warmup 0 --quiet -o o.csv --command ";
 
 std::vector<Case> make_cases() {
   const std::string far = schedule_with("t-list-lpt", "1e12", "0.01");
@@ -429,6 +434,17 @@ std::vector<Case> make_cases() {
       {kOnline, "cosched online --policy fcfs --synthetic --jobs 5 --campaigns max", 2, "--trace"},
       {kOnline, "cosched online --policy fcfs --trace one.swf --campaigns sessions", 2, "sessions",
        {{"one.swf", "; MaxProcs: 4\n1 0 0 10 1 -1 -1 1 -1 -1 1 1 1 -1 1 -1 -1 -1\n"}}},
+      // ---- commands as profiled tasks ----
+      {kCommandRun, kProfileCommand + "/bin/false", 6, "ended with exit 1"},
+      {kCommandRun, kProfileCommand + "no-such-program-cosched", 6, "command not found"},
+      {kCommandRun, kProfileCommand + "yes --command-timeout 0.2", 6, "timeout of 0.2 s"},
+      {kCommandSweep, "cosched profile --command /bin/true --kernels triad -o o.csv", 2, "--kernels"},
+      {kCommandSweep, "cosched profile --command /bin/true --name a --name b -o o.csv", 2, "--name"},
+      {kCommandSweep, "cosched profile --command /bin/true --placement sideways -o o.csv", 2, "--placement"},
+      {kCommandSweep, "cosched launch s.json --workload w.json --journal r.jsonl --placement sideways", 2, "--placement"},
+      {kCommandSweep, "cosched profile --config bad.toml -o o.csv", 3, "unterminated",
+       {{"bad.toml", "[[commands]]\ncommand = \"'unterminated\"\n"}}},
+      {kCommandSweep, kInstance + "w.json", 3, "without \"profile\""},
   };
 }
 

@@ -55,7 +55,7 @@ TEST(ProfileCsv, WrongHeaderIsRejectedWithFileAndLine) {
 
 TEST(ProfileCsv, MalformedRowNamesLineAndColumn) {
   const auto path = testing::write_file(testing::scratch_dir() / "bad.csv",
-                                        std::string(kProfileCsvHeader) + "\ntriad,64,1,0,0.1,0.1,0.1,3,1\n" +
+                                        std::string(kProfileCsvHeaderWithoutStatus) + "\ntriad,64,1,0,0.1,0.1,0.1,3,1\n" +
                                             "triad,64,x,0,0.1,0.1,0.1,3,1\n");
   try {
     (void)read_profile_csv(path);
@@ -69,7 +69,7 @@ TEST(ProfileCsv, MalformedRowNamesLineAndColumn) {
 
 std::string error_reading(const std::string& rows) {
   const auto path =
-      testing::write_file(testing::scratch_dir() / "bad.csv", std::string(kProfileCsvHeader) + "\n" + rows);
+      testing::write_file(testing::scratch_dir() / "bad.csv", std::string(kProfileCsvHeaderWithoutStatus) + "\n" + rows);
   try {
     (void)read_profile_csv(path);
   } catch (const InputError& e) {

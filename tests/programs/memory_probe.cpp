@@ -2,7 +2,8 @@
 // and touches N MiB, then prints one JSON line with the memory policy it runs under (get_mempolicy, as the launcher
 // set it before exec), the NUMA nodes its pages landed on (move_pages), its CPU affinity and the environment
 // variables asked for. Options: --mib N (default 8), --exit CODE (end with that code after reporting), --sleep S
-// (sleep first: a hanging task), --env NAME (report NAME's value; repeatable).
+// (sleep first: a hanging task), --env NAME (report NAME's value; repeatable), --expect-cpus N (exit 4 unless bound
+// to exactly N CPUs: checks {threads} and the binding at once), --expect-env NAME (exit 5 when NAME is unset).
 #include <sched.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -23,12 +24,16 @@ int main(int argc, char** argv) {
   int exit_code = 0;
   double sleep_s = 0.0;
   std::vector<std::string> env_names;
+  int expect_cpus = 0;
+  std::vector<std::string> expect_env;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string option = argv[i];
     if (option == "--mib") mib = std::atof(argv[i + 1]);
     else if (option == "--exit") exit_code = std::atoi(argv[i + 1]);
     else if (option == "--sleep") sleep_s = std::atof(argv[i + 1]);
     else if (option == "--env") env_names.emplace_back(argv[i + 1]);
+    else if (option == "--expect-cpus") expect_cpus = std::atoi(argv[i + 1]);
+    else if (option == "--expect-env") expect_env.emplace_back(argv[i + 1]);
     else {
       std::fprintf(stderr, "memory_probe: unknown option %s\n", argv[i]);
       return 2;
@@ -71,5 +76,15 @@ int main(int argc, char** argv) {
   std::fflush(stdout);
   if (exit_code != 0) std::fprintf(stderr, "memory_probe: ending with exit code %d as asked\n", exit_code);
   ::munmap(memory, bytes);
+  if (expect_cpus > 0 && CPU_COUNT(&cpus) != expect_cpus) {
+    std::fprintf(stderr, "memory_probe: bound to %d CPUs, expected %d\n", CPU_COUNT(&cpus), expect_cpus);
+    return 4;
+  }
+  for (const auto& name : expect_env) {
+    if (std::getenv(name.c_str()) == nullptr) {
+      std::fprintf(stderr, "memory_probe: %s is not set\n", name.c_str());
+      return 5;
+    }
+  }
   return exit_code;
 }

@@ -54,8 +54,8 @@ struct MeasurerOptions {
   // times stay per pass (run time / passes), the unit of every profile. The others take 1 pass per repetition.
   unsigned passes = 1;
   // The command measurer: what to run (sweep_config.hpp) and how commands get fast memory.
-  std::vector<CommandProfileSpec> commands;
-  CommandPlacementOptions placement;
+  std::vector<CommandProfileSpec> commands{};
+  CommandPlacementOptions placement{};
 };
 
 // What a sweep must know about a measurer before it makes one (no caller branches on a measurer's name).

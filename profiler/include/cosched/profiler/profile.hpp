@@ -25,13 +25,13 @@ inline constexpr std::string_view kStatusOk = "ok";
 
 struct ProfileRow {
   ProfilePoint point;
-  std::string status{kStatusOk};  // a failed row carries no time: times, reps and gbs are 0 (empty in the CSV)
-  [[nodiscard]] bool ok() const { return status == kStatusOk; }
   double time_s = 0.0;      // median over the timed repetitions
   double time_min_s = 0.0;  // spread: fastest and slowest repetition
   double time_max_s = 0.0;
   unsigned reps = 0;
   double gbs = 0.0;  // footprint_bytes / time_s / 1e9
+  std::string status{kStatusOk};  // a failed row carries no time: times, reps and gbs are 0 (empty in the CSV)
+  [[nodiscard]] bool ok() const { return status == kStatusOk; }
 };
 
 // The kernel column of a profiled command: "command:<name>"; and back ("" when `kernel` is not a command's).

@@ -52,8 +52,8 @@ struct SweepConfig {
   std::optional<double> emulation_ratio;
   std::string measurer{kDefaultMeasurer};  // a name of measurer_names()
   unsigned passes = 1;                     // kernel passes per timed run (MeasurerOptions::passes)
-  std::vector<CommandProfileSpec> commands;  // a command sweep (measurer "command") when not empty
-  CommandPlacementOptions placement;
+  std::vector<CommandProfileSpec> commands{};  // a command sweep (measurer "command") when not empty
+  CommandPlacementOptions placement{};
 };
 
 // The measurer a sweep of commands uses.

@@ -51,12 +51,12 @@ struct WorkloadTask {
   std::uint64_t footprint_bytes = 0;  // STREAM: total bytes over the kernel's arrays
   unsigned passes = 1;                // STREAM: kernel passes (the instance's time covers all of them)
   std::vector<std::string> command;   // a program, when set (placeholders allowed)
-  // A command's profiled name (`cosched profile --command ... --name NAME`): its times in an instance come from the
-  // profile rows of "command:NAME" at its footprint_bytes (0 when not given). "" for STREAM tasks.
-  std::string profile{};
   std::optional<double> timeout_s;    // overrides the launch's --timeout
   double release_s = 0.0;             // online runs: seconds after the start when the task arrives, in [0, kMaxSeconds]
   std::string user{};                 // online runs: whose task it is ("" unknown; else an identifier)
+  // A command's profiled name (`cosched profile --command ... --name NAME`): its times in an instance come from the
+  // profile rows of "command:NAME" at its footprint_bytes (0 when not given). "" for STREAM tasks.
+  std::string profile{};
   [[nodiscard]] bool is_stream() const noexcept { return !kernel.empty(); }
   friend bool operator==(const WorkloadTask&, const WorkloadTask&) = default;
 };
