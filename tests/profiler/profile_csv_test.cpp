@@ -103,7 +103,7 @@ INSTANTIATE_TEST_SUITE_P(
         std::pair{"triad,64,2,0,0.1,0.1,0.1,3,nan",
                   "bad.csv:3: gbs must be finite, >= 0 and <= 1e+15, got nan"},
         std::pair{"fft,64,2,0,0.1,0.1,0.1,3,1",
-                  "bad.csv:3: unknown kernel 'fft' (known: write, ddot, copy, scale, add, triad)"},
+                  "bad.csv:3: unknown kernel 'fft' (known: write, ddot, copy, scale, add, triad, or command:<name>)"},
         std::pair{"triad,64,1,0,0.2,0.2,0.2,3,1",
                   "bad.csv:3: the point kernel=triad footprint_bytes=64 cores=1 chunks=0 is already on line 2"}));
 
