@@ -38,7 +38,7 @@ void reject_other_keys(const json& entry, const std::string& where) {
 
 void read_command(const json& entry, WorkloadTask& task, const std::string& where) {
   if (entry.contains("passes")) {
-    throw InputError(where, "\"passes\" belongs to a STREAM task (\"kernel\"), not a command");
+    throw InputError(where, "\"passes\" is not for a command: kernel passes belong to a STREAM task (\"kernel\")");
   }
   if (entry.contains("footprint_bytes")) {  // optional for a command: what its fast fraction is of
     task.footprint_bytes = static_cast<std::uint64_t>(
