@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "command_registry.hpp"
+#include "cosched/common/error.hpp"
 #include "cosched/sched/algorithm.hpp"
 #include "demo/demo.hpp"
 
@@ -18,6 +19,7 @@ struct DemoFlags {
   std::string output;
   std::string stream_bench;
   std::vector<std::string> algorithms;
+  std::string workload;
 };
 
 const cosched::cli::CommandRegistration registration{"demo", [](CLI::App& app) {
@@ -33,6 +35,9 @@ const cosched::cli::CommandRegistration registration{"demo", [](CLI::App& app) {
                   "Comma-separated registered algorithms to plan and launch (default: the eight of Sun et al. and "
                   "bw-list-lpt; cosched plan --help lists them all)")
       ->delimiter(',');
+  sub->add_option("--workload", flags->workload,
+                  "Run your own batch of commands (workload JSON, docs/launcher.md) through the same pipeline")
+      ->check(CLI::ExistingFile);
   sub->callback([flags] {
     cosched::demo::DemoOptions options;
     options.quick = flags->quick;
@@ -41,7 +46,19 @@ const cosched::cli::CommandRegistration registration{"demo", [](CLI::App& app) {
     options.stream_bench = flags->stream_bench;
     for (const auto& name : flags->algorithms) (void)cosched::sched::find_algorithm(name);  // before any work
     options.algorithms = flags->algorithms;
-    (void)(flags->slurm ? cosched::demo::run_cluster_demo(options) : cosched::demo::run_demo(options));
+    options.workload = flags->workload;
+    if (flags->slurm && !options.workload.empty()) {
+      throw cosched::UsageError(
+          "--slurm runs the built-in demo batch across the allocation; for your own batch on several nodes, plan it "
+          "with cosched plan --nodes N and launch the folder with cosched launch DIR --slurm");
+    }
+    if (flags->slurm) {
+      (void)cosched::demo::run_cluster_demo(options);
+    } else if (options.workload.empty()) {
+      (void)cosched::demo::run_demo(options);
+    } else {
+      (void)cosched::demo::run_workload_demo(options);
+    }
   });
 }};
 

@@ -5,6 +5,7 @@
 #include "cosched/common/checked.hpp"
 #include "cosched/common/error.hpp"
 #include "cosched/launcher/slurm.hpp"
+#include "cosched/platform/command_placement.hpp"
 #include "run_main.hpp"
 
 namespace cosched::cli {
@@ -19,6 +20,11 @@ void add_launch_flags(CLI::App& sub, LaunchFlags& flags) {
                      ->expected(0, 1);
   flags.resume_option = resume;
   sub.add_option("--tier-backend", flags.tier_backend, "Override the platform's tier backend");
+  sub.add_option("--placement", flags.placement,
+                 "How command tasks get their fast share on a tier that places commands: preferred, bind, "
+                 "weighted-interleave, autohbw, none (docs/launcher.md)")
+      ->check(CLI::IsMember(platform::command_placement_names()))
+      ->capture_default_str();
   sub.add_option("--chunks", flags.chunks, "Fast chunks without --platform")
       ->check(CLI::Range(1U, config::kMaxFastChunks))
       ->capture_default_str();
@@ -61,7 +67,8 @@ launcher::LaunchSettings launch_settings(const LaunchFlags& flags, const config:
   settings.engine.fail_fast = flags.fail_fast;
   settings.clock.timeout_s = flags.timeout_s;
   settings.clock.kill_grace_s = flags.kill_grace_s;
-  settings.tier = launcher::make_tier_setup(node.tier_backend, node.emulation_ratio, node.chunk_bytes());
+  settings.tier = launcher::make_tier_setup(node.tier_backend, node.emulation_ratio, node.chunk_bytes(),
+                                            flags.placement);
   settings.log_dir = flags.log_dir;
   settings.slurm = launcher::slurm::step_from_environment(launcher::slurm::process_environment());
   return settings;

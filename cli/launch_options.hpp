@@ -20,6 +20,7 @@ struct LaunchFlags {
   std::string resume;
   std::string tier_backend;
   std::string log_dir;
+  std::string placement = "preferred";
   unsigned chunks = config::kDefaultFastChunks;
   std::optional<double> timeout_s;
   double kill_grace_s = 2.0;
@@ -30,8 +31,8 @@ struct LaunchFlags {
   [[nodiscard]] bool resume_given() const { return resume_option != nullptr && resume_option->count() > 0; }
 };
 
-// Adds --platform, --journal, --resume, --tier-backend, --chunks, --timeout, --kill-grace, --log-dir,
-// --fail-fast and --force to `sub`.
+// Adds --platform, --journal, --resume, --tier-backend, --placement, --chunks, --timeout, --kill-grace,
+// --log-dir, --fail-fast and --force to `sub`.
 void add_launch_flags(CLI::App& sub, LaunchFlags& flags);
 
 struct LaunchNode {

@@ -1,7 +1,7 @@
 // `cosched profile`: execution-time tables (kernel x footprint x cores x fast chunks) measured with the stream
 // kernels in-process, with whole stream_bench processes, or produced by the KNL bandwidth model (--measurer).
 // Flags override the TOML config (docs/profiler.md).
-#include <fmt/core.h>
+#include <fmt/format.h>
 
 #include <filesystem>
 #include <memory>
@@ -10,12 +10,15 @@
 #include <vector>
 
 #include "command_registry.hpp"
+#include "cosched/common/checked.hpp"
 #include "cosched/common/error.hpp"
 #include "cosched/common/text_file.hpp"
 #include "cosched/config/platform.hpp"
 #include "cosched/config/count_list.hpp"
 #include "cosched/config/workload.hpp"
+#include "cosched/platform/command_placement.hpp"
 #include "cosched/profiler/measurer.hpp"
+#include "cosched/profiler/profile_context.hpp"
 #include "cosched/profiler/profile_session.hpp"
 #include "cosched/profiler/sweep_config.hpp"
 #include "run_main.hpp"
@@ -39,11 +42,52 @@ struct ProfileFlags {
   std::string tier_backend;
   std::optional<double> emulation_ratio;
   std::string measurer;
+  std::vector<std::string> commands;
+  std::vector<std::string> names;
+  std::optional<double> command_timeout_s;
+  std::optional<double> command_footprint_mib;
+  std::string placement;
+  std::optional<unsigned> autohbw_threshold_kib;
+  std::string autohbw_library;
   std::string output;
   bool resume = false;
   bool force = false;
   bool quiet = false;
 };
+
+// --command (repeatable) with its --name, --command-timeout and --command-footprint-mib: commands of the sweep.
+void add_flag_commands(const ProfileFlags& flags, prof::SweepConfig& sweep) {
+  if (flags.commands.empty()) {
+    if (!flags.names.empty() || flags.command_timeout_s || flags.command_footprint_mib) {
+      throw cosched::UsageError("--name, --command-timeout and --command-footprint-mib go with --command");
+    }
+    return;
+  }
+  if (!flags.names.empty() && flags.names.size() != flags.commands.size()) {
+    throw cosched::UsageError(fmt::format("{} --name for {} --command: give one name per command, in order",
+                                          flags.names.size(), flags.commands.size()));
+  }
+  if (!flags.kernels.empty()) throw cosched::UsageError("--kernels and --command: profile them in separate sweeps");
+  if (!flags.measurer.empty() && flags.measurer != prof::kCommandMeasurer) {
+    throw cosched::UsageError(fmt::format("--command is measured by measurer {}, not {}", prof::kCommandMeasurer,
+                                          flags.measurer));
+  }
+  for (std::size_t i = 0; i < flags.commands.size(); ++i) {
+    const std::string where = fmt::format("--command '{}'", flags.commands[i]);
+    prof::CommandProfileSpec command;
+    try {
+      command.argv = prof::split_command_line(flags.commands[i], where);
+      command.name = flags.names.empty() ? prof::default_command_name(command.argv) : flags.names[i];
+      command.timeout_s = flags.command_timeout_s;
+      if (flags.command_footprint_mib) command.footprint_bytes = config::footprint_bytes_from_mib(*flags.command_footprint_mib);
+      prof::add_sweep_command(sweep, std::move(command), where);
+    } catch (const cosched::InputError& e) {
+      throw cosched::UsageError(e.what());  // a flag, not a file: a usage error
+    }
+  }
+  sweep.kernels.clear();
+  sweep.measurer = std::string(prof::kCommandMeasurer);
+}
 
 prof::SweepConfig sweep_from_flags(const ProfileFlags& flags) {
   prof::SweepConfig sweep = flags.config.empty() ? prof::SweepConfig{} : prof::load_sweep_config(flags.config);
@@ -61,6 +105,10 @@ prof::SweepConfig sweep_from_flags(const ProfileFlags& flags) {
   if (!flags.tier_backend.empty()) sweep.tier_backend = flags.tier_backend;
   if (flags.emulation_ratio) sweep.emulation_ratio = *flags.emulation_ratio;
   if (!flags.measurer.empty()) sweep.measurer = flags.measurer;
+  add_flag_commands(flags, sweep);
+  if (!flags.placement.empty()) sweep.placement.mechanism = flags.placement;
+  if (flags.autohbw_threshold_kib) sweep.placement.autohbw_threshold_bytes = std::size_t{*flags.autohbw_threshold_kib} * 1024;
+  if (!flags.autohbw_library.empty()) sweep.placement.autohbw_library = flags.autohbw_library;
   return sweep;
 }
 
@@ -70,6 +118,43 @@ void check_profile_output(const ProfileFlags& flags) {
   cosched::check_output_path(flags.output, cosched::Overwrite::replace, "profile CSV");
   if (!flags.resume && !flags.force && std::filesystem::is_regular_file(flags.output)) {
     throw cosched::UsageError(flags.output + ": exists; --resume continues it, --force replaces it");
+  }
+}
+
+// What the sidecar says about fast memory and how it was applied, on stderr too: a command's profile must not be
+// read as if its chunks were honoured when they were not.
+void print_command_notes(const std::string& output) {
+  const prof::ProfileSidecar sidecar = prof::read_profile_sidecar(output);
+  if (const auto note = sidecar.measurer.find("fast_memory"); note != sidecar.measurer.end()) {
+    fmt::print(stderr, "profile: fast memory {}\n", note->get<std::string>());
+  }
+  if (const auto applied = sidecar.measurer.find("placements_applied"); applied != sidecar.measurer.end()) {
+    for (const auto& [chunks, placement] : applied->items()) {
+      const auto& fraction = placement.at("applied_fraction");
+      fmt::print(stderr, "profile: chunks={}: {} (fast fraction applied: {})\n", chunks,
+                 placement.at("placement").get<std::string>(),
+                 fraction.is_null() ? std::string("not held by this mechanism") : fmt::format("{:.4f}", fraction.get<double>()));
+    }
+  }
+}
+
+// The summary on stderr (none with --quiet: errors only): points, where the fast memory of commands went, the
+// overhead, and the failed points.
+void report_profile(const ProfileFlags& flags, const prof::SweepConfig& sweep, const prof::SweepOutcome& outcome,
+                    bool measures) {
+  if (flags.quiet) return;
+  fmt::print(stderr, "profile: {} points measured, {} already done, into {}\n", outcome.measured, outcome.skipped,
+             flags.output);
+  if (!sweep.commands.empty()) print_command_notes(flags.output);
+  if (measures && outcome.measured > 0) {
+    fmt::print(stderr, "profile: sweep {:.1f} s, {} {:.1f} s: overhead {:.1f} % (profiler's own {:.2f} %, the rest is {})\n",
+               outcome.wall_s, sweep.commands.empty() ? "kernel passes" : "command runs", outcome.kernel_s,
+               100.0 * outcome.overhead(), 100.0 * outcome.profiler_overhead(),
+               sweep.commands.empty() ? "allocation, first touch and validation in the stream runs"
+                                      : "in starting and reaping the processes, and in runs that failed");
+  }
+  for (std::size_t i = 0; i < outcome.failures.size() && i < 5; ++i) {
+    fmt::print(stderr, "profile: failed: {}\n", outcome.failures[i]);
   }
 }
 
@@ -85,13 +170,12 @@ void run_profile_command(const ProfileFlags& flags) {
   const bool measures = !prof::measurer_kind(sweep.measurer).is_model();
   options.show_progress = !flags.quiet && measures;
   const auto outcome = prof::run_profile(sweep, platform, options);
-  fmt::print(stderr, "profile: {} points measured, {} already done, into {}\n", outcome.measured, outcome.skipped,
-             flags.output);
-  if (measures && outcome.measured > 0) {
-    fmt::print(stderr,
-               "profile: sweep {:.1f} s, kernel passes {:.1f} s: overhead {:.1f} % (profiler's own {:.2f} %, the "
-               "rest is allocation, first touch and validation in the stream runs)\n",
-               outcome.wall_s, outcome.kernel_s, 100.0 * outcome.overhead(), 100.0 * outcome.profiler_overhead());
+  report_profile(flags, sweep, outcome, measures);
+  if (!outcome.failures.empty()) {
+    throw cosched::RuntimeFailure(fmt::format("{} of {} points failed (first: {}); their rows in {} are marked "
+                                              "failed, without a time",
+                                              outcome.failures.size(), outcome.measured, outcome.failures.front(),
+                                              flags.output));
   }
   if (outcome.interrupted) {
     throw cosched::RuntimeFailure(fmt::format("interrupted: {} holds every finished point; run the same command "
@@ -129,10 +213,28 @@ const cosched::cli::CommandRegistration registration{"profile", [](CLI::App& app
                   "How times are obtained: stream (kernels in-process, default), process (whole stream_bench "
                   "processes, as launched), knl-model (the KNL 7210 model)")
       ->check(CLI::IsMember(prof::measurer_names()));
+  sub->add_option("--command", flags->commands,
+                  "Profile a program instead of kernels (repeatable): a command line split like a shell's words, "
+                  "no shell; placeholders {threads}, {cpuset}, {cores}, {fast_bytes} as in cosched launch");
+  sub->add_option("--name", flags->names, "Name of each --command, in order (default: its program's file name)");
+  sub->add_option("--command-timeout", flags->command_timeout_s,
+                  "Seconds a command run may take; longer runs are killed and their point marked timeout")
+      ->check(cosched::cli::finite_positive(cosched::kMaxSeconds));
+  sub->add_option("--command-footprint-mib", flags->command_footprint_mib,
+                  "The commands' memory footprint in MiB: what a fast fraction is of (weighted-interleave)")
+      ->check(cosched::cli::finite_positive(static_cast<double>(config::kMaxFootprintBytes) / (1 << 20)));
+  sub->add_option("--placement", flags->placement,
+                  "How commands get fast memory on a tier that places them: preferred (default), bind, "
+                  "weighted-interleave, autohbw, none")
+      ->check(CLI::IsMember(cosched::platform::command_placement_names()));
+  sub->add_option("--autohbw-threshold-kib", flags->autohbw_threshold_kib,
+                  "Placement autohbw: allocations of at least this many KiB go to high-bandwidth memory")
+      ->check(CLI::Range(1U, 1U << 30));
+  sub->add_option("--autohbw-library", flags->autohbw_library, "Placement autohbw: path of libautohbw.so");
   sub->add_option("-o,--output", flags->output, "Profile CSV to write")->required();
   auto* resume = sub->add_flag("--resume", flags->resume, "Continue a partial CSV, skipping points already measured");
   sub->add_flag("--force", flags->force, "Overwrite an existing CSV")->excludes(resume);
-  sub->add_flag("--quiet", flags->quiet, "No progress output");
+  sub->add_flag("--quiet", flags->quiet, "No progress and no summary: errors only");
   sub->callback([flags] { run_profile_command(*flags); });
 }};
 

@@ -22,6 +22,7 @@ struct DemoOptions {
   // The registered algorithms planned and launched (the last one is also the noise floor's); empty: the first
   // nine registered — the eight of Sun et al. and bw-list-lpt.
   std::vector<std::string> algorithms;
+  std::filesystem::path workload;      // run_workload_demo: the user's batch of commands
 };
 
 // Checks the output folder before any work: UsageError when it is a file, or (without force) a folder that
@@ -36,5 +37,8 @@ std::filesystem::path run_demo(const DemoOptions& options);
 // node and reported merged; the plan folder is cluster-plan/ of the output folder (docs/cluster.md). Returns the
 // output folder, which `cosched report` accepts.
 std::filesystem::path run_cluster_demo(DemoOptions options);
+// `cosched demo --workload FILE`: the same pipeline (profile as launched, instance, every algorithm, launch,
+// observed vs predicted) on the user's batch of commands (cli/demo/workload_demo.cpp); returns the output folder.
+std::filesystem::path run_workload_demo(const DemoOptions& options);
 
 }  // namespace cosched::demo

@@ -1,6 +1,7 @@
 #include "cosched/launcher/child_process.hpp"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <sys/prctl.h>
@@ -13,6 +14,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cerrno>
 #include <cstring>
 #include <cstdlib>
@@ -37,7 +39,7 @@ const char* step_name(Step step) {
     case Step::binding: return "sched_setaffinity (binding)";
     case Step::binding_check: return "sched_getaffinity (binding check: the kernel did not apply the cpuset)";
     case Step::mempolicy: return "set_mempolicy";
-    case Step::exec: return "execv";
+    case Step::exec: return "execve";
     case Step::placed: return "placement";
   }
   return "?";
@@ -84,8 +86,26 @@ struct Prepared {
   std::array<unsigned long, 16> nodemask{};  // 1024 nodes
   int memory_mode = 0;
   bool has_memory_policy = false;
+  std::vector<std::string> environment;  // the child's whole environment, NAME=VALUE
+  std::vector<char*> envp;
   Fd stdin_fd, stdout_fd, stderr_fd;
 };
+
+// This process's environment with `overrides` (NAME=VALUE) replacing or adding variables.
+std::vector<std::string> child_environment(const std::vector<std::string>& overrides) {
+  std::vector<std::string> result;
+  for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) result.emplace_back(*entry);
+  for (const auto& variable : overrides) {
+    const std::size_t equals = variable.find('=');
+    if (equals == std::string::npos || equals == 0) {
+      throw InputError("", fmt::format("environment entry '{}' is not NAME=VALUE", variable));
+    }
+    const std::string prefix = variable.substr(0, equals + 1);
+    std::erase_if(result, [&](const std::string& existing) { return existing.starts_with(prefix); });
+    result.push_back(variable);
+  }
+  return result;
+}
 
 [[noreturn]] void fail_in_child(int pipe_fd, Step step) {
   const ChildMessage failure{step, errno};
@@ -123,7 +143,7 @@ struct Prepared {
   if (::write(pipe_fd, &placed, sizeof placed) != static_cast<ssize_t>(sizeof placed)) ::_exit(127);
   char go = 0;
   if (::read(go_fd, &go, 1) != 1 || go != 1) ::_exit(127);
-  ::execv(prepared.path.c_str(), prepared.argv.data());
+  ::execve(prepared.path.c_str(), prepared.argv.data(), prepared.envp.data());
   fail_in_child(pipe_fd, Step::exec);
 }
 
@@ -184,6 +204,14 @@ ChildProcess ChildProcess::spawn(const ChildSpec& spec) {
       if (node >= prepared.nodemask.size() * 64) throw RuntimeFailure(fmt::format("NUMA node {} too large", node));
       prepared.nodemask[node / 64] |= 1UL << (node % 64);
     }
+  }
+  prepared.environment = child_environment(spec.environment);
+  for (auto& variable : prepared.environment) prepared.envp.push_back(variable.data());
+  prepared.envp.push_back(nullptr);
+  // Before fork: a child whose weights conflict with a running one's never starts.
+  std::unique_ptr<platform::InterleaveWeightsLease> weights;
+  if (!spec.interleave_weights.empty()) {
+    weights = std::make_unique<platform::InterleaveWeightsLease>(spec.interleave_weights);
   }
   prepared.stdin_fd = Fd(::open("/dev/null", O_RDONLY | O_CLOEXEC));
   if (prepared.stdin_fd.get() < 0) throw RuntimeFailure(fmt::format("open /dev/null: {}", std::strerror(errno)));
@@ -253,6 +281,7 @@ ChildProcess ChildProcess::spawn(const ChildSpec& spec) {
     throw PlatformError("pidfd_open", fmt::format("cannot watch task process {}", pid), saved);
   }
   child.overhead_s_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+  child.weights_ = std::move(weights);
   return child;
 }
 
@@ -260,7 +289,8 @@ ChildProcess::ChildProcess(ChildProcess&& other) noexcept
     : pid_(std::exchange(other.pid_, -1)),
       pidfd_(std::exchange(other.pidfd_, -1)),
       overhead_s_(other.overhead_s_),
-      reaped_(std::exchange(other.reaped_, true)) {}
+      reaped_(std::exchange(other.reaped_, true)),
+      weights_(std::move(other.weights_)) {}
 
 ChildProcess& ChildProcess::operator=(ChildProcess&& other) noexcept {
   if (this != &other) {
@@ -269,6 +299,7 @@ ChildProcess& ChildProcess::operator=(ChildProcess&& other) noexcept {
     pidfd_ = std::exchange(other.pidfd_, -1);
     overhead_s_ = other.overhead_s_;
     reaped_ = std::exchange(other.reaped_, true);
+    weights_ = std::move(other.weights_);
   }
   return *this;
 }
@@ -285,6 +316,7 @@ void ChildProcess::close_and_forget() noexcept {
   pid_ = -1;
   pidfd_ = -1;
   reaped_ = true;
+  weights_.reset();
 }
 
 void ChildProcess::signal_group(int signal) const {
@@ -313,7 +345,23 @@ std::optional<ExitInfo> ChildProcess::try_reap() {
   }
   if (info.si_pid == 0) return std::nullopt;
   reaped_ = true;
+  weights_.reset();
   return exit_info_of(info);
+}
+
+std::optional<ExitInfo> ChildProcess::reap_within(double seconds) {
+  if (reaped_) return std::nullopt;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  while (true) {
+    const double left = std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count();
+    pollfd watch{pidfd_, POLLIN, 0};
+    // At most a minute per poll: a timeout of 10^9 s must not overflow the milliseconds.
+    const int wait_ms = left <= 0.0 ? 0 : static_cast<int>(std::min(60'000.0, std::ceil(left * 1000.0)));
+    const int ready = ::poll(&watch, 1, wait_ms);
+    if (ready < 0 && errno != EINTR) throw PlatformError("poll", fmt::format("task process {}", pid_), errno);
+    if (ready > 0) return reap();
+    if (left <= 0.0) return std::nullopt;
+  }
 }
 
 ExitInfo ChildProcess::reap() {
@@ -324,6 +372,7 @@ ExitInfo ChildProcess::reap() {
       throw PlatformError("waitid", fmt::format("task process {}", pid_), errno);
     }
     reaped_ = true;
+    weights_.reset();
     return exit_info_of(info);
   }
 }

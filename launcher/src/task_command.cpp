@@ -10,6 +10,7 @@
 
 #include "cosched/common/error.hpp"
 #include "cosched/common/identifier.hpp"
+#include "cosched/platform/command_placement.hpp"
 #include "cosched/platform/tier_backends.hpp"
 #include "cosched/platform/topology.hpp"
 #include "cosched/stream/kernels.hpp"
@@ -77,19 +78,28 @@ TaskLaunch build_task_launch(const config::WorkloadTask& task, const Grant& gran
   request.footprint_bytes = task.footprint_bytes;
   request.emulation_ratio = tier.emulation_ratio;
   request.nodes = {tier.fast_nodes, tier.slow_nodes};
+  request.command_placement = tier.command_placement;
+  request.autohbw_threshold_bytes = tier.autohbw_threshold_bytes;
+  request.autohbw_library = tier.autohbw_library;
+  if (!task.is_stream()) request.command_footprint_bytes = task.footprint_bytes;
   const platform::ChildPlacement placement = tier.info().child_placement(request);
   launch.fast_bytes = placement.fast_bytes;
   launch.placement = placement.description;
+  launch.applied_fraction = placement.applied_fraction;
   if (task.is_stream()) {
     launch.spec.argv = stream_argv(task, grant, stream_bench, placement);
   } else {
     for (const auto& arg : task.command) launch.spec.argv.push_back(substitute_placeholders(arg, grant, launch.fast_bytes));
     launch.spec.memory = placement.memory;
+    launch.spec.environment = placement.environment;
+    launch.spec.interleave_weights = placement.interleave_weights;
   }
   return launch;
 }
 
-TierSetup make_tier_setup(const std::string& backend, double emulation_ratio, double chunk_bytes) {
+TierSetup make_tier_setup(const std::string& backend, double emulation_ratio, double chunk_bytes,
+                          const std::string& command_placement) {
+  (void)platform::command_placement_mechanism(command_placement);  // an unknown name fails here, not at a task
   platform::TierOptions options;
   options.backend = backend;
   options.emulation_ratio = emulation_ratio;
@@ -97,6 +107,7 @@ TierSetup make_tier_setup(const std::string& backend, double emulation_ratio, do
   tier.backend = platform::resolve_tier_backend_name(options);
   tier.emulation_ratio = emulation_ratio;
   tier.chunk_bytes = chunk_bytes;
+  tier.command_placement = command_placement;
   if (tier.info().capabilities.places_commands) {
     tier.fast_nodes = platform::detected_tier_nodes().fast;
     tier.slow_nodes = platform::detected_tier_nodes().slow;

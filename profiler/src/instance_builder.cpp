@@ -44,10 +44,20 @@ ProfileSet load_profile_set(const std::vector<std::filesystem::path>& csv_paths)
 std::vector<double> task_time_table(const ProfileSet& profiles, const std::string& kernel,
                                     std::uint64_t footprint_bytes, const config::PlatformConfig& platform) {
   std::vector<TimeSample> samples;
+  std::size_t failed = 0;
   for (const auto& [row, chunk_bytes] : profiles.entries) {
     if (row.point.kernel == kernel && row.point.footprint_bytes == footprint_bytes) {
+      if (!row.ok()) {  // a point that failed has no time: the grid is filled from the others
+        ++failed;
+        continue;
+      }
       samples.push_back({row.point.cores, fast_bytes(footprint_bytes, row.point.chunks, chunk_bytes), row.time_s});
     }
+  }
+  if (samples.empty() && failed > 0) {
+    throw InputError("", fmt::format("every profiled point of kernel '{}' with footprint_bytes={} failed ({} rows "
+                                     "marked failed): no time to give its tasks",
+                                     kernel, footprint_bytes, failed));
   }
   if (samples.empty()) {
     std::set<std::uint64_t> available;
@@ -97,16 +107,19 @@ sched::Instance build_instance(const config::Workload& workload, const ProfileSe
   std::map<std::tuple<std::string, std::uint64_t, unsigned>, std::shared_ptr<const sched::TrafficTable>> traffic;
   std::vector<sched::Task> tasks;
   for (const auto& task : workload.tasks) {
-    if (!task.is_stream()) {
-      throw InputError(workload.source, fmt::format("task \"{}\" is a command: profiles only give STREAM tasks "
-                                                    "their times",
+    if (!task.is_stream() && task.profile.empty()) {
+      throw InputError(workload.source, fmt::format("task \"{}\" is a command without \"profile\": name the "
+                                                    "profiled command it runs (cosched profile --command ... --name "
+                                                    "NAME) to give it times",
                                                     task.id));
     }
-    auto [table, added] = tables.try_emplace({task.kernel, task.footprint_bytes, task.passes});
+    // A command's rows are those of "command:<profile>" at its footprint; it runs once (passes = 1).
+    const std::string kernel = task.is_stream() ? task.kernel : command_kernel_name(task.profile);
+    auto [table, added] = tables.try_emplace({kernel, task.footprint_bytes, task.passes});
     if (added) {
       std::vector<double> times;
       try {
-        times = task_time_table(profiles, task.kernel, task.footprint_bytes, platform);
+        times = task_time_table(profiles, kernel, task.footprint_bytes, platform);
       } catch (const InputError& e) {
         throw InputError(fmt::format("workload '{}'", workload.name), e.what());
       }
@@ -116,7 +129,7 @@ sched::Instance build_instance(const config::Workload& workload, const ProfileSe
     nlohmann::json attributes = task;  // what it runs, by the workload schema's one writer (config::to_json)
     attributes.erase("id");            // the instance's own field
     std::shared_ptr<const sched::TrafficTable> moved;
-    if (bandwidth != nullptr) {
+    if (bandwidth != nullptr && task.is_stream()) {  // a command's traffic is not known: it never contends
       auto [entry, fresh] = traffic.try_emplace({task.kernel, task.footprint_bytes, task.passes});
       if (fresh) entry->second = std::make_shared<sched::TrafficTable>(task_traffic_table(task, *bandwidth, platform));
       moved = entry->second;

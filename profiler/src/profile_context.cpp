@@ -158,7 +158,7 @@ ProfileSidecar read_profile_sidecar(const std::filesystem::path& csv_path) {
 void check_resume_compatible(const ProfileSidecar& existing, const ProfileSidecar& current) {
   const json before = existing, now = current;
   for (const char* field : {"/measurer", "/platform/name", "/chunk_bytes", "/tier_backend", "/emulation_ratio",
-                            "/model", "/passes"}) {
+                            "/model", "/passes", "/placement", "/commands", "/fast_memory"}) {
     const json::json_pointer pointer(field);
     const bool in_before = before.contains(pointer), in_now = now.contains(pointer);
     if (in_before != in_now || (in_before && before.at(pointer) != now.at(pointer))) {

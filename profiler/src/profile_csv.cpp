@@ -11,6 +11,7 @@
 
 #include "cosched/common/checked.hpp"
 #include "cosched/common/error.hpp"
+#include "cosched/common/identifier.hpp"
 #include "cosched/common/text_file.hpp"
 #include "cosched/stream/kernels.hpp"
 
@@ -38,22 +39,34 @@ Number parse_field(std::string_view text, const std::string& where, const char* 
   return value;
 }
 
-ProfileRow parse_row(std::string_view line, const std::string& where) {
+// A time column of a failed row is empty: 0 in the row.
+double parse_time_field(std::string_view text, bool failed, const std::string& where, const char* column) {
+  if (failed) {
+    if (!text.empty()) throw InputError(where, fmt::format("column {}: a failed row has no time, got '{}'", column, text));
+    return 0.0;
+  }
+  return parse_field<double>(text, where, column);
+}
+
+ProfileRow parse_row(std::string_view line, bool with_status, const std::string& where) {
   const auto fields = split_fields(line);
-  if (fields.size() != 9) {
-    throw InputError(where, fmt::format("expected 9 comma-separated fields, found {}", fields.size()));
+  const std::size_t expected = with_status ? 10 : 9;
+  if (fields.size() != expected) {
+    throw InputError(where, fmt::format("expected {} comma-separated fields, found {}", expected, fields.size()));
   }
   ProfileRow row;
+  if (with_status) row.status = std::string(fields[9]);
+  const bool failed = !row.ok();
   row.point.kernel = std::string(fields[0]);
   if (row.point.kernel.empty()) throw InputError(where, "column kernel is empty");
   row.point.footprint_bytes = parse_field<std::uint64_t>(fields[1], where, "footprint_bytes");
   row.point.cores = parse_field<unsigned>(fields[2], where, "cores");
   row.point.chunks = parse_field<unsigned>(fields[3], where, "chunks");
-  row.time_s = parse_field<double>(fields[4], where, "time_s");
-  row.time_min_s = parse_field<double>(fields[5], where, "time_min_s");
-  row.time_max_s = parse_field<double>(fields[6], where, "time_max_s");
+  row.time_s = parse_time_field(fields[4], failed, where, "time_s");
+  row.time_min_s = parse_time_field(fields[5], failed, where, "time_min_s");
+  row.time_max_s = parse_time_field(fields[6], failed, where, "time_max_s");
   row.reps = parse_field<unsigned>(fields[7], where, "reps");
-  row.gbs = parse_field<double>(fields[8], where, "gbs");
+  row.gbs = parse_time_field(fields[8], failed, where, "gbs");
   check_profile_row(row, where);
   return row;
 }
@@ -69,16 +82,31 @@ void write_checked(std::FILE* file, std::string_view text, const std::filesystem
 }  // namespace
 
 void check_profile_kernel(std::string_view kernel, const std::string& where) {
+  if (kernel.starts_with(kCommandKernelPrefix)) {
+    check_identifier(std::string(command_name_of(kernel)), where + ": command name of kernel '" + std::string(kernel) + "'");
+    return;
+  }
   for (const auto& spec : stream::kernel_table()) {
     if (spec.name == kernel) return;
   }
-  throw InputError(where, fmt::format("unknown kernel '{}' (known: {})", kernel, stream::kernel_names()));
+  throw InputError(where, fmt::format("unknown kernel '{}' (known: {}, or command:<name>)", kernel,
+                                      stream::kernel_names()));
 }
 
 void check_profile_row(const ProfileRow& row, const std::string& where) {
   check_profile_kernel(row.point.kernel, where);
-  if (row.point.footprint_bytes == 0) throw InputError(where, "footprint_bytes must be at least 1");
+  const bool command = row.point.kernel.starts_with(kCommandKernelPrefix);
+  if (row.point.footprint_bytes == 0 && !command) throw InputError(where, "footprint_bytes must be at least 1");
   if (row.point.cores == 0) throw InputError(where, "cores must be at least 1");
+  if (row.status.empty() || row.status.find_first_of(",\r\n\" ") != std::string::npos) {
+    throw InputError(where, fmt::format("column status: '{}' is not a status word", row.status));
+  }
+  if (!row.ok()) {
+    if (row.reps != 0 || row.time_s != 0.0 || row.time_min_s != 0.0 || row.time_max_s != 0.0 || row.gbs != 0.0) {
+      throw InputError(where, fmt::format("a row with status '{}' has no time and reps 0", row.status));
+    }
+    return;
+  }
   if (row.reps == 0) throw InputError(where, "reps must be at least 1");
   const Range seconds = positive_up_to(kMaxSeconds);
   (void)checked_number(row.time_s, seconds, where, "time_s");
@@ -92,9 +120,13 @@ void check_profile_row(const ProfileRow& row, const std::string& where) {
 }
 
 std::string format_profile_row(const ProfileRow& row) {
+  if (!row.ok()) {  // never a time: the time columns stay empty
+    return fmt::format("{},{},{},{},,,,0,,{}", row.point.kernel, row.point.footprint_bytes, row.point.cores,
+                       row.point.chunks, row.status);
+  }
   // "{}" prints the shortest representation that reads back to the same double: the round trip is exact.
-  return fmt::format("{},{},{},{},{},{},{},{},{}", row.point.kernel, row.point.footprint_bytes, row.point.cores,
-                     row.point.chunks, row.time_s, row.time_min_s, row.time_max_s, row.reps, row.gbs);
+  return fmt::format("{},{},{},{},{},{},{},{},{},{}", row.point.kernel, row.point.footprint_bytes, row.point.cores,
+                     row.point.chunks, row.time_s, row.time_min_s, row.time_max_s, row.reps, row.gbs, row.status);
 }
 
 ProfileCsvContents read_profile_csv(const std::filesystem::path& path) {
@@ -104,6 +136,7 @@ ProfileCsvContents read_profile_csv(const std::filesystem::path& path) {
   std::map<ProfilePoint, std::size_t> line_of;  // every point once: a second measurement of it is ambiguous
   std::size_t start = 0;
   std::size_t line_number = 0;
+  bool with_status = true;
   while (start < text.size()) {
     const std::size_t newline = text.find('\n', start);
     ++line_number;
@@ -116,11 +149,13 @@ ProfileCsvContents read_profile_csv(const std::filesystem::path& path) {
     std::string_view line(text.data() + start, newline - start);
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     if (line_number == 1) {
-      if (line != kProfileCsvHeader) {
+      with_status = line == kProfileCsvHeader;
+      if (!with_status && line != kProfileCsvHeaderWithoutStatus) {
         throw InputError(where, fmt::format("not a profile CSV: header must be '{}'", kProfileCsvHeader));
       }
+      contents.has_status_column = with_status;
     } else if (!line.empty()) {
-      ProfileRow row = parse_row(line, where);
+      ProfileRow row = parse_row(line, with_status, where);
       if (const auto [it, inserted] = line_of.emplace(row.point, line_number); !inserted) {
         throw InputError(where, fmt::format("the point kernel={} footprint_bytes={} cores={} chunks={} is already on "
                                             "line {}",
@@ -145,6 +180,12 @@ ProfileCsvWriter::ProfileCsvWriter(const std::filesystem::path& path, Mode mode)
     existing_ = std::move(contents.rows);
     dropped_tail_ = contents.truncated_tail;
     if (dropped_tail_) std::filesystem::resize_file(path, contents.complete_bytes);
+    if (!contents.has_status_column) {
+      // Written before the status column: rewrite it whole with the column, so the rows appended match.
+      std::string text = std::string(kProfileCsvHeader) + "\n";
+      for (const auto& row : existing_) text += format_profile_row(row) + "\n";
+      write_text_file(path, text, Overwrite::replace, "profile CSV");
+    }
     file_ = std::fopen(path.c_str(), "ab");
   } else {
     file_ = std::fopen(path.c_str(), "wb");

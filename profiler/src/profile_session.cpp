@@ -55,11 +55,22 @@ config::PlatformConfig resolve_sweep_platform(const SweepConfig& sweep) {
 
 SweepOutcome run_profile(const SweepConfig& config, const config::PlatformConfig& platform,
                          const ProfileRunOptions& options) {
-  const auto points = expand_sweep(config, platform);
-  const auto measurer =
-      make_measurer(config.measurer, MeasurerOptions{platform, config.reps, config.warmup, config.passes});
+  MeasurerOptions measurer_options;
+  measurer_options.platform = platform;
+  measurer_options.reps = config.reps;
+  measurer_options.warmup = config.warmup;
+  measurer_options.passes = config.passes;
+  measurer_options.commands = config.commands;
+  measurer_options.placement = config.placement;
+  const auto measurer = make_measurer(config.measurer, measurer_options);
+  SweepConfig effective = config;
+  // A measurer that cannot give fast chunks here (commands without a tier that places them) measures chunk 0
+  // only: its sidecar (describe) says so, and no row claims a fast share it did not get.
+  if (!measurer->varies_fast_memory()) effective.chunks = {0};
+  const auto points = expand_sweep(effective, platform);
   for (const auto& kernel : config.kernels) measurer->check_kernel(kernel);
-  ProfileSidecar sidecar = make_profile_sidecar(platform, config, measurer->describe());
+  for (const auto& command : config.commands) measurer->check_kernel(command_kernel_name(command.name));
+  ProfileSidecar sidecar = make_profile_sidecar(platform, effective, measurer->describe());
 
   // A device (/dev/null, /dev/full) is written in place, never "an existing profile"; its write errors count.
   const bool exists = std::filesystem::is_regular_file(options.output);
@@ -82,11 +93,13 @@ SweepOutcome run_profile(const SweepConfig& config, const config::PlatformConfig
   const StopSignals stop;  // Ctrl-C: the point being measured finishes, the CSV stays valid, --resume continues
   const SweepOutcome outcome = run_sweep(points, *measurer, writer, progress.get(), &stop.flag());
 
+  sidecar.measurer = measurer->describe();  // now with what the sweep learnt (e.g. the placements applied)
   sidecar.sweep = {{"points", points.size()},
                    {"measured_this_run", outcome.measured},
                    {"skipped_already_done", outcome.skipped},
                    {"interrupted", outcome.interrupted},
-                   {"wall_s", outcome.wall_s}};
+                   {"wall_s", outcome.wall_s},
+                   {"failed", outcome.failures.size()}};
   if (!measurer_kind(config.measurer).is_model()) {  // a model's "kernel time" is not time anything ran
     sidecar.sweep["measure_s"] = outcome.measure_s;
     sidecar.sweep["kernel_s"] = outcome.kernel_s;

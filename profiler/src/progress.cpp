@@ -23,9 +23,9 @@ void ProgressReporter::point_done(const ProfileRow& row) {
   const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   const double eta = elapsed / static_cast<double>(done_) * static_cast<double>(total_ - std::min(done_, total_));
   const auto& p = row.point;
-  const std::string what = fmt::format("{} {:.0f}MiB cores={} chunks={} {:.4g}s", p.kernel,
+  const std::string what = fmt::format("{} {:.0f}MiB cores={} chunks={} {}", p.kernel,
                                        static_cast<double>(p.footprint_bytes) / (1024.0 * 1024.0), p.cores,
-                                       p.chunks, row.time_s);
+                                       p.chunks, row.ok() ? fmt::format("{:.4g}s", row.time_s) : "FAILED: " + row.status);
   if (interactive_) {
     constexpr int width = 30;
     const int filled = total_ == 0 ? width : static_cast<int>(width * done_ / total_);

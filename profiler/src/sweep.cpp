@@ -8,6 +8,12 @@
 namespace cosched::profiler {
 
 ProfileRow make_row(const ProfilePoint& point, const Measurement& measurement) {
+  if (!measurement.failure.empty()) {  // no time at all, whatever repetitions finished before the failure
+    ProfileRow failed;
+    failed.point = point;
+    failed.status = measurement.failure;
+    return failed;
+  }
   const SampleSummary summary = summarize(measurement.times_s);
   ProfileRow row;
   row.point = point;
@@ -49,6 +55,7 @@ SweepOutcome run_sweep(const std::vector<ProfilePoint>& points, PointMeasurer& m
     outcome.kernel_s += measurement.overhead_free_s;
     outcome.allocations += measurement.allocated ? 1 : 0;
     outcome.resplits += measurement.resplit ? 1 : 0;
+    if (!row.ok()) outcome.failures.push_back(measurement.failure_message);
     ++outcome.measured;
     if (progress != nullptr) progress->point_done(row);
   }

@@ -9,7 +9,9 @@
 #include "cosched/common/checked.hpp"
 #include "cosched/common/error.hpp"
 #include "cosched/config/toml_table.hpp"
+#include "cosched/common/identifier.hpp"
 #include "cosched/config/workload.hpp"
+#include "cosched/platform/command_placement.hpp"
 
 namespace cosched::profiler {
 namespace {
@@ -28,12 +30,69 @@ std::vector<T> without_repeats(std::vector<T> values, const config::TomlTable& r
   return values;
 }
 
+std::vector<std::string> command_argv(const config::TomlTable& entry) {
+  if (entry.holds_string("command")) return split_command_line(*entry.string("command"), entry.where("command"));
+  auto argv = entry.strings("command");
+  if (!argv) throw InputError(entry.where(), fmt::format("'{}' is required", entry.name_of("command")));
+  return *argv;
+}
+
+std::vector<std::string> command_environment(const config::TomlTable& entry) {
+  std::vector<std::string> environment;
+  const auto table = entry.table("env");
+  if (!table) return environment;
+  for (const auto& key : table->keys()) {
+    const auto value = table->string(key);
+    environment.push_back(key + "=" + *value);
+  }
+  return environment;
+}
+
+void read_commands(const config::TomlTable& root, SweepConfig& sweep) {
+  const auto entries = root.tables("commands");
+  if (!entries) return;
+  const auto max_mib = static_cast<double>(config::kMaxFootprintBytes) / kMiB;
+  for (const auto& entry : *entries) {
+    entry.allow_only({"name", "command", "env", "timeout_s", "footprint_mib"});
+    CommandProfileSpec command;
+    command.argv = command_argv(entry);
+    command.name = entry.string("name").value_or(default_command_name(command.argv));
+    command.environment = command_environment(entry);
+    command.timeout_s = entry.number("timeout_s", positive_up_to(kMaxSeconds));
+    if (const auto mib = entry.number("footprint_mib", positive_up_to(max_mib))) {
+      command.footprint_bytes = config::footprint_bytes_from_mib(*mib);
+    }
+    add_sweep_command(sweep, std::move(command), entry.where());
+  }
+}
+
 }  // namespace
+
+void add_sweep_command(SweepConfig& sweep, CommandProfileSpec command, const std::string& where) {
+  check_identifier(command.name, where + ": command name");
+  config::check_command(command.argv, where + ": command " + command.name);
+  for (const auto& variable : command.environment) {
+    const std::size_t equals = variable.find('=');
+    if (equals == 0 || equals == std::string::npos) {
+      throw InputError(where, fmt::format("command {}: environment entry '{}' is not NAME=VALUE", command.name, variable));
+    }
+  }
+  for (const auto& other : sweep.commands) {
+    if (other.name == command.name) {
+      throw InputError(where, fmt::format("two commands are named '{}': give each its own name", command.name));
+    }
+  }
+  if (sweep.commands.size() >= kMaxProfiledCommands) {
+    throw InputError(where, fmt::format("more than {} commands", kMaxProfiledCommands));
+  }
+  sweep.commands.push_back(std::move(command));
+}
 
 SweepConfig load_sweep_config(const std::filesystem::path& path) {
   const auto root = config::TomlTable::parse_file(path, "sweep config");
   root.allow_only({"description", "kernels", "footprints_mib", "footprints_percent_of_fast", "cores", "chunks", "reps",
-                   "warmup", "passes", "platform", "tier_backend", "emulation_ratio", "measurer"});
+                   "warmup", "passes", "platform", "tier_backend", "emulation_ratio", "measurer", "commands",
+                   "placement", "autohbw_threshold_kib", "autohbw_library"});
   SweepConfig sweep;
   sweep.kernels = without_repeats(root.strings("kernels").value_or(std::vector<std::string>{}), root, "kernels");
   const auto max_mib = static_cast<double>(config::kMaxFootprintBytes) / kMiB;
@@ -58,6 +117,29 @@ SweepConfig load_sweep_config(const std::filesystem::path& path) {
                                                            *measurer, fmt::join(names, ", ")));
     }
     sweep.measurer = *measurer;
+  }
+  if (const auto placement = root.string("placement")) {
+    const auto names = platform::command_placement_names();
+    if (std::find(names.begin(), names.end(), *placement) == names.end()) {
+      throw InputError(root.where("placement"), fmt::format("key 'placement': unknown placement '{}' (known: {})",
+                                                            *placement, fmt::join(names, ", ")));
+    }
+    sweep.placement.mechanism = *placement;
+  }
+  if (const auto kib = root.integer("autohbw_threshold_kib", 1, 1LL << 30)) {
+    sweep.placement.autohbw_threshold_bytes = static_cast<std::size_t>(*kib) * 1024;
+  }
+  sweep.placement.autohbw_library = root.string("autohbw_library").value_or("");
+  read_commands(root, sweep);
+  if (!sweep.commands.empty()) {
+    if (!sweep.kernels.empty()) {
+      throw InputError(root.where("kernels"), "a sweep profiles kernels or [[commands]], not both");
+    }
+    if (root.contains("measurer") && sweep.measurer != kCommandMeasurer) {
+      throw InputError(root.where("measurer"), fmt::format("[[commands]] are measured by measurer '{}'",
+                                                           kCommandMeasurer));
+    }
+    sweep.measurer = std::string(kCommandMeasurer);
   }
   return sweep;
 }
@@ -86,13 +168,23 @@ std::vector<std::uint64_t> resolve_footprints(const SweepConfig& sweep, const co
 }
 
 std::vector<ProfilePoint> expand_sweep(const SweepConfig& sweep, const config::PlatformConfig& platform) {
-  if (sweep.kernels.empty()) throw UsageError("no kernels to profile (--kernels or 'kernels' in the config)");
+  const bool commands = !sweep.commands.empty();
+  if (commands && !sweep.kernels.empty()) {
+    throw UsageError("a sweep profiles kernels or commands, not both: run two sweeps");
+  }
+  if (commands && (!sweep.footprints_mib.empty() || !sweep.footprints_percent_of_fast.empty())) {
+    throw UsageError("footprints are for kernels: a command's footprint is its own (footprint_mib in [[commands]], "
+                     "--command-footprint-mib)");
+  }
+  if (sweep.kernels.empty() && !commands) {
+    throw UsageError("no kernels to profile (--kernels or 'kernels' in the config; or --command)");
+  }
   std::set<std::string> kernels;
   for (const auto& kernel : sweep.kernels) {
     if (!kernels.insert(kernel).second) throw UsageError(fmt::format("kernel '{}' is given twice", kernel));
   }
   const auto footprints = resolve_footprints(sweep, platform);
-  if (footprints.empty()) {
+  if (footprints.empty() && !commands) {
     throw UsageError("no footprints to profile (--footprints-mib, or 'footprints_mib' / "
                      "'footprints_percent_of_fast' in the config)");
   }
@@ -124,13 +216,19 @@ std::vector<ProfilePoint> expand_sweep(const SweepConfig& sweep, const config::P
                                    platform.name));
     }
   }
-  const double total = static_cast<double>(sweep.kernels.size()) * static_cast<double>(footprints.size()) *
+  const double total = (commands ? static_cast<double>(sweep.commands.size())
+                                  : static_cast<double>(sweep.kernels.size()) * static_cast<double>(footprints.size())) *
                        static_cast<double>(cores.size()) * static_cast<double>(chunks.size());
   if (total > kMaxSweepPoints) {
     throw UsageError(fmt::format("the sweep has {:g} points (kernels x footprints x cores x chunks), at most {:g}",
                                  total, kMaxSweepPoints));
   }
   std::vector<ProfilePoint> points;
+  for (const auto& command : sweep.commands) {
+    for (unsigned c : cores) {
+      for (unsigned k : chunks) points.push_back({command_kernel_name(command.name), command.footprint_bytes, c, k});
+    }
+  }
   for (const auto& kernel : sweep.kernels) {
     for (auto footprint : footprints) {
       for (unsigned c : cores) {

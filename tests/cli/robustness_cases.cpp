@@ -118,6 +118,9 @@ const std::string kClusterPlan = "cosched plan --algorithm t-list-lpt --instance
 
 const std::string kKernelTooSmall = "a footprint too small for the kernel's shape (a 3^3 grid, one spmv row)";
 const std::string kWeight = "a task weight that is zero, negative, too large or not a number";
+const std::string kCommandSweep =
+    "a command sweep asked wrongly: kernels with commands, --name per --command, an unknown placement, an unterminated "
+    "quote, a command task without a profile";
 
 std::vector<Case> make_cases() {
   const std::string far = schedule_with("t-list-lpt", "1e12", "0.01");
@@ -493,6 +496,17 @@ std::vector<Case> make_cases() {
       {kWeight, kPlan + "bad.json", 3, R"("weight" must be finite, > 0)", {{"bad.json", instance_with(weighted_task("-1"))}}},
       {kWeight, kPlan + "bad.json", 3, R"("weight")", {{"bad.json", instance_with(weighted_task("1e10"))}}},
       {kWeight, kPlan + "bad.json", 3, R"("weight")", {{"bad.json", instance_with(weighted_task(R"("heavy")"))}}},
+      // ---- commands as profiled tasks ----
+      // A profiled command that fails, hangs or is not found is not a row here: it must write its CSV row marked
+      // failed, and every row here writes nothing. tests/profiler/command_profile_test.cpp (CommandFailure) checks
+      // its exit code 6, its one stderr line and the row.
+      {kCommandSweep, "cosched profile --command /bin/true --kernels triad -o o.csv", 2, "--kernels"},
+      {kCommandSweep, "cosched profile --command /bin/true --name a --name b -o o.csv", 2, "--name"},
+      {kCommandSweep, "cosched profile --command /bin/true --placement sideways -o o.csv", 2, "--placement"},
+      {kCommandSweep, "cosched launch s.json --workload w.json --journal r.jsonl --placement sideways", 2, "--placement"},
+      {kCommandSweep, "cosched profile --config bad.toml -o o.csv", 3, "unterminated",
+       {{"bad.toml", "[[commands]]\ncommand = \"'unterminated\"\n"}}},
+      {kCommandSweep, kInstance + "w.json", 3, "without \"profile\""},
   };
 }
 

@@ -255,5 +255,23 @@ TEST(Command, KnownPlaceholdersAndOtherBracesPass) {
   EXPECT_NE(what.find("w.json: t: command[1] uses the unknown placeholder {HOME}"), std::string::npos) << what;
 }
 
+TEST(WorkloadJson, ACommandTaskNamesItsProfileAndFootprintAndWritesThemBack) {
+  const Workload workload = parse_workload_json(
+      R"({"tasks": [{"id": "t", "command": ["prog", "{threads}"], "profile": "solver", "footprint_bytes": 4096}]})",
+      "w.json");
+  ASSERT_EQ(workload.tasks.size(), 1U);
+  EXPECT_EQ(workload.tasks[0].profile, "solver");
+  EXPECT_EQ(workload.tasks[0].footprint_bytes, 4096U);
+  const nlohmann::json written = workload.tasks[0];
+  EXPECT_EQ(written["profile"], "solver");
+  EXPECT_EQ(written["footprint_bytes"], 4096);
+  EXPECT_EQ(task_from_json(written, "again"), workload.tasks[0]);
+  EXPECT_THROW((void)parse_workload_json(R"({"tasks": [{"id": "t", "command": ["p"], "profile": "../x"}]})", "w.json"),
+               InputError);
+  EXPECT_THROW((void)parse_workload_json(
+                   R"({"tasks": [{"id": "t", "kernel": "triad", "footprint_bytes": 64, "profile": "x"}]})", "w.json"),
+               InputError);
+}
+
 }  // namespace
 }  // namespace cosched::config

@@ -20,9 +20,9 @@ namespace {
 std::vector<unsigned> first_pu() { return {platform::allowed_pus().front()}; }
 
 TEST(ChildProcess, RecordsExitCodes) {
-  ChildProcess ok = ChildProcess::spawn({{"/bin/true"}, first_pu(), {}, {}, {}});
+  ChildProcess ok = ChildProcess::spawn({{"/bin/true"}, first_pu(), {}, {}, {}, {}, {}});
   EXPECT_TRUE(ok.reap().ok());
-  ChildProcess fails = ChildProcess::spawn({{"false"}, first_pu(), {}, {}, {}});  // found in PATH
+  ChildProcess fails = ChildProcess::spawn({{"false"}, first_pu(), {}, {}, {}, {}, {}});  // found in PATH
   const ExitInfo exit = fails.reap();
   EXPECT_EQ(exit.exit_code, 1);
   EXPECT_EQ(exit.signal, 0);
@@ -30,7 +30,7 @@ TEST(ChildProcess, RecordsExitCodes) {
 }
 
 TEST(ChildProcess, RecordsTheSignalThatEndedIt) {
-  ChildProcess child = ChildProcess::spawn({{"/bin/sleep", "30"}, first_pu(), {}, {}, {}});
+  ChildProcess child = ChildProcess::spawn({{"/bin/sleep", "30"}, first_pu(), {}, {}, {}, {}, {}});
   child.signal_group(SIGTERM);
   const ExitInfo exit = child.reap();
   EXPECT_EQ(exit.signal, SIGTERM);
@@ -38,16 +38,16 @@ TEST(ChildProcess, RecordsTheSignalThatEndedIt) {
 }
 
 TEST(ChildProcess, ACommandThatCannotStartIsAnError) {
-  EXPECT_THROW((void)ChildProcess::spawn({{"/nonexistent/program"}, first_pu(), {}, {}, {}}), InputError);
-  EXPECT_THROW((void)ChildProcess::spawn({{"no-such-command-cosched"}, first_pu(), {}, {}, {}}), InputError);
-  EXPECT_THROW((void)ChildProcess::spawn({{}, first_pu(), {}, {}, {}}), InputError);
-  EXPECT_THROW((void)ChildProcess::spawn({{"/bin/true"}, {}, {}, {}, {}}), RuntimeFailure);
+  EXPECT_THROW((void)ChildProcess::spawn({{"/nonexistent/program"}, first_pu(), {}, {}, {}, {}, {}}), InputError);
+  EXPECT_THROW((void)ChildProcess::spawn({{"no-such-command-cosched"}, first_pu(), {}, {}, {}, {}, {}}), InputError);
+  EXPECT_THROW((void)ChildProcess::spawn({{}, first_pu(), {}, {}, {}, {}, {}}), InputError);
+  EXPECT_THROW((void)ChildProcess::spawn({{"/bin/true"}, {}, {}, {}, {}, {}, {}}), RuntimeFailure);
 }
 
 TEST(ChildProcess, ABindingTheKernelRefusesIsAnErrorNotAnUnboundTask) {
   // A PU this machine does not have: sched_setaffinity fails in the child and the task never runs.
   try {
-    (void)ChildProcess::spawn({{"/bin/true"}, {1000}, {}, {}, {}});
+    (void)ChildProcess::spawn({{"/bin/true"}, {1000}, {}, {}, {}, {}, {}});
     FAIL() << "expected RuntimeFailure";
   } catch (const RuntimeFailure& e) {
     EXPECT_NE(std::string(e.what()).find("sched_setaffinity"), std::string::npos) << e.what();
@@ -58,7 +58,7 @@ TEST(ChildProcess, RunsBoundToExactlyItsPus) {
   const auto dir = testing::scratch_dir("child-binding");
   for (const auto& core : platform::allowed_cores()) {
     ChildProcess child = ChildProcess::spawn({{"/bin/grep", "Cpus_allowed_list", "/proc/self/status"}, core, {},
-                                              dir / "out.txt", {}});
+                                              dir / "out.txt", {}, {}, {}});
     ASSERT_TRUE(child.reap().ok());
     std::ifstream in(dir / "out.txt");
     std::string key, value;
@@ -70,7 +70,7 @@ TEST(ChildProcess, RunsBoundToExactlyItsPus) {
 TEST(ChildProcess, DroppingARunningChildKillsAndReapsIt) {
   int pid = -1;
   {
-    ChildProcess child = ChildProcess::spawn({{"/bin/sleep", "30"}, first_pu(), {}, {}, {}});
+    ChildProcess child = ChildProcess::spawn({{"/bin/sleep", "30"}, first_pu(), {}, {}, {}, {}, {}});
     pid = child.pid();
     EXPECT_GT(child.launch_overhead_s(), 0.0);
   }

@@ -295,7 +295,7 @@ TEST(InstanceCli, OutputIsCheckedFirstAndNeverReplacedWithoutForce) {
   EXPECT_EQ(run_cosched(command + output.string() + " --force", dir).exit_code, 0);
   expect(run_cosched(command + dir.string(), dir), 2, "is a directory");
   expect(run_cosched(command + "/dev/full", dir), 5, "No space left on device");
-  testing::write_file(csv, std::string(kProfileCsvHeader) + "\ntriad,67108864,1,0,-2,-2,-2,1,1\n");
+  testing::write_file(csv, std::string(kProfileCsvHeaderWithoutStatus) + "\ntriad,67108864,1,0,-2,-2,-2,1,1\n");
   expect(run_cosched(command + (dir / "other.json").string(), dir), 3, "p.csv:2: time_s must be finite");
 }
 

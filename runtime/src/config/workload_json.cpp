@@ -20,8 +20,8 @@ namespace {
 
 using nlohmann::json;
 
-constexpr std::array<std::string_view, 8> kTaskKeys{"id",     "command",   "kernel",    "footprint_bytes",
-                                                    "passes", "timeout_s", "release_s", "user"};
+constexpr std::array<std::string_view, 9> kTaskKeys{"id",     "command",   "kernel",    "footprint_bytes", "passes",
+                                                    "timeout_s", "release_s", "user", "profile"};
 
 std::int64_t integer_field(const json& entry, const char* key, std::int64_t min, std::int64_t max,
                            const std::string& where) {
@@ -37,8 +37,16 @@ void reject_other_keys(const json& entry, const std::string& where) {
 }
 
 void read_command(const json& entry, WorkloadTask& task, const std::string& where) {
-  if (entry.contains("footprint_bytes") || entry.contains("passes")) {
-    throw InputError(where, "\"footprint_bytes\" and \"passes\" belong to a STREAM task (\"kernel\"), not a command");
+  if (entry.contains("passes")) {
+    throw InputError(where, "\"passes\" is not for a command: kernel passes belong to a STREAM task (\"kernel\")");
+  }
+  if (entry.contains("footprint_bytes")) {  // optional for a command: what its fast fraction is of
+    task.footprint_bytes = static_cast<std::uint64_t>(
+        integer_field(entry, "footprint_bytes", 1, static_cast<std::int64_t>(kMaxFootprintBytes), where));
+  }
+  if (entry.contains("profile")) {
+    task.profile = json_to_string(entry.at("profile"), where, "\"profile\"");
+    check_identifier(task.profile, where + ": \"profile\"");
   }
   const json& argv = entry.at("command");
   if (!argv.is_array()) throw InputError(where, "\"command\" must be an array of strings (argv; no shell)");
@@ -80,6 +88,7 @@ WorkloadTask task_from_json(const json& entry, const std::string& where, const T
   const bool command = entry.contains("command");
   const bool kernel = entry.contains("kernel");
   if (command && kernel) throw InputError(at, "give \"command\" or \"kernel\", not both");
+  if (kernel && entry.contains("profile")) throw InputError(at, "\"profile\" names a profiled command, not a kernel");
   if (command) {
     read_command(entry, task, at);
   } else if (kernel) {
@@ -112,6 +121,8 @@ void to_json(json& out, const WorkloadTask& task) {
     out["passes"] = task.passes;
   } else {
     out["command"] = task.command;
+    if (task.footprint_bytes > 0) out["footprint_bytes"] = task.footprint_bytes;
+    if (!task.profile.empty()) out["profile"] = task.profile;
   }
   if (task.timeout_s) out["timeout_s"] = *task.timeout_s;
   if (task.release_s != 0.0) out["release_s"] = task.release_s;

@@ -2,14 +2,17 @@
 // One task as a child process: fork + exec (never a shell), placed before exec — bound to its PUs with
 // sched_setaffinity (checked in the child, then read back from the parent), given a NUMA memory policy when one
 // is asked for, in its own process group (so a timeout or Ctrl-C reaches every process the task started) and
-// killed if the launcher dies (PR_SET_PDEATHSIG). Every failure before exec comes back through a close-on-exec
+// killed if the launcher dies (PR_SET_PDEATHSIG), with extra environment variables when asked. Every failure before exec comes back through a close-on-exec
 // pipe, naming the step and errno: a task that could not be bound never runs unbound.
 #include <chrono>
 #include <filesystem>
+#include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "cosched/platform/mempolicy.hpp"
 #include "cosched/platform/tier_backends.hpp"
 
 namespace cosched::launcher {
@@ -23,6 +26,11 @@ struct ChildSpec {
   MemoryPolicy memory;
   std::filesystem::path stdout_path;  // empty: /dev/null
   std::filesystem::path stderr_path;  // empty: /dev/null
+  // NAME=VALUE set in the child's environment on top of this process's (a command's env, autohbw's LD_PRELOAD).
+  std::vector<std::string> environment;
+  // Weighted interleave: the system-wide node weights the child's policy needs, held while it runs
+  // (platform::InterleaveWeightsLease: refused when a running child holds other weights).
+  std::map<unsigned, unsigned> interleave_weights;
 };
 
 struct ExitInfo {
@@ -55,6 +63,8 @@ class ChildProcess {
   [[nodiscard]] std::optional<ExitInfo> try_reap();
   // Blocks until the child exits.
   ExitInfo reap();
+  // Waits at most `seconds` (finite, >= 0) for the child to exit and reaps it; nullopt when it still runs.
+  [[nodiscard]] std::optional<ExitInfo> reap_within(double seconds);
 
  private:
   ChildProcess(int pid, int pidfd, double overhead_s) : pid_(pid), pidfd_(pidfd), overhead_s_(overhead_s) {}
@@ -64,6 +74,7 @@ class ChildProcess {
   int pidfd_ = -1;
   double overhead_s_ = 0.0;
   bool reaped_ = false;
+  std::unique_ptr<platform::InterleaveWeightsLease> weights_;  // released when the child is reaped
 };
 
 // The executable `name` resolves to (a name without '/' is looked up in PATH). Throws InputError when none.

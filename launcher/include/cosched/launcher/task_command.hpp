@@ -23,6 +23,14 @@ struct TierSetup {
   double chunk_bytes = 0.0;            // bytes of one fast chunk
   std::vector<unsigned> fast_nodes;    // backends that place commands: where a command's fast share goes
   std::vector<unsigned> slow_nodes;
+  // Commands on backends that place them: the mechanism (platform::command_placement_names()).
+  std::string command_placement = "preferred";
+  std::size_t autohbw_threshold_bytes = 1 << 20;  // placement autohbw: AUTO_HBW_SIZE
+  std::filesystem::path autohbw_library;          // placement autohbw: empty = searched
+  // True when a command task can get a fast share here (the backend places commands and has both tiers).
+  [[nodiscard]] bool places_commands() const {
+    return info().capabilities.places_commands && !fast_nodes.empty() && !slow_nodes.empty();
+  }
   // The backend's table entry; throws UsageError for an unknown name.
   [[nodiscard]] const platform::TierBackendInfo& info() const { return platform::tier_backend_info(backend); }
   [[nodiscard]] bool emulated() const { return info().capabilities.emulated; }
@@ -31,13 +39,15 @@ struct TierSetup {
 
 // A TierSetup for `backend` ("auto" resolves to this machine's, as platform::resolve_tier_backend_name says) with
 // chunks of `chunk_bytes`; a backend that places commands also gets this machine's fast and slow nodes. Throws
-// like platform::make_tier_backend for unknown or unusable backends.
-[[nodiscard]] TierSetup make_tier_setup(const std::string& backend, double emulation_ratio, double chunk_bytes);
+// like platform::make_tier_backend for unknown or unusable backends, UsageError for an unknown command placement.
+[[nodiscard]] TierSetup make_tier_setup(const std::string& backend, double emulation_ratio, double chunk_bytes,
+                                        const std::string& command_placement = "preferred");
 
 struct TaskLaunch {
   ChildSpec spec;
   std::size_t fast_bytes = 0;
   std::string placement;  // how the fast share is applied, in words (journaled)
+  std::optional<double> applied_fraction;  // commands: the fast share of pages the mechanism holds, when it can say
   std::optional<double> timeout_s;
 };
 

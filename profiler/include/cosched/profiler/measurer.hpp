@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cosched/config/platform.hpp"
+#include "cosched/profiler/command_spec.hpp"
 #include "cosched/profiler/profile.hpp"
 
 namespace cosched::profiler {
@@ -22,6 +23,10 @@ struct Measurement {
   // the previous point left them. Only the stream measurer sets these.
   bool allocated = false;
   bool resplit = false;
+  // A point that could not be measured (a command that failed, hung or was not found): the row's status
+  // (ProfileRow::status) and a message naming the point and the cause; times_s is then ignored.
+  std::string failure;
+  std::string failure_message;
 };
 
 class PointMeasurer {
@@ -36,6 +41,9 @@ class PointMeasurer {
   virtual void finish() {}
   // Context for the sidecar: tier backend, emulation ratio, host topology summary, ...
   [[nodiscard]] virtual nlohmann::json describe() const = 0;
+  // False when this measurer cannot give a point its fast chunks here (commands on a node without a tier that
+  // places them): the sweep then measures chunks = 0 only, and the sidecar says why (describe()).
+  [[nodiscard]] virtual bool varies_fast_memory() const { return true; }
 };
 
 struct MeasurerOptions {
@@ -45,6 +53,9 @@ struct MeasurerOptions {
   // Kernel passes of one timed run, for a measurer that times whole tasks (MeasurerKind::times_whole_tasks); its
   // times stay per pass (run time / passes), the unit of every profile. The others take 1 pass per repetition.
   unsigned passes = 1;
+  // The command measurer: what to run (sweep_config.hpp) and how commands get fast memory.
+  std::vector<CommandProfileSpec> commands{};
+  CommandPlacementOptions placement{};
 };
 
 // What a sweep must know about a measurer before it makes one (no caller branches on a measurer's name).

@@ -1,10 +1,12 @@
 #pragma once
 // The profile data model: one measured (or modelled) point of a kernel's execution-time table.
-// A point is keyed by (kernel, footprint, cores, fast chunks); times are seconds for one pass of the kernel over
+// A point is keyed by (kernel, footprint, cores, fast chunks); a profiled command is the kernel "command:<name>"
+// with the command's footprint (0 when not given, command_kernel_name). Times are seconds for one pass of the kernel over
 // its whole footprint (STREAM byte counting, so gbs = footprint_bytes / time_s / 1e9).
 #include <compare>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace cosched::profiler {
@@ -17,6 +19,10 @@ struct ProfilePoint {
   auto operator<=>(const ProfilePoint&) const = default;
 };
 
+// The status column of a row: "ok" for a measured point; else why it has no time ("exit-3", "signal-9",
+// "timeout", "not-found", "start-failed": a command that did not run through; docs/profiler.md).
+inline constexpr std::string_view kStatusOk = "ok";
+
 struct ProfileRow {
   ProfilePoint point;
   double time_s = 0.0;      // median over the timed repetitions
@@ -24,7 +30,14 @@ struct ProfileRow {
   double time_max_s = 0.0;
   unsigned reps = 0;
   double gbs = 0.0;  // footprint_bytes / time_s / 1e9
+  std::string status{kStatusOk};  // a failed row carries no time: times, reps and gbs are 0 (empty in the CSV)
+  [[nodiscard]] bool ok() const { return status == kStatusOk; }
 };
+
+// The kernel column of a profiled command: "command:<name>"; and back ("" when `kernel` is not a command's).
+inline constexpr std::string_view kCommandKernelPrefix = "command:";
+[[nodiscard]] std::string command_kernel_name(std::string_view command_name);
+[[nodiscard]] std::string_view command_name_of(std::string_view kernel);
 
 // Fraction of the footprint that `chunks` chunks of `chunk_bytes` cover, capped at 1: chunks beyond the footprint
 // give no benefit.

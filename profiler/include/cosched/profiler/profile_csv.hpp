@@ -1,6 +1,10 @@
 #pragma once
 // Long-format profile CSV: a header line, then one row per point, columns
-//   kernel,footprint_bytes,cores,chunks,time_s,time_min_s,time_max_s,reps,gbs
+//   kernel,footprint_bytes,cores,chunks,time_s,time_min_s,time_max_s,reps,gbs,status
+// status is "ok", or why a point has no time (a command that failed: "exit-3", "timeout", ...); such a row leaves
+// time_s, time_min_s, time_max_s and gbs empty and has reps 0, so no reader can take it for a time. Files written
+// before the status column (the header without it) are still read, every row "ok"; resuming one rewrites it with
+// the column.
 // pandas reads it as is (pd.read_csv). Rows are written and flushed one at a time so an interrupted sweep leaves
 // a valid file; a reader drops a truncated last line (no final newline) so that point is measured again.
 // The one reader (read_profile_csv) and the one writer (ProfileCsvWriter, format_profile_row); docs/formats.md.
@@ -15,22 +19,24 @@
 namespace cosched::profiler {
 
 inline constexpr const char* kProfileCsvHeader =
+    "kernel,footprint_bytes,cores,chunks,time_s,time_min_s,time_max_s,reps,gbs,status";
+inline constexpr const char* kProfileCsvHeaderWithoutStatus =
     "kernel,footprint_bytes,cores,chunks,time_s,time_min_s,time_max_s,reps,gbs";
 
 // Throws InputError(where, ...) unless `kernel` names a kernel a profile can hold: the STREAM kernel table's
-// (write, ddot, copy, scale, add, triad). The one place that decides it, so another kind of profile (commands)
-// extends it here.
+// (write, ddot, copy, scale, add, triad, ...) or a profiled command, "command:<identifier>".
 void check_profile_kernel(std::string_view kernel, const std::string& where);
 
-// Throws InputError(where, ...) for a row no measurement can give: an unknown kernel, footprint_bytes or cores or
-// reps of 0, a time that is not finite and in (0, kMaxSeconds], time_min_s <= time_s <= time_max_s violated, or a
-// gbs that is not finite and >= 0.
+// Throws InputError(where, ...) for a row no measurement can give: an unknown kernel, footprint_bytes of 0 (but
+// for a command, whose footprint is optional), cores or reps of 0, a status that is not a token, a time that is not finite and in (0, kMaxSeconds], time_min_s <= time_s <= time_max_s violated, or a
+// gbs that is not finite and >= 0. A failed row (status not "ok") must have reps, times and gbs 0.
 void check_profile_row(const ProfileRow& row, const std::string& where);
 
 struct ProfileCsvContents {
   std::vector<ProfileRow> rows;
   std::vector<std::size_t> lines;     // lines[i]: the 1-based line of rows[i] in the file
   bool truncated_tail = false;        // the last line had no newline and was dropped
+  bool has_status_column = true;      // false for a file written before the status column
   std::uintmax_t complete_bytes = 0;  // bytes of the file up to the end of the last complete line
 };
 

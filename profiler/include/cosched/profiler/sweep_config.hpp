@@ -12,6 +12,15 @@
 //   emulation_ratio = 5.0                      # emulated backend only
 //   measurer = "process"                       # stream (default), process or knl-model (docs/profiler.md)
 //   passes = 20                                # process measurer: kernel passes of each timed task run
+//   placement = "preferred"                    # commands: preferred, bind, weighted-interleave, autohbw, none
+//   autohbw_threshold_kib = 1024               # commands, placement autohbw: AUTO_HBW_SIZE
+//   autohbw_library = "/opt/memkind/lib/libautohbw.so"
+//   [[commands]]                               # any program, measured by the "command" measurer
+//   name = "solver"                            # optional (the program's file name); an identifier
+//   command = "./solver --threads {threads}"   # a line split like a shell's words, or an argv array
+//   env = { OMP_PROC_BIND = "true" }           # optional
+//   timeout_s = 60                             # optional: longer runs are killed, their row marked "timeout"
+//   footprint_mib = 512                        # optional: what a fast fraction is of (weighted-interleave)
 // Lists hold no duplicates; numbers are finite and in range (docs/profiler.md).
 #include <cstdint>
 #include <filesystem>
@@ -43,7 +52,16 @@ struct SweepConfig {
   std::optional<double> emulation_ratio;
   std::string measurer{kDefaultMeasurer};  // a name of measurer_names()
   unsigned passes = 1;                     // kernel passes per timed run (MeasurerOptions::passes)
+  std::vector<CommandProfileSpec> commands{};  // a command sweep (measurer "command") when not empty
+  CommandPlacementOptions placement{};
 };
+
+// The measurer a sweep of commands uses.
+inline constexpr std::string_view kCommandMeasurer = "command";
+
+// Appends a command to the sweep. Throws InputError(where, ...) for a bad argv (config::check_command), a name
+// that is not an identifier or is taken, an environment entry that is not NAME=VALUE, too many commands.
+void add_sweep_command(SweepConfig& sweep, CommandProfileSpec command, const std::string& where);
 
 // Reads a sweep file. Throws InputError("file:line", ...) naming an unknown key, a bad or out-of-range value, or a
 // value listed twice.
@@ -56,8 +74,8 @@ struct SweepConfig {
                                                             const config::PlatformConfig& platform);
 
 // Checks the sweep against the platform (cores and chunks within capacity, something to measure, reps in range,
-// no kernel twice) and returns every point in sweep order: kernel, footprint, cores, chunks. Throws UsageError
-// naming the bad value.
+// no kernel twice) and returns every point in sweep order: kernel, footprint, cores, chunks. A command sweep has
+// one footprint per command (its own) and no kernels. Throws UsageError naming the bad value.
 [[nodiscard]] std::vector<ProfilePoint> expand_sweep(const SweepConfig& config,
                                                      const config::PlatformConfig& platform);
 

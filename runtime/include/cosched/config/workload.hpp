@@ -16,7 +16,8 @@
 //       release_every_s = 1          # optional (0): copy k arrives at release_s + k * release_every_s
 //       user = "alice"               # optional: whose tasks they are (an identifier)
 //     expanded to tasks whose ids follow stream_task_id, k counting per (kernel, footprint) in file order;
-//   - JSON: {"name": ..., "tasks": [{"id": "t0", "command": ["prog", "{threads}"], "timeout_s": 60},
+//   - JSON: {"name": ..., "tasks": [{"id": "t0", "command": ["prog", "{threads}"], "timeout_s": 60,
+//                                     "profile": "prog", "footprint_bytes": 1048576},   (both optional)
 //                                    {"id": "s0", "kernel": "triad", "footprint_bytes": 67108864, "passes": 3}]}
 //     An Instance JSON whose tasks carry those fields (what `cosched instance` writes) is read by
 //     cli::read_workload: sched's Instance parser, then task_from_json on each task's attributes.
@@ -53,6 +54,9 @@ struct WorkloadTask {
   std::optional<double> timeout_s;    // overrides the launch's --timeout
   double release_s = 0.0;             // online runs: seconds after the start when the task arrives, in [0, kMaxSeconds]
   std::string user{};                 // online runs: whose task it is ("" unknown; else an identifier)
+  // A command's profiled name (`cosched profile --command ... --name NAME`): its times in an instance come from the
+  // profile rows of "command:NAME" at its footprint_bytes (0 when not given). "" for STREAM tasks.
+  std::string profile{};
   [[nodiscard]] bool is_stream() const noexcept { return !kernel.empty(); }
   friend bool operator==(const WorkloadTask&, const WorkloadTask&) = default;
 };
@@ -113,7 +117,8 @@ struct WorkloadReadOptions {
 // A workload holds 1..kMaxWorkloadTasks tasks; throws InputError(source) otherwise.
 void check_task_count(std::size_t count, const std::string& source);
 
-// One task as JSON: {"id", "kernel", "footprint_bytes", "passes"} or {"id", "command"}, plus "timeout_s" when
+// One task as JSON: {"id", "kernel", "footprint_bytes", "passes"} or {"id", "command"} (+ "footprint_bytes" and
+// "profile" when set), plus "timeout_s" when
 // set, "release_s" when not 0 and "user" when not empty (so files without them read and write as before). The
 // Instance JSON carries the same fields per task (sched::online reads "release_s" and "user" from there).
 void to_json(nlohmann::json& json, const WorkloadTask& task);

@@ -4,7 +4,10 @@
 // for this machine and always says which.
 #include <cstddef>
 #include <cstdint>
+#include <filesystem>
+#include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -43,8 +46,8 @@ struct TierNodes {
   std::vector<unsigned> slow;
 };
 
-// A set_mempolicy(2) a child applies before exec: `mode` is MPOL_BIND or MPOL_PREFERRED (numaif.h). No policy
-// when `nodes` is empty.
+// A set_mempolicy(2) a child applies before exec: `mode` is MPOL_BIND, MPOL_PREFERRED (numaif.h) or
+// kMpolWeightedInterleave (mempolicy.hpp). No policy when `nodes` is empty.
 struct MemoryPolicy {
   int mode = 0;
   std::vector<unsigned> nodes;
@@ -58,12 +61,21 @@ struct ChildPlacementRequest {
   std::uint64_t footprint_bytes = 0;   // stream_bench: the task's arrays (its fast fraction = granted / footprint)
   double emulation_ratio = 5.0;        // emulated backends: slow:fast bandwidth ratio
   TierNodes nodes;                     // commands on backends that place them: where the policy points
+  // Commands: the mechanism that gives them their share (command_placement.hpp: preferred, bind,
+  // weighted-interleave, autohbw, none), and what it needs.
+  std::string command_placement = "preferred";
+  std::uint64_t command_footprint_bytes = 0;        // weighted-interleave: the bytes the fraction is of (0: unknown)
+  std::size_t autohbw_threshold_bytes = 1 << 20;    // autohbw: allocations at least this big go to the fast tier
+  std::filesystem::path autohbw_library;            // autohbw: libautohbw.so (empty: searched)
 };
 
 struct ChildPlacement {
   std::size_t fast_bytes = 0;                  // fast bytes the child gets (0 without a fast tier)
   std::vector<std::string> stream_bench_args;  // stream_bench: appended to its argv
   MemoryPolicy memory;                         // commands: applied in the child before exec
+  std::vector<std::string> environment;        // commands: NAME=VALUE set for the child (autohbw's LD_PRELOAD)
+  std::map<unsigned, unsigned> interleave_weights;  // weighted interleave: system-wide node weights it needs
+  std::optional<double> applied_fraction;      // the fast share of its pages the mechanism holds; none: cannot say
   std::string description;                     // how the share is applied, in words (the launcher journals it)
 };
 

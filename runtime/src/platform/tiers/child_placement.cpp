@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include "cosched/common/error.hpp"
+#include "cosched/platform/command_placement.hpp"
 
 namespace cosched::platform::tiers {
 
@@ -42,24 +43,11 @@ ChildPlacement stream_bench_placement(std::string_view backend, const ChildPlace
 }
 
 ChildPlacement numa_policy_placement(std::string_view backend, const ChildPlacementRequest& request) {
-  const TierNodes& nodes = request.nodes;
-  if (nodes.fast.empty() || nodes.slow.empty()) {
+  if (request.nodes.fast.empty() || request.nodes.slow.empty()) {
     throw ResourceError(fmt::format("backend {} without fast and slow NUMA nodes cannot place a command", backend));
   }
-  ChildPlacement placement;
-  placement.fast_bytes = placed_fast_bytes(request);
-  if (placement.fast_bytes == 0) {
-    placement.memory = {MPOL_BIND, nodes.slow};
-    placement.description = fmt::format("set_mempolicy(MPOL_BIND, slow nodes {})", fmt::join(nodes.slow, ","));
-    return placement;
-  }
-  // A preferred policy cannot cap the process at its share; a program that does not honour {fast_bytes} may take
-  // more (docs/launcher.md says so).
-  placement.memory = {MPOL_PREFERRED, {nodes.fast.front()}};
-  placement.description = fmt::format("set_mempolicy(MPOL_PREFERRED, fast node {}): up to its {} fast bytes only if "
-                                      "it honours {{fast_bytes}}",
-                                      nodes.fast.front(), placement.fast_bytes);
-  return placement;
+  // The mechanism (preferred by default) decides; command_placement.hpp lists them.
+  return command_placement_mechanism(request.command_placement).place(request);
 }
 
 }  // namespace cosched::platform::tiers

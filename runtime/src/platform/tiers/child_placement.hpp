@@ -21,8 +21,9 @@ namespace cosched::platform::tiers {
 [[nodiscard]] ChildPlacement stream_bench_placement(std::string_view backend, const ChildPlacementRequest& request,
                                                     std::vector<std::string> extra_args, std::string_view note);
 
-// A command on a real tier: no fast share -> MPOL_BIND to the slow nodes (it cannot take fast memory); a share ->
-// MPOL_PREFERRED on the first fast node. Throws ResourceError without fast and slow nodes.
+// A command on a real tier: the request's command placement mechanism (command_placement.hpp; by default no fast
+// share -> MPOL_BIND to the slow nodes, a share -> MPOL_PREFERRED on the first fast node). Throws ResourceError
+// without fast and slow nodes.
 [[nodiscard]] ChildPlacement numa_policy_placement(std::string_view backend, const ChildPlacementRequest& request);
 
 }  // namespace cosched::platform::tiers

@@ -1,0 +1,161 @@
+// `cosched demo --workload FILE`: the demo's pipeline on the user's own batch of commands. Each distinct command
+// is profiled as the launcher runs it (the "command" measurer: pinned child processes, cores x fast chunks where the
+// tier places commands, cores only otherwise), the batch becomes an instance, every algorithm plans it, and every
+// plan is launched and compared with its prediction. The built-in STREAM batch is `cosched demo` without it.
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+
+#include "command_measurer.hpp"
+#include "cosched/common/error.hpp"
+#include "cosched/common/text_file.hpp"
+#include "cosched/platform/binding.hpp"
+#include "cosched/profiler/profile_context.hpp"
+#include "cosched/profiler/profile_csv.hpp"
+#include "cosched/profiler/progress.hpp"
+#include "cosched/profiler/sweep.hpp"
+#include "cosched/sched/algorithm.hpp"
+#include "cosched/sched/io.hpp"
+#include "demo/demo.hpp"
+#include "demo/demo_setup.hpp"
+#include "workload_reading.hpp"
+
+namespace cosched::demo {
+
+namespace {
+
+constexpr std::uint64_t kMiB = std::uint64_t{1} << 20;
+constexpr unsigned kChunks = 20;
+
+// The node: its allowed cores and its tier backend, the fast tier in 20 chunks (480 MiB when it is emulated,
+// which commands cannot use: they are then scheduled on cores only).
+DemoSetup workload_setup(const DemoOptions& options) {
+  DemoSetup setup;
+  setup.options = options;
+  setup.output = options.output.empty() ? std::filesystem::current_path() / "cosched-demo-workload" : options.output;
+  std::error_code error;
+  std::filesystem::create_directories(setup.output / "runs", error);
+  if (error) throw UsageError(fmt::format("cannot create {}: {}", (setup.output / "runs").string(), error.message()));
+  setup.stream_bench = options.stream_bench;  // commands only: stream_bench is never run
+  const std::string backend = platform::auto_tier_backend_name();
+  platform::TierOptions tier_options;
+  tier_options.backend = backend;
+  const bool emulated = platform::tier_backend_info(backend).capabilities.emulated;
+  setup.platform.name = "this node";
+  setup.platform.cores = static_cast<unsigned>(platform::allowed_cores().size());
+  setup.platform.fast_capacity_bytes = emulated ? 480 * kMiB : platform::fast_tier_capacity_bytes(tier_options);
+  setup.platform.fast_chunks = kChunks;
+  setup.platform.tier_backend = backend;
+  setup.platform.source = "cosched demo --workload";
+  setup.tier = launcher::make_tier_setup(backend, config::kDefaultEmulationRatio, setup.platform.chunk_bytes());
+  setup.workload = cli::read_workload(options.workload, setup.platform);
+  return setup;
+}
+
+// One profile per distinct (argv, footprint): a task's "profile" names it, else it gets "cmd<k>". STREAM tasks are
+// the built-in demo's.
+std::vector<profiler::CommandProfileSpec> commands_of(config::Workload& workload) {
+  std::vector<profiler::CommandProfileSpec> commands;
+  for (auto& task : workload.tasks) {
+    if (task.is_stream()) {
+      throw UsageError(fmt::format("{}: task \"{}\" is a STREAM task: --workload runs batches of commands (the "
+                                   "built-in STREAM batch is `cosched demo` without --workload)",
+                                   workload.source, task.id));
+    }
+    const auto same = std::find_if(commands.begin(), commands.end(), [&](const auto& c) {
+      return c.argv == task.command && c.footprint_bytes == task.footprint_bytes;
+    });
+    if (same != commands.end()) {
+      if (task.profile.empty()) task.profile = same->name;
+      if (task.profile == same->name) continue;
+    }
+    profiler::CommandProfileSpec command;
+    command.name = task.profile.empty() ? fmt::format("cmd{}", commands.size()) : task.profile;
+    command.argv = task.command;
+    command.footprint_bytes = task.footprint_bytes;
+    command.timeout_s = task.timeout_s;
+    task.profile = command.name;
+    if (std::any_of(commands.begin(), commands.end(), [&](const auto& c) { return c.name == command.name; })) {
+      throw InputError(workload.source, fmt::format("profile \"{}\" names two different commands", command.name));
+    }
+    commands.push_back(std::move(command));
+  }
+  return commands;
+}
+
+std::filesystem::path profile_commands(const DemoSetup& setup, const std::vector<profiler::CommandProfileSpec>& commands,
+                                       unsigned reps) {
+  cli::CommandMeasurer measurer(commands, setup.tier, reps, 0);
+  std::vector<unsigned> chunks{0};
+  if (measurer.varies_fast_memory()) chunks = {0, kChunks / 2, kChunks};
+  std::vector<profiler::ProfilePoint> points;
+  for (const auto& command : commands) {
+    for (unsigned cores = 1; cores <= setup.platform.cores; ++cores) {
+      for (const unsigned k : chunks) {
+        points.push_back({profiler::command_kernel_name(command.name), command.footprint_bytes, cores, k});
+      }
+    }
+  }
+  const auto csv = setup.output / "profile-commands.csv";
+  profiler::SweepConfig sweep;
+  sweep.reps = reps;
+  sweep.warmup = 0;
+  profiler::write_profile_sidecar(csv, profiler::make_profile_sidecar(setup.platform, sweep, measurer.describe()));
+  profiler::ProfileCsvWriter writer(csv, profiler::ProfileCsvWriter::Mode::create);
+  profiler::ProgressReporter progress(points.size(), setup.options.out, ::isatty(::fileno(setup.options.out)) != 0);
+  const auto outcome = profiler::run_sweep(points, measurer, writer, &progress, nullptr);
+  progress.finish();
+  profiler::write_profile_sidecar(csv, profiler::make_profile_sidecar(setup.platform, sweep, measurer.describe()));
+  if (!outcome.failures.empty()) {
+    throw RuntimeFailure(fmt::format("{} profiled point(s) failed (first: {}); see {}", outcome.failures.size(),
+                                     outcome.failures.front(), csv.string()));
+  }
+  return csv;
+}
+
+}  // namespace
+
+std::filesystem::path run_workload_demo(const DemoOptions& options) {
+  check_demo_output(options);
+  const auto begin = std::chrono::steady_clock::now();
+  const auto say = [&](const std::string& text) {
+    fmt::print(options.out, "{}\n", text);
+    std::fflush(options.out);
+  };
+  DemoSetup setup = workload_setup(options);
+  const auto commands = commands_of(setup.workload);
+  say(fmt::format("cosched demo --workload {}: {} tasks, {} distinct commands, on {} cores, tier backend {}",
+                  options.workload.string(), setup.workload.tasks.size(), commands.size(), setup.platform.cores,
+                  setup.tier.backend));
+  const bool fast = setup.tier.places_commands();
+  say(fast ? "[1/3] profiling each command as launched (cores x fast chunks) ..."
+           : fmt::format("[1/3] profiling each command as launched, cores only: tier backend {} cannot give an "
+                         "unmodified program fast memory (fast memory is not emulated for commands) ...",
+                         setup.tier.backend));
+  const auto csv = profile_commands(setup, commands, options.quick ? 1 : 2);
+  sched::Instance instance = profiler::build_instance(setup.workload, profiler::load_profile_set({csv}), setup.platform);
+  if (!fast) instance = sched::leading_resources(instance, 1);
+  write_text_file(setup.output / "instance.json", sched::instance_to_json(instance) + "\n", setup.overwrite(),
+                  "instance");
+  const auto names = sched::algorithm_names();
+  say(fmt::format("[2/3] planning and launching with the {} algorithms ...", names.size()));
+  std::string table = "algorithm,lower_bound_s,predicted_s,observed_s,observed_over_predicted,tasks_ok,tasks_failed\n";
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const RunRow row = plan_and_launch(setup, instance, fast ? "cores+fast" : "cores-only", names[i], setup.tier);
+    say(fmt::format("      [{}/{}] {:<11} predicted {:7.3f} s, observed {:7.3f} s ({:+.1f} %), {} ok, {} failed", i + 1,
+                    names.size(), names[i], row.predicted, row.observed, 100.0 * (row.ratio() - 1.0), row.tasks_ok,
+                    row.tasks_failed));
+    table += fmt::format("{},{},{},{},{},{},{}\n", names[i], row.lower_bound, row.predicted, row.observed, row.ratio(),
+                         row.tasks_ok, row.tasks_failed);
+  }
+  write_text_file(setup.output / "results.csv", table, setup.overwrite(), "demo results");
+  const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+  say(fmt::format("[3/3] done in {:.1f} s: profile-commands.csv, instance.json, runs/, results.csv", total));
+  say(setup.output.string());
+  return setup.output;
+}
+
+}  // namespace cosched::demo
