@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cassert>
 #include <chrono>
 #include <numeric>
 
@@ -80,6 +81,7 @@ struct StreamSession::State {
         threads(static_cast<unsigned>(plan.cores.size())) {
     const detail::WorkContext context{kernel, plan.shape, threads, plan.streaming_stores, cost.slow_pass_factor};
     (void)detail::slow_passes_for(cost.slow_pass_factor);  // a broken cost model fails before allocating
+    assert(kernel.elementwise() || kernel.make_work != nullptr);  // a table entry that is not element-wise has a work
     work = kernel.elementwise() ? detail::make_elementwise_work(context) : kernel.make_work(context);
     owned.resize(plan.shape.arrays.size());
     spans.resize(plan.shape.arrays.size());
