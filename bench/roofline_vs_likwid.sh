@@ -24,22 +24,11 @@ gups_mib="${GUPS_MIB:-64}"
 reps="${REPS:-5}"
 peak_test="${PEAK_TEST:-peakflops_avx512_fma}"
 stream_test="${STREAM_TEST:-stream_mem_avx512}"
-prefix=()
-if [ -n "${NICE:-}" ]; then prefix=(nice -n "$NICE"); fi
 # Debian's OpenBLAS 0.3.21 predates Zen 4/5 and picks its AVX2 (Haswell) kernels there, half the AVX-512 peak;
 # on a CPU with AVX-512 take the SkylakeX kernels unless told otherwise (stream_bench reports the core it got).
 if grep -qw avx512f /proc/cpuinfo; then export OPENBLAS_CORETYPE="${OPENBLAS_CORETYPE:-SkylakeX}"; fi
-
-command -v likwid-bench >/dev/null || { echo "likwid-bench not found: install the Debian package 'likwid'" >&2; exit 1; }
-[ -x "$bin_dir/stream_bench" ] || { echo "no $bin_dir/stream_bench: build first (scripts/build.sh)" >&2; exit 1; }
-
-results="$(mktemp)"
-trap 'rm -f "$results"' EXIT
-
-likwid_rate() {  # test working_set field -> rate / 1000 (GFLOP/s or GB/s)
-  "${prefix[@]}" likwid-bench -t "$1" -w "S0:${2}:${threads}" 2>&1 |
-    awk -v field="$3" '$0 ~ "^" field ":" { printf "%.3f\n", $2 / 1000; found = 1 } END { if (!found) exit 1 }'
-}
+# shellcheck source=bench/likwid_common.sh
+source "$root/bench/likwid_common.sh"
 
 kernel_rate() {  # kernel size_mib -> "median best" figure of merit
   "${prefix[@]}" "$bin_dir/stream_bench" --kernel "$1" --threads "$threads" --size-mib "$2" --reps "$reps" --json |

@@ -23,19 +23,8 @@ bin_dir="${2:-$root/build/bin}"
 threads="${THREADS:-2}"
 size_mib="${SIZE_MIB:-256}"
 reps="${REPS:-50}"
-prefix=()
-if [ -n "${NICE:-}" ]; then prefix=(nice -n "$NICE"); fi
-
-command -v likwid-bench >/dev/null || { echo "likwid-bench not found: install the Debian package 'likwid'" >&2; exit 1; }
-[ -x "$bin_dir/stream_bench" ] || { echo "no $bin_dir/stream_bench: build first (scripts/build.sh)" >&2; exit 1; }
-
-results="$(mktemp)"
-trap 'rm -f "$results"' EXIT
-
-likwid_gbs() {  # test total_mb -> GB/s
-  "${prefix[@]}" likwid-bench -t "$1" -w "S0:${2}MB:${threads}" 2>&1 |
-    awk '/^MByte\/s:/ { printf "%.3f\n", $2 / 1000; found = 1 } END { if (!found) exit 1 }'
-}
+# shellcheck source=bench/likwid_common.sh
+source "$root/bench/likwid_common.sh"
 
 stream_gbs() {  # kernel -> "median best mean" GB/s
   "${prefix[@]}" "$bin_dir/stream_bench" --kernel "$1" --threads "$threads" --size-mib "$size_mib" --reps "$reps" --json |
@@ -49,9 +38,9 @@ for round in $(seq 1 "$rounds"); do
     total_mb=$((arrays * size_mib))
     # Alternate which side goes first, so neither always runs on a warmer or cooler machine.
     if [ $((round % 2)) -eq 1 ]; then
-      l="$(likwid_gbs "$likwid_test" "$total_mb")"; read -r sm sb sa <<<"$(stream_gbs "$kernel")"
+      l="$(likwid_rate "$likwid_test" "${total_mb}MB" MByte/s)"; read -r sm sb sa <<<"$(stream_gbs "$kernel")"
     else
-      read -r sm sb sa <<<"$(stream_gbs "$kernel")"; l="$(likwid_gbs "$likwid_test" "$total_mb")"
+      read -r sm sb sa <<<"$(stream_gbs "$kernel")"; l="$(likwid_rate "$likwid_test" "${total_mb}MB" MByte/s)"
     fi
     line="$(awk -v k="$kernel" -v r="$round" -v l="$l" -v sm="$sm" -v sb="$sb" -v sa="$sa" \
       'BEGIN { printf "%-6s %2d %8.2f %8.2f %8.2f %8.2f %6.3f %6.3f %6.3f", k, r, l, sm, sb, sa, sm / l, sb / l, sa / l }')"

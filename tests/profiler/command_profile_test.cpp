@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include <fstream>
+#include <ostream>
 
 #include "cosched/common/error.hpp"
 #include "cosched/profiler/command_spec.hpp"
@@ -93,6 +94,8 @@ struct FailureCase {
   std::string status;   // of its row
   std::string message;  // in the one stderr line
 };
+// Names the case in test listings (ctest shows GetParam(); without this, the bytes of its strings' pointers).
+void PrintTo(const FailureCase& param, std::ostream* os) { *os << param.label; }
 
 class CommandFailure : public CommandProfile, public ::testing::WithParamInterface<FailureCase> {};
 

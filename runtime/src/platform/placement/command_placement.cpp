@@ -15,14 +15,17 @@ namespace cosched::platform {
 
 namespace {
 
-void require_nodes(const ChildPlacementRequest& request, std::string_view mechanism) {
-  if (request.nodes.fast.empty() || request.nodes.slow.empty()) {
-    throw ResourceError(fmt::format("placement {} needs fast and slow NUMA nodes to place a command", mechanism));
-  }
-}
+using PlaceFastShare = ChildPlacement (*)(const ChildPlacementRequest& request);
 
-// Every mechanism but none: no fast share -> the command may not take fast memory.
-ChildPlacement slow_only(const ChildPlacementRequest& request) {
+// What every mechanism but none shares: it needs both tiers, and with no fast share granted the command may not take
+// fast memory (bound to the slow nodes); otherwise `Place` places the share.
+template <PlaceFastShare Place>
+ChildPlacement with_fast_share(const ChildPlacementRequest& request) {
+  if (request.nodes.fast.empty() || request.nodes.slow.empty()) {
+    throw ResourceError(
+        fmt::format("placement {} needs fast and slow NUMA nodes to place a command", request.command_placement));
+  }
+  if (request.granted_fast_bytes > 0) return Place(request);
   ChildPlacement placement;
   placement.memory = {MPOL_BIND, request.nodes.slow};
   placement.applied_fraction = 0.0;
@@ -37,8 +40,6 @@ ChildPlacement place_none(const ChildPlacementRequest& /*request*/) {
 }
 
 ChildPlacement place_preferred(const ChildPlacementRequest& request) {
-  require_nodes(request, "preferred");
-  if (request.granted_fast_bytes == 0) return slow_only(request);
   ChildPlacement placement;
   placement.fast_bytes = request.granted_fast_bytes;
   placement.memory = {MPOL_PREFERRED, {request.nodes.fast.front()}};
@@ -50,8 +51,6 @@ ChildPlacement place_preferred(const ChildPlacementRequest& request) {
 }
 
 ChildPlacement place_bind(const ChildPlacementRequest& request) {
-  require_nodes(request, "bind");
-  if (request.granted_fast_bytes == 0) return slow_only(request);
   ChildPlacement placement;
   placement.fast_bytes = request.granted_fast_bytes;
   placement.memory = {MPOL_BIND, request.nodes.fast};
@@ -63,8 +62,6 @@ ChildPlacement place_bind(const ChildPlacementRequest& request) {
 }
 
 ChildPlacement place_weighted_interleave(const ChildPlacementRequest& request) {
-  require_nodes(request, "weighted-interleave");
-  if (request.granted_fast_bytes == 0) return slow_only(request);
   if (request.command_footprint_bytes == 0) {
     throw UsageError("placement weighted-interleave needs the command's footprint (footprint_mib) to turn its fast "
                      "bytes into a fraction");
@@ -99,27 +96,27 @@ ChildPlacement place_weighted_interleave(const ChildPlacementRequest& request) {
 }
 
 ChildPlacement place_autohbw(const ChildPlacementRequest& request) {
-  require_nodes(request, "autohbw");
-  if (request.granted_fast_bytes == 0) return slow_only(request);
   const auto library = find_autohbw_library(request.autohbw_library);
+  const std::size_t threshold_kib = std::max<std::size_t>(1, request.autohbw_threshold_bytes / 1024);
   ChildPlacement placement;
   placement.fast_bytes = request.granted_fast_bytes;
-  placement.environment = {"LD_PRELOAD=" + library.string(),
-                           fmt::format("AUTO_HBW_SIZE={}K", std::max<std::size_t>(1, request.autohbw_threshold_bytes / 1024))};
+  placement.environment = {"LD_PRELOAD=" + library.string(), fmt::format("AUTO_HBW_SIZE={}K", threshold_kib)};
   placement.description = fmt::format("LD_PRELOAD={} AUTO_HBW_SIZE={}K: allocations of at least that size in "
                                       "high-bandwidth memory while it lasts (no fraction held)",
-                                      library.string(), std::max<std::size_t>(1, request.autohbw_threshold_bytes / 1024));
+                                      library.string(), threshold_kib);
   return placement;
 }
 
 constexpr std::array kMechanisms{
-    CommandPlacementMechanism{"preferred", "MPOL_PREFERRED on the first fast node (no fraction held)", place_preferred},
-    CommandPlacementMechanism{"bind", "MPOL_BIND on the fast nodes (all of it, or allocation fails)", place_bind},
+    CommandPlacementMechanism{"preferred", "MPOL_PREFERRED on the first fast node (no fraction held)",
+                              with_fast_share<place_preferred>},
+    CommandPlacementMechanism{"bind", "MPOL_BIND on the fast nodes (all of it, or allocation fails)",
+                              with_fast_share<place_bind>},
     CommandPlacementMechanism{"weighted-interleave",
                               "MPOL_WEIGHTED_INTERLEAVE with system-wide weights for the fraction (Linux >= 6.9)",
-                              place_weighted_interleave},
+                              with_fast_share<place_weighted_interleave>},
     CommandPlacementMechanism{"autohbw", "memkind's libautohbw.so by LD_PRELOAD (size threshold, no fraction)",
-                              place_autohbw},
+                              with_fast_share<place_autohbw>},
     CommandPlacementMechanism{"none", "no policy: the system places everything", place_none},
 };
 
