@@ -7,7 +7,9 @@
 #   bench/roofline_vs_likwid.sh [ROUNDS] [BIN_DIR]      defaults: 3 rounds, build/bin
 #   env: THREADS (2), GEMM_MIB (32 per matrix: n = 2048), SIZE_MIB (128 per array for stencil and spmv),
 #        GUPS_MIB (64: a 2^23-word table, 2^25 updates per rep),
-#        REPS (5), PEAK_TEST (peakflops_avx512_fma; peakflops_avx_fma without AVX-512), STREAM_TEST
+#        REPS (10), WARMUP (3 untimed reps: OpenBLAS's first calls in a process and the cores' clock ramp make the
+#        first two or three gemm reps 30-50 % slower; with 5 reps and 1 warm-up the median fell among them),
+#        PEAK_TEST (peakflops_avx512_fma; peakflops_avx_fma without AVX-512), STREAM_TEST
 #        (stream_mem_avx512), NICE (as in stream_vs_likwid.sh)
 #
 # Units: likwid-bench prints MFlops/s and MByte/s (1e6); stream_bench GFLOP/s, GB/s and GUP/s (1e9). peakflops
@@ -21,19 +23,22 @@ threads="${THREADS:-2}"
 gemm_mib="${GEMM_MIB:-32}"
 size_mib="${SIZE_MIB:-128}"
 gups_mib="${GUPS_MIB:-64}"
-reps="${REPS:-5}"
+reps="${REPS:-10}"
+warmup="${WARMUP:-3}"
 peak_test="${PEAK_TEST:-peakflops_avx512_fma}"
 stream_test="${STREAM_TEST:-stream_mem_avx512}"
 # Debian's OpenBLAS 0.3.21 predates Zen 4/5 and picks its AVX2 (Haswell) kernels there, half the AVX-512 peak;
-# on a CPU with AVX-512 take the SkylakeX kernels unless told otherwise (stream_bench reports the core it got).
+# on a CPU with AVX-512 take the SkylakeX kernels unless told otherwise (stream_bench reports the core it got, and
+# each kernel's problem line goes to stderr: an inherited OPENBLAS_CORETYPE=Haswell halves gemm).
 if grep -qw avx512f /proc/cpuinfo; then export OPENBLAS_CORETYPE="${OPENBLAS_CORETYPE:-SkylakeX}"; fi
 # shellcheck source=bench/likwid_common.sh
 source "$root/bench/likwid_common.sh"
 
 kernel_rate() {  # kernel size_mib -> "median best" figure of merit
-  "${prefix[@]}" "$bin_dir/stream_bench" --kernel "$1" --threads "$threads" --size-mib "$2" --reps "$reps" --json |
+  "${prefix[@]}" "$bin_dir/stream_bench" --kernel "$1" --threads "$threads" --size-mib "$2" --reps "$reps" --warmup "$warmup" --json |
     /usr/bin/python3 -c 'import json, sys; r = json.load(sys.stdin); assert r["validated"], r["validation_message"]
-print("%.3f %.3f %s" % (r["median_merit"], r["best_merit"], r["merit_unit"]))'
+print("%.3f %.3f %s" % (r["median_merit"], r["best_merit"], r["merit_unit"]))
+print("# %s: %s" % (r["kernel"], r["problem"]), file=sys.stderr)'
 }
 
 echo "# kernel round reference reference_rate kernel_median kernel_best unit ratio_median ratio_best"
