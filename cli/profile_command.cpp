@@ -21,6 +21,7 @@
 #include "cosched/profiler/profile_context.hpp"
 #include "cosched/profiler/profile_session.hpp"
 #include "cosched/profiler/sweep_config.hpp"
+#include "cosched/stream/kernels.hpp"
 #include "run_main.hpp"
 
 namespace {
@@ -188,7 +189,7 @@ const cosched::cli::CommandRegistration registration{"profile", [](CLI::App& app
   auto* sub = app.add_subcommand("profile", "Profile kernels over cores x fast-memory chunks (CSV + JSON sidecar)");
   auto flags = std::make_shared<ProfileFlags>();
   sub->add_option("--config", flags->config, "Sweep config TOML (configs/profiles/); flags override it");
-  sub->add_option("--kernels", flags->kernels, "Kernels: write, ddot, copy, scale, add, triad")->delimiter(',');
+  sub->add_option("--kernels", flags->kernels, "Kernels: " + cosched::stream::kernel_names())->delimiter(',');
   sub->add_option("--footprints-mib", flags->footprints_mib, "Task footprints in MiB (all arrays together)")
       ->delimiter(',')
       ->check(cosched::cli::finite_positive(static_cast<double>(config::kMaxFootprintBytes) / (1 << 20)));

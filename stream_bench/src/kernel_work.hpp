@@ -56,6 +56,11 @@ struct SliceCheck {
 struct CheckSample {
   std::size_t stride = 1;
   std::size_t offset = 0;
+  [[nodiscard]] bool every_element() const noexcept { return stride == 1; }
+  // The first compared index at or after `begin`: walk [begin, end) from it in steps of `stride`.
+  [[nodiscard]] std::size_t first_from(std::size_t begin) const noexcept {
+    return begin + (offset + stride - begin % stride) % stride;
+  }
 };
 
 // Every member is called by every thread of the pinned team at once (OpenMP barriers allowed inside).

@@ -75,10 +75,12 @@ class SpmvWork final : public KernelWork {
     return 0.0;
   }
 
-  SliceCheck check(unsigned thread, const ArraySpanList& arrays, CheckSample) override {
+  // The rows of y the sample names, each recomputed from the formulas (a wrong value, column or x shows in its
+  // row's sum).
+  SliceCheck check(unsigned thread, const ArraySpanList& arrays, CheckSample sample) override {
     SliceCheck check;
     const RowRange rows = row_range(n_, threads_, thread);
-    for (std::size_t r = rows.begin; r < rows.end; ++r) {
+    for (std::size_t r = sample.first_from(rows.begin); r < rows.end; r += sample.stride) {
       double expected = 0.0;
       for (std::size_t s = 0; s < row_nonzeros; ++s) expected += value_of(r, s) * x_of(column_of(r, s, n_));
       check.compare(vector_y, r, *word_pointer(arrays[vector_y], r), expected);

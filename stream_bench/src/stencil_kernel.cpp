@@ -59,16 +59,18 @@ class StencilWork final : public KernelWork {
 
   // After any number of sweeps both grids hold the linear field everywhere (grid 1's interior only after the
   // first sweep).
-  SliceCheck check(unsigned thread, const ArraySpanList& arrays, CheckSample) override {
+  // The points the sample names (by their index in the grid), in both grids.
+  SliceCheck check(unsigned thread, const ArraySpanList& arrays, CheckSample sample) override {
     SliceCheck check;
     const RowRange planes = owned_planes(thread);
     for (std::size_t grid : {grid_0, grid_1}) {
       for (std::size_t z = planes.begin; z < planes.end; ++z) {
         for (std::size_t y = 0; y < n_; ++y) {
           const double* g = row(arrays[grid], z, y);
-          for (std::size_t x = 0; x < n_; ++x) {
+          const std::size_t row_start = (z * n_ + y) * n_;
+          for (std::size_t x = sample.first_from(row_start) - row_start; x < n_; x += sample.stride) {
             const bool untouched = grid == grid_1 && sweeps_[thread] == 0 && interior(x, y, z);
-            check.compare(grid, (z * n_ + y) * n_ + x, g[x], untouched ? unswept : linear_field(x, y, z));
+            check.compare(grid, row_start + x, g[x], untouched ? unswept : linear_field(x, y, z));
           }
         }
       }
