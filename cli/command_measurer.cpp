@@ -134,6 +134,7 @@ profiler::Measurement CommandMeasurer::measure(const profiler::ProfilePoint& poi
   task.id = found->name;
   task.command = found->argv;
   task.footprint_bytes = found->footprint_bytes;
+  task.environment = found->environment;
   launcher::Grant grant;
   grant.amounts = {static_cast<int>(point.cores), static_cast<int>(point.chunks)};
   grant.cores = cores_->allocate(point.cores);
@@ -146,8 +147,6 @@ profiler::Measurement CommandMeasurer::measure(const profiler::ProfilePoint& poi
     throw;
   }
   cores_->release(grant.cores);
-  launch.spec.environment.insert(launch.spec.environment.begin(), found->environment.begin(),
-                                 found->environment.end());
   launch.spec.stderr_path = stderr_path_;
   nlohmann::json applied = {{"placement", launch.placement}, {"fast_bytes", launch.fast_bytes}};
   // No fast bytes given: nothing of it is fast, whatever the mechanism could hold.

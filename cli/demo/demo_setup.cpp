@@ -17,6 +17,7 @@
 #include "cosched/stream/kernels.hpp"
 #include "cosched/stream/stream_run.hpp"
 #include "demo/demo_setup.hpp"
+#include "demo_mixed_toml.hpp"
 #include "process_measurer.hpp"
 #include "calibration.hpp"
 
@@ -133,6 +134,30 @@ DemoSetup make_setup(const DemoOptions& options) {
   return setup;
 }
 
+std::vector<config::StreamTaskGroup> demo_mixed_groups(const config::PlatformConfig& platform, bool quick) {
+  config::WorkloadReadOptions options;
+  options.platform = platform;
+  for (const auto& kernel : stream::kernel_table()) options.known_kernels.emplace_back(kernel.name);
+  const config::Workload workload =
+      config::parse_workload_toml(demo_mixed_toml, std::string(demo_mixed_toml_source), options);
+  // The file's entries come back as tasks, each entry's consecutively: fold them into groups again.
+  std::vector<config::StreamTaskGroup> groups;
+  for (const config::WorkloadTask& task : workload.tasks) {
+    if (!task.is_stream()) {
+      throw InputError(std::string(demo_mixed_toml_source), fmt::format("task {} is a command: the demo's mixed batch "
+                                                                        "holds kernels only", task.id));
+    }
+    if (groups.empty() || groups.back().kernel != task.kernel || groups.back().footprint_bytes != task.footprint_bytes) {
+      groups.push_back({task.kernel, task.footprint_bytes, 0, task.passes});
+    }
+    ++groups.back().count;
+  }
+  if (quick) {
+    for (config::StreamTaskGroup& group : groups) group.count = std::max(1U, group.count / 2);
+  }
+  return groups;
+}
+
 DemoSetup make_mixed_setup(const DemoSetup& setup) {
   DemoSetup mixed = setup;
   mixed.output = setup.output / "mixed";
@@ -147,11 +172,9 @@ DemoSetup make_mixed_setup(const DemoSetup& setup) {
   mixed.workload = {};
   mixed.workload.name = "demo-mixed";
   mixed.footprints.clear();
-  for (const MixedGroup& group : demo_mixed_batch) {
-    const std::uint64_t footprint = setup.platform.fast_capacity_bytes * group.percent_of_fast / 100 / mib * mib;
-    const unsigned count = setup.options.quick ? std::max(1U, group.count / 2) : group.count;
-    add_group(mixed, group.kernel, footprint, count);
-    mixed.footprints.push_back(footprint);
+  for (const config::StreamTaskGroup& group : demo_mixed_groups(setup.platform, setup.options.quick)) {
+    add_group(mixed, group.kernel, group.footprint_bytes, group.count);
+    mixed.footprints.push_back(group.footprint_bytes);
   }
   return mixed;
 }

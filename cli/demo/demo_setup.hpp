@@ -50,16 +50,12 @@ struct DemoSetup {
 
 inline const std::vector<std::string> demo_kernels{"write", "ddot", "triad"};
 
-// The mixed batch the demo runs next to the STREAM batch: compute- (gemm), bandwidth- (triad, stencil, spmv) and
-// latency-bound (gups) tasks, sized in percent of the fast tier. configs/workloads/demo-mixed.toml is the same
-// batch as a workload file (for cosched instance / launch on this node).
-struct MixedGroup {
-  std::string kernel;
-  unsigned percent_of_fast = 0;
-  unsigned count = 1;  // --quick: half, at least 1
-};
-inline const std::vector<MixedGroup> demo_mixed_batch{
-    {"gemm", 5, 2}, {"triad", 60, 1}, {"stencil", 40, 1}, {"spmv", 20, 2}, {"gups", 20, 1}};
+// The mixed batch the demo runs next to the STREAM batch: configs/workloads/demo-mixed.toml (compiled in), read
+// by the one workload parser with this platform (footprints in percent of its fast tier), as (kernel, footprint,
+// count) groups in file order; the file's passes are not used (the demo calibrates its own). --quick: half of
+// each count, at least 1. Throws InputError naming the file if it does not parse.
+[[nodiscard]] std::vector<config::StreamTaskGroup> demo_mixed_groups(const config::PlatformConfig& platform,
+                                                                      bool quick);
 
 // Chooses the node, footprints and batch, and calibrates the passes (a short in-process run per task type).
 [[nodiscard]] DemoSetup make_setup(const DemoOptions& options);

@@ -91,7 +91,10 @@ TaskLaunch build_task_launch(const config::WorkloadTask& task, const Grant& gran
   } else {
     for (const auto& arg : task.command) launch.spec.argv.push_back(substitute_placeholders(arg, grant, launch.fast_bytes));
     launch.spec.memory = placement.memory;
-    launch.spec.environment = placement.environment;
+    // The task's own variables first: the placement's (autohbw's LD_PRELOAD, ...) are how it gets its share.
+    launch.spec.environment = task.environment;
+    launch.spec.environment.insert(launch.spec.environment.end(), placement.environment.begin(),
+                                   placement.environment.end());
     launch.spec.interleave_weights = placement.interleave_weights;
   }
   return launch;

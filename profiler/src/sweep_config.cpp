@@ -71,12 +71,7 @@ void read_commands(const config::TomlTable& root, SweepConfig& sweep) {
 void add_sweep_command(SweepConfig& sweep, CommandProfileSpec command, const std::string& where) {
   check_identifier(command.name, where + ": command name");
   config::check_command(command.argv, where + ": command " + command.name);
-  for (const auto& variable : command.environment) {
-    const std::size_t equals = variable.find('=');
-    if (equals == 0 || equals == std::string::npos) {
-      throw InputError(where, fmt::format("command {}: environment entry '{}' is not NAME=VALUE", command.name, variable));
-    }
-  }
+  config::check_environment(command.environment, where + ": command " + command.name);
   for (const auto& other : sweep.commands) {
     if (other.name == command.name) {
       throw InputError(where, fmt::format("two commands are named '{}': give each its own name", command.name));

@@ -90,6 +90,7 @@ const std::string kTimeOptions = "--timeout nan, --kill-grace -1";
 const std::string kProfileTimes = "a profile CSV with a negative, zero or infinite time or an unknown kernel";
 const std::string kDuplicates = "duplicate kernels, points or ids";
 const std::string kPlaceholder = "an unknown {placeholder} in a command";
+const std::string kCommandEnv = "a command's env that is not NAME: \"value\"";
 const std::string kChunks = "launch --chunks 1000000000";
 const std::string kEmptyId = "an empty task id";
 const std::string kRatioAlone = "--emulation-ratio without the emulated backend";
@@ -285,6 +286,10 @@ std::vector<Case> make_cases() {
        {{"bad.json", command_workload(R"("command":["/bin/echo","{thread}"])")}}},
       {kPlaceholder, kLaunchWorkload + "bad.json", 3, "{CPUSET}",
        {{"bad.json", command_workload(R"("command":["/bin/echo","{CPUSET}"])")}}},
+      {kCommandEnv, kLaunchWorkload + "bad.json", 3, "not NAME=VALUE with NAME a variable name",
+       {{"bad.json", command_workload(R"("command":["/bin/echo"],"env":{"A-B":"1"})")}}},
+      {kCommandEnv, kLaunchWorkload + "bad.json", 3, "\"env\".A must be a string",
+       {{"bad.json", command_workload(R"("command":["/bin/echo"],"env":{"A":1})")}}},
       {kChunks, "cosched launch s.json --workload w.json --journal r.jsonl --chunks 1000000000", 2, "--chunks"},
       {kChunks, "cosched launch s.json --workload w.json --journal r.jsonl --chunks 0", 2, "--chunks"},
       {kChunks, "cosched launch s.json --workload w.json --journal r.jsonl --platform big.toml", 3, "big.toml",

@@ -274,5 +274,29 @@ TEST(WorkloadJson, ACommandTaskNamesItsProfileAndFootprintAndWritesThemBack) {
                InputError);
 }
 
+TEST(WorkloadJson, ACommandsEnvReadsSortedAndWritesBack) {
+  const Workload workload = parse_workload_json(
+      R"({"tasks": [{"id": "t", "command": ["prog"], "env": {"OMP_PROC_BIND": "true", "A_1": "x=y"}}]})", "w.json");
+  ASSERT_EQ(workload.tasks.size(), 1U);
+  EXPECT_EQ(workload.tasks[0].environment, (std::vector<std::string>{"A_1=x=y", "OMP_PROC_BIND=true"}));
+  const nlohmann::json written = workload.tasks[0];
+  EXPECT_EQ(written["env"]["A_1"], "x=y");
+  EXPECT_EQ(task_from_json(written, "again"), workload.tasks[0]);
+}
+
+TEST(WorkloadJson, ABadEnvIsAnInputErrorNamingTheTask) {
+  for (const char* bad : {R"({"tasks": [{"id": "t", "command": ["p"], "env": ["A=1"]}]})",
+                          R"({"tasks": [{"id": "t", "command": ["p"], "env": {"A": 1}}]})",
+                          R"({"tasks": [{"id": "t", "command": ["p"], "env": {"1A": "x"}}]})",
+                          R"({"tasks": [{"id": "t", "command": ["p"], "env": {"A-B": "x"}}]})",
+                          R"({"tasks": [{"id": "t", "kernel": "triad", "footprint_bytes": 64, "env": {"A": "x"}}]})"}) {
+    const std::string what = testing::input_error_of([&] { (void)parse_workload_json(bad, "w.json"); });
+    EXPECT_NE(what.find("task \"t\""), std::string::npos) << bad << ": " << what;
+  }
+  EXPECT_NO_THROW(check_environment({"_X=", "Y2=a b"}, "w"));
+  EXPECT_THROW(check_environment({"=x"}, "w"), InputError);
+  EXPECT_THROW(check_environment({"NOEQUALS"}, "w"), InputError);
+}
+
 }  // namespace
 }  // namespace cosched::config

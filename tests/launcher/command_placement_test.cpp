@@ -167,6 +167,20 @@ TEST(Autohbw, TheChildGetsThePreloadAndTheThreshold) {
   EXPECT_THROW((void)build_task_launch(probe_task(), one_core(1), tier, {}, {}), ResourceError);
 }
 
+// A workload command's own env (what it was profiled with) reaches the child, under its placement's variables.
+TEST(CommandEnvironment, TheTasksVariablesReachTheChildAndThePlacementsWin) {
+  if (!std::filesystem::exists(kProbe)) GTEST_SKIP() << "memory_probe not built";
+  const auto dir = testing::scratch_dir();
+  std::ofstream(dir / "libautohbw.so") << "";
+  TierSetup tier = node0_tier("autohbw");
+  tier.autohbw_library = dir / "libautohbw.so";
+  config::WorkloadTask task = probe_task({"--env", "OMP_PROC_BIND", "--env", "LD_PRELOAD"});
+  task.environment = {"LD_PRELOAD=/not/this.so", "OMP_PROC_BIND=true"};
+  const nlohmann::json report = run_probe(build_task_launch(task, one_core(1), tier, {}, {}));
+  EXPECT_EQ(report["env"]["OMP_PROC_BIND"], "true");
+  EXPECT_EQ(report["env"]["LD_PRELOAD"], (dir / "libautohbw.so").string());
+}
+
 TEST(ChildTimeout, ReapWithinReturnsNothingWhileTheChildRuns) {
   ChildProcess child = ChildProcess::spawn({{"/bin/sleep", "30"}, {platform::allowed_pus().front()}, {}, {}, {}, {}, {}});
   EXPECT_FALSE(child.reap_within(0.05).has_value());

@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cctype>
 #include <array>
 
 #include "cosched/common/checked.hpp"
@@ -85,6 +86,24 @@ void add_stream_tasks(Workload& workload, const StreamTaskGroup& group, const st
 }
 
 std::span<const std::string_view> command_placeholders() noexcept { return kPlaceholders; }
+
+void check_environment(const std::vector<std::string>& variables, const std::string& where) {
+  for (const auto& variable : variables) {
+    const std::size_t equals = variable.find('=');
+    const std::string_view name = std::string_view(variable).substr(0, equals);
+    const bool valid_name = !name.empty() && (std::isalpha(static_cast<unsigned char>(name[0])) != 0 || name[0] == '_') &&
+                            std::all_of(name.begin(), name.end(), [](char c) {
+                              return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
+                            });
+    if (equals == std::string::npos || !valid_name) {
+      throw InputError(where, fmt::format("environment entry '{}' is not NAME=VALUE with NAME a variable name "
+                                          "([A-Za-z_][A-Za-z0-9_]*)", variable));
+    }
+    if (variable.find('\0') != std::string::npos) {
+      throw InputError(where, fmt::format("environment variable {} contains a NUL byte", name));
+    }
+  }
+}
 
 void check_command(const std::vector<std::string>& argv, const std::string& where) {
   if (argv.empty() || argv.front().empty()) {

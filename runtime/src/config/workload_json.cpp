@@ -20,8 +20,8 @@ namespace {
 
 using nlohmann::json;
 
-constexpr std::array<std::string_view, 9> kTaskKeys{"id",     "command",   "kernel",    "footprint_bytes", "passes",
-                                                    "timeout_s", "release_s", "user", "profile"};
+constexpr std::array<std::string_view, 10> kTaskKeys{"id",        "command",   "kernel", "footprint_bytes", "passes",
+                                                     "timeout_s", "release_s", "user",   "profile",         "env"};
 
 std::int64_t integer_field(const json& entry, const char* key, std::int64_t min, std::int64_t max,
                            const std::string& where) {
@@ -47,6 +47,15 @@ void read_command(const json& entry, WorkloadTask& task, const std::string& wher
   if (entry.contains("profile")) {
     task.profile = json_to_string(entry.at("profile"), where, "\"profile\"");
     check_identifier(task.profile, where + ": \"profile\"");
+  }
+  if (entry.contains("env")) {
+    const json& env = entry.at("env");
+    if (!env.is_object()) throw InputError(where, "\"env\" must be an object of NAME: \"value\" strings");
+    for (const auto& [name, value] : env.items()) {  // nlohmann keeps object keys sorted
+      if (!value.is_string()) throw InputError(where, fmt::format("\"env\".{} must be a string", name));
+      task.environment.push_back(name + "=" + value.get<std::string>());
+    }
+    check_environment(task.environment, where + ": \"env\"");
   }
   const json& argv = entry.at("command");
   if (!argv.is_array()) throw InputError(where, "\"command\" must be an array of strings (argv; no shell)");
@@ -89,6 +98,9 @@ WorkloadTask task_from_json(const json& entry, const std::string& where, const T
   const bool kernel = entry.contains("kernel");
   if (command && kernel) throw InputError(at, "give \"command\" or \"kernel\", not both");
   if (kernel && entry.contains("profile")) throw InputError(at, "\"profile\" names a profiled command, not a kernel");
+  if (kernel && entry.contains("env")) {
+    throw InputError(at, "\"env\" is for a command: a kernel task runs stream_bench as the launcher sets it up");
+  }
   if (command) {
     read_command(entry, task, at);
   } else if (kernel) {
@@ -123,6 +135,14 @@ void to_json(json& out, const WorkloadTask& task) {
     out["command"] = task.command;
     if (task.footprint_bytes > 0) out["footprint_bytes"] = task.footprint_bytes;
     if (!task.profile.empty()) out["profile"] = task.profile;
+    if (!task.environment.empty()) {
+      json env = json::object();
+      for (const auto& variable : task.environment) {
+        const std::size_t equals = variable.find('=');
+        env[variable.substr(0, equals)] = variable.substr(equals + 1);
+      }
+      out["env"] = std::move(env);
+    }
   }
   if (task.timeout_s) out["timeout_s"] = *task.timeout_s;
   if (task.release_s != 0.0) out["release_s"] = task.release_s;

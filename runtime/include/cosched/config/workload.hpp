@@ -17,7 +17,8 @@
 //       user = "alice"               # optional: whose tasks they are (an identifier)
 //     expanded to tasks whose ids follow stream_task_id, k counting per (kernel, footprint) in file order;
 //   - JSON: {"name": ..., "tasks": [{"id": "t0", "command": ["prog", "{threads}"], "timeout_s": 60,
-//                                     "profile": "prog", "footprint_bytes": 1048576},   (both optional)
+//                                     "profile": "prog", "footprint_bytes": 1048576,    (both optional)
+//                                     "env": {"OMP_PROC_BIND": "true"}},                 (optional)
 //                                    {"id": "s0", "kernel": "triad", "footprint_bytes": 67108864, "passes": 3}]}
 //     An Instance JSON whose tasks carry those fields (what `cosched instance` writes) is read by
 //     cli::read_workload: sched's Instance parser, then task_from_json on each task's attributes.
@@ -57,6 +58,10 @@ struct WorkloadTask {
   // A command's profiled name (`cosched profile --command ... --name NAME`): its times in an instance come from the
   // profile rows of "command:NAME" at its footprint_bytes (0 when not given). "" for STREAM tasks.
   std::string profile{};
+  // A command's own environment variables, NAME=VALUE sorted by name, set on top of the launcher's (and under
+  // what its placement sets, e.g. autohbw's LD_PRELOAD). Give it the env the command was profiled with
+  // ([[commands]] env): the instance's times are only those of the same program under the same environment.
+  std::vector<std::string> environment{};
   [[nodiscard]] bool is_stream() const noexcept { return !kernel.empty(); }
   friend bool operator==(const WorkloadTask&, const WorkloadTask&) = default;
 };
@@ -91,6 +96,9 @@ void add_stream_tasks(Workload& workload, const StreamTaskGroup& group, const st
 // {placeholder} that is not one of command_placeholders(). A {word} is a placeholder when word is
 // [A-Za-z_][A-Za-z0-9_]*; other braces ("{print $1}", "{}") are left alone.
 void check_command(const std::vector<std::string>& argv, const std::string& where);
+// Throws InputError(where, ...) naming the entry unless each is NAME=VALUE with NAME a shell variable name
+// ([A-Za-z_][A-Za-z0-9_]*) and no NUL byte: a command's environment, from a workload or a sweep file.
+void check_environment(const std::vector<std::string>& variables, const std::string& where);
 
 // How to read workload files. `platform` is needed for footprint_percent_of_fast (a TOML entry without it is an
 // error naming the key); `known_kernels`, when not empty, are the kernels a STREAM task may name (the caller's
