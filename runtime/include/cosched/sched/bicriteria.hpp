@@ -69,7 +69,7 @@ struct BatchPlan {
 [[nodiscard]] BatchPlan plan_batches(const Instance& instance);
 
 // The makespan lower bound of the Mounié–Rapine–Trystram 3/2 dual approximation ([7] of the paper: "a good lower
-// bound may easily be obtained by dual approximation"): the largest guess λ its two-shelf knapsack rejects, exact
+// bound may easily be obtained by dual approximation"): the supremum λ* of the guesses its knapsack rejects, exact
 // (a binary search over the breakpoints of the step functions, one O(n m) knapsack per probe). Valid for any times
 // (docs/bicriteria.md has the proof; on monotone tasks it is MRT's test itself) and never below L_min(1).
 // Empty for d > 1 (the shelves' argument "tasks longer than λ/2 share the instant λ/2" would need a knapsack over
