@@ -33,32 +33,44 @@ std::string ratio_cell(double value, std::optional<double> bound) {
   return bound && *bound > 0 ? fmt::format("{:.4f}", value / *bound) : "n/a";
 }
 
+// The lower bounds of an instance, the same on every row of the comparison.
+struct Bounds {
+  double makespan = 0.0;                      // L_min(d)
+  std::optional<double> two_shelf;            // seed 001's makespan reference (one resource only)
+  std::optional<double> weighted;             // the LP on sum w_j C_j
+  std::optional<double> weighted_paper_cost;  // the same LP with the paper's objective coefficients
+};
+
+std::string bound_cell(std::optional<double> bound) { return bound ? fmt::format("{:.6g}", *bound) : "n/a"; }
+
 // With a bandwidth model (`cosched instance --node`), a column: the makespan the contention-aware clock predicts
-// for the schedule launched with its own policy (list or pack) — what `cosched launch` will predict. The last two
-// three columns: sum w_j C_j, its LP lower bound (seed 001; the same on every row, like L_min(d)) and their ratio.
-void print_comparison(const cosched::sched::Instance& instance, double bound, std::optional<double> weighted_bound) {
+// for the schedule launched with its own policy (list or pack) — what `cosched launch` will predict. Then seed 001's
+// columns: sum w_j C_j, its LP lower bound (the same on every row, like L_min(d)) and their ratio, and two more
+// bounds for the paper's comparison (docs/bicriteria.md): MRT's two-shelf makespan bound and the LP with the
+// paper's coefficients.
+void print_comparison(const cosched::sched::Instance& instance, const Bounds& bounds) {
   const bool contention = !instance.bandwidth().empty();
-  const std::string weighted_bound_cell = weighted_bound ? fmt::format("{:.6g}", *weighted_bound) : "n/a";
-  fmt::print("{:<16} {:>14} {:>14} {:>8} {:>12}{} {:>14} {:>14} {:>8}\n", "algorithm", "makespan", "L_min(d)", "ratio",
-             "time (s)", contention ? fmt::format(" {:>14}", "contention") : std::string(), "sum_w_C", "LP_bound",
-             "w_ratio");
+  fmt::print("{:<16} {:>14} {:>14} {:>8} {:>12}{} {:>14} {:>14} {:>8} {:>14} {:>14}\n", "algorithm", "makespan",
+             "L_min(d)", "ratio", "time (s)", contention ? fmt::format(" {:>14}", "contention") : std::string(),
+             "sum_w_C", "LP_bound", "w_ratio", "two_shelf_LB", "LP_paper");
   for (const auto& algorithm : cosched::sched::algorithms()) {
     // An algorithm that does not apply to this instance (bsp-a1..a4 on two resources) gets a note, not a row.
     if (const std::string reason = algorithm->refusal(instance); !reason.empty()) {
       fmt::print("{:<12} skipped: {}\n", algorithm->name(), reason);
       continue;
     }
-    const auto result = cosched::sched::plan(*algorithm, instance, bound);
+    const auto result = cosched::sched::plan(*algorithm, instance, bounds.makespan);
     const double weighted = cosched::sched::weighted_completion_sum(instance, result.schedule.tasks);
-    const std::string ratio = ratio_cell(result.schedule.makespan, bound);
+    const std::string ratio = ratio_cell(result.schedule.makespan, bounds.makespan);
     std::string predicted;
     if (contention) {
       const auto plan = cosched::launcher::plan_from_schedule(instance, result.schedule);
       predicted = fmt::format(" {:>14.6g}", cosched::launcher::predict_contention(plan, "auto").observed_makespan);
     }
-    fmt::print("{:<16} {:>14.6g} {:>14.6g} {:>8} {:>12.6f}{} {:>14.6g} {:>14} {:>8}\n", algorithm->name(),
-               result.schedule.makespan, bound, ratio, result.seconds, predicted, weighted, weighted_bound_cell,
-               ratio_cell(weighted, weighted_bound));
+    fmt::print("{:<16} {:>14.6g} {:>14.6g} {:>8} {:>12.6f}{} {:>14.6g} {:>14} {:>8} {:>14} {:>14}\n",
+               algorithm->name(), result.schedule.makespan, bounds.makespan, ratio, result.seconds, predicted,
+               weighted, bound_cell(bounds.weighted), ratio_cell(weighted, bounds.weighted),
+               bound_cell(bounds.two_shelf), bound_cell(bounds.weighted_paper_cost));
   }
 }
 
@@ -92,7 +104,10 @@ void run_plan(const PlanOptions& options) {
   const double bound = cosched::sched::lower_bound(instance);
   const std::optional<double> weighted_bound = cosched::sched::weighted_completion_lower_bound(instance);
   if (compare) {
-    print_comparison(instance, bound, weighted_bound);
+    using cosched::sched::LpCompletionCost;
+    print_comparison(instance, {bound, cosched::sched::two_shelf_lower_bound(instance), weighted_bound,
+                                cosched::sched::weighted_completion_lower_bound(instance,
+                                                                                LpCompletionCost::interval_start)});
     return;
   }
   auto result = cosched::sched::plan(*algorithm, instance, bound);

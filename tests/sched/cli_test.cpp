@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <iterator>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -168,6 +169,17 @@ TEST_F(CliTest, PlanWritesTheWeightedCompletionSumAndItsLpBound) {
   ASSERT_EQ(all.exit_code, 0) << all.err;
   EXPECT_NE(all.out.find("sum_w_C"), std::string::npos) << all.out;
   for (const std::string& name : algorithm_names()) EXPECT_NE(all.out.find(name), std::string::npos) << name;
+  // The last two columns: the two-shelf bound (b cannot end within 1.5, so it takes both cores for 2 while the
+  // work of 6 fills them for 3: 3, the optimum) and the LP with the paper's coefficients, never above ours.
+  std::string line;
+  for (std::istringstream lines(all.out); std::getline(lines, line);) {
+    if (line.rfind("bicriteria ", 0) == 0) break;
+  }
+  std::istringstream row(line);
+  const std::vector<std::string> fields{std::istream_iterator<std::string>(row), std::istream_iterator<std::string>()};
+  ASSERT_GE(fields.size(), 5u) << all.out;
+  EXPECT_EQ(fields[fields.size() - 2], "3") << all.out;
+  EXPECT_LE(std::stod(fields.back()), std::stod(fields[fields.size() - 4])) << all.out;
 }
 
 TEST_F(CliTest, PlanReportsBadInputAndBadUsage) {

@@ -1,8 +1,8 @@
 #pragma once
 // Seed 001: Dutot, Eyraud-Dubois, Mounié, Trystram, "Bi-criteria Algorithm for Scheduling Jobs on Cluster
 // Platforms" (SPAA 2004) — makespan and sum_j w_j C_j together (docs/bicriteria.md). The building blocks are public so tests can check them one by one:
-//   - the makespan estimate C*max of the dual approximation: the canonical-allotment test, whose smallest accepted
-//     guess is L_min(d) of RA_d(d) (allocation.hpp) — the same number, see the docs for why this variant;
+//   - the makespan lower bound of the Mounié–Rapine–Trystram dual approximation (one resource), the paper's C_max
+//     reference, and the batch grid's estimate C*max;
 //   - the doubling batches t_j = C*max / 2^(K-j), the small-task merge and the weight knapsack per batch;
 //   - the interval-indexed LP lower bound on sum_j w_j C_j (with the validity fixes of the digest).
 // The algorithms themselves (bicriteria, gang, sequential-lptf, list-mrt, list-wlptf, list-saf) are registered in
@@ -51,7 +51,7 @@ struct Batch {
 };
 
 struct BatchPlan {
-  double estimate = 0.0;  // C*max = L_min(d)
+  double estimate = 0.0;  // C*max = batch_grid_estimate
   double first_length = 0.0;  // t_0
   std::vector<Batch> batches;  // batch j: [t_j, t_j + t_j) with t_j = t_0 * 2^j (the doubling stops at the longest time)
 };
@@ -68,11 +68,33 @@ struct BatchPlan {
 // allotment stacked next-fit by decreasing weight into pseudo-tasks of length <= t_j, and the max-weight knapsack.
 [[nodiscard]] BatchPlan plan_batches(const Instance& instance);
 
+// The makespan lower bound of the Mounié–Rapine–Trystram 3/2 dual approximation ([7] of the paper: "a good lower
+// bound may easily be obtained by dual approximation"): the supremum λ* of the guesses its knapsack rejects, exact
+// (a binary search over the breakpoints of the step functions, one O(n m) knapsack per probe). Valid for any times
+// (docs/bicriteria.md has the proof; on monotone tasks it is MRT's test itself) and never below L_min(1).
+// Empty for d > 1 (the shelves' argument "tasks longer than λ/2 share the instant λ/2" would need a knapsack over
+// capacity vectors with a per-resource work budget: not done) and when n (m + 1) > 2^22 (the staircases are kept
+// in memory); 0 without tasks. Throws InputError naming a task whose times are all infinite.
+[[nodiscard]] std::optional<double> two_shelf_lower_bound(const Instance& instance);
+
+// C*max of the batch grid ("the approximate C*max of the dual approximation"): the two-shelf bound where it
+// exists, else L_min(d). docs/bicriteria.md says why this choice and what it changes.
+[[nodiscard]] double batch_grid_estimate(const Instance& instance);
+
+// The objective coefficient of a task ending in interval (T_{j-1}, T_j] of the LP below.
+enum class LpCompletionCost {
+  // max(T_{j-1}, the task's fastest time): a task cannot end before it could run alone (the default, stronger).
+  fastest_time_floor,
+  // T_{j-1}, the paper's reading (digest §2.3; the interval [0, T_0], which the paper lacks, keeps the fastest time).
+  interval_start,
+};
+
 // The interval-indexed LP relaxation of Sec. 3.3 (reconstructed in the digest), solved with CLP: a lower bound on
 // sum_j w_j C_j of every schedule of the instance. Intervals [0, t_0], (t_j, t_{j+1}] doubling from the batch grid
 // until t >= sum_j (fastest time of j), and a last one (t_last, inf) without a surface constraint; a task ending in
-// an interval costs max(its start, the task's fastest time); one surface constraint per resource and interval.
+// an interval costs `cost` (above); one surface constraint per resource and interval.
 // 0 for an instance without tasks; empty when the solver does not report an optimum (no bound is claimed then).
-[[nodiscard]] std::optional<double> weighted_completion_lower_bound(const Instance& instance);
+[[nodiscard]] std::optional<double> weighted_completion_lower_bound(
+    const Instance& instance, LpCompletionCost cost = LpCompletionCost::fastest_time_floor);
 
 }  // namespace cosched::sched

@@ -87,12 +87,17 @@ double first_batch_length(const Instance& instance, const CanonicalAllotments& a
   return std::ldexp(estimate, -K);
 }
 
+double batch_grid_estimate(const Instance& instance) {
+  const std::optional<double> bound = two_shelf_lower_bound(instance);
+  return bound ? *bound : lower_bound(instance);
+}
+
 BatchPlan plan_batches(const Instance& instance) {
   BatchPlan plan;
   const std::size_t n = instance.task_count();
   if (n == 0) return plan;
   const CanonicalAllotments allotments(instance);
-  plan.estimate = lower_bound(instance);
+  plan.estimate = batch_grid_estimate(instance);
   double length = first_batch_length(instance, allotments, plan.estimate);
   plan.first_length = length;
   // Past the longest time of any canonical allotment nothing changes but the start: the doubling stops there.
