@@ -30,10 +30,9 @@ class FreeProfile {
       : capacity_(capacity), times_{0.0}, free_{capacity}, longest_(static_cast<std::size_t>(capacity) + 1),
         tail_start_(static_cast<std::size_t>(capacity) + 1) {}
 
-  [[nodiscard]] double makespan() const { return makespan_; }
   [[nodiscard]] double idle() const { return static_cast<double>(capacity_) * makespan_ - work_; }
 
-  // Prepares makespan_after for the current schedule: for every p, the longest stretch inside [0, Cmax) with p
+  // Prepares idle_after for the current schedule: for every p, the longest stretch inside [0, Cmax) with p
   // processors free, and where the last stretch of p free processors (the one reaching Cmax) starts. O(K + m).
   void refresh() {
     const std::size_t segments = last_segment_before_makespan();
