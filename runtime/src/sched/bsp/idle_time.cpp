@@ -61,7 +61,9 @@ class FreeProfile {
     // Walking back from Cmax, a segment with f free processors ends the tail stretch of every p > f.
     int least = capacity_;
     for (std::size_t k = segments; k-- > 0 && least > 0;) {
-      for (int procs = free_[k] + 1; procs <= least; ++procs) tail_start_[static_cast<std::size_t>(procs)] = times_[k + 1];
+      for (int procs = free_[k] + 1; procs <= least; ++procs) {
+        tail_start_[static_cast<std::size_t>(procs)] = times_[k + 1];
+      }
       least = std::min(least, free_[k]);
     }
     for (int procs = 1; procs <= least; ++procs) tail_start_[static_cast<std::size_t>(procs)] = times_.front();
