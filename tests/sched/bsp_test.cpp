@@ -5,8 +5,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <set>
+#include <vector>
 
 #include "cosched/common/error.hpp"
 #include "cosched/sched/algorithm.hpp"
@@ -234,6 +236,60 @@ TEST(BspIdleTimeTest, A2FallsBackToTheLargestTaskWhenEveryPlacementAddsIdleTime)
     EXPECT_EQ(schedule.tasks[1].alloc, std::vector<int>{2});
     EXPECT_EQ(schedule.tasks[1].start, 0.0);
     EXPECT_EQ(schedule.makespan, 3.0);  // then x and z side by side: idle 0
+  }
+}
+
+// Placements go to the earliest fit, into a hole below the makespan when one is long enough (no frontier).
+TEST(BspIdleTimeTest, A2FillsAHoleBelowTheMakespan) {
+  // m = 4: a = (2, 6), b = (1, 4), c = (3, 1), d = (2, 1). Round 0: every placement adds idle time (c on 3: 1), so
+  // step 2 places the largest, a, on 2 processors [0, 6) (idle 12). Round 1: b on 1 and c on 2 ([0, 2), t 2) both
+  // leave 8; the first task wins: b [0, 4). Round 2: c on 2 fits [4, 6) (idle 4). Round 3: d on 1 (t 2) fits the
+  // hole [0, 2) on the processor b leaves free (idle 2); d on 2 would end at 7. A frontier that never fills holes
+  // would start d at 6 and end at 7.
+  const Instance instance = bsp_instance(4, {{2, 6.0}, {1, 4.0}, {3, 1.0}, {2, 1.0}});
+  const Schedule schedule = bsp_a2(instance);
+  EXPECT_TRUE(find_violations(instance, schedule).empty());
+  EXPECT_EQ(schedule.makespan, 6.0);
+  const std::vector<std::pair<int, double>> placed{{2, 0.0}, {1, 0.0}, {2, 4.0}, {1, 0.0}};
+  for (std::size_t j = 0; j < placed.size(); ++j) {
+    EXPECT_EQ(schedule.tasks[j].alloc, std::vector<int>{placed[j].first}) << "task " << j;
+    EXPECT_EQ(schedule.tasks[j].start, placed[j].second) << "task " << j;
+  }
+}
+
+// Each task was placed at its earliest fit and later placements only take capacity away, so no task of an A2 or
+// A3 schedule can start earlier with the others where they are (a frontier that leaves holes behind breaks this).
+TEST(BspIdleTimeTest, NoTaskCanStartEarlier) {
+  for (std::uint64_t seed = 0; seed < 80; ++seed) {
+    const Instance instance = random_bsp_instance(300 + seed, 2 + static_cast<int>(seed % 12), 2 + seed % 20, 9);
+    const int capacity = instance.space().capacity(0);
+    for (const Schedule& schedule : {bsp_a2(instance), bsp_a3(instance)}) {
+      const auto& tasks = schedule.tasks;
+      for (std::size_t j = 0; j < tasks.size(); ++j) {
+        // Earlier starts worth trying: 0 and the ends of the other tasks before this one's start.
+        std::vector<double> starts{0.0};
+        for (const auto& other : tasks) starts.push_back(other.start + other.duration);
+        for (const double start : starts) {
+          if (start >= tasks[j].start) continue;
+          const double end = start + tasks[j].duration;
+          // The capacity the others leave at `start` and at each of their starts inside (start, end).
+          std::vector<double> probes{start};
+          for (const auto& other : tasks) {
+            if (other.start > start && other.start < end) probes.push_back(other.start);
+          }
+          bool fits = true;
+          for (const double at : probes) {
+            int used = tasks[j].alloc[0];
+            for (std::size_t k = 0; k < tasks.size(); ++k) {
+              if (k != j && tasks[k].start <= at && at < tasks[k].start + tasks[k].duration) used += tasks[k].alloc[0];
+            }
+            fits = fits && used <= capacity;
+          }
+          EXPECT_FALSE(fits) << schedule.algorithm << " seed " << seed << ": task " << j << " at "
+                             << tasks[j].start << " could start at " << start;
+        }
+      }
+    }
   }
 }
 

@@ -72,8 +72,9 @@ using BspSteps = std::vector<BspStep>;
 // A1: for every cap c = 1..m, every task on min(req, c) processors, Largest Task First (by p * t(p)) list
 // scheduling (Garey-Graham: at every completion, start each listed task that fits); the best cap's schedule.
 [[nodiscard]] Schedule bsp_a1(const Instance& instance);
-// A2: repeatedly place the (task, interesting allocation) with the smallest idle time if it does not increase
-// the idle time, else the largest remaining task (by minimal work) on req processors. A3: always the smallest.
+// A2: repeatedly place the (task, interesting allocation) with the smallest idle time (m * Cmax - work) if it does
+// not increase the idle time, else the largest remaining task (by minimal work) on req processors; every placement
+// at the task's earliest fit, holes below the makespan included. A3: always the smallest.
 [[nodiscard]] Schedule bsp_a2(const Instance& instance);
 [[nodiscard]] Schedule bsp_a3(const Instance& instance);
 // A4: binary search of the smallest accepted guess, to within epsilon * bsp_lower_bound; makespan <= 2 * guess
