@@ -184,6 +184,62 @@ TEST(WeightedBoundTightnessTest, IsTightForOneTask) {
   EXPECT_EQ(*weighted_completion_lower_bound(Instance({Resource{"cores", 2}}, {})), 0.0);
 }
 
+// The LP on the paper's printed intervals (t_0, 2 C*max] only (a diagnostic): every feasible point of it is one of
+// the covering LP with the same cost (same columns, same coefficients, the extra rows are looser), so it is never
+// below; on the paper's generator it is always feasible (one resource: the least surfaces fit by C*max).
+TEST(PrintedIntervalsLpTest, IsNeverBelowTheCoveringLpOnThePapersGenerator) {
+  for (std::uint64_t seed = 0; seed < 12; ++seed) {
+    const Instance instance = recurrence_instance(300 + seed, 16 + 8 * static_cast<int>(seed % 3), 5 + 4 * seed,
+                                                  0.1 + 0.2 * static_cast<double>(seed % 5));
+    for (const LpCompletionCost cost : {LpCompletionCost::interval_start, LpCompletionCost::fastest_time_floor}) {
+      const std::optional<double> printed = weighted_completion_lower_bound(instance, cost, LpIntervals::paper_printed);
+      ASSERT_TRUE(printed.has_value()) << "seed " << seed;
+      EXPECT_TRUE(testing::close_or_below(*weighted_completion_lower_bound(instance, cost), *printed))
+          << "seed " << seed;
+    }
+  }
+}
+
+// ... and it is not a lower bound. Two cores; a (weight 4) takes 2 on one core or 1 on both, b (weight 1) 4 or 2.
+// The optimum runs a on both cores, then b: 4 * 1 + 1 * 3 = 7 (a alone first on one core already costs 8, b first
+// 2 + 4 * 3). C*max = 3 (two-shelf), t_min = 1, so t_0 = 1.5 and the printed intervals are (1.5, 3], (3, 6]: each
+// task costs at least 1.5 times its weight, 7.5 > 7.
+TEST(PrintedIntervalsLpTest, CanExceedTheOptimum) {
+  const AllocationSpace space({2});
+  std::vector<Task> tasks;
+  tasks.push_back({"a", std::make_shared<DenseTimeTable>(space, std::vector<double>{testing::kInf, 2, 1}),
+                   nlohmann::json::object(), nullptr, 4.0});
+  tasks.push_back({"b", std::make_shared<DenseTimeTable>(space, std::vector<double>{testing::kInf, 4, 2}),
+                   nlohmann::json::object(), nullptr, 1.0});
+  const Instance instance({Resource{"cores", 2}}, std::move(tasks));
+  const double printed =
+      *weighted_completion_lower_bound(instance, LpCompletionCost::interval_start, LpIntervals::paper_printed);
+  EXPECT_NEAR(printed, 7.5, 1e-9);
+  EXPECT_NEAR(weighted_sum(instance, plan(find_algorithm("gang"), instance, 0).schedule), 7.0, 1e-9);
+  EXPECT_LE(*weighted_completion_lower_bound(instance), 7.0 + 1e-9);
+}
+
+// Three resources of one unit; every task needs the first one alone for 1. L_min(3) = 1 (the normalised area 3 is
+// shared by 3 resources), so C*max = 1 and the printed intervals end at 2, while the 3 tasks need 3 on the first
+// resource: the printed LP is infeasible (empty), the covering LP still a bound.
+TEST(PrintedIntervalsLpTest, IsEmptyWhenTheTasksCannotEndBy2CmaxOnTheirSurfaces) {
+  const AllocationSpace space({1, 1, 1});
+  std::vector<Task> tasks;
+  for (std::size_t j = 0; j < 3; ++j) {
+    std::vector<double> times(space.size(), testing::kInf);
+    times[space.index_of(std::vector<int>{1, 0, 0})] = 1.0;
+    tasks.push_back({testing::numbered("t", j), std::make_shared<DenseTimeTable>(space, std::move(times)),
+                     nlohmann::json::object(), nullptr, 1.0});
+  }
+  const Instance instance({Resource{"r0", 1}, Resource{"r1", 1}, Resource{"r2", 1}}, std::move(tasks));
+  EXPECT_EQ(batch_grid_estimate(instance), 1.0);
+  EXPECT_FALSE(
+      weighted_completion_lower_bound(instance, LpCompletionCost::interval_start, LpIntervals::paper_printed));
+  const std::optional<double> covering = weighted_completion_lower_bound(instance);
+  ASSERT_TRUE(covering.has_value());
+  EXPECT_LE(*covering, 6.0 + 1e-9);  // the three in a row: 1 + 2 + 3
+}
+
 // Sec. 4.1: Gang (every task on all processors, Smith's order) is optimal with linear speedups, so no registered
 // algorithm beats it on sum w_j C_j there.
 TEST(PaperClaimsTest, GangIsOptimalForLinearSpeedups) {

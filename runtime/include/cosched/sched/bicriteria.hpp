@@ -89,12 +89,27 @@ enum class LpCompletionCost {
   interval_start,
 };
 
-// The interval-indexed LP relaxation of Sec. 3.3 (reconstructed in the digest), solved with CLP: a lower bound on
-// sum_j w_j C_j of every schedule of the instance. Intervals [0, t_0], (t_j, t_{j+1}] doubling from the batch grid
-// until t >= sum_j (fastest time of j), and a last one (t_last, inf) without a surface constraint; a task ending in
-// an interval costs `cost` (above); one surface constraint per resource and interval.
-// 0 for an instance without tasks; empty when the solver does not report an optimum (no bound is claimed then).
+// The intervals of the LP below.
+enum class LpIntervals {
+  // [0, t_0], (t_j, t_{j+1}] doubling until t >= max(2 C*max, sum of the fastest times), (t_last, inf): every
+  // completion time of every schedule lies in one of them, so the LP is a lower bound (the default).
+  covering,
+  // DIAGNOSTIC ONLY, NOT A LOWER BOUND: the paper's set as printed, (t_j, t_{j+1}] for j = 0..K, i.e. (t_0, 2 C*max].
+  // It forces every task to end in there (no interval before t_0, none after 2 C*max), so it can exceed the
+  // optimum; it is never below the covering LP with the same cost. Measures how much of the gap to the paper's
+  // figures the missing intervals explain (docs/bicriteria.md, B1).
+  paper_printed,
+};
+
+// The interval-indexed LP relaxation of Sec. 3.3 (reconstructed in the digest), solved with CLP. With the default
+// `intervals` a lower bound on sum_j w_j C_j of every schedule of the instance: intervals [0, t_0], (t_j, t_{j+1}]
+// doubling from the batch grid until t >= max(2 C*max, sum_j (fastest time of j)), and a last one (t_last, inf)
+// without a surface constraint; a task ending in an interval costs `cost` (above); one surface constraint per
+// resource and finite interval. With LpIntervals::paper_printed the same LP on the printed intervals: not a bound.
+// 0 for an instance without tasks; empty when the solver does not report an optimum (no bound is claimed then),
+// which for paper_printed includes an infeasible LP (the tasks' least surfaces do not fit by 2 C*max).
 [[nodiscard]] std::optional<double> weighted_completion_lower_bound(
-    const Instance& instance, LpCompletionCost cost = LpCompletionCost::fastest_time_floor);
+    const Instance& instance, LpCompletionCost cost = LpCompletionCost::fastest_time_floor,
+    LpIntervals intervals = LpIntervals::covering);
 
 }  // namespace cosched::sched

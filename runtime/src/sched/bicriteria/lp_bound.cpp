@@ -10,6 +10,8 @@
 // interval (T_last, inf) without surface constraint, so that every completion time of every schedule is covered.
 // S^r_il = min p_r t(p) over the allocations with t(p) <= T_l: a task ending in interval l ran with one of them.
 // Any schedule gives a feasible 0/1 point whose objective is <= its sum w_j C_j, so the LP optimum is a bound.
+// LpIntervals::paper_printed keeps only the paper's printed intervals (T_0, T_1], ..., (C*max, 2 C*max] of the same
+// grid: the same rows and columns minus [0, T_0], those past 2 C*max and (T_last, inf) — a diagnostic, not a bound.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -53,7 +55,8 @@ void minimum_areas(const AllocationSpace& space, const std::vector<int>& coordin
 
 }  // namespace
 
-std::optional<double> weighted_completion_lower_bound(const Instance& instance, LpCompletionCost cost) {
+std::optional<double> weighted_completion_lower_bound(const Instance& instance, LpCompletionCost cost,
+                                                     LpIntervals intervals) {
   const std::size_t n = instance.task_count();
   if (n == 0) return 0.0;
   const AllocationSpace& space = instance.space();
@@ -62,8 +65,10 @@ std::optional<double> weighted_completion_lower_bound(const Instance& instance, 
   const double estimate = batch_grid_estimate(instance);
   double serial = 0.0;
   for (std::size_t i = 0; i < n; ++i) serial += allotments.fastest(i).time;
-  const std::vector<double> ends =
-      interval_ends(first_batch_length(instance, allotments, estimate), std::max(2 * estimate, serial));
+  const bool printed = intervals == LpIntervals::paper_printed;
+  // T_0 = t_0 = C*max / 2^K exactly (a power of two), so the doubling hits 2 C*max exactly.
+  const std::vector<double> ends = interval_ends(first_batch_length(instance, allotments, estimate),
+                                                 printed ? 2 * estimate : std::max(2 * estimate, serial));
   const std::size_t finite = ends.size();
 
   std::vector<int> coordinates(space.size() * d);
@@ -88,6 +93,7 @@ std::optional<double> weighted_completion_lower_bound(const Instance& instance, 
     const double fastest = allotments.fastest(i).time;
     for (std::size_t l = 0; l <= finite; ++l) {  // l == finite: the last interval (T_last, inf)
       if (l < finite && fastest > ends[l]) continue;  // cannot end that early
+      if (printed && (l == 0 || l == finite)) continue;  // [0, T_0] and (T_last, inf) are not printed
       // Interval 0 is [0, T_0]: its lower end says nothing, so the fastest time in both readings.
       const double lower_end = l == 0 ? fastest : ends[l - 1];
       const bool floored = cost == LpCompletionCost::fastest_time_floor;
