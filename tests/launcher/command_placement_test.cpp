@@ -149,13 +149,19 @@ TEST(InterleaveWeights, TasksNeedingOtherSystemWideWeightsCannotRunTogether) {
   EXPECT_EQ(platform::read_interleave_weights({0}), now) << "a refused lease must not write";
 }
 
-TEST(Autohbw, TheChildGetsThePreloadAndTheThreshold) {
-  if (!std::filesystem::exists(kProbe)) GTEST_SKIP() << "memory_probe not built";
-  const auto dir = testing::scratch_dir();
-  // Not a library: the dynamic loader says it cannot preload it and runs the program anyway.
+// Placement autohbw with a stand-in library in `dir`: not a library, so the dynamic loader says it cannot preload
+// it and runs the program anyway.
+TierSetup autohbw_tier(const std::filesystem::path& dir) {
   std::ofstream(dir / "libautohbw.so") << "";
   TierSetup tier = node0_tier("autohbw");
   tier.autohbw_library = dir / "libautohbw.so";
+  return tier;
+}
+
+TEST(Autohbw, TheChildGetsThePreloadAndTheThreshold) {
+  if (!std::filesystem::exists(kProbe)) GTEST_SKIP() << "memory_probe not built";
+  const auto dir = testing::scratch_dir();
+  TierSetup tier = autohbw_tier(dir);
   tier.autohbw_threshold_bytes = 64 * 1024;
   const TaskLaunch launch =
       build_task_launch(probe_task({"--env", "LD_PRELOAD", "--env", "AUTO_HBW_SIZE"}), one_core(1), tier, {}, {});
@@ -171,9 +177,7 @@ TEST(Autohbw, TheChildGetsThePreloadAndTheThreshold) {
 TEST(CommandEnvironment, TheTasksVariablesReachTheChildAndThePlacementsWin) {
   if (!std::filesystem::exists(kProbe)) GTEST_SKIP() << "memory_probe not built";
   const auto dir = testing::scratch_dir();
-  std::ofstream(dir / "libautohbw.so") << "";
-  TierSetup tier = node0_tier("autohbw");
-  tier.autohbw_library = dir / "libautohbw.so";
+  const TierSetup tier = autohbw_tier(dir);
   config::WorkloadTask task = probe_task({"--env", "OMP_PROC_BIND", "--env", "LD_PRELOAD"});
   task.environment = {"LD_PRELOAD=/not/this.so", "OMP_PROC_BIND=true"};
   const nlohmann::json report = run_probe(build_task_launch(task, one_core(1), tier, {}, {}));
