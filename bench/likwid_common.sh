@@ -16,3 +16,15 @@ likwid_rate() {
   "${prefix[@]}" likwid-bench -t "$1" -w "S0:${2}:${threads}" 2>&1 |
     awk -v field="$3" '$0 ~ "^" field ":" { printf "%.3f\n", $2 / 1000; found = 1 } END { if (!found) exit 1 }'
 }
+
+# in_alternating_order ROUND FIRST SECOND: runs the functions FIRST and SECOND (which set the caller's variables),
+# FIRST first in odd rounds and SECOND first in even ones, so neither side always runs on a warmer or cooler machine.
+in_alternating_order() {
+  if [ $(($1 % 2)) -eq 1 ]; then "$2"; "$3"; else "$3"; "$2"; fi
+}
+
+# record LINE: prints a result line and keeps it for the summary.
+record() {
+  echo "$1"
+  echo "$1" >>"$results"
+}

@@ -41,6 +41,9 @@ print("%.3f %.3f %s" % (r["median_merit"], r["best_merit"], r["merit_unit"]))
 print("# %s: %s" % (r["kernel"], r["problem"]), file=sys.stderr)'
 }
 
+measure_reference() { ref="$(likwid_rate "$test" "$working_set" "$field")"; }
+measure_kernel() { read -r km kb unit <<<"$(kernel_rate "$kernel" "$mib")"; }
+
 echo "# kernel round reference reference_rate kernel_median kernel_best unit ratio_median ratio_best"
 for round in $(seq 1 "$rounds"); do
   for entry in "gemm $gemm_mib $peak_test $((threads * 16))kB MFlops/s" \
@@ -49,18 +52,14 @@ for round in $(seq 1 "$rounds"); do
                "gups $gups_mib - - -"; do
     read -r kernel mib test working_set field <<<"$entry"
     if [ "$test" = "-" ]; then
-      read -r km kb unit <<<"$(kernel_rate "$kernel" "$mib")"
+      measure_kernel
       ref=0
-    elif [ $((round % 2)) -eq 1 ]; then
-      ref="$(likwid_rate "$test" "$working_set" "$field")"; read -r km kb unit <<<"$(kernel_rate "$kernel" "$mib")"
     else
-      read -r km kb unit <<<"$(kernel_rate "$kernel" "$mib")"; ref="$(likwid_rate "$test" "$working_set" "$field")"
+      in_alternating_order "$round" measure_reference measure_kernel
     fi
-    line="$(awk -v k="$kernel" -v r="$round" -v t="$test" -v ref="$ref" -v km="$km" -v kb="$kb" -v u="$unit" \
+    record "$(awk -v k="$kernel" -v r="$round" -v t="$test" -v ref="$ref" -v km="$km" -v kb="$kb" -v u="$unit" \
       'BEGIN { printf "%-7s %2d %-22s %9.2f %9.3f %9.3f %-7s %6.3f %6.3f", k, r, t, ref, km, kb, u,
                (ref > 0 ? km / ref : 0), (ref > 0 ? kb / ref : 0) }')"
-    echo "$line"
-    echo "$line" >>"$results"
   done
 done
 

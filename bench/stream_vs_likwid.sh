@@ -31,21 +31,17 @@ stream_gbs() {  # kernel -> "median best mean" GB/s
     /usr/bin/python3 -c 'import json, sys; r = json.load(sys.stdin); assert r["validated"]; print("%.3f %.3f %.3f" % (r["median_gbs"], r["best_gbs"], r["mean_gbs"]))'
 }
 
+measure_likwid() { l="$(likwid_rate "$likwid_test" "${total_mb}MB" MByte/s)"; }
+measure_stream() { read -r sm sb sa <<<"$(stream_gbs "$kernel")"; }
+
 echo "# kernel round likwid_GBs stream_median_GBs stream_best_GBs stream_mean_GBs ratio_median ratio_best ratio_mean"
 for round in $(seq 1 "$rounds"); do
   for pair in "triad stream_mem_avx512 3" "copy copy_mem_avx512 2"; do
     read -r kernel likwid_test arrays <<<"$pair"
     total_mb=$((arrays * size_mib))
-    # Alternate which side goes first, so neither always runs on a warmer or cooler machine.
-    if [ $((round % 2)) -eq 1 ]; then
-      l="$(likwid_rate "$likwid_test" "${total_mb}MB" MByte/s)"; read -r sm sb sa <<<"$(stream_gbs "$kernel")"
-    else
-      read -r sm sb sa <<<"$(stream_gbs "$kernel")"; l="$(likwid_rate "$likwid_test" "${total_mb}MB" MByte/s)"
-    fi
-    line="$(awk -v k="$kernel" -v r="$round" -v l="$l" -v sm="$sm" -v sb="$sb" -v sa="$sa" \
+    in_alternating_order "$round" measure_likwid measure_stream
+    record "$(awk -v k="$kernel" -v r="$round" -v l="$l" -v sm="$sm" -v sb="$sb" -v sa="$sa" \
       'BEGIN { printf "%-6s %2d %8.2f %8.2f %8.2f %8.2f %6.3f %6.3f %6.3f", k, r, l, sm, sb, sa, sm / l, sb / l, sa / l }')"
-    echo "$line"
-    echo "$line" >>"$results"
   done
 done
 

@@ -32,7 +32,7 @@ struct BspBatchFlags {
 // (allocated, else requested), t(req) = its run time. Jobs wider than m, without a run time or a size are not
 // usable (select_swf_jobs; the count is reported).
 void run_bsp_batch(const BspBatchFlags& flags) {
-  const auto overwrite = flags.force ? cosched::Overwrite::replace : cosched::Overwrite::refuse;
+  const auto overwrite = cosched::overwrite_if_forced(flags.force);
   cosched::check_output_path(flags.output, overwrite, "instance");
   const auto trace = sched::online::load_swf(flags.trace);
   sched::online::SwfOptions options;

@@ -34,7 +34,7 @@ struct CalibrateFlags {
 };
 
 void run_calibrate_command(const CalibrateFlags& flags) {
-  const auto overwrite = flags.force ? cosched::Overwrite::replace : cosched::Overwrite::refuse;
+  const auto overwrite = cosched::overwrite_if_forced(flags.force);
   cosched::check_output_path(flags.output, overwrite, "node file");
   cli::CalibrationOptions options;
   if (!flags.kernels.empty()) options.kernels = flags.kernels;

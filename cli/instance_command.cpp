@@ -31,7 +31,7 @@ struct InstanceFlags {
 };
 
 void run_instance_command(const InstanceFlags& flags) {
-  const auto overwrite = flags.force ? cosched::Overwrite::replace : cosched::Overwrite::refuse;
+  const auto overwrite = cosched::overwrite_if_forced(flags.force);
   cosched::check_output_path(flags.output, overwrite, "instance");
   const auto platform = cosched::config::load_platform_config(flags.platform);
   const auto workload = cosched::cli::read_workload(flags.workload, platform);

@@ -49,7 +49,7 @@ struct OnlineFlags {
   std::string output;
   cosched::cli::LaunchFlags run;
   [[nodiscard]] cosched::Overwrite overwrite() const {
-    return run.force ? cosched::Overwrite::replace : cosched::Overwrite::refuse;
+    return cosched::overwrite_if_forced(run.force);
   }
 };
 

@@ -85,7 +85,7 @@ void run_cluster_plan(const PlanOptions& options) {
   if (options.algorithm == "all") throw cosched::UsageError("--nodes needs a single --algorithm, not all");
   if (options.output == "-") throw cosched::UsageError("--nodes needs --output DIR: the plan is a folder of files");
   const cosched::sched::Algorithm& algorithm = cosched::sched::find_algorithm(options.algorithm);
-  const auto overwrite = options.force ? cosched::Overwrite::replace : cosched::Overwrite::refuse;
+  const auto overwrite = cosched::overwrite_if_forced(options.force);
   cosched::sched::check_plan_folder(options.output, overwrite);
   const auto instance = cosched::sched::load_instance(options.instance);
   const auto cluster = cosched::sched::plan_cluster(algorithm, instance, options.nodes);
@@ -104,7 +104,7 @@ void run_plan(const PlanOptions& options) {
   // Resolve the name and check the output before reading a possibly large instance: an existing output (even the
   // instance itself) is replaced only with --force.
   const cosched::sched::Algorithm* algorithm = compare ? nullptr : &cosched::sched::find_algorithm(options.algorithm);
-  const auto overwrite = options.force ? cosched::Overwrite::replace : cosched::Overwrite::refuse;
+  const auto overwrite = cosched::overwrite_if_forced(options.force);
   cosched::check_output_path(options.output, overwrite, "schedule");
   const auto instance = cosched::sched::load_instance(options.instance);
   const double bound = cosched::sched::lower_bound(instance);

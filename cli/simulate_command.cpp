@@ -29,7 +29,7 @@ struct SimulateOptions {
   std::string csv;
   bool force = false;
   [[nodiscard]] cosched::Overwrite overwrite() const {
-    return force ? cosched::Overwrite::replace : cosched::Overwrite::refuse;
+    return cosched::overwrite_if_forced(force);
   }
 };
 

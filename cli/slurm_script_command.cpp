@@ -34,7 +34,7 @@ void run_slurm_script(const SlurmScriptFlags& flags) {
   } catch (const cosched::InputError& error) {
     throw cosched::UsageError(error.what());
   }
-  const auto overwrite = flags.force ? cosched::Overwrite::replace : cosched::Overwrite::refuse;
+  const auto overwrite = cosched::overwrite_if_forced(flags.force);
   cosched::check_output_path(flags.output, overwrite, "sbatch script");
   const auto plan = std::filesystem::absolute(flags.plan).lexically_normal();
   const auto manifest = cosched::sched::load_cluster_manifest(plan);

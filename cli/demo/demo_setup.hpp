@@ -45,7 +45,7 @@ struct DemoSetup {
   double calibration_s = 0.0;
   unsigned noise_launches = 3;         // launches of one plan that measure the noise floor
   // How the demo's own files treat what an earlier demo left in the folder (--force replaces it).
-  [[nodiscard]] Overwrite overwrite() const noexcept { return options.force ? Overwrite::replace : Overwrite::refuse; }
+  [[nodiscard]] Overwrite overwrite() const noexcept { return overwrite_if_forced(options.force); }
 };
 
 inline const std::vector<std::string> demo_kernels{"write", "ddot", "triad"};

@@ -14,6 +14,10 @@ namespace cosched {
 [[nodiscard]] std::string read_text_file(const std::filesystem::path& path, const std::string& what);
 
 enum class Overwrite { refuse, replace };
+// A command's --force: its outputs replace existing files only when it is given.
+[[nodiscard]] constexpr Overwrite overwrite_if_forced(bool force) noexcept {
+  return force ? Overwrite::replace : Overwrite::refuse;
+}
 
 // Checks an output path before any work is done for it: not a directory, its folder exists, and (refuse) no file
 // is there yet. Throws UsageError naming `what` and the option that allows replacing (--force).
