@@ -135,7 +135,7 @@ profiler::Measurement CommandMeasurer::measure(const profiler::ProfilePoint& poi
   task.command = found->argv;
   task.footprint_bytes = found->footprint_bytes;
   task.environment = found->environment;
-  launcher::Grant grant;
+  platform::Grant grant;
   grant.amounts = {static_cast<int>(point.cores), static_cast<int>(point.chunks)};
   grant.cores = cores_->allocate(point.cores);
   grant.fast_chunks = point.chunks;

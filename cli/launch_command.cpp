@@ -18,7 +18,7 @@
 #include "cosched/common/text_file.hpp"
 #include "cosched/config/platform.hpp"
 #include "cosched/launcher/launch.hpp"
-#include "cosched/launcher/policies.hpp"
+#include "cosched/sim/policies.hpp"
 #include "cosched/sched/io.hpp"
 #include "run_main.hpp"
 #include "launch_options.hpp"
@@ -28,6 +28,7 @@
 namespace {
 
 namespace launcher = cosched::launcher;
+namespace sim = cosched::sim;
 namespace config = cosched::config;
 
 struct LaunchCommandFlags {
@@ -39,7 +40,7 @@ struct LaunchCommandFlags {
   cosched::cli::LaunchFlags run;
 };
 
-launcher::LaunchPlan read_plan(const LaunchCommandFlags& flags, const config::PlatformConfig& node) {
+sim::LaunchPlan read_plan(const LaunchCommandFlags& flags, const config::PlatformConfig& node) {
   if (!flags.instance.empty()) {
     // With the instance, the schedule is checked against the model (durations, capacities over time).
     const auto instance = cosched::sched::load_instance(flags.instance);
@@ -47,7 +48,7 @@ launcher::LaunchPlan read_plan(const LaunchCommandFlags& flags, const config::Pl
                                                          instance, flags.schedule);
     const auto violations = cosched::sched::find_violations(instance, schedule);
     if (!violations.empty()) throw cosched::InputError(flags.schedule, "invalid schedule: " + violations.front());
-    return launcher::plan_from_schedule(instance, schedule);
+    return sim::plan_from_schedule(instance, schedule);
   }
   // The node's resources, cores first; the schedule says which of them it uses (load_schedule_plan).
   std::vector<std::string> names{"cores"};
@@ -56,16 +57,16 @@ launcher::LaunchPlan read_plan(const LaunchCommandFlags& flags, const config::Pl
     names.emplace_back("fast_chunks");
     capacities.push_back(static_cast<int>(node.fast_chunks));
   }
-  return launcher::load_schedule_plan(flags.schedule, names, capacities);
+  return sim::load_schedule_plan(flags.schedule, names, capacities);
 }
 
 // Which predictions this launch will show: the paper model always, the contention-aware one when the plan has a
 // bandwidth model (from --instance, or from the Instance JSON given as --workload).
-std::string prediction_models_line(const launcher::LaunchPlan& plan, bool have_instance) {
+std::string prediction_models_line(const sim::LaunchPlan& plan, bool have_instance) {
   if (!plan.bandwidth.empty()) {
     std::vector<std::string> pools;
     for (const auto& pool : plan.bandwidth.pools) pools.push_back(pool.name);
-    const auto with_traffic = std::count_if(plan.tasks.begin(), plan.tasks.end(), [](const launcher::PlannedTask& t) {
+    const auto with_traffic = std::count_if(plan.tasks.begin(), plan.tasks.end(), [](const sim::PlannedTask& t) {
       return std::any_of(t.flow.bytes_per_s.begin(), t.flow.bytes_per_s.end(), [](double d) { return d > 0.0; });
     });
     return fmt::format("predictions: paper model and contention-aware (fluid model over the memory pools {}; {} of "
@@ -107,13 +108,13 @@ void run_launch(const LaunchCommandFlags& flags) {
   if (flags.workload.empty()) throw cosched::UsageError("--workload is required (without --slurm)");
   const cosched::cli::LaunchNode launch_node = cosched::cli::launch_node(flags.run);
   const config::PlatformConfig& node = launch_node.node;
-  launcher::LaunchPlan plan = read_plan(flags, node);
+  sim::LaunchPlan plan = read_plan(flags, node);
   const cosched::cli::WorkloadFile workload_file =
       cosched::cli::read_workload_file(flags.workload, launch_node.platform_file);
   const config::Workload& workload = workload_file.workload;
   // With --instance the plan already carries its bandwidth model (plan_from_schedule).
   if (flags.instance.empty() && workload_file.instance) {
-    launcher::attach_bandwidth(plan, *workload_file.instance, flags.workload);
+    sim::attach_bandwidth(plan, *workload_file.instance, flags.workload);
   }
 
   launcher::LaunchSettings settings = cosched::cli::launch_settings(

@@ -13,7 +13,8 @@
 #include "cosched/common/error.hpp"
 #include "cosched/common/text_file.hpp"
 #include "cosched/launcher/launch.hpp"
-#include "cosched/launcher/online.hpp"
+#include "cosched/sim/online.hpp"
+#include "cosched/sim/prediction.hpp"
 #include "cosched/sched/online/campaigns.hpp"
 #include "cosched/sched/online/metrics.hpp"
 #include "cosched/sched/online/policy.hpp"
@@ -27,6 +28,7 @@
 namespace {
 
 namespace launcher = cosched::launcher;
+namespace sim = cosched::sim;
 namespace online = cosched::sched::online;
 
 struct OnlineFlags {
@@ -167,20 +169,20 @@ std::vector<std::size_t> campaigns_of(const OnlineFlags& flags, const online::On
 }
 
 // The metrics of an engine run, with the campaigns' when there are campaigns.
-online::OnlineMetrics metrics_of(const OnlineFlags& flags, const launcher::LaunchPlan& plan,
-                                 const launcher::EngineResult& result) {
-  online::OnlineMetrics metrics = launcher::run_metrics(plan, result);
+online::OnlineMetrics metrics_of(const OnlineFlags& flags, const sim::LaunchPlan& plan,
+                                 const sim::EngineResult& result) {
+  online::OnlineMetrics metrics = sim::run_metrics(plan, result);
   const online::OnlineWorkload& workload = *plan.online;
   const std::vector<std::size_t> campaigns = campaigns_of(flags, workload);
   if (!campaigns.empty()) {
-    online::add_campaign_metrics(metrics, workload, launcher::job_outcomes(result), campaigns);
+    online::add_campaign_metrics(metrics, workload, sim::job_outcomes(result), campaigns);
   }
   return metrics;
 }
 
 void run_on_node(const OnlineFlags& flags, const std::shared_ptr<const online::OnlineWorkload>& workload,
                  const cosched::config::Workload& commands, const cosched::cli::LaunchNode& node) {
-  const launcher::LaunchPlan plan = launcher::online_plan(workload, flags.options);
+  const sim::LaunchPlan plan = sim::online_plan(workload, flags.options);
   launcher::LaunchSettings settings = cosched::cli::launch_settings(
       flags.run, node.node, std::filesystem::path(flags.workload).replace_extension(".online.journal.jsonl"));
   settings.policy = flags.policy;
@@ -213,13 +215,13 @@ void run_online(const OnlineFlags& flags) {
     auto workload = std::make_shared<const online::OnlineWorkload>(
         online::online_workload_from_instance(*file.instance, flags.workload));
     if (flags.launch) return run_on_node(flags, workload, file.workload, node);
-    const launcher::LaunchPlan plan = launcher::online_plan(workload, flags.options);
-    print_metrics(flags, *workload, metrics_of(flags, plan, launcher::predict(plan, flags.policy)), "simulated");
+    const sim::LaunchPlan plan = sim::online_plan(workload, flags.options);
+    print_metrics(flags, *workload, metrics_of(flags, plan, sim::predict(plan, flags.policy)), "simulated");
     return;
   }
   auto workload = std::make_shared<const online::OnlineWorkload>(simulated_workload(flags));
-  const launcher::LaunchPlan plan = launcher::online_plan(workload, flags.options);
-  print_metrics(flags, *workload, metrics_of(flags, plan, launcher::predict(plan, flags.policy)), "simulated");
+  const sim::LaunchPlan plan = sim::online_plan(workload, flags.options);
+  print_metrics(flags, *workload, metrics_of(flags, plan, sim::predict(plan, flags.policy)), "simulated");
 }
 
 std::string policy_help() {

@@ -75,7 +75,7 @@ profiler::Measurement ProcessMeasurer::measure(const profiler::ProfilePoint& poi
   task.kernel = point.kernel;
   task.footprint_bytes = point.footprint_bytes;
   task.passes = passes_.of(point);
-  launcher::Grant grant;
+  platform::Grant grant;
   grant.amounts = {static_cast<int>(point.cores), static_cast<int>(point.chunks)};
   grant.cores = cores_->allocate(point.cores);
   grant.fast_chunks = point.chunks;

@@ -25,11 +25,11 @@ void replace_all(std::string& text, const std::string& key, const std::string& v
   }
 }
 
-std::size_t granted_fast_bytes(const Grant& grant, const TierSetup& tier) {
+std::size_t granted_fast_bytes(const platform::Grant& grant, const TierSetup& tier) {
   return static_cast<std::size_t>(std::floor(static_cast<double>(grant.fast_chunks) * tier.chunk_bytes));
 }
 
-std::vector<std::string> stream_argv(const config::WorkloadTask& task, const Grant& grant,
+std::vector<std::string> stream_argv(const config::WorkloadTask& task, const platform::Grant& grant,
                                      const std::filesystem::path& stream_bench,
                                      const platform::ChildPlacement& placement) {
   const auto& kernel = stream::find_kernel(task.kernel);
@@ -50,7 +50,7 @@ std::vector<std::string> stream_argv(const config::WorkloadTask& task, const Gra
 
 }  // namespace
 
-std::string substitute_placeholders(const std::string& arg, const Grant& grant, std::size_t fast_bytes) {
+std::string substitute_placeholders(const std::string& arg, const platform::Grant& grant, std::size_t fast_bytes) {
   std::string text = arg;
   replace_all(text, "{threads}", std::to_string(grant.cores.size()));
   replace_all(text, "{cpuset}", platform::to_range_text(grant.cores.all_pus()));
@@ -59,7 +59,7 @@ std::string substitute_placeholders(const std::string& arg, const Grant& grant, 
   return text;
 }
 
-TaskLaunch build_task_launch(const config::WorkloadTask& task, const Grant& grant, const TierSetup& tier,
+TaskLaunch build_task_launch(const config::WorkloadTask& task, const platform::Grant& grant, const TierSetup& tier,
                              const std::filesystem::path& stream_bench, const std::filesystem::path& log_dir) {
   TaskLaunch launch;
   launch.timeout_s = task.timeout_s;

@@ -38,9 +38,9 @@ TierSetup node0_tier(const std::string& mechanism) {
   return tier;
 }
 
-Grant one_core(std::size_t chunks) {
+platform::Grant one_core(std::size_t chunks) {
   static platform::CoreAllocator cores(platform::Topology::this_system());
-  Grant grant;
+  platform::Grant grant;
   grant.cores = cores.allocate(1);
   cores.release(grant.cores);
   grant.amounts = {1, static_cast<int>(chunks)};

@@ -14,8 +14,8 @@ namespace {
 using config::Workload;
 using config::WorkloadTask;
 
-LaunchPlan two_task_plan() {
-  LaunchPlan plan;
+sim::LaunchPlan two_task_plan() {
+  sim::LaunchPlan plan;
   plan.algorithm = "t-list-lpt";
   plan.resource_names = {"cores", "fast_chunks"};
   plan.capacities = {2, 20};
@@ -47,7 +47,7 @@ TierSetup emulated_tier() {
   return tier;
 }
 
-BatchInputs inputs(const LaunchPlan& plan, const Workload& workload, const TierSetup& tier) {
+BatchInputs inputs(const sim::LaunchPlan& plan, const Workload& workload, const TierSetup& tier) {
   return batch_inputs(plan, workload, tier);
 }
 
@@ -86,13 +86,13 @@ std::vector<std::string> changed_inputs(const BatchInputs& changed) {
 using Names = std::vector<std::string>;
 
 TEST(JournalInputs, EachDigestFollowsItsOwnInput) {
-  LaunchPlan other_algorithm = two_task_plan();
+  sim::LaunchPlan other_algorithm = two_task_plan();
   other_algorithm.algorithm = "t-pack-ff";
   EXPECT_EQ(changed_inputs(inputs(other_algorithm, two_task_workload(), emulated_tier())), Names{"schedule"});
-  LaunchPlan other_start = two_task_plan();
+  sim::LaunchPlan other_start = two_task_plan();
   other_start.tasks[1].planned_start = 1.5;
   EXPECT_EQ(changed_inputs(inputs(other_start, two_task_workload(), emulated_tier())), Names{"schedule"});
-  LaunchPlan other_alloc = two_task_plan();
+  sim::LaunchPlan other_alloc = two_task_plan();
   other_alloc.tasks[0].demand = {2, 4};
   EXPECT_EQ(changed_inputs(inputs(other_alloc, two_task_workload(), emulated_tier())), Names{"schedule"});
 
@@ -114,7 +114,7 @@ TEST(JournalInputs, EachDigestFollowsItsOwnInput) {
   EXPECT_EQ(changed_inputs(inputs(two_task_plan(), two_task_workload(), other_backend)), Names{"platform"});
 
   // The node's capacities are what the schedule was planned for and what the platform offers: both change.
-  LaunchPlan more_cores = two_task_plan();
+  sim::LaunchPlan more_cores = two_task_plan();
   more_cores.capacities[0] = 4;
   EXPECT_EQ(changed_inputs(inputs(more_cores, two_task_workload(), emulated_tier())), (Names{"schedule", "platform"}));
 }
@@ -129,7 +129,7 @@ TEST(JournalInputs, TheEmulationRatioOnlyCountsWhereTheTierIsEmulated) {
 }
 
 TEST(JournalInputs, ADifferenceSaysWhatTheJournalWasWrittenFor) {
-  LaunchPlan other = two_task_plan();
+  sim::LaunchPlan other = two_task_plan();
   other.algorithm = "t-pack-ff";
   const auto differences = input_differences(inputs(two_task_plan(), two_task_workload(), emulated_tier()),
                                              inputs(other, two_task_workload(), emulated_tier()));

@@ -5,7 +5,7 @@
 
 #include "cosched/common/error.hpp"
 #include "cosched/config/workload.hpp"
-#include "cosched/launcher/plan.hpp"
+#include "cosched/sim/plan.hpp"
 #include "cosched/launcher/task_command.hpp"
 #include "test_support.hpp"
 
@@ -23,7 +23,7 @@ TEST(SchedulePlan, ReadsAPackSchedule) {
                                R"({"algorithm":"t-pack-ff","makespan":3,"lower_bound":2,"tasks":[)"
                                R"({"id":"a","alloc":[2,5],"start":0,"duration":1,"pack":0},)"
                                R"({"id":"b","alloc":[1,0],"start":1,"duration":2,"pack":1}]})");
-  const LaunchPlan plan = load_schedule_plan(path, {"cores", "fast_chunks"}, {2, 20});
+  const sim::LaunchPlan plan = sim::load_schedule_plan(path, {"cores", "fast_chunks"}, {2, 20});
   ASSERT_EQ(plan.tasks.size(), 2U);
   EXPECT_TRUE(plan.is_pack());
   EXPECT_DOUBLE_EQ(plan.predicted_makespan(), 3.0);
@@ -35,7 +35,7 @@ TEST(SchedulePlan, RejectsWhatALaunchCannotRunNamingTheTask) {
   const auto expect_error = [](const std::string& tasks, const std::string& fragment) {
     const auto path = write_file("plan-bad", "s.json", R"({"algorithm":"x","tasks":[)" + tasks + "]}");
     try {
-      (void)load_schedule_plan(path, {"cores", "fast_chunks"}, {2, 20});
+      (void)sim::load_schedule_plan(path, {"cores", "fast_chunks"}, {2, 20});
       ADD_FAILURE() << "accepted " << tasks;
     } catch (const InputError& e) {
       EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
@@ -52,18 +52,18 @@ TEST(SchedulePlan, RejectsWhatALaunchCannotRunNamingTheTask) {
 }
 
 TEST(SchedulePlan, RemainingPlanDropsDoneTasksAndShiftsStarts) {
-  LaunchPlan plan;
+  sim::LaunchPlan plan;
   plan.resource_names = {"cores"};
   plan.capacities = {2};
   plan.tasks = {{"a", {1}, 0, 1, -1}, {"b", {1}, 1, 1, -1}, {"c", {1}, 2.5, 1, -1}};
-  const LaunchPlan rest = remaining_plan(plan, {"a"});
+  const sim::LaunchPlan rest = sim::remaining_plan(plan, {"a"});
   ASSERT_EQ(rest.tasks.size(), 2U);
   EXPECT_DOUBLE_EQ(rest.tasks[0].planned_start, 0.0);
   EXPECT_DOUBLE_EQ(rest.tasks[1].planned_start, 1.5);
 }
 
-Grant two_core_grant(std::size_t chunks) {
-  Grant grant;
+platform::Grant two_core_grant(std::size_t chunks) {
+  platform::Grant grant;
   grant.amounts = {2, static_cast<int>(chunks)};
   grant.cores.cores = {1, 3};
   grant.cores.pus = {{1}, {3}};

@@ -21,7 +21,7 @@ TEST(StreamTask, RunsStreamBenchOnItsCoresWithItsFastShareAndValidates) {
   const std::filesystem::path stream_bench = std::filesystem::path(COSCHED_BIN_DIR) / "stream_bench";
   if (!std::filesystem::exists(stream_bench)) GTEST_SKIP() << "stream_bench not built: " << stream_bench;
   const auto dir = testing::scratch_dir("stream-task");
-  LaunchPlan plan;
+  sim::LaunchPlan plan;
   plan.algorithm = "test";
   plan.resource_names = {"cores", "fast_chunks"};
   // Every allowed core is schedulable, and both tasks are planned at 0: on this 2-core machine the second one

@@ -13,8 +13,8 @@ namespace {
 using config::Workload;
 using config::WorkloadTask;
 
-Grant one_core() {
-  Grant grant;
+platform::Grant one_core() {
+  platform::Grant grant;
   grant.amounts = {1};
   grant.cores.cores = {0};
   grant.cores.pus = {{0}};

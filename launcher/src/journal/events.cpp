@@ -214,7 +214,7 @@ TaskEnd read_task_end(const JsonFields& f) {
   e.task = f.required_text("task");
   e.time_utc = f.text("time_utc");
   const std::string status = f.required_text("status");
-  const auto parsed = parse_task_status(status);
+  const auto parsed = sim::parse_task_status(status);
   if (!parsed) {
     throw InputError(f.where(), fmt::format("unknown task status \"{}\" (known: ok, failed, timeout, killed)", status));
   }

@@ -26,12 +26,12 @@ std::string host_name() {
   return name;
 }
 
-JournalRecorder::JournalRecorder(JournalWriter& journal, const LaunchPlan& plan,
+JournalRecorder::JournalRecorder(JournalWriter& journal, const sim::LaunchPlan& plan,
                                  std::vector<TaskPrediction> predicted)
     : journal_(journal), plan_(plan), predicted_(std::move(predicted)) {}
 
-void JournalRecorder::task_started(std::size_t task, const TaskRun& run) {
-  const PlannedTask& planned = plan_.tasks[task];
+void JournalRecorder::task_started(std::size_t task, const sim::TaskRun& run) {
+  const sim::PlannedTask& planned = plan_.tasks[task];
   TaskStart event;
   event.task = planned.id;
   event.time_utc = utc_now();
@@ -55,9 +55,9 @@ void JournalRecorder::task_started(std::size_t task, const TaskRun& run) {
   journal_.append(event);
 }
 
-void JournalRecorder::task_ended(std::size_t task, const TaskRun& run) {
-  const PlannedTask& planned = plan_.tasks[task];
-  const Completion& done = run.completion;
+void JournalRecorder::task_ended(std::size_t task, const sim::TaskRun& run) {
+  const sim::PlannedTask& planned = plan_.tasks[task];
+  const sim::Completion& done = run.completion;
   TaskEnd event;
   event.task = planned.id;
   event.time_utc = utc_now();

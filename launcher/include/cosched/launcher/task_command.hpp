@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "cosched/launcher/child_process.hpp"
-#include "cosched/launcher/resources.hpp"
+#include "cosched/platform/node_resources.hpp"
 #include "cosched/config/workload.hpp"
 #include "cosched/platform/tier_backends.hpp"
 
@@ -53,10 +53,10 @@ struct TaskLaunch {
 
 // {threads} = granted cores, {cpuset} = their PUs ("0-3,8"), {cores} = core indices ("0,1"),
 // {fast_bytes} = the fast-tier bytes granted. Unknown {names} are left as they are.
-[[nodiscard]] std::string substitute_placeholders(const std::string& arg, const Grant& grant, std::size_t fast_bytes);
+[[nodiscard]] std::string substitute_placeholders(const std::string& arg, const platform::Grant& grant, std::size_t fast_bytes);
 
 // `stream_bench` is the stream_bench executable; `log_dir` (may be empty: /dev/null) gets <id>.out / <id>.err.
-[[nodiscard]] TaskLaunch build_task_launch(const config::WorkloadTask& task, const Grant& grant, const TierSetup& tier,
+[[nodiscard]] TaskLaunch build_task_launch(const config::WorkloadTask& task, const platform::Grant& grant, const TierSetup& tier,
                                            const std::filesystem::path& stream_bench,
                                            const std::filesystem::path& log_dir);
 
