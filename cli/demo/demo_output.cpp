@@ -10,7 +10,7 @@
 #include "cosched/common/stats.hpp"
 #include "cosched/common/error.hpp"
 #include "cosched/common/text_file.hpp"
-#include "cosched/launcher/child_process.hpp"
+#include "cosched/exec/child_process.hpp"
 #include "cosched/launcher/journal/recorder.hpp"
 #include "cosched/platform/binding.hpp"
 #include "demo/demo_setup.hpp"
@@ -59,15 +59,15 @@ std::string plot(const DemoSetup& setup, const std::string& script, const std::v
   if (!std::filesystem::exists(path) || !std::filesystem::exists("/usr/bin/python3")) {
     return fmt::format("skipped ({} or /usr/bin/python3 missing)", path.string());
   }
-  launcher::ChildSpec spec;
+  exec::ChildSpec spec;
   spec.argv = {"/usr/bin/python3", path.string()};
   spec.argv.insert(spec.argv.end(), args.begin(), args.end());
   spec.pus = platform::allowed_pus();
   spec.stdout_path = setup.output / "plots.log";
   spec.stderr_path = setup.output / (script + ".err");
   try {
-    launcher::ChildProcess child = launcher::ChildProcess::spawn(spec);
-    const launcher::ExitInfo exit = child.reap();
+    exec::ChildProcess child = exec::ChildProcess::spawn(spec);
+    const exec::ExitInfo exit = child.reap();
     return exit.ok() ? "ok" : fmt::format("failed ({}, see {})", exit.describe(), spec.stderr_path.string());
   } catch (const Error& e) {
     return fmt::format("failed: {}", e.what());

@@ -27,7 +27,7 @@ config::Workload workload_of(const sched::Instance& instance, const DemoSetup& s
 }  // namespace
 
 RunRow plan_and_launch(const DemoSetup& setup, const sched::Instance& instance, const std::string& configuration,
-                       const std::string& algorithm, const launcher::TierSetup& tier, unsigned repeat) {
+                       const std::string& algorithm, const exec::TierSetup& tier, unsigned repeat) {
   RunRow row;
   row.configuration = configuration;
   row.algorithm = algorithm;

@@ -157,7 +157,7 @@ BatchEnd batch_footer(const LaunchSummary& summary) {
 
 }  // namespace
 
-std::unique_ptr<platform::NodeResources> make_node_pool(const sim::LaunchPlan& plan, const TierSetup& tier) {
+std::unique_ptr<platform::NodeResources> make_node_pool(const sim::LaunchPlan& plan, const exec::TierSetup& tier) {
   auto cores = std::make_shared<platform::CoreAllocator>(platform::Topology::this_system());
   std::shared_ptr<platform::FastTierBudget> budget;
   const std::size_t chunks = chunk_resource(plan);
@@ -225,7 +225,7 @@ LaunchSummary launch(const sim::LaunchPlan& full_plan, const config::Workload& w
     return workload.find(task.id).is_stream();
   });
   const std::filesystem::path stream_bench = !settings.stream_bench.empty() ? settings.stream_bench
-                                             : has_stream_tasks             ? default_stream_bench_path()
+                                             : has_stream_tasks             ? exec::default_stream_bench_path()
                                                                             : std::filesystem::path();
 
   // --force: the new run replaces the old journal (checked above), now that nothing else can refuse it.
@@ -233,10 +233,10 @@ LaunchSummary launch(const sim::LaunchPlan& full_plan, const config::Workload& w
   JournalWriter journal(settings.journal);
   journal.append(batch_header(plan, predictions, summary, settings, policy->name(), journal.repaired_bytes(), inputs));
 
-  const TierSetup tier = settings.tier;
+  const exec::TierSetup tier = settings.tier;
   WallClock clock(
       [&](std::size_t task, const platform::Grant& grant) {
-        return build_task_launch(workload.find(plan.tasks[task].id), grant, tier, stream_bench, log_dir);
+        return exec::build_task_launch(workload.find(plan.tasks[task].id), grant, tier, stream_bench, log_dir);
       },
       settings.clock);
   JournalRecorder recorder(journal, plan, predictions);

@@ -39,15 +39,15 @@ Workload two_task_workload() {
   return workload;
 }
 
-TierSetup emulated_tier() {
-  TierSetup tier;
+exec::TierSetup emulated_tier() {
+  exec::TierSetup tier;
   tier.backend = "emulated";
   tier.emulation_ratio = 5;
   tier.chunk_bytes = 24.0 * (1 << 20);
   return tier;
 }
 
-BatchInputs inputs(const sim::LaunchPlan& plan, const Workload& workload, const TierSetup& tier) {
+BatchInputs inputs(const sim::LaunchPlan& plan, const Workload& workload, const exec::TierSetup& tier) {
   return batch_inputs(plan, workload, tier);
 }
 
@@ -103,13 +103,13 @@ TEST(JournalInputs, EachDigestFollowsItsOwnInput) {
   other_command.tasks[0].command = {"/bin/other"};
   EXPECT_EQ(changed_inputs(inputs(two_task_plan(), other_command, emulated_tier())), Names{"workload"});
 
-  TierSetup other_ratio = emulated_tier();
+  exec::TierSetup other_ratio = emulated_tier();
   other_ratio.emulation_ratio = 4;
   EXPECT_EQ(changed_inputs(inputs(two_task_plan(), two_task_workload(), other_ratio)), Names{"platform"});
-  TierSetup other_chunks = emulated_tier();
+  exec::TierSetup other_chunks = emulated_tier();
   other_chunks.chunk_bytes *= 2;
   EXPECT_EQ(changed_inputs(inputs(two_task_plan(), two_task_workload(), other_chunks)), Names{"platform"});
-  TierSetup other_backend = emulated_tier();
+  exec::TierSetup other_backend = emulated_tier();
   other_backend.backend = "none";
   EXPECT_EQ(changed_inputs(inputs(two_task_plan(), two_task_workload(), other_backend)), Names{"platform"});
 
@@ -120,9 +120,9 @@ TEST(JournalInputs, EachDigestFollowsItsOwnInput) {
 }
 
 TEST(JournalInputs, TheEmulationRatioOnlyCountsWhereTheTierIsEmulated) {
-  TierSetup none = emulated_tier();
+  exec::TierSetup none = emulated_tier();
   none.backend = "none";
-  TierSetup none_other_ratio = none;
+  exec::TierSetup none_other_ratio = none;
   none_other_ratio.emulation_ratio = 9;
   EXPECT_EQ(inputs(two_task_plan(), two_task_workload(), none).platform.digest,
             inputs(two_task_plan(), two_task_workload(), none_other_ratio).platform.digest);

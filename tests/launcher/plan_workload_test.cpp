@@ -6,7 +6,7 @@
 #include "cosched/common/error.hpp"
 #include "cosched/config/workload.hpp"
 #include "cosched/sim/plan.hpp"
-#include "cosched/launcher/task_command.hpp"
+#include "cosched/exec/task_command.hpp"
 #include "test_support.hpp"
 
 namespace cosched::launcher {
@@ -78,10 +78,10 @@ TEST(TaskCommand, StreamTasksGetTheirCoresFootprintPassesAndFastFraction) {
   task.kernel = "triad";
   task.footprint_bytes = 96ULL << 20;
   task.passes = 7;
-  TierSetup tier;
+  exec::TierSetup tier;
   tier.backend = "emulated";
   tier.chunk_bytes = 16.0 * (1 << 20);
-  const TaskLaunch launch = build_task_launch(task, two_core_grant(3), tier, "/x/stream_bench", "/logs");
+  const exec::TaskLaunch launch = exec::build_task_launch(task, two_core_grant(3), tier, "/x/stream_bench", "/logs");
   const std::vector<std::string> expected{
       "/x/stream_bench", "--kernel", "triad", "--threads", "2", "--size-mib", "32", "--reps", "7",
       "--warmup", "0", "--json", "--fast-fraction", "0.5", "--tier-backend", "emulated", "--emulation-ratio", "5"};
@@ -91,17 +91,17 @@ TEST(TaskCommand, StreamTasksGetTheirCoresFootprintPassesAndFastFraction) {
   EXPECT_EQ(launch.spec.stdout_path, "/logs/triad-96MiB-0.out");
   EXPECT_NE(launch.placement.find("EMULATED"), std::string::npos);
   // More chunks than the footprint: capped at all of it.
-  EXPECT_EQ(build_task_launch(task, two_core_grant(20), tier, "/x/sb", "").fast_bytes, 96U << 20);
+  EXPECT_EQ(exec::build_task_launch(task, two_core_grant(20), tier, "/x/sb", "").fast_bytes, 96U << 20);
 }
 
 TEST(TaskCommand, CommandsOnTheEmulatedTierAreToldTheirShareButGetNoPolicy) {
   config::WorkloadTask task;
   task.id = "cmd";
   task.command = {"prog", "--threads={threads}", "{cpuset}", "{cores}", "{fast_bytes}"};
-  TierSetup tier;
+  exec::TierSetup tier;
   tier.backend = "emulated";
   tier.chunk_bytes = 1000;
-  const TaskLaunch launch = build_task_launch(task, two_core_grant(2), tier, "", "");
+  const exec::TaskLaunch launch = exec::build_task_launch(task, two_core_grant(2), tier, "", "");
   EXPECT_EQ(launch.spec.argv, (std::vector<std::string>{"prog", "--threads=2", "1,3", "1,3", "2000"}));
   EXPECT_TRUE(launch.spec.memory.nodes.empty());
   EXPECT_NE(launch.placement.find("not applied"), std::string::npos);
@@ -111,14 +111,14 @@ TEST(TaskCommand, CommandsOnARealTierGetANumaPolicy) {
   config::WorkloadTask task;
   task.id = "cmd";
   task.command = {"prog"};
-  TierSetup tier;
+  exec::TierSetup tier;
   tier.backend = "numa";
   tier.chunk_bytes = 1000;
   tier.fast_nodes = {4};
   tier.slow_nodes = {0, 1};
-  const TaskLaunch slow = build_task_launch(task, two_core_grant(0), tier, "", "");
+  const exec::TaskLaunch slow = exec::build_task_launch(task, two_core_grant(0), tier, "", "");
   EXPECT_EQ(slow.spec.memory.nodes, (std::vector<unsigned>{0, 1}));
-  const TaskLaunch fast = build_task_launch(task, two_core_grant(1), tier, "", "");
+  const exec::TaskLaunch fast = exec::build_task_launch(task, two_core_grant(1), tier, "", "");
   EXPECT_EQ(fast.spec.memory.nodes, (std::vector<unsigned>{4}));
   EXPECT_NE(fast.spec.memory.mode, slow.spec.memory.mode);
 }

@@ -42,7 +42,7 @@ TEST(StreamTask, RunsStreamBenchOnItsCoresWithItsFastShareAndValidates) {
   settings.journal = dir / "run.jsonl";
   settings.stream_bench = stream_bench;
   settings.clock.catch_stop_signals = false;
-  settings.tier = make_tier_setup("emulated", 5.0, 2.0 * (1 << 20));  // 2 MiB chunks
+  settings.tier = exec::make_tier_setup("emulated", 5.0, 2.0 * (1 << 20));  // 2 MiB chunks
   const LaunchSummary summary = launch(plan, workload, settings);
   ASSERT_EQ(summary.observed.completed, 2U) << std::ifstream(dir / "run.jsonl.logs" / "triad-4MiB-0.err").rdbuf();
 

@@ -47,7 +47,7 @@ sim::LaunchRecord WallClock::launch(std::size_t task, const platform::Grant& gra
   record.start = now();
   const auto begin = std::chrono::steady_clock::now();
   try {
-    TaskLaunch launch = launcher_(task, grant);
+    exec::TaskLaunch launch = launcher_(task, grant);
     record.argv = launch.spec.argv;
     record.fast_bytes = launch.fast_bytes;
     record.placement = launch.placement;
@@ -56,7 +56,7 @@ sim::LaunchRecord WallClock::launch(std::size_t task, const platform::Grant& gra
     if (timeout) {
       (void)checked_number(*timeout, positive_up_to(kMaxSeconds), "task " + std::to_string(task), "timeout_s");
     }
-    ChildProcess child = ChildProcess::spawn(launch.spec);
+    exec::ChildProcess child = exec::ChildProcess::spawn(launch.spec);
     record.pid = child.pid();
     Running running{task, std::move(child), std::nullopt, std::nullopt, false, false};
     if (timeout) running.deadline = record.start + *timeout;
@@ -92,7 +92,7 @@ void WallClock::fire_timers() {
   }
 }
 
-sim::Completion WallClock::complete(Running& running, const ExitInfo& exit) {
+sim::Completion WallClock::complete(Running& running, const exec::ExitInfo& exit) {
   sim::Completion completion;
   completion.task = running.task;
   completion.end = now();

@@ -60,7 +60,7 @@ InputStamp workload_stamp(const sim::LaunchPlan& plan, const config::Workload& w
                                   plan.tasks.size() - stream_tasks));
 }
 
-InputStamp platform_stamp(const sim::LaunchPlan& plan, const TierSetup& tier) {
+InputStamp platform_stamp(const sim::LaunchPlan& plan, const exec::TierSetup& tier) {
   json canonical = {{"resources", resources_of(plan)}, {"chunk_bytes", tier.chunk_bytes}, {"backend", tier.backend}};
   std::string summary = fmt::format("{}, chunks of {:.6g} MiB, tier backend {}", resources_text(plan),
                                     tier.chunk_bytes / (1024.0 * 1024.0), tier.backend);
@@ -74,7 +74,7 @@ InputStamp platform_stamp(const sim::LaunchPlan& plan, const TierSetup& tier) {
 
 }  // namespace
 
-BatchInputs batch_inputs(const sim::LaunchPlan& plan, const config::Workload& workload, const TierSetup& tier) {
+BatchInputs batch_inputs(const sim::LaunchPlan& plan, const config::Workload& workload, const exec::TierSetup& tier) {
   return {schedule_stamp(plan), workload_stamp(plan, workload), platform_stamp(plan, tier)};
 }
 

@@ -15,7 +15,7 @@
 #include "cosched/sim/engine.hpp"
 #include "cosched/launcher/journal/events.hpp"
 #include "cosched/sim/plan.hpp"
-#include "cosched/launcher/task_command.hpp"
+#include "cosched/exec/task_command.hpp"
 #include "cosched/config/workload.hpp"
 #include "cosched/launcher/clocks/wall_clock.hpp"
 
@@ -28,7 +28,7 @@ struct LaunchSettings {
   std::string policy = "auto";
   sim::EngineOptions engine;
   WallClockOptions clock;
-  TierSetup tier;
+  exec::TierSetup tier;
   std::filesystem::path stream_bench;  // empty: default_stream_bench_path()
   std::filesystem::path log_dir;       // task stdout/stderr; empty: next to the journal (<journal>.logs/)
   std::string schedule_source;         // for the journal header
@@ -66,7 +66,7 @@ struct LaunchSummary {
 
 // The concrete node pool for `plan`: this machine's allowed cores through the core allocator and, when the plan
 // schedules fast chunks, a budget of that many chunks of tier.chunk_bytes.
-[[nodiscard]] std::unique_ptr<platform::NodeResources> make_node_pool(const sim::LaunchPlan& plan, const TierSetup& tier);
+[[nodiscard]] std::unique_ptr<platform::NodeResources> make_node_pool(const sim::LaunchPlan& plan, const exec::TierSetup& tier);
 
 // Runs the plan (or what is left of it). Everything is checked before anything runs: UsageError when the journal
 // already has a run (without resume or force), when it or the log folder is not a usable path, or when there is

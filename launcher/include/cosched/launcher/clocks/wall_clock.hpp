@@ -9,9 +9,9 @@
 #include <optional>
 #include <vector>
 
-#include "cosched/launcher/child_process.hpp"
+#include "cosched/exec/child_process.hpp"
 #include "cosched/sim/engine.hpp"
-#include "cosched/launcher/task_command.hpp"
+#include "cosched/exec/task_command.hpp"
 
 namespace cosched {
 class StopSignals;
@@ -26,7 +26,7 @@ struct WallClockOptions {
 };
 
 // Builds the child of a task from the resources it got.
-using TaskLauncher = std::function<TaskLaunch(std::size_t task, const platform::Grant& grant)>;
+using TaskLauncher = std::function<exec::TaskLaunch(std::size_t task, const platform::Grant& grant)>;
 
 class WallClock final : public sim::Clock {
  public:
@@ -45,7 +45,7 @@ class WallClock final : public sim::Clock {
  private:
   struct Running {
     std::size_t task;
-    ChildProcess child;
+    exec::ChildProcess child;
     std::optional<double> deadline;  // SIGTERM at this time
     std::optional<double> kill_at;   // SIGKILL at this time (after SIGTERM)
     bool timed_out = false;
@@ -53,7 +53,7 @@ class WallClock final : public sim::Clock {
   };
   [[nodiscard]] std::optional<double> next_timer() const;
   void fire_timers();
-  [[nodiscard]] sim::Completion complete(Running& running, const ExitInfo& exit);
+  [[nodiscard]] sim::Completion complete(Running& running, const exec::ExitInfo& exit);
   // Polls until a child exits, `until` passes or a stop signal arrives; returns what exited.
   std::vector<sim::Completion> poll_once(std::optional<double> until);
 

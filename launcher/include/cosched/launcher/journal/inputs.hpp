@@ -11,7 +11,7 @@
 #include "cosched/config/workload.hpp"
 #include "cosched/launcher/journal/events.hpp"
 #include "cosched/sim/plan.hpp"
-#include "cosched/launcher/task_command.hpp"
+#include "cosched/exec/task_command.hpp"
 
 namespace cosched::launcher {
 
@@ -19,7 +19,7 @@ namespace cosched::launcher {
 // carries it. `plan` is the full plan (not what is left of it on resume); the workload is looked up by the plan's
 // task ids (every id must be in it).
 [[nodiscard]] BatchInputs batch_inputs(const sim::LaunchPlan& plan, const config::Workload& workload,
-                                       const TierSetup& tier);
+                                       const exec::TierSetup& tier);
 
 // One line per input that differs, "schedule: the journal was written for <summary> (<digest>), this launch has
 // <summary> (<digest>)"; empty when all three match.

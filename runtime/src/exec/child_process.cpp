@@ -1,4 +1,4 @@
-#include "cosched/launcher/child_process.hpp"
+#include "cosched/exec/child_process.hpp"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -22,7 +22,7 @@
 
 #include "cosched/common/error.hpp"
 
-namespace cosched::launcher {
+namespace cosched::exec {
 
 namespace {
 
@@ -377,4 +377,4 @@ ExitInfo ChildProcess::reap() {
   }
 }
 
-}  // namespace cosched::launcher
+}  // namespace cosched::exec

@@ -12,8 +12,8 @@
 #include <sstream>
 
 #include "cosched/common/error.hpp"
-#include "cosched/launcher/child_process.hpp"
-#include "cosched/launcher/task_command.hpp"
+#include "cosched/exec/child_process.hpp"
+#include "cosched/exec/task_command.hpp"
 #include "cosched/platform/binding.hpp"
 #include "cosched/platform/command_placement.hpp"
 #include "cosched/platform/core_allocator.hpp"
@@ -21,7 +21,7 @@
 #include "cosched/platform/topology.hpp"
 #include "test_support.hpp"
 
-namespace cosched::launcher {
+namespace cosched::exec {
 namespace {
 
 const std::string kProbe = COSCHED_BIN_DIR "/memory_probe";
@@ -195,4 +195,4 @@ TEST(ChildTimeout, ReapWithinReturnsNothingWhileTheChildRuns) {
 }
 
 }  // namespace
-}  // namespace cosched::launcher
+}  // namespace cosched::exec

@@ -5,9 +5,9 @@
 #include <string>
 
 #include "cosched/common/error.hpp"
-#include "cosched/launcher/task_command.hpp"
+#include "cosched/exec/task_command.hpp"
 
-namespace cosched::launcher {
+namespace cosched::exec {
 namespace {
 
 using config::Workload;
@@ -49,4 +49,4 @@ TEST(TaskLogs, WithoutALogFolderNoFileIsNamed) {
 }
 
 }  // namespace
-}  // namespace cosched::launcher
+}  // namespace cosched::exec

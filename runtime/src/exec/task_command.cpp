@@ -1,4 +1,4 @@
-#include "cosched/launcher/task_command.hpp"
+#include "cosched/exec/task_command.hpp"
 
 #include <unistd.h>
 
@@ -15,7 +15,7 @@
 #include "cosched/platform/topology.hpp"
 #include "cosched/stream/kernels.hpp"
 
-namespace cosched::launcher {
+namespace cosched::exec {
 
 namespace {
 
@@ -128,4 +128,4 @@ std::filesystem::path default_stream_bench_path() {
   return resolve_executable("stream_bench");
 }
 
-}  // namespace cosched::launcher
+}  // namespace cosched::exec

@@ -15,7 +15,7 @@
 #include "cosched/platform/mempolicy.hpp"
 #include "cosched/platform/tier_backends.hpp"
 
-namespace cosched::launcher {
+namespace cosched::exec {
 
 // A set_mempolicy(2) applied in the child before exec; the tier backend chooses it (platform::ChildPlacement).
 using MemoryPolicy = platform::MemoryPolicy;
@@ -80,4 +80,4 @@ class ChildProcess {
 // The executable `name` resolves to (a name without '/' is looked up in PATH). Throws InputError when none.
 [[nodiscard]] std::filesystem::path resolve_executable(const std::string& name);
 
-}  // namespace cosched::launcher
+}  // namespace cosched::exec

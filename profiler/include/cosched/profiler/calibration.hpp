@@ -2,8 +2,8 @@
 // Measuring the node bandwidth model (config::NodeModel) of this machine: for each memory pool and each number of
 // cores k, the aggregate bandwidth k compactly pinned cores get streaming from it, per kernel, in-process with the
 // stream library (docs/calibration.md). `cosched calibrate` writes the result as a node file; the demo calls
-// calibrate_node in-process. It lives in cli/ because it composes the stream library and config, which must not
-// depend on each other.
+// calibrate_node in-process. It lives in the profiler because it composes the stream library and config, which
+// must not depend on each other; a library user calibrates a node with the same calls.
 #include <cstdio>
 #include <map>
 #include <optional>
@@ -12,7 +12,7 @@
 
 #include "cosched/config/node_model.hpp"
 
-namespace cosched::cli {
+namespace cosched::profiler {
 
 inline constexpr double kDefaultCalibrationArrayMib = 128.0;  // per array: 3 x 128 MiB for triad, far beyond an LLC
 inline constexpr unsigned kCalibrationWarmupReps = 3;         // a fresh allocation streams slowly at first
@@ -65,4 +65,4 @@ void check_calibration_options(const CalibrationOptions& options);
 // rounds, and the model's GB/s; the pool line says EMULATED when the tiers are one emulated pool.
 [[nodiscard]] std::string calibration_table(const Calibration& calibration);
 
-}  // namespace cosched::cli
+}  // namespace cosched::profiler

@@ -1,38 +1,16 @@
-#include "process_measurer.hpp"
+#include "cosched/profiler/process_measurer.hpp"
 
 #include <fmt/format.h>
 
 #include <chrono>
 
 #include "cosched/common/error.hpp"
-#include "cosched/launcher/child_process.hpp"
+#include "process/process_measurers.hpp"
+#include "cosched/exec/child_process.hpp"
 #include "cosched/platform/topology.hpp"
 #include "cosched/stream/kernels.hpp"
 
-namespace cosched::cli {
-
-namespace {
-
-// `cosched profile --measurer process`: the sweep's platform and tier backend, the stream_bench next to this
-// executable, and the sweep's passes for every point. The object files of the executable are all linked, so this
-// registration (unlike one inside the profiler's static library) cannot be dropped.
-const bool registered = [] {
-  profiler::MeasurerKind kind;
-  kind.times_whole_tasks = true;
-  profiler::register_measurer(
-      "process",
-      [](const profiler::MeasurerOptions& options) -> std::unique_ptr<profiler::PointMeasurer> {
-        const config::PlatformConfig& platform = options.platform;
-        launcher::TierSetup tier =
-            launcher::make_tier_setup(platform.tier_backend, platform.emulation_ratio, platform.chunk_bytes());
-        return std::make_unique<ProcessMeasurer>(platform, std::move(tier), launcher::default_stream_bench_path(),
-                                                 TaskPasses(options.passes), options.reps, options.warmup);
-      },
-      kind);
-  return true;
-}();
-
-}  // namespace
+namespace cosched::profiler {
 
 TaskPasses::TaskPasses(unsigned every_task) : every_task_(every_task) {
   if (every_task_ == 0) throw UsageError("a task runs at least one kernel pass");
@@ -40,7 +18,7 @@ TaskPasses::TaskPasses(unsigned every_task) : every_task_(every_task) {
 
 TaskPasses::TaskPasses(PerTask per_task) : per_task_(std::move(per_task)) {}
 
-unsigned TaskPasses::of(const profiler::ProfilePoint& point) const {
+unsigned TaskPasses::of(const ProfilePoint& point) const {
   if (every_task_ > 0) return every_task_;
   const auto found = per_task_.find({point.kernel, point.footprint_bytes});
   if (found == per_task_.end()) {
@@ -55,7 +33,7 @@ nlohmann::json TaskPasses::describe() const {
   return "per task";
 }
 
-ProcessMeasurer::ProcessMeasurer(config::PlatformConfig platform, launcher::TierSetup tier,
+ProcessMeasurer::ProcessMeasurer(config::PlatformConfig platform, exec::TierSetup tier,
                                  std::filesystem::path stream_bench, TaskPasses passes, unsigned reps, unsigned warmup)
     : platform_(std::move(platform)),
       tier_(std::move(tier)),
@@ -69,7 +47,7 @@ ProcessMeasurer::ProcessMeasurer(config::PlatformConfig platform, launcher::Tier
 
 void ProcessMeasurer::check_kernel(const std::string& kernel) const { (void)stream::find_kernel(kernel); }
 
-profiler::Measurement ProcessMeasurer::measure(const profiler::ProfilePoint& point) {
+Measurement ProcessMeasurer::measure(const ProfilePoint& point) {
   config::WorkloadTask task;
   task.id = config::stream_task_id(point.kernel, point.footprint_bytes, 0);
   task.kernel = point.kernel;
@@ -79,14 +57,14 @@ profiler::Measurement ProcessMeasurer::measure(const profiler::ProfilePoint& poi
   grant.amounts = {static_cast<int>(point.cores), static_cast<int>(point.chunks)};
   grant.cores = cores_->allocate(point.cores);
   grant.fast_chunks = point.chunks;
-  const launcher::TaskLaunch launch = launcher::build_task_launch(task, grant, tier_, stream_bench_, {});
+  const exec::TaskLaunch launch = exec::build_task_launch(task, grant, tier_, stream_bench_, {});
   cores_->release(grant.cores);
 
-  profiler::Measurement measurement;
+  Measurement measurement;
   for (unsigned rep = 0; rep < warmup_ + reps_; ++rep) {
     const auto begin = std::chrono::steady_clock::now();
-    launcher::ChildProcess child = launcher::ChildProcess::spawn(launch.spec);
-    const launcher::ExitInfo exit = child.reap();
+    exec::ChildProcess child = exec::ChildProcess::spawn(launch.spec);
+    const exec::ExitInfo exit = child.reap();
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
     if (!exit.ok()) {
       throw RuntimeFailure(fmt::format("{} footprint_bytes={} cores={} chunks={}: stream_bench ended with {}",
@@ -110,4 +88,14 @@ nlohmann::json ProcessMeasurer::describe() const {
   return context;
 }
 
-}  // namespace cosched::cli
+// `cosched profile --measurer process`: the sweep's platform and tier backend, the stream_bench next to this
+// executable, and the sweep's passes for every point.
+std::unique_ptr<PointMeasurer> make_process_measurer(const MeasurerOptions& options) {
+  const config::PlatformConfig& platform = options.platform;
+  exec::TierSetup tier =
+      exec::make_tier_setup(platform.tier_backend, platform.emulation_ratio, platform.chunk_bytes());
+  return std::make_unique<ProcessMeasurer>(platform, std::move(tier), exec::default_stream_bench_path(),
+                                           TaskPasses(options.passes), options.reps, options.warmup);
+}
+
+}  // namespace cosched::profiler

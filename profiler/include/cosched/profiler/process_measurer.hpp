@@ -12,11 +12,11 @@
 #include <string>
 #include <utility>
 
-#include "cosched/launcher/task_command.hpp"
+#include "cosched/exec/task_command.hpp"
 #include "cosched/platform/core_allocator.hpp"
 #include "cosched/profiler/measurer.hpp"
 
-namespace cosched::cli {
+namespace cosched::profiler {
 
 // The kernel passes of one task run: the same for every point, or one count per (kernel, footprint) task.
 class TaskPasses {
@@ -25,7 +25,7 @@ class TaskPasses {
   TaskPasses(unsigned every_task);  // NOLINT(google-explicit-constructor): a count is the common case
   TaskPasses(PerTask per_task);     // NOLINT(google-explicit-constructor): the demo's pass table as it is
   // Throws UsageError for a task the table does not list.
-  [[nodiscard]] unsigned of(const profiler::ProfilePoint& point) const;
+  [[nodiscard]] unsigned of(const ProfilePoint& point) const;
   // For the sidecar: the count, or "per task".
   [[nodiscard]] nlohmann::json describe() const;
 
@@ -34,20 +34,20 @@ class TaskPasses {
   PerTask per_task_;
 };
 
-class ProcessMeasurer final : public profiler::PointMeasurer {
+class ProcessMeasurer final : public PointMeasurer {
  public:
   // `reps` launches are timed after `warmup` untimed ones.
-  ProcessMeasurer(config::PlatformConfig platform, launcher::TierSetup tier, std::filesystem::path stream_bench,
+  ProcessMeasurer(config::PlatformConfig platform, exec::TierSetup tier, std::filesystem::path stream_bench,
                   TaskPasses passes, unsigned reps, unsigned warmup);
 
   [[nodiscard]] std::string_view name() const override { return "process"; }
   void check_kernel(const std::string& kernel) const override;
-  [[nodiscard]] profiler::Measurement measure(const profiler::ProfilePoint& point) override;
+  [[nodiscard]] Measurement measure(const ProfilePoint& point) override;
   [[nodiscard]] nlohmann::json describe() const override;
 
  private:
   config::PlatformConfig platform_;
-  launcher::TierSetup tier_;
+  exec::TierSetup tier_;
   std::filesystem::path stream_bench_;
   TaskPasses passes_;
   unsigned reps_;
@@ -55,4 +55,4 @@ class ProcessMeasurer final : public profiler::PointMeasurer {
   std::shared_ptr<platform::CoreAllocator> cores_;
 };
 
-}  // namespace cosched::cli
+}  // namespace cosched::profiler

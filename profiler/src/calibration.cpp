@@ -1,5 +1,5 @@
 // Measuring the node bandwidth model (calibration.hpp; the method and its reasons: docs/calibration.md).
-#include "calibration.hpp"
+#include "cosched/profiler/calibration.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -22,7 +22,7 @@
 #include "cosched/stream/kernels.hpp"
 #include "cosched/stream/stream_run.hpp"
 
-namespace cosched::cli {
+namespace cosched::profiler {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -321,4 +321,4 @@ std::string calibration_table(const Calibration& calibration) {
   return text;
 }
 
-}  // namespace cosched::cli
+}  // namespace cosched::profiler

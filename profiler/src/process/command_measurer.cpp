@@ -1,4 +1,4 @@
-#include "command_measurer.hpp"
+#include "cosched/profiler/command_measurer.hpp"
 
 #include <signal.h>
 #include <stdlib.h>
@@ -12,44 +12,29 @@
 #include <optional>
 
 #include "cosched/common/error.hpp"
+#include "process/process_measurers.hpp"
 #include "cosched/platform/topology.hpp"
 
-namespace cosched::cli {
+namespace cosched::profiler {
 
 namespace {
 
 // Seconds a command that outlived its timeout gets between SIGTERM and SIGKILL (as `cosched launch`'s default).
 constexpr double kKillGraceSeconds = 2.0;
 
-// `cosched profile --command` / `[[commands]]`: the sweep's platform and tier backend, with the sweep's placement
-// mechanism for commands. Registered by the executable, like "process", because it needs the launcher.
-const bool registered = [] {
-  profiler::register_measurer(
-      std::string(profiler::kCommandMeasurer),
-      [](const profiler::MeasurerOptions& options) -> std::unique_ptr<profiler::PointMeasurer> {
-        const config::PlatformConfig& platform = options.platform;
-        launcher::TierSetup tier = launcher::make_tier_setup(platform.tier_backend, platform.emulation_ratio,
-                                                             platform.chunk_bytes(), options.placement.mechanism);
-        tier.autohbw_threshold_bytes = options.placement.autohbw_threshold_bytes;
-        tier.autohbw_library = options.placement.autohbw_library;
-        if (options.commands.empty()) throw UsageError("measurer command: no command to profile (--command)");
-        return std::make_unique<CommandMeasurer>(options.commands, std::move(tier), options.reps, options.warmup);
-      });
-  return true;
-}();
 
-std::string status_of(const launcher::ExitInfo& exit) {
+std::string status_of(const exec::ExitInfo& exit) {
   return exit.signal != 0 ? fmt::format("signal-{}", exit.signal) : fmt::format("exit-{}", exit.exit_code);
 }
 
-std::string describe_point(const profiler::ProfilePoint& point) {
-  return fmt::format("command {} cores={} chunks={}", profiler::command_name_of(point.kernel), point.cores,
+std::string describe_point(const ProfilePoint& point) {
+  return fmt::format("command {} cores={} chunks={}", command_name_of(point.kernel), point.cores,
                      point.chunks);
 }
 
 }  // namespace
 
-CommandMeasurer::CommandMeasurer(std::vector<profiler::CommandProfileSpec> commands, launcher::TierSetup tier,
+CommandMeasurer::CommandMeasurer(std::vector<CommandProfileSpec> commands, exec::TierSetup tier,
                                  unsigned reps, unsigned warmup)
     : commands_(std::move(commands)),
       tier_(std::move(tier)),
@@ -70,7 +55,7 @@ CommandMeasurer::~CommandMeasurer() {
 }
 
 void CommandMeasurer::check_kernel(const std::string& kernel) const {
-  const auto name = profiler::command_name_of(kernel);
+  const auto name = command_name_of(kernel);
   for (const auto& command : commands_) {
     if (command.name == name) return;
   }
@@ -87,12 +72,12 @@ std::string CommandMeasurer::last_stderr_line() const {
   return last;
 }
 
-double CommandMeasurer::run_once(const profiler::CommandProfileSpec& command, const launcher::TaskLaunch& launch,
-                                 const profiler::ProfilePoint& point, profiler::Measurement& failure) {
+double CommandMeasurer::run_once(const CommandProfileSpec& command, const exec::TaskLaunch& launch,
+                                 const ProfilePoint& point, Measurement& failure) {
   const auto begin = std::chrono::steady_clock::now();
-  std::optional<launcher::ChildProcess> started;
+  std::optional<exec::ChildProcess> started;
   try {
-    started.emplace(launcher::ChildProcess::spawn(launch.spec));
+    started.emplace(exec::ChildProcess::spawn(launch.spec));
   } catch (const InputError& e) {  // resolve_executable: no such program
     failure.failure = "not-found";
     failure.failure_message = fmt::format("{}: {}", describe_point(point), e.what());
@@ -102,8 +87,8 @@ double CommandMeasurer::run_once(const profiler::CommandProfileSpec& command, co
     failure.failure_message = fmt::format("{}: could not start: {}", describe_point(point), e.what());
     return 0.0;
   }
-  launcher::ChildProcess& child = *started;
-  std::optional<launcher::ExitInfo> exit =
+  exec::ChildProcess& child = *started;
+  std::optional<exec::ExitInfo> exit =
       command.timeout_s ? child.reap_within(*command.timeout_s) : std::optional(child.reap());
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
   if (!exit) {
@@ -126,8 +111,8 @@ double CommandMeasurer::run_once(const profiler::CommandProfileSpec& command, co
   return seconds;
 }
 
-profiler::Measurement CommandMeasurer::measure(const profiler::ProfilePoint& point) {
-  const auto name = profiler::command_name_of(point.kernel);
+Measurement CommandMeasurer::measure(const ProfilePoint& point) {
+  const auto name = command_name_of(point.kernel);
   const auto found = std::find_if(commands_.begin(), commands_.end(), [&](const auto& c) { return c.name == name; });
   if (found == commands_.end()) throw UsageError(fmt::format("no command named '{}' in this sweep", name));
   config::WorkloadTask task;
@@ -139,9 +124,9 @@ profiler::Measurement CommandMeasurer::measure(const profiler::ProfilePoint& poi
   grant.amounts = {static_cast<int>(point.cores), static_cast<int>(point.chunks)};
   grant.cores = cores_->allocate(point.cores);
   grant.fast_chunks = point.chunks;
-  launcher::TaskLaunch launch;
+  exec::TaskLaunch launch;
   try {
-    launch = launcher::build_task_launch(task, grant, tier_, {}, {});
+    launch = exec::build_task_launch(task, grant, tier_, {}, {});
   } catch (...) {
     cores_->release(grant.cores);
     throw;
@@ -154,7 +139,7 @@ profiler::Measurement CommandMeasurer::measure(const profiler::ProfilePoint& poi
   applied["applied_fraction"] = fraction ? nlohmann::json(*fraction) : nlohmann::json();
   applied_[std::to_string(point.chunks)] = std::move(applied);
 
-  profiler::Measurement measurement;
+  Measurement measurement;
   for (unsigned rep = 0; rep < warmup_ + reps_; ++rep) {
     const double seconds = run_once(*found, launch, point, measurement);
     if (!measurement.failure.empty()) return measurement;
@@ -191,4 +176,16 @@ nlohmann::json CommandMeasurer::describe() const {
   return context;
 }
 
-}  // namespace cosched::cli
+// `cosched profile --command` / `[[commands]]`: the sweep's platform and tier backend, with the sweep's placement
+// mechanism for commands.
+std::unique_ptr<PointMeasurer> make_command_measurer(const MeasurerOptions& options) {
+  const config::PlatformConfig& platform = options.platform;
+  exec::TierSetup tier = exec::make_tier_setup(platform.tier_backend, platform.emulation_ratio,
+                                               platform.chunk_bytes(), options.placement.mechanism);
+  tier.autohbw_threshold_bytes = options.placement.autohbw_threshold_bytes;
+  tier.autohbw_library = options.placement.autohbw_library;
+  if (options.commands.empty()) throw UsageError("measurer command: no command to profile (--command)");
+  return std::make_unique<CommandMeasurer>(options.commands, std::move(tier), options.reps, options.warmup);
+}
+
+}  // namespace cosched::profiler

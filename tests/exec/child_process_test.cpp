@@ -1,6 +1,6 @@
 // Child processes: exit codes and signals are recorded, a command that cannot start is an error naming the step,
 // the child runs bound to exactly its PUs, and a running child is killed and reaped when dropped.
-#include "cosched/launcher/child_process.hpp"
+#include "cosched/exec/child_process.hpp"
 
 #include <signal.h>
 
@@ -14,7 +14,7 @@
 #include "cosched/platform/topology.hpp"
 #include "test_support.hpp"
 
-namespace cosched::launcher {
+namespace cosched::exec {
 namespace {
 
 std::vector<unsigned> first_pu() { return {platform::allowed_pus().front()}; }
@@ -78,4 +78,4 @@ TEST(ChildProcess, DroppingARunningChildKillsAndReapsIt) {
 }
 
 }  // namespace
-}  // namespace cosched::launcher
+}  // namespace cosched::exec

@@ -8,12 +8,12 @@
 #include <string>
 #include <vector>
 
-#include "cosched/launcher/child_process.hpp"
+#include "cosched/exec/child_process.hpp"
 #include "cosched/platform/node_resources.hpp"
 #include "cosched/config/workload.hpp"
 #include "cosched/platform/tier_backends.hpp"
 
-namespace cosched::launcher {
+namespace cosched::exec {
 
 // How tasks get their fast share. What the backend can do and how a child is placed on it come from the
 // platform's backend table (platform::tier_backend_info): the launcher never branches on a backend's name.
@@ -63,4 +63,4 @@ struct TaskLaunch {
 // The stream_bench executable next to the running cosched binary (build/bin), else in PATH.
 [[nodiscard]] std::filesystem::path default_stream_bench_path();
 
-}  // namespace cosched::launcher
+}  // namespace cosched::exec
