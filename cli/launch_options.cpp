@@ -4,7 +4,7 @@
 
 #include "cosched/common/checked.hpp"
 #include "cosched/common/error.hpp"
-#include "cosched/launcher/slurm.hpp"
+#include "cosched/launcher/cluster/slurm.hpp"
 #include "cosched/platform/command_placement.hpp"
 #include "run_main.hpp"
 

@@ -23,7 +23,7 @@
 #include "cosched/sched/online/synthetic.hpp"
 #include "launch_options.hpp"
 #include "run_main.hpp"
-#include "workload_reading.hpp"
+#include "cosched/exec/workload_file.hpp"
 
 namespace {
 
@@ -206,7 +206,7 @@ void run_online(const OnlineFlags& flags) {
   }
   if (!flags.workload.empty()) {
     const cosched::cli::LaunchNode node = cosched::cli::launch_node(flags.run);
-    const cosched::cli::WorkloadFile file = cosched::cli::read_workload_file(flags.workload, node.platform_file);
+    const cosched::exec::WorkloadFile file = cosched::exec::read_workload_file(flags.workload, node.platform_file);
     if (!file.instance) {
       throw cosched::UsageError(fmt::format("--workload {}: an online node workload is an Instance JSON (`cosched "
                                             "instance` of a profiled workload whose tasks carry release_s)",

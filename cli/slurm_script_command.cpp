@@ -6,13 +6,13 @@
 #include <memory>
 #include <string>
 
-#include "cluster_launch.hpp"
+#include "cosched/launcher/cluster/slurm_launch.hpp"
 #include "command_registry.hpp"
 #include "cosched/common/checked.hpp"
 #include "cosched/common/error.hpp"
 #include "cosched/common/identifier.hpp"
 #include "cosched/common/text_file.hpp"
-#include "cosched/launcher/slurm.hpp"
+#include "cosched/launcher/cluster/slurm.hpp"
 #include "cosched/sched/cluster_manifest.hpp"
 #include "run_main.hpp"
 
@@ -39,7 +39,7 @@ void run_slurm_script(const SlurmScriptFlags& flags) {
   const auto plan = std::filesystem::absolute(flags.plan).lexically_normal();
   const auto manifest = cosched::sched::load_cluster_manifest(plan);
   cosched::launcher::slurm::ScriptOptions options;
-  options.cosched = cosched::cli::this_executable();
+  options.cosched = cosched::launcher::this_executable();
   options.plan = plan;
   options.job_name = flags.job_name;
   options.margin = flags.margin;

@@ -20,6 +20,7 @@
 #include "demo_mixed_toml.hpp"
 #include "cosched/profiler/process_measurer.hpp"
 #include "cosched/profiler/calibration.hpp"
+#include "cosched/common/utc_time.hpp"
 
 namespace cosched::demo {
 
@@ -35,10 +36,7 @@ constexpr unsigned chunk_count = 20;
 constexpr double emulation_ratio = 5.0;
 
 std::filesystem::path default_output() {
-  const std::time_t now = std::time(nullptr);
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  return std::filesystem::current_path() / fmt::format("cosched-demo-{:%Y%m%d-%H%M%S}", utc);
+  return std::filesystem::current_path() / ("cosched-demo-" + compact_utc(std::chrono::system_clock::now()));
 }
 
 // Passes that make one task's kernel time about `target_s` on one core with all of it fast (at least one: a pass

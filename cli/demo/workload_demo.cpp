@@ -21,7 +21,7 @@
 #include "cosched/sched/io.hpp"
 #include "demo/demo.hpp"
 #include "demo/demo_setup.hpp"
-#include "workload_reading.hpp"
+#include "cosched/exec/workload_file.hpp"
 
 namespace cosched::demo {
 
@@ -51,7 +51,7 @@ DemoSetup workload_setup(const DemoOptions& options) {
   setup.platform.tier_backend = backend;
   setup.platform.source = "cosched demo --workload";
   setup.tier = exec::make_tier_setup(backend, config::kDefaultEmulationRatio, setup.platform.chunk_bytes());
-  setup.workload = cli::read_workload(options.workload, setup.platform);
+  setup.workload = cosched::exec::read_workload(options.workload, setup.platform);
   return setup;
 }
 

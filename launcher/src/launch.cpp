@@ -18,6 +18,9 @@
 #include "cosched/sim/clocks/contention_clock.hpp"
 #include "cosched/sim/clocks/simulated_clock.hpp"
 #include "cosched/platform/topology.hpp"
+#include "cosched/common/host.hpp"
+#include "cosched/common/utc_time.hpp"
+#include "cosched/sched/resource_kinds.hpp"
 
 namespace cosched::launcher {
 
@@ -25,7 +28,7 @@ namespace {
 
 std::size_t chunk_resource(const sim::LaunchPlan& plan) {
   for (std::size_t i = 0; i < plan.resource_names.size(); ++i) {
-    if (plan.resource_names[i] == "fast_chunks" || plan.resource_names[i] == "chunks") return i;
+    if (sched::is_fast_chunks_resource(plan.resource_names[i])) return i;
   }
   return SIZE_MAX;
 }
@@ -98,7 +101,7 @@ BatchStart batch_header(const sim::LaunchPlan& plan, const std::vector<TaskPredi
                         const LaunchSettings& settings, std::string_view policy, std::size_t repaired_bytes,
                         const BatchInputs& inputs) {
   BatchStart header;
-  header.time_utc = utc_now();
+  header.time_utc = iso8601_utc_micro(std::chrono::system_clock::now());
   header.host = host_name();
   header.policy = policy;
   header.algorithm = plan.algorithm;
@@ -141,7 +144,7 @@ BatchStatus batch_status(const sim::EngineResult& result) {
 BatchEnd batch_footer(const LaunchSummary& summary) {
   const sim::EngineResult& observed = summary.observed;
   BatchEnd footer;
-  footer.time_utc = utc_now();
+  footer.time_utc = iso8601_utc_micro(std::chrono::system_clock::now());
   footer.status = batch_status(observed);
   footer.observed_makespan = summary.observed_makespan;
   footer.predicted_makespan = summary.predicted_makespan;
@@ -157,7 +160,7 @@ BatchEnd batch_footer(const LaunchSummary& summary) {
 
 }  // namespace
 
-std::unique_ptr<platform::NodeResources> make_node_pool(const sim::LaunchPlan& plan, const exec::TierSetup& tier) {
+std::unique_ptr<sim::NodeResources> make_node_pool(const sim::LaunchPlan& plan, const exec::TierSetup& tier) {
   auto cores = std::make_shared<platform::CoreAllocator>(platform::Topology::this_system());
   std::shared_ptr<platform::FastTierBudget> budget;
   const std::size_t chunks = chunk_resource(plan);
@@ -167,7 +170,7 @@ std::unique_ptr<platform::NodeResources> make_node_pool(const sim::LaunchPlan& p
     budget = std::make_shared<platform::FastTierBudget>(
         static_cast<std::size_t>(std::floor(tier.chunk_bytes * static_cast<double>(count))), count);
   }
-  return std::make_unique<platform::NodeResources>(plan.resource_names, plan.capacities, std::move(cores), std::move(budget));
+  return std::make_unique<sim::NodeResources>(plan.resource_names, plan.capacities, std::move(cores), std::move(budget));
 }
 
 namespace {

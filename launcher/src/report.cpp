@@ -8,12 +8,11 @@
 #include "cosched/common/stats.hpp"
 #include "cosched/common/error.hpp"
 #include "cosched/sim/prediction.hpp"
-#include "journal/json_fields.hpp"
+#include "cosched/common/json_fields.hpp"
 
 namespace cosched::launcher {
 
 using nlohmann::json;
-using journal_detail::optional_json;
 
 JournalReport summarize_journal(const std::filesystem::path& path) { return summarize_replay(replay_journal(path)); }
 

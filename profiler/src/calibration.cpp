@@ -21,6 +21,8 @@
 #include "cosched/platform/tier_backends.hpp"
 #include "cosched/stream/kernels.hpp"
 #include "cosched/stream/stream_run.hpp"
+#include "cosched/common/host.hpp"
+#include "cosched/common/utc_time.hpp"
 
 namespace cosched::profiler {
 namespace {
@@ -173,11 +175,6 @@ double measure_point(const stream::StreamConfig& config, platform::TierBackend& 
 // To the MB/s: a node file for people to read, far below the spread of any measurement.
 double rounded_gbs(double gbs) { return std::max(1e-3, std::round(gbs * 1e3) / 1e3); }
 
-double machine_load_average() {
-  double load = 0.0;
-  return ::getloadavg(&load, 1) == 1 ? load : -1.0;
-}
-
 std::string describe_method(const CalibrationOptions& options, const NodePlan& node,
                             const std::map<std::string, std::string>& stores, double load_average) {
   std::vector<std::string> arrays;
@@ -235,7 +232,7 @@ Calibration calibrate(const CalibrationOptions& options, std::FILE* progress) {
     if (progress != nullptr) fmt::print(progress, "calibrate: {}\n", line);
   };
   Calibration calibration;
-  calibration.load_average = machine_load_average();
+  calibration.load_average = load_average().value_or(-1.0);
   calibration.allowed_cores = static_cast<unsigned>(platform::allowed_cores().size());
   for (const PoolPlan& pool : node.pools) {
     for (const unsigned cores : node.cores) {
@@ -273,8 +270,8 @@ Calibration calibrate(const CalibrationOptions& options, std::FILE* progress) {
   }
 
   config::NodeModel& model = calibration.model;
-  model.provenance.host = config::this_host_name();
-  model.provenance.date = config::iso8601_utc(date);
+  model.provenance.host = host_name();
+  model.provenance.date = iso8601_utc(date);
   model.provenance.method = describe_method(options, node, stores_of, calibration.load_average);
   model.provenance.cosched_version = std::string(kVersion);
   model.provenance.source = "calibrated";

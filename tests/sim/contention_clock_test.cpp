@@ -61,7 +61,7 @@ struct MeteredRun {
 
 MeteredRun run_contention(const LaunchPlan& plan, const std::string& policy_name) {
   auto policy = make_policy(policy_name, plan);
-  auto pool = platform::make_abstract_pool(plan.resource_names, plan.capacities);
+  auto pool = sim::make_abstract_pool(plan.resource_names, plan.capacities);
   ContentionClock clock(plan);
   ProgressMeter meter(plan, clock);
   MeteredRun run{run_engine(plan, *policy, clock, *pool, &meter), {}, {}};

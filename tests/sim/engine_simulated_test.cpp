@@ -16,7 +16,7 @@ namespace {
 
 EngineResult simulate(const LaunchPlan& plan, const std::string& policy_name) {
   auto policy = make_policy(policy_name, plan);
-  auto pool = platform::make_abstract_pool(plan.resource_names, plan.capacities);
+  auto pool = sim::make_abstract_pool(plan.resource_names, plan.capacities);
   SimulatedClock clock(plan);
   return run_engine(plan, *policy, clock, *pool);
 }
@@ -62,7 +62,7 @@ LaunchPlan two_core_plan() {
 TEST(EngineSimulated, ALateTaskDelaysTheTasksWaitingForItsResourcesInListOrder) {
   const LaunchPlan plan = two_core_plan();
   auto policy = make_policy("list", plan);
-  auto pool = platform::make_abstract_pool(plan.resource_names, plan.capacities);
+  auto pool = sim::make_abstract_pool(plan.resource_names, plan.capacities);
   SimulatedClock clock(plan, [](std::size_t task) {
     return SimulatedOutcome{task == 0 ? 3.0 : 1.0, TaskStatus::ok};  // a runs 2 s late
   });
@@ -76,7 +76,7 @@ TEST(EngineSimulated, ALateTaskDelaysTheTasksWaitingForItsResourcesInListOrder) 
 TEST(EngineSimulated, AnEarlyTaskDoesNotPullLaterTasksBeforeTheirPlannedStart) {
   const LaunchPlan plan = two_core_plan();
   auto policy = make_policy("list", plan);
-  auto pool = platform::make_abstract_pool(plan.resource_names, plan.capacities);
+  auto pool = sim::make_abstract_pool(plan.resource_names, plan.capacities);
   SimulatedClock clock(plan, [](std::size_t) { return SimulatedOutcome{0.25, TaskStatus::ok}; });
   const EngineResult result = run_engine(plan, *policy, clock, *pool);
   EXPECT_DOUBLE_EQ(result.runs[1].launch.start, 1.0);
@@ -91,7 +91,7 @@ TEST(EngineSimulated, PackPolicyStartsAPackOnlyWhenThePreviousOneHasFullyFinishe
                 {"p1b", {3}, 2.0, 0.5, 1}};
   auto policy = make_policy("auto", plan);
   EXPECT_EQ(policy->name(), "pack");
-  auto pool = platform::make_abstract_pool(plan.resource_names, plan.capacities);
+  auto pool = sim::make_abstract_pool(plan.resource_names, plan.capacities);
   SimulatedClock clock(plan, [](std::size_t task) { return SimulatedOutcome{task == 1 ? 4.0 : 1.0, TaskStatus::ok}; });
   const EngineResult result = run_engine(plan, *policy, clock, *pool);
   EXPECT_DOUBLE_EQ(result.runs[2].launch.start, 4.0);  // p0b ran until 4
@@ -105,7 +105,7 @@ TEST(EngineSimulated, FailFastStopsTheBatchAndOtherwiseItContinues) {
   };
   for (const bool fail_fast : {false, true}) {
     auto policy = make_policy("list", plan);
-    auto pool = platform::make_abstract_pool(plan.resource_names, plan.capacities);
+    auto pool = sim::make_abstract_pool(plan.resource_names, plan.capacities);
     SimulatedClock clock(plan, outcome);
     const EngineResult result = run_engine(plan, *policy, clock, *pool, nullptr, EngineOptions{fail_fast});
     EXPECT_EQ(result.failed, 1U);
@@ -121,7 +121,7 @@ TEST(EngineSimulated, ADemandThatCanNeverFitIsReportedNotAHang) {
   plan.capacities = {2};
   plan.tasks = {{"too-big", {3}, 0.0, 1.0, -1}};
   auto policy = make_policy("list", plan);
-  auto pool = platform::make_abstract_pool(plan.resource_names, plan.capacities);
+  auto pool = sim::make_abstract_pool(plan.resource_names, plan.capacities);
   SimulatedClock clock(plan);
   EXPECT_THROW((void)run_engine(plan, *policy, clock, *pool), RuntimeFailure);
 }

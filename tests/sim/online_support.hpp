@@ -93,7 +93,7 @@ inline std::shared_ptr<const sched::online::OnlineWorkload> random_node_workload
 
 inline EngineResult run_online(const LaunchPlan& plan, const std::string& policy_name) {
   auto policy = make_policy(policy_name, plan);
-  auto pool = platform::make_abstract_pool(plan.resource_names, plan.capacities);
+  auto pool = sim::make_abstract_pool(plan.resource_names, plan.capacities);
   SimulatedClock clock(plan);
   return run_engine(plan, *policy, clock, *pool);
 }

@@ -20,7 +20,7 @@ namespace {
 // Checks the invariants at every event from outside the engine.
 class LedgerCheck final : public EngineObserver {
  public:
-  LedgerCheck(const LaunchPlan& plan, const platform::NodeResources& pool) : plan_(plan), pool_(pool) {
+  LedgerCheck(const LaunchPlan& plan, const sim::NodeResources& pool) : plan_(plan), pool_(pool) {
     in_use_.assign(plan.dimensions(), 0);
   }
   void task_started(std::size_t task, const TaskRun& run) override {
@@ -41,7 +41,7 @@ class LedgerCheck final : public EngineObserver {
 
  private:
   const LaunchPlan& plan_;
-  const platform::NodeResources& pool_;
+  const sim::NodeResources& pool_;
   std::vector<int> in_use_;
   std::set<unsigned> cores_;
 };
@@ -63,7 +63,7 @@ TEST(OvercommitProperty, RandomSchedulesWithRandomActualDurationsNeverOvercommit
     }
     for (const std::string policy_name : {"auto", "list"}) {
       auto policy = make_policy(policy_name, plan);
-      auto pool = platform::make_abstract_pool(plan.resource_names, plan.capacities);
+      auto pool = sim::make_abstract_pool(plan.resource_names, plan.capacities);
       SimulatedClock clock(plan, [&](std::size_t task) { return outcomes[task]; });
       LedgerCheck check(plan, *pool);
       const EngineResult result = run_engine(plan, *policy, clock, *pool, &check);
@@ -108,7 +108,7 @@ TEST(OvercommitProperty, APolicyThatPicksTooMuchIsRefusedAndReported) {
   plan.capacities = {2, 4};
   plan.tasks = {{"a", {1, 3}, 0, 1, -1}, {"b", {1, 3}, 0, 1, -1}, {"c", {2, 0}, 0, 1, -1}};
   Greedy policy;
-  auto pool = platform::make_abstract_pool(plan.resource_names, plan.capacities);
+  auto pool = sim::make_abstract_pool(plan.resource_names, plan.capacities);
   SimulatedClock clock(plan);
   const EngineResult result = run_engine(plan, policy, clock, *pool);
   EXPECT_EQ(result.completed, 3U);

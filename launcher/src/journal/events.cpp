@@ -7,13 +7,11 @@
 #include <limits>
 
 #include "cosched/common/error.hpp"
-#include "journal/json_fields.hpp"
+#include "cosched/common/json_fields.hpp"
 
 namespace cosched::launcher {
 
 using nlohmann::json;
-using journal_detail::JsonFields;
-using journal_detail::optional_json;
 
 namespace {
 

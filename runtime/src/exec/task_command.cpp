@@ -14,6 +14,7 @@
 #include "cosched/platform/tier_backends.hpp"
 #include "cosched/platform/topology.hpp"
 #include "cosched/stream/kernels.hpp"
+#include "cosched/common/host.hpp"
 
 namespace cosched::exec {
 
@@ -119,10 +120,8 @@ TierSetup make_tier_setup(const std::string& backend, double emulation_ratio, do
 }
 
 std::filesystem::path default_stream_bench_path() {
-  std::error_code error;
-  const auto self = std::filesystem::read_symlink("/proc/self/exe", error);
-  if (!error) {
-    const auto sibling = self.parent_path() / "stream_bench";
+  if (const auto self = own_executable()) {
+    const auto sibling = self->parent_path() / "stream_bench";
     if (::access(sibling.c_str(), X_OK) == 0) return sibling;
   }
   return resolve_executable("stream_bench");

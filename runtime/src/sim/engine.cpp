@@ -39,7 +39,7 @@ namespace {
 // The run of one batch: the ledger of what runs on which resources, and the event handlers.
 class EngineRun {
  public:
-  EngineRun(const LaunchPlan& plan, Policy& policy, Clock& clock, platform::ResourcePool& pool, EngineObserver* observer,
+  EngineRun(const LaunchPlan& plan, Policy& policy, Clock& clock, sim::ResourcePool& pool, EngineObserver* observer,
             const EngineOptions& options)
       : plan_(plan), policy_(policy), clock_(clock), pool_(pool), observer_(observer), options_(options) {
     result_.runs.resize(plan.tasks.size());
@@ -232,7 +232,7 @@ class EngineRun {
   const LaunchPlan& plan_;
   Policy& policy_;
   Clock& clock_;
-  platform::ResourcePool& pool_;
+  sim::ResourcePool& pool_;
   EngineObserver* observer_;
   EngineOptions options_;
   EngineResult result_;
@@ -250,7 +250,7 @@ class EngineRun {
 
 }  // namespace
 
-EngineResult run_engine(const LaunchPlan& plan, Policy& policy, Clock& clock, platform::ResourcePool& pool,
+EngineResult run_engine(const LaunchPlan& plan, Policy& policy, Clock& clock, sim::ResourcePool& pool,
                         EngineObserver* observer, const EngineOptions& options) {
   return EngineRun(plan, policy, clock, pool, observer, options).run();
 }

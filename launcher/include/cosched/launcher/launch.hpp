@@ -66,7 +66,7 @@ struct LaunchSummary {
 
 // The concrete node pool for `plan`: this machine's allowed cores through the core allocator and, when the plan
 // schedules fast chunks, a budget of that many chunks of tier.chunk_bytes.
-[[nodiscard]] std::unique_ptr<platform::NodeResources> make_node_pool(const sim::LaunchPlan& plan, const exec::TierSetup& tier);
+[[nodiscard]] std::unique_ptr<sim::NodeResources> make_node_pool(const sim::LaunchPlan& plan, const exec::TierSetup& tier);
 
 // Runs the plan (or what is left of it). Everything is checked before anything runs: UsageError when the journal
 // already has a run (without resume or force), when it or the log folder is not a usable path, or when there is

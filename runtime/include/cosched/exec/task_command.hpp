@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "cosched/exec/child_process.hpp"
-#include "cosched/platform/node_resources.hpp"
+#include "cosched/platform/grant.hpp"
 #include "cosched/config/workload.hpp"
 #include "cosched/platform/tier_backends.hpp"
 

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "cosched/sim/plan.hpp"
-#include "cosched/platform/node_resources.hpp"
+#include "cosched/sim/resources.hpp"
 
 namespace cosched::sim {
 
@@ -131,7 +131,7 @@ struct EngineResult {
 
 // Runs `plan` to the end (or until stopped). Throws RuntimeFailure when nothing runs, nothing can start and
 // tasks remain (a demand that can never fit: a policy or plan bug, reported, not a hang).
-[[nodiscard]] EngineResult run_engine(const LaunchPlan& plan, Policy& policy, Clock& clock, platform::ResourcePool& pool,
+[[nodiscard]] EngineResult run_engine(const LaunchPlan& plan, Policy& policy, Clock& clock, sim::ResourcePool& pool,
                                       EngineObserver* observer = nullptr, const EngineOptions& options = {});
 
 }  // namespace cosched::sim

@@ -30,8 +30,4 @@ class JournalRecorder final : public sim::EngineObserver {
   std::vector<TaskPrediction> predicted_;
 };
 
-// Fields every event carries: "time_utc" (ISO 8601).
-[[nodiscard]] std::string utc_now();
-[[nodiscard]] std::string host_name();
-
 }  // namespace cosched::launcher

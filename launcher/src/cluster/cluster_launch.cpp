@@ -1,4 +1,4 @@
-#include "cosched/launcher/cluster_launch.hpp"
+#include "cosched/launcher/cluster/cluster_launch.hpp"
 
 #include <fmt/format.h>
 
@@ -8,7 +8,7 @@
 
 #include "cosched/common/error.hpp"
 #include "cosched/launcher/journal/replay.hpp"
-#include "slurm_process.hpp"
+#include "cluster/slurm_process.hpp"
 
 namespace cosched::launcher {
 

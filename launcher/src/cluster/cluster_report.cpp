@@ -1,4 +1,4 @@
-#include "cosched/launcher/cluster_report.hpp"
+#include "cosched/launcher/cluster/cluster_report.hpp"
 
 #include <fmt/format.h>
 
@@ -7,12 +7,11 @@
 
 #include "cosched/common/error.hpp"
 #include "cosched/launcher/journal/replay.hpp"
-#include "journal/json_fields.hpp"
+#include "cosched/common/json_fields.hpp"
 
 namespace cosched::launcher {
 
 using nlohmann::json;
-using journal_detail::optional_json;
 
 namespace {
 

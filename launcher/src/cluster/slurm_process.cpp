@@ -1,4 +1,4 @@
-#include "slurm_process.hpp"
+#include "cluster/slurm_process.hpp"
 
 #include <fcntl.h>
 #include <fmt/format.h>

@@ -1,4 +1,4 @@
-#include "cosched/platform/node_resources.hpp"
+#include "cosched/sim/resources.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -6,14 +6,9 @@
 #include <cassert>
 
 #include "cosched/common/error.hpp"
+#include "cosched/sched/resource_kinds.hpp"
 
-namespace cosched::platform {
-
-namespace {
-
-bool is_fast_memory(const std::string& name) { return name == "fast_chunks" || name == "chunks"; }
-
-}  // namespace
+namespace cosched::sim {
 
 NodeResources::NodeResources(std::vector<std::string> names, std::vector<int> capacities,
                              std::shared_ptr<platform::CoreAllocator> cores,
@@ -29,8 +24,8 @@ NodeResources::NodeResources(std::vector<std::string> names, std::vector<int> ca
   if (!cores_) throw UsageError("a node pool needs a core allocator");
   // Resource "cores" (or, when no type is called that, the first) is the cores; a "fast_chunks" type the budget.
   for (std::size_t i = 0; i < names_.size(); ++i) {
-    if (names_[i] == "cores") core_index_ = i;
-    if (is_fast_memory(names_[i])) chunk_index_ = i;
+    if (sched::is_cores_resource(names_[i])) core_index_ = i;
+    if (sched::is_fast_chunks_resource(names_[i])) chunk_index_ = i;
   }
   if (static_cast<std::size_t>(capacities_[core_index_]) > cores_->core_count()) {
     throw ResourceError(fmt::format("the plan schedules {} cores, this node has {}", capacities_[core_index_],
@@ -58,7 +53,7 @@ std::vector<int> NodeResources::available() const {
   return free;
 }
 
-Grant NodeResources::acquire(std::span<const int> demand) {
+platform::Grant NodeResources::acquire(std::span<const int> demand) {
   if (demand.size() != capacities_.size()) {
     throw UsageError(fmt::format("demand has {} entries for {} resource types", demand.size(), capacities_.size()));
   }
@@ -69,7 +64,7 @@ Grant NodeResources::acquire(std::span<const int> demand) {
                                       capacities_[i]));
     }
   }
-  Grant grant;
+  platform::Grant grant;
   grant.amounts.assign(demand.begin(), demand.end());
   if (demand[core_index_] > 0) grant.cores = cores_->allocate(static_cast<std::size_t>(demand[core_index_]));
   if (chunk_index_ != SIZE_MAX && demand[chunk_index_] > 0) {
@@ -87,7 +82,7 @@ Grant NodeResources::acquire(std::span<const int> demand) {
   return grant;
 }
 
-void NodeResources::release(const Grant& grant) {
+void NodeResources::release(const platform::Grant& grant) {
   assert(grant.amounts.size() == capacities_.size());
   if (grant.cores.size() > 0) cores_->release(grant.cores);
   if (grant.fast_chunks > 0) budget_->release(grant.fast_chunks);
@@ -101,7 +96,7 @@ std::unique_ptr<NodeResources> make_abstract_pool(const std::vector<std::string>
   std::vector<platform::Core> cores;
   std::size_t core_index = 0;
   for (std::size_t i = 0; i < names.size(); ++i) {
-    if (names[i] == "cores") core_index = i;
+    if (sched::is_cores_resource(names[i])) core_index = i;
   }
   for (int k = 0; k < capacities.at(core_index); ++k) {
     platform::Core core;
@@ -112,7 +107,7 @@ std::unique_ptr<NodeResources> make_abstract_pool(const std::vector<std::string>
   }
   std::shared_ptr<platform::FastTierBudget> budget;
   for (std::size_t i = 0; i < names.size(); ++i) {
-    if (is_fast_memory(names[i]) && capacities[i] > 0) {
+    if (sched::is_fast_chunks_resource(names[i]) && capacities[i] > 0) {
       const auto chunks = static_cast<std::size_t>(capacities[i]);
       budget = std::make_shared<platform::FastTierBudget>(chunks << 20, chunks);
     }
@@ -121,4 +116,4 @@ std::unique_ptr<NodeResources> make_abstract_pool(const std::vector<std::string>
                                          std::make_shared<platform::CoreAllocator>(std::move(cores)), budget);
 }
 
-}  // namespace cosched::platform
+}  // namespace cosched::sim

@@ -1,10 +1,11 @@
-#include "journal/json_fields.hpp"
+#include "cosched/common/json_fields.hpp"
 
 #include <fmt/format.h>
 
 #include "cosched/common/error.hpp"
+#include "cosched/common/json_input.hpp"
 
-namespace cosched::launcher::journal_detail {
+namespace cosched {
 
 using nlohmann::json;
 
@@ -71,7 +72,7 @@ double JsonFields::number(const char* key, const Range& range, double fallback) 
 std::optional<double> JsonFields::optional_number(const char* key, const Range& range) const {
   if (!has(key)) return std::nullopt;
   if (!at(key).is_number()) wrong_type(key, "a number");
-  return checked_number(at(key).get<double>(), range, where_, fmt::format("\"{}\"", key));
+  return json_to_number(at(key), range, where_, fmt::format("\"{}\"", key));
 }
 
 std::int64_t JsonFields::integer(const char* key, std::int64_t min, std::int64_t max, std::int64_t fallback) const {
@@ -80,13 +81,8 @@ std::int64_t JsonFields::integer(const char* key, std::int64_t min, std::int64_t
 
 std::optional<std::int64_t> JsonFields::optional_integer(const char* key, std::int64_t min, std::int64_t max) const {
   if (!has(key)) return std::nullopt;
-  const json& value = at(key);
-  if (!value.is_number_integer()) wrong_type(key, "an integer");
-  // An unsigned value beyond int64 is out of every range we accept.
-  if (value.is_number_unsigned() && value.get<std::uint64_t>() > static_cast<std::uint64_t>(max)) {
-    wrong_type(key, fmt::format("an integer in [{}, {}]", min, max).c_str());
-  }
-  return checked_count(value.get<std::int64_t>(), min, max, where_, fmt::format("\"{}\"", key));
+  if (!at(key).is_number_integer()) wrong_type(key, "an integer");
+  return json_to_integer(at(key), min, max, where_, fmt::format("\"{}\"", key));
 }
 
 const json& JsonFields::array(const char* key) const {
@@ -98,11 +94,8 @@ std::vector<std::int64_t> JsonFields::integers(const char* key, std::int64_t min
   std::vector<std::int64_t> values;
   if (!has(key)) return values;
   for (const json& value : array(key)) {
-    if (!value.is_number_integer() ||
-        (value.is_number_unsigned() && value.get<std::uint64_t>() > static_cast<std::uint64_t>(max))) {
-      wrong_type(key, fmt::format("an array of integers in [{}, {}]", min, max).c_str());
-    }
-    values.push_back(checked_count(value.get<std::int64_t>(), min, max, where_, fmt::format("\"{}\"", key)));
+    if (!value.is_number_integer()) wrong_type(key, fmt::format("an array of integers in [{}, {}]", min, max).c_str());
+    values.push_back(json_to_integer(value, min, max, where_, fmt::format("\"{}\"", key)));
   }
   return values;
 }
@@ -132,4 +125,4 @@ std::optional<JsonFields> JsonFields::object(const char* key) const {
   return JsonFields(at(key), fmt::format("{}: {}", where_, key));
 }
 
-}  // namespace cosched::launcher::journal_detail
+}  // namespace cosched

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "cosched/launcher/slurm.hpp"
+#include "cosched/launcher/cluster/slurm.hpp"
 #include "cosched/sched/cluster_manifest.hpp"
 
 namespace cosched::launcher {

@@ -1,4 +1,4 @@
-#include "cosched/launcher/slurm.hpp"
+#include "cosched/launcher/cluster/slurm.hpp"
 
 #include <fmt/format.h>
 
@@ -8,7 +8,7 @@
 #include <sstream>
 
 #include "cosched/common/error.hpp"
-#include "slurm_process.hpp"
+#include "cluster/slurm_process.hpp"
 
 namespace cosched::launcher::slurm {
 

@@ -1,6 +1,6 @@
 #pragma once
-// The resources a running task holds, handed out concretely: which cores (from the platform's core allocator)
-// and how many fast-tier chunks (from FastTierBudget). A pool never over-commits: acquire() throws
+// The engine's ledger of the node's resources: a pool hands out a Grant (platform/grant.hpp) — which cores (from
+// the platform's core allocator) and how many fast-tier chunks (from FastTierBudget). A pool never over-commits: acquire() throws
 // ResourceError when a demand does not fit, and the engine checks before it asks (see engine.hpp).
 #include <cstddef>
 #include <memory>
@@ -10,14 +10,10 @@
 
 #include "cosched/platform/core_allocator.hpp"
 #include "cosched/platform/fast_tier_budget.hpp"
+#include "cosched/platform/grant.hpp"
 
-namespace cosched::platform {
+namespace cosched::sim {
 
-struct Grant {
-  std::vector<int> amounts;              // per resource type, as demanded
-  platform::CoreAllocation cores;        // concrete cores (indices into the topology's cores) and their PUs
-  std::size_t fast_chunks = 0;
-};
 
 class ResourcePool {
  public:
@@ -25,8 +21,8 @@ class ResourcePool {
   [[nodiscard]] virtual const std::vector<int>& capacities() const = 0;
   [[nodiscard]] virtual std::vector<int> available() const = 0;
   // Concrete resources for `demand`; throws ResourceError when they do not fit, and changes nothing then.
-  [[nodiscard]] virtual Grant acquire(std::span<const int> demand) = 0;
-  virtual void release(const Grant& grant) = 0;
+  [[nodiscard]] virtual platform::Grant acquire(std::span<const int> demand) = 0;
+  virtual void release(const platform::Grant& grant) = 0;
 };
 
 // The node's pool. Resource "cores" comes from `cores`, "fast_chunks" from `budget` (required when named); any
@@ -39,8 +35,8 @@ class NodeResources final : public ResourcePool {
 
   [[nodiscard]] const std::vector<int>& capacities() const override { return capacities_; }
   [[nodiscard]] std::vector<int> available() const override;
-  [[nodiscard]] Grant acquire(std::span<const int> demand) override;
-  void release(const Grant& grant) override;
+  [[nodiscard]] platform::Grant acquire(std::span<const int> demand) override;
+  void release(const platform::Grant& grant) override;
 
   [[nodiscard]] const platform::FastTierBudget* budget() const noexcept { return budget_.get(); }
 
@@ -59,4 +55,4 @@ class NodeResources final : public ResourcePool {
 [[nodiscard]] std::unique_ptr<NodeResources> make_abstract_pool(const std::vector<std::string>& names,
                                                                  const std::vector<int>& capacities);
 
-}  // namespace cosched::platform
+}  // namespace cosched::sim

@@ -1,7 +1,8 @@
 #pragma once
-// Typed, validated access to the fields of one journal object (journal/events.hpp): every reader of the
-// journal's schema goes through it, so a field of the wrong type is always the same InputError naming the field
-// and its place ("run.jsonl:7: \"t\" must be a number, got \"soon\"").
+// Typed, validated access to the fields of one JSON object, built on json_input.hpp's checks (finite numbers in
+// range, integers that never wrap): a field of the wrong type is always the same InputError naming the field, its
+// place and the value found ("run.jsonl:7: \"t\" must be a number, got \"soon\""). The journal's schema
+// (launcher/journal/events.hpp) reads every event through it.
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
@@ -11,7 +12,7 @@
 
 #include "cosched/common/checked.hpp"
 
-namespace cosched::launcher::journal_detail {
+namespace cosched {
 
 // An optional value as JSON: the value, or null when absent (how the journal and the report write optionals).
 template <typename T>
@@ -61,4 +62,4 @@ class JsonFields {
   std::string where_;
 };
 
-}  // namespace cosched::launcher::journal_detail
+}  // namespace cosched
