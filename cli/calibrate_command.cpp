@@ -14,7 +14,7 @@
 #include "cosched/common/text_file.hpp"
 #include "cosched/config/count_list.hpp"
 #include "cosched/config/node_model.hpp"
-#include "run_main.hpp"
+#include "cosched/app/run_main.hpp"
 
 namespace {
 
@@ -75,7 +75,7 @@ const cli::CommandRegistration registration{"calibrate", [](CLI::App& app) {
   sub->add_option("--tier-backend", flags->tier_backend,
                   "Backend whose tiers are measured: auto | none | memkind | numa | emulated (default auto)");
   sub->add_option("--size-mib", flags->size_mib, "Size of EACH array in MiB (default 128: far beyond the LLC)")
-      ->check(cli::finite_positive(1e9));
+      ->check(cosched::app::finite_positive(1e9));
   sub->add_option("--reps", flags->reps, "Timed reps per allocation (default 5, --quick 3)")
       ->check(CLI::Range(1U, profiler::kMaxCalibrationReps));
   sub->add_option("--rounds", flags->rounds, "Fresh allocations per point, median taken (default 5, --quick 3)")

@@ -18,7 +18,7 @@
 #include "cosched/config/platform.hpp"
 #include "cosched/launcher/launch.hpp"
 #include "cosched/launcher/launch_inputs.hpp"
-#include "run_main.hpp"
+#include "cosched/app/run_main.hpp"
 #include "launch_options.hpp"
 #include "cosched/launcher/cluster/slurm_launch.hpp"
 

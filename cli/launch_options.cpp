@@ -6,7 +6,7 @@
 #include "cosched/common/error.hpp"
 #include "cosched/launcher/cluster/slurm.hpp"
 #include "cosched/platform/command_placement.hpp"
-#include "run_main.hpp"
+#include "cosched/app/run_main.hpp"
 
 namespace cosched::cli {
 
@@ -29,9 +29,9 @@ void add_launch_flags(CLI::App& sub, LaunchFlags& flags) {
       ->check(CLI::Range(1U, config::kMaxFastChunks))
       ->capture_default_str();
   sub.add_option("--timeout", flags.timeout_s, "Per-task timeout in seconds (SIGTERM, then SIGKILL)")
-      ->check(finite_positive(kMaxSeconds));
+      ->check(app::finite_positive(kMaxSeconds));
   sub.add_option("--kill-grace", flags.kill_grace_s, "Seconds between SIGTERM and SIGKILL")
-      ->check(finite_range(0.0, kMaxSeconds))
+      ->check(app::finite_range(0.0, kMaxSeconds))
       ->capture_default_str();
   sub.add_option("--log-dir", flags.log_dir, "Task stdout/stderr (default: <journal>.logs/)");
   sub.add_flag("--fail-fast", flags.fail_fast, "Stop the batch at the first failed task");

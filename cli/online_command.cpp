@@ -22,7 +22,7 @@
 #include "cosched/sched/online/swf_window.hpp"
 #include "cosched/sched/online/synthetic.hpp"
 #include "launch_options.hpp"
-#include "run_main.hpp"
+#include "cosched/app/run_main.hpp"
 #include "cosched/exec/workload_file.hpp"
 
 namespace {
@@ -236,12 +236,12 @@ const cosched::cli::CommandRegistration registration{"online", [](CLI::App& app)
   auto flags = std::make_shared<OnlineFlags>();
   sub->add_option("--policy", flags->policy, policy_help())->required();
   sub->add_option("--rho", flags->options.rho, "dbos: online factor (>= 1); split: number of groups (>= 2)")
-      ->check(cosched::cli::finite_range(1.0, 1e6))
+      ->check(cosched::app::finite_range(1.0, 1e6))
       ->capture_default_str();
   sub->add_option("--reserve", flags->options.reserve, "fcfs-reservation, dasedf-reservation: X auxiliary processors")
       ->check(CLI::Range(0, 1 << 24));
   sub->add_option("--threshold", flags->options.threshold, "fcfs-reservation, dasedf-reservation: stretch threshold T")
-      ->check(cosched::cli::finite_range(0.0, 1e9));
+      ->check(cosched::app::finite_range(0.0, 1e9));
   sub->add_option("--procs", flags->procs, "Processors m (trace: default its MaxProcs; synthetic: default 300)")
       ->check(CLI::Range(1, 1 << 20));
   sub->add_option("--trace", flags->trace, "SWF trace (plain or gzip)");
@@ -255,10 +255,10 @@ const cosched::cli::CommandRegistration registration{"online", [](CLI::App& app)
   sub->add_option("--to", flags->to, "Trace: only jobs submitted up to this date, inclusive (YYYY-MM-DD, UTC)");
   sub->add_flag("--synthetic", flags->synthetic, "The paper's synthetic sequential workload (Sec. 4)");
   sub->add_option("--delta", flags->delta, "Synthetic: ratio of the largest to the smallest job size (Delta)")
-      ->check(cosched::cli::finite_range(1.0, online::kMaxSyntheticDelta))
+      ->check(cosched::app::finite_range(1.0, online::kMaxSyntheticDelta))
       ->capture_default_str();
   sub->add_option("--load", flags->load, "Synthetic: target load (processors' worth of work per unit time)")
-      ->check(cosched::cli::finite_positive(online::kMaxSyntheticLoad))
+      ->check(cosched::app::finite_positive(online::kMaxSyntheticLoad))
       ->capture_default_str();
   sub->add_option("--seed", flags->seed, "Synthetic: seed (runs are deterministic)")
       ->check(CLI::NonNegativeNumber)

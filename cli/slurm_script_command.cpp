@@ -14,7 +14,7 @@
 #include "cosched/common/text_file.hpp"
 #include "cosched/launcher/cluster/slurm.hpp"
 #include "cosched/sched/cluster_manifest.hpp"
-#include "run_main.hpp"
+#include "cosched/app/run_main.hpp"
 
 namespace {
 
@@ -58,10 +58,10 @@ const cosched::cli::CommandRegistration registration{"slurm-script", [](CLI::App
   sub->add_option("-o,--output", flags->output, "Write the script here (default -: stdout)");
   sub->add_option("--job-name", flags->job_name, "Slurm job name")->capture_default_str();
   sub->add_option("--margin", flags->margin, "--time = margin x the predicted makespan + --slack")
-      ->check(cosched::cli::finite_range(1.0, 1000.0))
+      ->check(cosched::app::finite_range(1.0, 1000.0))
       ->capture_default_str();
   sub->add_option("--slack", flags->slack_s, "Seconds added to the time limit (start-up, profiling, merge)")
-      ->check(cosched::cli::finite_range(0.0, cosched::kMaxSeconds))
+      ->check(cosched::app::finite_range(0.0, cosched::kMaxSeconds))
       ->capture_default_str();
   sub->add_option("--platform", flags->platform, "Platform TOML every node's launch uses (passed to launch)")
       ->check(CLI::ExistingFile);

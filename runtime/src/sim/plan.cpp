@@ -12,6 +12,19 @@
 
 namespace cosched::sim {
 
+namespace {
+
+// Every plan takes its resource types and capacities from one list: the instance's, or the node's as the schedule
+// file uses them.
+void use_resources(LaunchPlan& plan, const std::vector<sched::Resource>& resources) {
+  for (const auto& resource : resources) {
+    plan.resource_names.push_back(resource.name);
+    plan.capacities.push_back(resource.capacity);
+  }
+}
+
+}  // namespace
+
 bool LaunchPlan::is_pack() const noexcept {
   return !tasks.empty() && std::all_of(tasks.begin(), tasks.end(), [](const auto& t) { return t.pack >= 0; });
 }
@@ -31,10 +44,7 @@ LaunchPlan online_plan(std::shared_ptr<const sched::online::OnlineWorkload> work
   LaunchPlan plan;
   plan.algorithm = "online";
   const sched::Instance& instance = workload->instance;
-  for (const auto& resource : instance.resources()) {
-    plan.resource_names.push_back(resource.name);
-    plan.capacities.push_back(resource.capacity);
-  }
+  use_resources(plan, instance.resources());
   plan.tasks.reserve(instance.task_count());
   for (std::size_t j = 0; j < instance.task_count(); ++j) {
     PlannedTask task;
@@ -53,10 +63,7 @@ LaunchPlan online_plan(std::shared_ptr<const sched::online::OnlineWorkload> work
 LaunchPlan plan_from_schedule(const sched::Instance& instance, const sched::Schedule& schedule) {
   LaunchPlan plan;
   plan.algorithm = schedule.algorithm;
-  for (const auto& resource : instance.resources()) {
-    plan.resource_names.push_back(resource.name);
-    plan.capacities.push_back(resource.capacity);
-  }
+  use_resources(plan, instance.resources());
   plan.lower_bound = schedule.lower_bound;
   plan.bandwidth = instance.bandwidth();
   for (std::size_t j = 0; j < schedule.tasks.size(); ++j) {
@@ -117,10 +124,7 @@ LaunchPlan load_schedule_plan(const std::filesystem::path& path, std::vector<std
   LaunchPlan plan;
   plan.algorithm = document.algorithm;
   plan.lower_bound = document.lower_bound;
-  for (const auto& resource : resources) {
-    plan.resource_names.push_back(resource.name);
-    plan.capacities.push_back(resource.capacity);
-  }
+  use_resources(plan, resources);
   for (const auto& [id, scheduled] : document.tasks) {
     const std::string where = fmt::format("{}: task \"{}\"", file, id);
     for (std::size_t i = 0; i < scheduled.alloc.size(); ++i) {

@@ -1,4 +1,4 @@
-#include "run_main.hpp"
+#include "cosched/app/run_main.hpp"
 
 #include <fmt/core.h>
 
@@ -9,7 +9,7 @@
 #include "cosched/common/error.hpp"
 #include "cosched/common/text_file.hpp"
 
-namespace cosched::cli {
+namespace cosched::app {
 
 namespace {
 
@@ -75,4 +75,4 @@ CLI::Validator finite_positive(double max) {
       fmt::format("FLOAT in (0 - {:g}]", max));
 }
 
-}  // namespace cosched::cli
+}  // namespace cosched::app

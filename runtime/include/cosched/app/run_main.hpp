@@ -10,7 +10,7 @@
 #include <functional>
 #include <string_view>
 
-namespace cosched::cli {
+namespace cosched::app {
 
 inline constexpr int kExitInternalError = 70;
 
@@ -23,4 +23,4 @@ int run_main(CLI::App& app, int argc, char** argv, std::string_view program,
 [[nodiscard]] CLI::Validator finite_range(double min, double max);   // [min, max]
 [[nodiscard]] CLI::Validator finite_positive(double max);            // (0, max]
 
-}  // namespace cosched::cli
+}  // namespace cosched::app
