@@ -101,12 +101,8 @@ DemoSetup make_setup(const DemoOptions& options) {
   tier_options.emulated_fast_bytes = capacity;
   tier_options.budget_chunks = chunk_count;
 
+  setup.platform = config::this_machine_platform(backend, emulation_ratio, chunk_count, emulated ? capacity : 0);
   setup.platform.name = emulated ? "this node, EMULATED fast tier" : "this node";
-  setup.platform.cores = static_cast<unsigned>(platform::allowed_cores().size());
-  setup.platform.fast_capacity_bytes = capacity;
-  setup.platform.fast_chunks = chunk_count;
-  setup.platform.tier_backend = backend;
-  setup.platform.emulation_ratio = emulation_ratio;
   setup.platform.source = "cosched demo";
   setup.tier = exec::make_tier_setup(backend, emulation_ratio, setup.platform.chunk_bytes());
 

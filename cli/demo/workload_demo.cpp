@@ -36,14 +36,10 @@ DemoSetup workload_setup(const DemoOptions& options) {
   if (error) throw UsageError(fmt::format("cannot create {}: {}", (setup.output / "runs").string(), error.message()));
   setup.stream_bench = options.stream_bench;  // commands only: stream_bench is never run
   const std::string backend = platform::auto_tier_backend_name();
-  platform::TierOptions tier_options;
-  tier_options.backend = backend;
   const bool emulated = platform::tier_backend_info(backend).capabilities.emulated;
+  setup.platform = config::this_machine_platform(backend, config::kDefaultEmulationRatio, kChunks,
+                                                 emulated ? 480 * kMiB : 0);
   setup.platform.name = "this node";
-  setup.platform.cores = static_cast<unsigned>(platform::allowed_cores().size());
-  setup.platform.fast_capacity_bytes = emulated ? 480 * kMiB : platform::fast_tier_capacity_bytes(tier_options);
-  setup.platform.fast_chunks = kChunks;
-  setup.platform.tier_backend = backend;
   setup.platform.source = "cosched demo --workload";
   setup.tier = exec::make_tier_setup(backend, config::kDefaultEmulationRatio, setup.platform.chunk_bytes());
   setup.workload = cosched::exec::read_workload(options.workload, setup.platform);
