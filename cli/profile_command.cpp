@@ -38,7 +38,7 @@ struct ProfileFlags {
   std::string chunks;
   std::optional<unsigned> reps;
   std::optional<unsigned> warmup;
-  std::optional<unsigned> passes;
+  std::vector<unsigned> passes;
   std::string platform;
   std::string tier_backend;
   std::optional<double> emulation_ratio;
@@ -101,7 +101,7 @@ prof::SweepConfig sweep_from_flags(const ProfileFlags& flags) {
   if (!flags.chunks.empty()) sweep.chunks = config::parse_count_list(flags.chunks);
   if (flags.reps) sweep.reps = *flags.reps;
   if (flags.warmup) sweep.warmup = *flags.warmup;
-  if (flags.passes) sweep.passes = *flags.passes;
+  if (!flags.passes.empty()) sweep.passes = prof::pass_counts(flags.passes, "--passes");
   if (!flags.platform.empty()) sweep.platform_file = flags.platform;
   if (!flags.tier_backend.empty()) sweep.tier_backend = flags.tier_backend;
   if (flags.emulation_ratio) sweep.emulation_ratio = *flags.emulation_ratio;
@@ -208,7 +208,9 @@ const cosched::cli::CommandRegistration registration{"profile", [](CLI::App& app
   sub->add_option("--emulation-ratio", flags->emulation_ratio, "Emulated backend only: slow:fast bandwidth ratio")
       ->check(cosched::app::finite_range(config::kMinEmulationRatio, config::kMaxEmulationRatio));
   sub->add_option("--passes", flags->passes,
-                  "Kernel passes of each timed task run (process measurer; times stay per pass)")
+                  "Kernel passes of each timed task run (process measurer; times stay per pass); two counts LOW,HIGH "
+                  "time both and keep a run's fixed cost apart, so any passes are predicted")
+      ->delimiter(',')
       ->check(CLI::Range(1U, config::kMaxPasses));
   sub->add_option("--measurer", flags->measurer,
                   "How times are obtained: stream (kernels in-process, default), process (whole stream_bench "

@@ -42,39 +42,84 @@ ProfileSet load_profile_set(const std::vector<std::filesystem::path>& csv_paths)
   return set;
 }
 
-std::vector<double> task_time_table(const ProfileSet& profiles, const std::string& kernel,
-                                    std::uint64_t footprint_bytes, const config::PlatformConfig& platform) {
+namespace {
+
+// The rows of a kernel at one footprint as samples of a run of `passes` passes; failed rows are counted, not used.
+std::vector<TimeSample> samples_at(const ProfileSet& profiles, const std::string& kernel, std::uint64_t footprint,
+                                   double fast_scale, unsigned passes, std::size_t& failed) {
   std::vector<TimeSample> samples;
-  std::size_t failed = 0;
   for (const auto& [row, chunk_bytes] : profiles.entries) {
-    if (row.point.kernel == kernel && row.point.footprint_bytes == footprint_bytes) {
-      if (!row.ok()) {  // a point that failed has no time: the grid is filled from the others
-        ++failed;
-        continue;
-      }
-      samples.push_back({row.point.cores, fast_bytes(footprint_bytes, row.point.chunks, chunk_bytes), row.time_s});
+    if (row.point.kernel != kernel || row.point.footprint_bytes != footprint) continue;
+    if (!row.ok()) {  // a point that failed has no time: the grid is filled from the others
+      ++failed;
+      continue;
     }
+    samples.push_back({row.point.cores, fast_scale * fast_bytes(footprint, row.point.chunks, chunk_bytes),
+                       row.run_time(passes)});
   }
-  if (samples.empty() && failed > 0) {
-    throw InputError("", fmt::format("every profiled point of kernel '{}' with footprint_bytes={} failed ({} rows "
-                                     "marked failed): no time to give its tasks",
-                                     kernel, footprint_bytes, failed));
+  return samples;
+}
+
+// The profiled footprints of `kernel` with at least one time: the nearest below and above `footprint` (0: none).
+std::pair<std::uint64_t, std::uint64_t> neighbouring_footprints(const ProfileSet& profiles, const std::string& kernel,
+                                                                std::uint64_t footprint) {
+  std::uint64_t below = 0, above = 0;
+  for (const auto& entry : profiles.entries) {
+    const ProfileRow& row = entry.row;
+    if (row.point.kernel != kernel || !row.ok()) continue;
+    const std::uint64_t f = row.point.footprint_bytes;
+    if (f < footprint && f > below) below = f;
+    if (f > footprint && (above == 0 || f < above)) above = f;
   }
-  if (samples.empty()) {
-    std::set<std::uint64_t> available;
-    for (const auto& entry : profiles.entries) {
-      if (entry.row.point.kernel == kernel) available.insert(entry.row.point.footprint_bytes);
-    }
-    throw InputError("", fmt::format("the profiles have no rows for kernel '{}' with footprint_bytes={} "
-                                     "(footprints profiled for it: {})",
-                                     kernel, footprint_bytes,
-                                     available.empty() ? std::string("none") : fmt::format("{}", fmt::join(available, ", "))));
+  return {below, above};
+}
+
+[[noreturn]] void throw_no_rows(const ProfileSet& profiles, const std::string& kernel, std::uint64_t footprint) {
+  std::set<std::uint64_t> available;
+  for (const auto& entry : profiles.entries) {
+    if (entry.row.point.kernel == kernel) available.insert(entry.row.point.footprint_bytes);
   }
+  throw InputError("", fmt::format("the profiles have no rows for kernel '{}' with footprint_bytes={} (footprints "
+                                   "profiled for it: {}; a footprint between two profiled ones is interpolated)",
+                                   kernel, footprint,
+                                   available.empty() ? std::string("none") : fmt::format("{}", fmt::join(available, ", "))));
+}
+
+}  // namespace
+
+std::vector<double> task_time_table(const ProfileSet& profiles, const std::string& kernel,
+                                    std::uint64_t footprint_bytes, const config::PlatformConfig& platform,
+                                    unsigned passes) {
   const unsigned max_chunks = platform.fast_chunks;
   std::vector<double> fast_axis(max_chunks + 1);
   for (unsigned k = 0; k <= max_chunks; ++k) fast_axis[k] = fast_bytes(footprint_bytes, k, platform.chunk_bytes());
-  const auto grid = fill_monotone_grid(samples, platform.cores, fast_axis);
-
+  std::size_t failed = 0;
+  std::vector<std::vector<double>> grid;
+  if (const auto samples = samples_at(profiles, kernel, footprint_bytes, 1.0, passes, failed); !samples.empty()) {
+    grid = fill_monotone_grid(samples, platform.cores, fast_axis);
+  } else if (failed > 0) {
+    throw InputError("", fmt::format("every profiled point of kernel '{}' with footprint_bytes={} failed ({} rows "
+                                     "marked failed): no time to give its tasks",
+                                     kernel, footprint_bytes, failed));
+  } else {
+    // A STREAM kernel's time grows with its footprint (every pass moves it, allocation and first touch are
+    // proportional to it): between two profiled footprints, each one's grid at the same fast fractions, linear in
+    // the footprint. A command's footprint only names what its fast share is of: never interpolated.
+    const auto [below, above] = neighbouring_footprints(profiles, kernel, footprint_bytes);
+    if (kernel.starts_with(kCommandKernelPrefix) || below == 0 || above == 0) throw_no_rows(profiles, kernel, footprint_bytes);
+    const auto grid_at = [&](std::uint64_t f) {
+      std::size_t ignored = 0;
+      // Samples in fast bytes of footprint f, rescaled to this footprint's: fractions compare, bytes do not.
+      const double scale = static_cast<double>(footprint_bytes) / static_cast<double>(f);
+      return fill_monotone_grid(samples_at(profiles, kernel, f, scale, passes, ignored), platform.cores, fast_axis);
+    };
+    const auto low = grid_at(below), high = grid_at(above);
+    const double w = static_cast<double>(footprint_bytes - below) / static_cast<double>(above - below);
+    grid = low;
+    for (std::size_t c = 0; c < grid.size(); ++c) {
+      for (std::size_t k = 0; k < grid[c].size(); ++k) grid[c][k] = (1.0 - w) * low[c][k] + w * high[c][k];
+    }
+  }
   std::vector<double> times((platform.cores + 1) * (max_chunks + 1), std::numeric_limits<double>::infinity());
   for (unsigned c = 1; c <= platform.cores; ++c) {
     for (unsigned k = 0; k <= max_chunks; ++k) times[c * (max_chunks + 1) + k] = grid[c - 1][k];
@@ -121,11 +166,10 @@ sched::Instance build_instance(const config::Workload& workload, const ProfileSe
     if (added) {
       std::vector<double> times;
       try {
-        times = task_time_table(profiles, kernel, task.footprint_bytes, platform);
+        times = task_time_table(profiles, kernel, task.footprint_bytes, platform, task.passes);
       } catch (const InputError& e) {
         throw InputError(fmt::format("workload '{}'", workload.name), e.what());
       }
-      for (double& t : times) t *= task.passes;  // +inf (no core) stays +inf
       table->second = std::make_shared<sched::DenseTimeTable>(space, std::move(times));
     }
     nlohmann::json attributes = task;  // what it runs, by the workload schema's one writer (config::to_json)

@@ -47,12 +47,21 @@ std::vector<unsigned> bracketing_chunks(std::uint64_t footprint_bytes, const con
   return chunks;
 }
 
+PassCounts fixed_cost_passes(unsigned passes) { return {1, std::max(passes, 5U)}; }
+
 SweepOutcome profile_stream_groups(const std::vector<config::StreamTaskGroup>& groups,
                                    const LaunchedProfileOptions& options, const std::filesystem::path& csv) {
   std::vector<ProfilePoint> points;
   TaskPasses::PerTask passes;
   for (const auto& [kernel, footprint, count, group_passes] : groups) {
-    passes[{kernel, footprint}] = group_passes;
+    auto [known, added] = passes.try_emplace({kernel, footprint}, PassCounts{group_passes, 0});
+    if (options.separate_fixed_cost) {
+      known->second = fixed_cost_passes(std::max(group_passes, added ? 0U : known->second.high));
+    } else if (!added) {
+      throw UsageError(fmt::format("{} with footprint_bytes={} is given twice: profile it at one pass count",
+                                   kernel, footprint));
+    }
+    if (!added) continue;
     const std::vector<unsigned> chunks =
         options.vary_chunks ? bracketing_chunks(footprint, options.platform) : std::vector<unsigned>{0};
     for (unsigned cores = 1; cores <= options.platform.cores; ++cores) {

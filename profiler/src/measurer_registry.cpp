@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "cosched/common/error.hpp"
+#include "cosched/config/workload.hpp"
 #include "cosched/profiler/measurer.hpp"
 #include "cosched/profiler/sweep_config.hpp"
 #include "knl_measurer.hpp"
@@ -57,6 +58,28 @@ void register_measurer(std::string name, MeasurerFactory factory, MeasurerKind k
   table.push_back({std::move(name), std::move(factory), std::move(kind)});
 }
 
+PassCounts pass_counts(const std::vector<unsigned>& counts, std::string_view what) {
+  if (counts.empty() || counts.size() > 2) {
+    throw UsageError(fmt::format("{}: give one pass count or two (low,high), got {}", what, counts.size()));
+  }
+  for (const unsigned count : counts) {
+    if (count < 1 || count > config::kMaxPasses) {
+      throw UsageError(fmt::format("{}: passes must be from 1 to {}, got {}", what, config::kMaxPasses, count));
+    }
+  }
+  if (counts.size() == 1) return {counts[0], 0};
+  if (counts[1] <= counts[0]) {
+    throw UsageError(fmt::format("{}: the second pass count must be larger than the first, got {},{}", what,
+                                 counts[0], counts[1]));
+  }
+  return {counts[0], counts[1]};
+}
+
+nlohmann::json pass_counts_json(const PassCounts& passes) {
+  if (!passes.separates_fixed_cost()) return passes.low;
+  return nlohmann::json::array({passes.low, passes.high});
+}
+
 std::vector<std::string> measurer_names() {
   std::vector<std::string> names;
   for (const auto& entry : measurer_table()) names.push_back(entry.name);
@@ -67,7 +90,7 @@ const MeasurerKind& measurer_kind(std::string_view name) { return find_entry(nam
 
 std::unique_ptr<PointMeasurer> make_measurer(std::string_view name, const MeasurerOptions& options) {
   const auto& entry = find_entry(name);
-  if (options.passes != 1 && !entry.kind.times_whole_tasks) {
+  if (options.passes != PassCounts{} && !entry.kind.times_whole_tasks) {
     throw UsageError(fmt::format("--passes / passes applies to measurers that time whole tasks, not to '{}' "
                                  "(it times each pass itself)",
                                  name));

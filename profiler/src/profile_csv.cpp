@@ -48,14 +48,21 @@ double parse_time_field(std::string_view text, bool failed, const std::string& w
   return parse_field<double>(text, where, column);
 }
 
-ProfileRow parse_row(std::string_view line, bool with_status, const std::string& where) {
+// The columns a file has: its header says which of the optional trailing ones (status, fixed_s) it was written with.
+struct CsvColumns {
+  bool status = true;
+  bool fixed = true;
+  [[nodiscard]] std::size_t count() const { return 9 + (status ? 1 : 0) + (fixed ? 1 : 0); }
+};
+
+ProfileRow parse_row(std::string_view line, CsvColumns columns, const std::string& where) {
   const auto fields = split_fields(line);
-  const std::size_t expected = with_status ? 10 : 9;
+  const std::size_t expected = columns.count();
   if (fields.size() != expected) {
     throw InputError(where, fmt::format("expected {} comma-separated fields, found {}", expected, fields.size()));
   }
   ProfileRow row;
-  if (with_status) row.status = std::string(fields[9]);
+  if (columns.status) row.status = std::string(fields[9]);
   const bool failed = !row.ok();
   row.point.kernel = std::string(fields[0]);
   if (row.point.kernel.empty()) throw InputError(where, "column kernel is empty");
@@ -67,6 +74,7 @@ ProfileRow parse_row(std::string_view line, bool with_status, const std::string&
   row.time_max_s = parse_time_field(fields[6], failed, where, "time_max_s");
   row.reps = parse_field<unsigned>(fields[7], where, "reps");
   row.gbs = parse_time_field(fields[8], failed, where, "gbs");
+  if (columns.fixed && !fields[10].empty()) row.fixed_s = parse_field<double>(fields[10], where, "fixed_s");
   check_profile_row(row, where);
   return row;
 }
@@ -102,7 +110,8 @@ void check_profile_row(const ProfileRow& row, const std::string& where) {
     throw InputError(where, fmt::format("column status: '{}' is not a status word", row.status));
   }
   if (!row.ok()) {
-    if (row.reps != 0 || row.time_s != 0.0 || row.time_min_s != 0.0 || row.time_max_s != 0.0 || row.gbs != 0.0) {
+    if (row.reps != 0 || row.time_s != 0.0 || row.time_min_s != 0.0 || row.time_max_s != 0.0 || row.gbs != 0.0 ||
+        row.fixed_s) {
       throw InputError(where, fmt::format("a row with status '{}' has no time and reps 0", row.status));
     }
     return;
@@ -117,16 +126,18 @@ void check_profile_row(const ProfileRow& row, const std::string& where) {
                                         row.time_min_s, row.time_s, row.time_max_s));
   }
   (void)checked_number(row.gbs, non_negative_up_to(1e15), where, "gbs");  // 1 PB/s: beyond any memory
+  if (row.fixed_s) (void)checked_number(*row.fixed_s, non_negative_up_to(kMaxSeconds), where, "fixed_s");
 }
 
 std::string format_profile_row(const ProfileRow& row) {
   if (!row.ok()) {  // never a time: the time columns stay empty
-    return fmt::format("{},{},{},{},,,,0,,{}", row.point.kernel, row.point.footprint_bytes, row.point.cores,
+    return fmt::format("{},{},{},{},,,,0,,{},", row.point.kernel, row.point.footprint_bytes, row.point.cores,
                        row.point.chunks, row.status);
   }
   // "{}" prints the shortest representation that reads back to the same double: the round trip is exact.
-  return fmt::format("{},{},{},{},{},{},{},{},{},{}", row.point.kernel, row.point.footprint_bytes, row.point.cores,
-                     row.point.chunks, row.time_s, row.time_min_s, row.time_max_s, row.reps, row.gbs, row.status);
+  return fmt::format("{},{},{},{},{},{},{},{},{},{},{}", row.point.kernel, row.point.footprint_bytes, row.point.cores,
+                     row.point.chunks, row.time_s, row.time_min_s, row.time_max_s, row.reps, row.gbs, row.status,
+                     row.fixed_s ? fmt::format("{}", *row.fixed_s) : std::string());
 }
 
 ProfileCsvContents read_profile_csv(const std::filesystem::path& path) {
@@ -136,7 +147,7 @@ ProfileCsvContents read_profile_csv(const std::filesystem::path& path) {
   std::map<ProfilePoint, std::size_t> line_of;  // every point once: a second measurement of it is ambiguous
   std::size_t start = 0;
   std::size_t line_number = 0;
-  bool with_status = true;
+  CsvColumns columns;
   while (start < text.size()) {
     const std::size_t newline = text.find('\n', start);
     ++line_number;
@@ -149,13 +160,17 @@ ProfileCsvContents read_profile_csv(const std::filesystem::path& path) {
     std::string_view line(text.data() + start, newline - start);
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     if (line_number == 1) {
-      with_status = line == kProfileCsvHeader;
-      if (!with_status && line != kProfileCsvHeaderWithoutStatus) {
+      if (line == kProfileCsvHeaderWithoutFixed) {
+        columns.fixed = false;
+      } else if (line == kProfileCsvHeaderWithoutStatus) {
+        columns = {false, false};
+      } else if (line != kProfileCsvHeader) {
         throw InputError(where, fmt::format("not a profile CSV: header must be '{}'", kProfileCsvHeader));
       }
-      contents.has_status_column = with_status;
+      contents.has_status_column = columns.status;
+      contents.has_fixed_column = columns.fixed;
     } else if (!line.empty()) {
-      ProfileRow row = parse_row(line, with_status, where);
+      ProfileRow row = parse_row(line, columns, where);
       if (const auto [it, inserted] = line_of.emplace(row.point, line_number); !inserted) {
         throw InputError(where, fmt::format("the point kernel={} footprint_bytes={} cores={} chunks={} is already on "
                                             "line {}",
@@ -180,8 +195,8 @@ ProfileCsvWriter::ProfileCsvWriter(const std::filesystem::path& path, Mode mode)
     existing_ = std::move(contents.rows);
     dropped_tail_ = contents.truncated_tail;
     if (dropped_tail_) std::filesystem::resize_file(path, contents.complete_bytes);
-    if (!contents.has_status_column) {
-      // Written before the status column: rewrite it whole with the column, so the rows appended match.
+    if (!contents.has_status_column || !contents.has_fixed_column) {
+      // Written before the status or fixed_s column: rewrite it whole with the columns, so the rows appended match.
       std::string text = std::string(kProfileCsvHeader) + "\n";
       for (const auto& row : existing_) text += format_profile_row(row) + "\n";
       write_text_file(path, text, Overwrite::replace, "profile CSV");

@@ -100,7 +100,15 @@ SweepConfig load_sweep_config(const std::filesystem::path& path) {
   sweep.chunks = root.counts("chunks", config::kMaxFastChunks).value_or(std::vector<unsigned>{});
   sweep.reps = static_cast<unsigned>(root.integer("reps", 1, kMaxSweepReps).value_or(sweep.reps));
   sweep.warmup = static_cast<unsigned>(root.integer("warmup", 0, kMaxSweepWarmup).value_or(sweep.warmup));
-  sweep.passes = static_cast<unsigned>(root.integer("passes", 1, config::kMaxPasses).value_or(sweep.passes));
+  if (root.holds_array("passes")) {
+    try {
+      sweep.passes = pass_counts(*root.counts("passes", config::kMaxPasses), "key 'passes'");
+    } catch (const UsageError& e) {
+      throw InputError(root.where("passes"), e.what());
+    }
+  } else if (const auto passes = root.integer("passes", 1, config::kMaxPasses)) {
+    sweep.passes = {static_cast<unsigned>(*passes), 0};
+  }
   if (const auto platform = root.string("platform")) sweep.platform_file = path.parent_path() / *platform;
   sweep.tier_backend = root.string("tier_backend");
   sweep.emulation_ratio =
@@ -189,8 +197,10 @@ std::vector<ProfilePoint> expand_sweep(const SweepConfig& sweep, const config::P
   if (sweep.warmup > kMaxSweepWarmup) {
     throw UsageError(fmt::format("warmup must be from 0 to {}, got {}", kMaxSweepWarmup, sweep.warmup));
   }
-  if (sweep.passes < 1 || sweep.passes > config::kMaxPasses) {
-    throw UsageError(fmt::format("passes must be from 1 to {}, got {}", config::kMaxPasses, sweep.passes));
+  if (sweep.passes.high > 0) {
+    (void)pass_counts({sweep.passes.low, sweep.passes.high}, "passes");
+  } else {
+    (void)pass_counts({sweep.passes.low}, "passes");
   }
   std::vector<unsigned> cores = sweep.cores;
   if (cores.empty()) {

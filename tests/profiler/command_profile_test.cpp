@@ -143,7 +143,7 @@ TEST(ProfileCsvStatus, AFailedRowRoundTripsAndAFailedRowWithATimeIsRefused) {
   const auto contents = read_profile_csv(dir / "p.csv");
   ASSERT_EQ(contents.rows.size(), 1U);
   EXPECT_EQ(contents.rows[0].status, "timeout");
-  testing::write_file(dir / "bad.csv", std::string(kProfileCsvHeader) + "\ncommand:x,0,1,0,1,1,1,1,0,timeout\n");
+  testing::write_file(dir / "bad.csv", std::string(kProfileCsvHeaderWithoutFixed) + "\ncommand:x,0,1,0,1,1,1,1,0,timeout\n");
   EXPECT_THROW((void)read_profile_csv(dir / "bad.csv"), InputError);
   // A file from before the status column is read, and resuming it rewrites it with the column.
   testing::write_file(dir / "old.csv", std::string(kProfileCsvHeaderWithoutStatus) + "\ntriad,64,1,0,1,1,1,1,1\n");

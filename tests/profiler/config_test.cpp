@@ -43,7 +43,7 @@ emulation_ratio = 4.0
   EXPECT_EQ(config.chunks, (std::vector<unsigned>{0, 5, 10}));
   EXPECT_EQ(config.reps, 7U);
   EXPECT_EQ(config.warmup, 2U);
-  EXPECT_EQ(config.passes, 3U);
+  EXPECT_EQ(config.passes, (PassCounts{3, 0}));
   EXPECT_EQ(config.measurer, "knl-model");
   EXPECT_EQ(*config.emulation_ratio, 4.0);
   const auto platform = config::load_platform_config(*config.platform_file);

@@ -185,6 +185,53 @@ TEST(Instance, MissingFootprintIsAnInputErrorListingWhatExists) {
   }
 }
 
+// Issue #24: a task's time is what a run pays once plus passes x the cost of a pass, so a profile timed at two
+// pass counts predicts a task of any passes; a profile without a fixed cost keeps passes x time as before.
+TEST(Instance, ATaskTakesItsFixedCostPlusItsPassesTimesTheCostOfAPass) {
+  const auto platform = small_platform();
+  const std::uint64_t footprint = 40 * kMiB;
+  ProfileRow with_fixed{{"triad", footprint, 1, 0}, 0.5, 0.4, 0.6, 3, 1.0};
+  with_fixed.fixed_s = 0.25;
+  ProfileSet set;
+  set.add({with_fixed}, platform.chunk_bytes());
+  EXPECT_DOUBLE_EQ(task_time_table(set, "triad", footprint, platform, 20)[1 * 11 + 0], 0.25 + 20 * 0.5);
+  EXPECT_DOUBLE_EQ(task_time_table(set, "triad", footprint, platform, 1)[1 * 11 + 0], 0.25 + 0.5);
+  const sched::Instance instance = build_instance(stream_workload("triad", footprint, 1, 7), set, platform);
+  EXPECT_DOUBLE_EQ(instance.time(0, std::vector<int>{1, 0}), 0.25 + 7 * 0.5);
+
+  ProfileSet without;
+  without.add({{{"triad", footprint, 1, 0}, 0.5, 0.4, 0.6, 3, 1.0}}, platform.chunk_bytes());
+  EXPECT_DOUBLE_EQ(task_time_table(without, "triad", footprint, platform, 20)[1 * 11 + 0], 20 * 0.5);
+}
+
+// A footprint between two profiled ones: each neighbour's grid at the same fast fractions, linear in the
+// footprint. Outside the profiled range (or for a command, whose footprint only names its fast share) it is an
+// input error.
+TEST(Instance, AFootprintBetweenTwoProfiledOnesIsInterpolatedAtEqualFastFractions) {
+  const auto platform = small_platform();  // 10 MiB chunks
+  ProfileRow small_slow{{"triad", 20 * kMiB, 1, 0}, 2.0, 2.0, 2.0, 1, 1.0};
+  small_slow.fixed_s = 0.1;
+  ProfileRow small_fast{{"triad", 20 * kMiB, 1, 2}, 1.0, 1.0, 1.0, 1, 1.0};  // all fast
+  small_fast.fixed_s = 0.1;
+  ProfileRow large_slow{{"triad", 60 * kMiB, 1, 0}, 6.0, 6.0, 6.0, 1, 1.0};
+  large_slow.fixed_s = 0.3;
+  ProfileRow large_fast{{"triad", 60 * kMiB, 1, 6}, 3.0, 3.0, 3.0, 1, 1.0};  // all fast
+  large_fast.fixed_s = 0.3;
+  ProfileSet set;
+  set.add({small_slow, small_fast, large_slow, large_fast}, platform.chunk_bytes());
+  const auto times = task_time_table(set, "triad", 40 * kMiB, platform, 2);  // halfway
+  EXPECT_DOUBLE_EQ(times[1 * 11 + 0], 0.5 * (0.1 + 2 * 2.0) + 0.5 * (0.3 + 2 * 6.0));  // all slow
+  EXPECT_DOUBLE_EQ(times[1 * 11 + 4], 0.5 * (0.1 + 2 * 1.0) + 0.5 * (0.3 + 2 * 3.0));  // 40 MiB fast: all fast
+  // 2 chunks = half of 40 MiB fast: half way between each neighbour's all-slow and all-fast time.
+  EXPECT_DOUBLE_EQ(times[1 * 11 + 2], 0.5 * (0.1 + 2 * 1.5) + 0.5 * (0.3 + 2 * 4.5));
+  EXPECT_THROW((void)task_time_table(set, "triad", 80 * kMiB, platform, 2), InputError);
+  EXPECT_THROW((void)task_time_table(set, "triad", 10 * kMiB, platform, 2), InputError);
+  ProfileSet commands;
+  commands.add({{{"command:a", 20 * kMiB, 1, 0}, 2.0, 2.0, 2.0, 1, 0.0}, {{"command:a", 60 * kMiB, 1, 0}, 6.0, 6.0, 6.0, 1, 0.0}},
+               platform.chunk_bytes());
+  EXPECT_THROW((void)task_time_table(commands, "command:a", 40 * kMiB, platform, 1), InputError);
+}
+
 ProfileSidecar sidecar_with_chunk_bytes(double chunk_bytes) {
   ProfileSidecar sidecar;
   sidecar.chunk_bytes = chunk_bytes;

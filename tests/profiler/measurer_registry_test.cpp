@@ -48,14 +48,14 @@ TEST(MeasurerRegistry, ARegisteredMeasurerIsListedAndMadeLikeTheBuiltInOnes) {
   EXPECT_TRUE(listed("counting-tasks"));
   EXPECT_TRUE(listed("counting-passes"));
   MeasurerOptions options{config::knl_7210_flat_platform(), 3, 0};
-  options.passes = 4;
+  options.passes = {4, 0};
   const auto measurer = make_measurer("counting-tasks", options);
   EXPECT_EQ(measurer->name(), "counting");
   EXPECT_EQ(measurer->measure({"triad", 1 << 20, 1, 0}).times_s.size(), 3U);
   // Passes are for measurers that time whole tasks; the others time each pass themselves.
   EXPECT_THROW((void)make_measurer("counting-passes", options), UsageError);
   EXPECT_THROW((void)make_measurer("knl-model", options), UsageError);
-  options.passes = 1;
+  options.passes = {1, 0};
   EXPECT_NO_THROW((void)make_measurer("counting-passes", options));
   EXPECT_THROW(register_measurer("counting-tasks", [](const MeasurerOptions&) { return nullptr; }),
                std::logic_error);
@@ -68,7 +68,7 @@ TEST(MeasurerRegistry, ASweepFileNamesARegisteredMeasurer) {
                                         "kernels = [\"triad\"]\nmeasurer = \"counting-tasks\"\npasses = 5\n");
   const SweepConfig sweep = load_sweep_config(path);
   EXPECT_EQ(sweep.measurer, "counting-tasks");
-  EXPECT_EQ(sweep.passes, 5U);
+  EXPECT_EQ(sweep.passes, (PassCounts{5, 0}));
 }
 
 }  // namespace

@@ -52,6 +52,27 @@ TEST(ProcessProfile, OnePointIsAWholeProcessPerPassAndTheSidecarSaysSo) {
   EXPECT_EQ(read_profile_csv(dir / "p.csv").rows.size(), 1U);
 }
 
+// Two pass counts: every point timed at both, the row keeps the cost of a pass and what a run pays once apart.
+TEST(ProcessProfile, TwoPassCountsGiveEachPointItsFixedCostAndTheSidecarSaysBoth) {
+  if (!have_programs()) GTEST_SKIP() << "cosched or stream_bench not built";
+  const auto dir = testing::scratch_dir();
+  const auto run = run_program("cosched", kPoint + "--passes 1,3 -o p.csv", dir);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const ProfileCsvContents table = read_profile_csv(dir / "p.csv");
+  ASSERT_EQ(table.rows.size(), 1U);
+  const ProfileRow& row = table.rows.front();
+  EXPECT_GT(row.time_s, 0.0);
+  ASSERT_TRUE(row.fixed_s.has_value()) << "a point timed at two pass counts has a fixed cost";
+  EXPECT_GE(*row.fixed_s, 0.0);
+  EXPECT_EQ(read_profile_sidecar(dir / "p.csv").measurer.at("passes"), nlohmann::json::array({1, 3}));
+
+  expect_one_line_error(run_program("cosched", kPoint + "--passes 3,1 -o q.csv", dir), 2, "larger than the first",
+                        "--passes 3,1");
+  expect_one_line_error(run_program("cosched", kPoint + "--passes 1,2,3 -o q.csv", dir), 2, "one pass count or two",
+                        "--passes 1,2,3");
+  EXPECT_FALSE(std::filesystem::exists(dir / "q.csv"));
+}
+
 TEST(ProcessProfile, PassesAreRefusedWhenOutOfRangeOrForAMeasurerThatTimesEachPass) {
   if (!have_programs()) GTEST_SKIP() << "cosched or stream_bench not built";
   const auto dir = testing::scratch_dir();

@@ -43,6 +43,62 @@ TEST(ProfileCsv, RoundTripIsExact) {
   EXPECT_EQ(testing::read_text(path).substr(0, std::string(kProfileCsvHeader).size()), kProfileCsvHeader);
 }
 
+// Issue #24: the fixed_s column (a run's fixed cost, when a point was timed at two pass counts) round-trips, is
+// empty without one, is checked like a time (>= 0 here), and files from before it are read and, resumed, rewritten
+// with it.
+TEST(ProfileCsv, FixedCostRoundTripsAndOlderFilesAreReadAndRewrittenWithTheColumn) {
+  const auto dir = testing::scratch_dir();
+  const auto row_at = [](unsigned cores, double time, std::optional<double> fixed) {
+    ProfileRow row;
+    row.point = {"triad", 64, cores, 0};
+    row.time_s = row.time_min_s = row.time_max_s = time;
+    row.reps = 3;
+    row.gbs = 1.0;
+    row.fixed_s = fixed;
+    return row;
+  };
+  const ProfileRow with = row_at(1, 0.1, 0.025);
+  const ProfileRow without = row_at(2, 0.2, std::nullopt);
+  {
+    ProfileCsvWriter writer(dir / "f.csv", ProfileCsvWriter::Mode::create);
+    writer.append(with);
+    writer.append(without);
+  }
+  const auto rows = read_profile_csv(dir / "f.csv").rows;
+  ASSERT_EQ(rows.size(), 2U);
+  EXPECT_EQ(rows[0].fixed_s, std::optional<double>(0.025));
+  EXPECT_FALSE(rows[1].fixed_s.has_value());
+  EXPECT_DOUBLE_EQ(rows[0].run_time(10), 0.025 + 10 * 0.1);
+
+  const auto bad = [&](const std::string& row) {
+    testing::write_file(dir / "bad.csv", std::string(kProfileCsvHeader) + "\n" + row + "\n");
+    try {
+      (void)read_profile_csv(dir / "bad.csv");
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(bad("triad,64,1,0,0.1,0.1,0.1,3,1,ok,-0.5").find("fixed_s must be finite, >= 0"), std::string::npos);
+  EXPECT_NE(bad("triad,64,1,0,0.1,0.1,0.1,3,1,ok,nan").find("fixed_s"), std::string::npos);
+  EXPECT_NE(bad("command:x,0,1,0,,,,0,,timeout,0.5").find("has no time"), std::string::npos);
+  EXPECT_NE(bad("triad,64,1,0,0.1,0.1,0.1,3,1,ok").find("expected 11"), std::string::npos);
+
+  testing::write_file(dir / "v2.csv", std::string(kProfileCsvHeaderWithoutFixed) + "\ntriad,64,3,0,1,1,1,1,1,ok\n");
+  const auto v2 = read_profile_csv(dir / "v2.csv");
+  EXPECT_FALSE(v2.has_fixed_column);
+  ASSERT_EQ(v2.rows.size(), 1U);
+  EXPECT_FALSE(v2.rows[0].fixed_s.has_value());
+  {
+    ProfileCsvWriter writer(dir / "v2.csv", ProfileCsvWriter::Mode::resume);
+    writer.append(with);
+  }
+  const auto resumed = read_profile_csv(dir / "v2.csv");
+  EXPECT_TRUE(resumed.has_fixed_column);
+  ASSERT_EQ(resumed.rows.size(), 2U);
+  EXPECT_EQ(resumed.rows[1].fixed_s, std::optional<double>(0.025));
+}
+
 TEST(ProfileCsv, WrongHeaderIsRejectedWithFileAndLine) {
   const auto path = testing::write_file(testing::scratch_dir() / "bad.csv", "kernel,cores\ntriad,1\n");
   try {

@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
+#include <optional>
 
 #include "cosched/common/error.hpp"
 #include "process/process_measurers.hpp"
@@ -12,14 +14,14 @@
 
 namespace cosched::profiler {
 
-TaskPasses::TaskPasses(unsigned every_task) : every_task_(every_task) {
-  if (every_task_ == 0) throw UsageError("a task runs at least one kernel pass");
+TaskPasses::TaskPasses(PassCounts every_task) : every_task_(every_task) {
+  if (every_task.low == 0) throw UsageError("a task runs at least one kernel pass");
 }
 
 TaskPasses::TaskPasses(PerTask per_task) : per_task_(std::move(per_task)) {}
 
-unsigned TaskPasses::of(const ProfilePoint& point) const {
-  if (every_task_ > 0) return every_task_;
+PassCounts TaskPasses::of(const ProfilePoint& point) const {
+  if (every_task_) return *every_task_;
   const auto found = per_task_.find({point.kernel, point.footprint_bytes});
   if (found == per_task_.end()) {
     throw UsageError(
@@ -29,7 +31,7 @@ unsigned TaskPasses::of(const ProfilePoint& point) const {
 }
 
 nlohmann::json TaskPasses::describe() const {
-  if (every_task_ > 0) return every_task_;
+  if (every_task_) return pass_counts_json(*every_task_);
   return "per task";
 }
 
@@ -47,39 +49,65 @@ ProcessMeasurer::ProcessMeasurer(config::PlatformConfig platform, exec::TierSetu
 
 void ProcessMeasurer::check_kernel(const std::string& kernel) const { (void)stream::find_kernel(kernel); }
 
-Measurement ProcessMeasurer::measure(const ProfilePoint& point) {
+exec::TaskLaunch ProcessMeasurer::launch_of(const ProfilePoint& point, unsigned passes) {
   config::WorkloadTask task;
   task.id = config::stream_task_id(point.kernel, point.footprint_bytes, 0);
   task.kernel = point.kernel;
   task.footprint_bytes = point.footprint_bytes;
-  task.passes = passes_.of(point);
+  task.passes = passes;
   platform::Grant grant;
   grant.amounts = {static_cast<int>(point.cores), static_cast<int>(point.chunks)};
   grant.cores = cores_->allocate(point.cores);
   grant.fast_chunks = point.chunks;
   const exec::TaskLaunch launch = exec::build_task_launch(task, grant, tier_, stream_bench_, {});
   cores_->release(grant.cores);
+  return launch;
+}
 
+double ProcessMeasurer::time_run(const exec::TaskLaunch& launch, const ProfilePoint& point) const {
+  const auto begin = std::chrono::steady_clock::now();
+  exec::ChildProcess child = exec::ChildProcess::spawn(launch.spec);
+  const exec::ExitInfo exit = child.reap();
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+  if (!exit.ok()) {
+    throw RuntimeFailure(fmt::format("{} footprint_bytes={} cores={} chunks={}: stream_bench ended with {}",
+                                     point.kernel, point.footprint_bytes, point.cores, point.chunks,
+                                     exit.describe()));
+  }
+  return seconds;
+}
+
+Measurement ProcessMeasurer::measure(const ProfilePoint& point) {
+  const PassCounts passes = passes_.of(point);
+  const exec::TaskLaunch low = launch_of(point, passes.low);
+  std::optional<exec::TaskLaunch> high;
+  if (passes.separates_fixed_cost()) high = launch_of(point, passes.high);
   Measurement measurement;
   for (unsigned rep = 0; rep < warmup_ + reps_; ++rep) {
-    const auto begin = std::chrono::steady_clock::now();
-    exec::ChildProcess child = exec::ChildProcess::spawn(launch.spec);
-    const exec::ExitInfo exit = child.reap();
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
-    if (!exit.ok()) {
-      throw RuntimeFailure(fmt::format("{} footprint_bytes={} cores={} chunks={}: stream_bench ended with {}",
-                                       point.kernel, point.footprint_bytes, point.cores, point.chunks,
-                                       exit.describe()));
+    const double low_s = time_run(low, point);
+    measurement.overhead_free_s += low_s;
+    if (!high) {
+      if (rep >= warmup_) measurement.times_s.push_back(low_s / passes.low);
+      continue;
     }
-    measurement.overhead_free_s += seconds;
-    if (rep >= warmup_) measurement.times_s.push_back(seconds / task.passes);
+    // The two runs back to back, so that both see the machine in the same state: the passes between them cost
+    // the difference, and what is left of the short run is what any run pays.
+    const double high_s = time_run(*high, point);
+    measurement.overhead_free_s += high_s;
+    if (rep < warmup_) continue;
+    // Noise can make the longer run no longer (passes far shorter than the start-up): the passes then cost at
+    // least what the longer run did per pass at a thousandth, and the short run's remainder stays >= 0.
+    const double per_pass = std::max((high_s - low_s) / (passes.high - passes.low), 1e-3 * high_s / passes.high);
+    measurement.times_s.push_back(per_pass);
+    measurement.fixed_s.push_back(std::max(0.0, low_s - passes.low * per_pass));
   }
   return measurement;
 }
 
 nlohmann::json ProcessMeasurer::describe() const {
   nlohmann::json context = {{"measurer", "process"},
-                            {"measures", "whole stream_bench child processes, per pass (time / passes)"},
+                            {"measures", "whole stream_bench child processes, per pass: time / passes, or at two pass "
+                                         "counts the difference / the passes between, fixed_s the rest"},
                             {"passes", passes_.describe()},
                             {"tier_backend", tier_.backend},
                             {"emulated", tier_.emulated()},

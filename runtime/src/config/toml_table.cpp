@@ -72,6 +72,11 @@ bool TomlTable::holds_string(std::string_view key) const {
   return node != nullptr && node->is_string();
 }
 
+bool TomlTable::holds_array(std::string_view key) const {
+  const auto* node = node_->table->get(key);
+  return node != nullptr && node->is_array();
+}
+
 std::vector<std::string> TomlTable::keys() const {
   std::vector<std::string> names;
   for (const auto& [key, value] : *node_->table) names.emplace_back(key.str());

@@ -35,10 +35,14 @@ struct ProfileSet {
 // for a missing sidecar, a malformed file, or a point present twice (naming both file:line).
 [[nodiscard]] ProfileSet load_profile_set(const std::vector<std::filesystem::path>& csv_paths);
 
-// Dense seconds of one pass of (kernel, footprint) on the platform, index p_cores * (P2 + 1) + p_chunks;
-// +infinity for p_cores = 0. Throws InputError when the profile has no row for the kernel and footprint.
+// Dense seconds of one task of (kernel, footprint) running `passes` passes on the platform, index
+// p_cores * (P2 + 1) + p_chunks; +infinity for p_cores = 0. A profiled point gives fixed_s + passes x time_s
+// (ProfileRow::run_time: a profile without fixed costs, passes x time_s). A STREAM footprint between two profiled
+// ones is interpolated linearly in the footprint, at equal fast fractions. Throws InputError when the profile has
+// no row for the kernel at that footprint and none on both sides of it, or only failed rows.
 [[nodiscard]] std::vector<double> task_time_table(const ProfileSet& profiles, const std::string& kernel,
-                                                  std::uint64_t footprint_bytes, const config::PlatformConfig& platform);
+                                                  std::uint64_t footprint_bytes, const config::PlatformConfig& platform,
+                                                  unsigned passes = 1);
 
 // Resources "cores" and "fast_chunks" (the platform's capacities); per task the attributes config::to_json
 // writes (kernel, footprint_bytes, passes); instance attributes "platform" {name, chunk_bytes} and "workload".

@@ -23,17 +23,25 @@ namespace cosched::profiler {
 [[nodiscard]] std::vector<unsigned> bracketing_chunks(std::uint64_t footprint_bytes,
                                                       const config::PlatformConfig& platform);
 
+// The pass counts that profile a task of `passes` passes for any passes: 1 and max(passes, 5) — the task's own
+// count is then measured, not extrapolated, and a one-pass task still gets 4 passes of difference to time.
+[[nodiscard]] PassCounts fixed_cost_passes(unsigned passes);
+
 struct LaunchedProfileOptions {
   config::PlatformConfig platform;    // the node: its cores and fast chunks (tier_backend: the tier measured)
   exec::TierSetup tier;               // how the tasks get their fast share
   std::filesystem::path stream_bench; // STREAM tasks: the stream_bench executable
   unsigned reps = 1;                  // timed runs per point
   bool vary_chunks = true;            // false: chunks = 0 only (cores scheduled, memory where the tier puts it)
+  // STREAM tasks: each timed at its group's passes only (the demo, whose instances run exactly those), or at
+  // fixed_cost_passes: a run's fixed cost apart from its cost per pass, for tasks of any passes (`cosched run`).
+  bool separate_fixed_cost = false;
   std::FILE* progress = nullptr;      // progress lines (a live line on a terminal); null: none
 };
 
 // Every (kernel, footprint) group at 1 .. platform.cores cores and its bracketing chunks, timed per pass over
-// runs of the group's passes (TaskPasses). Throws RuntimeFailure when a run fails.
+// runs of the group's passes (TaskPasses; with separate_fixed_cost, the largest passes of the groups of a kernel
+// and footprint). Throws RuntimeFailure when a run fails.
 SweepOutcome profile_stream_groups(const std::vector<config::StreamTaskGroup>& groups,
                                    const LaunchedProfileOptions& options, const std::filesystem::path& csv);
 

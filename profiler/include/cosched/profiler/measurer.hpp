@@ -18,6 +18,9 @@ namespace cosched::profiler {
 
 struct Measurement {
   std::vector<double> times_s;   // one entry per timed repetition
+  // A measurer that times runs at two pass counts: each repetition's fixed cost (ProfileRow::fixed_s is their
+  // median); empty otherwise.
+  std::vector<double> fixed_s;
   double overhead_free_s = 0.0;  // time the kernels themselves ran (timed reps + warm-ups), for overhead accounting
   // How the point's arrays were obtained: a new allocation with its first touch, a split moved in place, or as
   // the previous point left them. Only the stream measurer sets these.
@@ -46,13 +49,29 @@ class PointMeasurer {
   [[nodiscard]] virtual bool varies_fast_memory() const { return true; }
 };
 
+// The kernel passes of one timed run, for a measurer that times whole tasks: one count — a point's time per pass
+// is then the run's time / passes, what the run pays once spread over its passes — or two, low < high: each point
+// is timed at both, the difference gives the cost of a pass (ProfileRow::time_s) and the rest what a run pays
+// whatever its passes (ProfileRow::fixed_s), so that a task of any passes is predicted.
+struct PassCounts {
+  unsigned low = 1;
+  unsigned high = 0;  // 0: one count
+  [[nodiscard]] bool separates_fixed_cost() const noexcept { return high > 0; }
+  friend bool operator==(const PassCounts&, const PassCounts&) = default;
+};
+// One or two counts as given (`--passes 20`, `--passes 1,20`, `passes = [1, 20]`). Throws UsageError naming `what`
+// for none or more than two, a count out of [1, config::kMaxPasses], or two that are not increasing.
+[[nodiscard]] PassCounts pass_counts(const std::vector<unsigned>& counts, std::string_view what);
+// For sidecars and cache entries: the count, or [low, high].
+[[nodiscard]] nlohmann::json pass_counts_json(const PassCounts& passes);
+
 struct MeasurerOptions {
   config::PlatformConfig platform;
   unsigned reps = 5;
   unsigned warmup = 1;
   // Kernel passes of one timed run, for a measurer that times whole tasks (MeasurerKind::times_whole_tasks); its
-  // times stay per pass (run time / passes), the unit of every profile. The others take 1 pass per repetition.
-  unsigned passes = 1;
+  // times stay per pass, the unit of every profile. The others take 1 pass per repetition.
+  PassCounts passes{};
   // The command measurer: what to run (sweep_config.hpp) and how commands get fast memory.
   std::vector<CommandProfileSpec> commands{};
   CommandPlacementOptions placement{};
@@ -64,7 +83,7 @@ struct MeasurerKind {
   // tier backend, and its platform defaults to the node modelled. Empty for a measurer that runs something here.
   std::function<config::PlatformConfig()> modelled_node;
   // Times one run of MeasurerOptions::passes kernel passes per repetition (the process measurer). A measurer
-  // without it refuses passes other than 1.
+  // without it refuses passes other than one count of 1.
   bool times_whole_tasks = false;
   [[nodiscard]] bool is_model() const { return static_cast<bool>(modelled_node); }
 };

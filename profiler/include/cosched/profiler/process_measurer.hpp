@@ -2,13 +2,15 @@
 // A profiler measurer that times what the launcher will run: a whole stream_bench child process for the task
 // (fork/exec, binding, allocation and first touch, every pass, validation), isolated on its cores with its fast
 // share. Its times are what a prediction of a launch needs; what they cannot see is a co-runner's contention.
-// Times are reported per kernel pass (the profile convention: the instance multiplies them by the passes).
+// Times are reported per kernel pass (the profile convention: the instance multiplies them by the passes); with two
+// pass counts each point is timed at both and the row also carries the run's fixed cost (ProfileRow::fixed_s).
 // Registered as measurer "process" (`cosched profile --measurer process --passes N`); the demo makes its own with
 // the passes of each of its tasks.
 #include <cstdint>
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -18,19 +20,19 @@
 
 namespace cosched::profiler {
 
-// The kernel passes of one task run: the same for every point, or one count per (kernel, footprint) task.
+// The kernel passes of one task run: the same for every point, or per (kernel, footprint) task.
 class TaskPasses {
  public:
-  using PerTask = std::map<std::pair<std::string, std::uint64_t>, unsigned>;
-  TaskPasses(unsigned every_task);  // NOLINT(google-explicit-constructor): a count is the common case
-  TaskPasses(PerTask per_task);     // NOLINT(google-explicit-constructor): the demo's pass table as it is
+  using PerTask = std::map<std::pair<std::string, std::uint64_t>, PassCounts>;
+  TaskPasses(PassCounts every_task);  // NOLINT(google-explicit-constructor): one setting is the common case
+  TaskPasses(PerTask per_task);       // NOLINT(google-explicit-constructor): a batch's pass table as it is
   // Throws UsageError for a task the table does not list.
-  [[nodiscard]] unsigned of(const ProfilePoint& point) const;
-  // For the sidecar: the count, or "per task".
+  [[nodiscard]] PassCounts of(const ProfilePoint& point) const;
+  // For the sidecar: the count or [low, high], or "per task".
   [[nodiscard]] nlohmann::json describe() const;
 
  private:
-  unsigned every_task_ = 0;  // 0: look the task up in per_task_
+  std::optional<PassCounts> every_task_;  // none: look the task up in per_task_
   PerTask per_task_;
 };
 
@@ -53,6 +55,10 @@ class ProcessMeasurer final : public PointMeasurer {
   unsigned reps_;
   unsigned warmup_;
   std::shared_ptr<platform::CoreAllocator> cores_;
+
+  // Seconds of one run of `launch`: fork to reap. Throws RuntimeFailure naming the point when it fails.
+  [[nodiscard]] double time_run(const exec::TaskLaunch& launch, const ProfilePoint& point) const;
+  [[nodiscard]] exec::TaskLaunch launch_of(const ProfilePoint& point, unsigned passes);
 };
 
 }  // namespace cosched::profiler

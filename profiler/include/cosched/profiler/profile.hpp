@@ -2,9 +2,12 @@
 // The profile data model: one measured (or modelled) point of a kernel's execution-time table.
 // A point is keyed by (kernel, footprint, cores, fast chunks); a profiled command is the kernel "command:<name>"
 // with the command's footprint (0 when not given, command_kernel_name). Times are seconds for one pass of the kernel over
-// its whole footprint (STREAM byte counting, so gbs = footprint_bytes / time_s / 1e9).
+// its whole footprint (STREAM byte counting, so gbs = footprint_bytes / time_s / 1e9). A task of P passes run as a
+// process takes fixed_s + P x time_s when the profile separated its fixed cost (fixed_s: start-up, allocation,
+// first touch, validation), else P x time_s.
 #include <compare>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,7 +34,13 @@ struct ProfileRow {
   unsigned reps = 0;
   double gbs = 0.0;  // footprint_bytes / time_s / 1e9
   std::string status{kStatusOk};  // a failed row carries no time: times, reps and gbs are 0 (empty in the CSV)
+  // Seconds a run pays whatever its passes (median over the repetitions), when the point was timed at two pass
+  // counts (the process measurer's `passes = [low, high]`); unset otherwise: time_s then holds it spread over the
+  // passes that were profiled.
+  std::optional<double> fixed_s{};
   [[nodiscard]] bool ok() const { return status == kStatusOk; }
+  // Seconds of one run of `passes` passes at this point: fixed_s + passes x time_s.
+  [[nodiscard]] double run_time(unsigned passes) const { return fixed_s.value_or(0.0) + passes * time_s; }
 };
 
 // The kernel column of a profiled command: "command:<name>"; and back ("" when `kernel` is not a command's).

@@ -11,7 +11,8 @@
 //   tier_backend = "emulated"                  # overrides the platform's backend
 //   emulation_ratio = 5.0                      # emulated backend only
 //   measurer = "process"                       # stream (default), process or knl-model (docs/profiler.md)
-//   passes = 20                                # process measurer: kernel passes of each timed task run
+//   passes = 20                                # process measurer: kernel passes of each timed task run, or
+//                                              # [1, 20]: timed at both, fixed cost and cost per pass apart
 //   placement = "preferred"                    # commands: preferred, bind, weighted-interleave, autohbw, none
 //   autohbw_threshold_kib = 1024               # commands, placement autohbw: AUTO_HBW_SIZE
 //   autohbw_library = "/opt/memkind/lib/libautohbw.so"
@@ -51,7 +52,7 @@ struct SweepConfig {
   std::optional<std::string> tier_backend;
   std::optional<double> emulation_ratio;
   std::string measurer{kDefaultMeasurer};  // a name of measurer_names()
-  unsigned passes = 1;                     // kernel passes per timed run (MeasurerOptions::passes)
+  PassCounts passes{};                     // kernel passes per timed run (MeasurerOptions::passes)
   std::vector<CommandProfileSpec> commands{};  // a command sweep (measurer "command") when not empty
   CommandPlacementOptions placement{};
 };

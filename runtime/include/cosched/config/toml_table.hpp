@@ -32,6 +32,7 @@ class TomlTable {
   [[nodiscard]] const std::string& source() const noexcept;
   [[nodiscard]] bool contains(std::string_view key) const;
   [[nodiscard]] bool holds_string(std::string_view key) const;  // for keys that take a number or a word ("auto")
+  [[nodiscard]] bool holds_array(std::string_view key) const;   // for keys that take a number or a list
   // The keys of this table, in key order (for tables whose keys are names, e.g. [pools.kernels.<kernel>]).
   [[nodiscard]] std::vector<std::string> keys() const;
 
