@@ -189,6 +189,28 @@ std::vector<TaskPrediction> task_predictions(const sim::EngineResult& paper, con
   return tasks;
 }
 
+// The journal's recorder and the caller's observer, both told of every event.
+class BothObservers final : public sim::EngineObserver {
+ public:
+  BothObservers(sim::EngineObserver& first, sim::EngineObserver& second) : first_(first), second_(second) {}
+  void task_started(std::size_t task, const sim::TaskRun& run) override {
+    first_.task_started(task, run);
+    second_.task_started(task, run);
+  }
+  void task_ended(std::size_t task, const sim::TaskRun& run) override {
+    first_.task_ended(task, run);
+    second_.task_ended(task, run);
+  }
+  void overcommit_refused(std::size_t task, const std::string& why) override {
+    first_.overcommit_refused(task, why);
+    second_.overcommit_refused(task, why);
+  }
+
+ private:
+  sim::EngineObserver& first_;
+  sim::EngineObserver& second_;
+};
+
 }  // namespace
 
 std::optional<double> LaunchSummary::error_paper() const {
@@ -243,7 +265,13 @@ LaunchSummary launch(const sim::LaunchPlan& full_plan, const config::Workload& w
       },
       settings.clock);
   JournalRecorder recorder(journal, plan, predictions);
-  summary.observed = sim::run_engine(plan, *policy, clock, *pool, &recorder, settings.engine);
+  std::optional<BothObservers> both;
+  if (settings.observer != nullptr) {
+    settings.observer->launching(plan, contention ? *contention : predicted);
+    both.emplace(recorder, *settings.observer);
+  }
+  sim::EngineObserver* observer = both ? static_cast<sim::EngineObserver*>(&*both) : &recorder;
+  summary.observed = sim::run_engine(plan, *policy, clock, *pool, observer, settings.engine);
   summary.observed_makespan = summary.observed.observed_makespan;
   journal.append(batch_footer(summary));
 

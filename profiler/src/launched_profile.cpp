@@ -73,16 +73,17 @@ SweepOutcome profile_stream_groups(const std::vector<config::StreamTaskGroup>& g
   return sweep_into(points, measurer, options, csv);
 }
 
-std::vector<CommandProfileSpec> distinct_commands(config::Workload& workload) {
+std::vector<CommandProfileSpec> distinct_commands(config::Workload& workload, bool stream_tasks_allowed) {
   std::vector<CommandProfileSpec> commands;
   for (auto& task : workload.tasks) {
+    if (task.is_stream() && stream_tasks_allowed) continue;
     if (task.is_stream()) {
       throw UsageError(fmt::format("{}: task \"{}\" is a STREAM task: --workload runs batches of commands (the "
                                    "built-in STREAM batch is `cosched demo` without --workload)",
                                    workload.source, task.id));
     }
     const auto same = std::find_if(commands.begin(), commands.end(), [&](const auto& c) {
-      return c.argv == task.command && c.footprint_bytes == task.footprint_bytes;
+      return c.argv == task.command && c.environment == task.environment && c.footprint_bytes == task.footprint_bytes;
     });
     if (same != commands.end()) {
       if (task.profile.empty()) task.profile = same->name;
@@ -92,6 +93,7 @@ std::vector<CommandProfileSpec> distinct_commands(config::Workload& workload) {
     command.name = task.profile.empty() ? fmt::format("cmd{}", commands.size()) : task.profile;
     command.argv = task.command;
     command.footprint_bytes = task.footprint_bytes;
+    command.environment = task.environment;
     command.timeout_s = task.timeout_s;
     task.profile = command.name;
     if (std::any_of(commands.begin(), commands.end(), [&](const auto& c) { return c.name == command.name; })) {

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
@@ -66,6 +67,19 @@ std::vector<unsigned> parse_cpus_per_node(std::string_view text, std::size_t nod
   }
   if (cpus.size() != nodes) throw bad(fmt::format("{} counts for {} nodes", cpus.size(), nodes));
   return cpus;
+}
+
+unsigned allocation_cores(const Allocation& allocation, unsigned here, unsigned asked) {
+  const auto fewest = std::min_element(allocation.cpus.begin(), allocation.cpus.end());
+  if (fewest == allocation.cpus.end()) throw InputError("SLURM_JOB_CPUS_PER_NODE", "no CPU count for any node");
+  const auto node = static_cast<std::size_t>(fewest - allocation.cpus.begin());
+  if (asked > *fewest) {
+    throw ResourceError(fmt::format("the plan needs {} cores per node, but Slurm gives node {} only {} CPU(s) (job "
+                                    "{}): allocate whole nodes with salloc --exclusive, or ask for the CPUs with "
+                                    "salloc -c {}",
+                                    asked, allocation.nodes.at(node), *fewest, allocation.job_id, asked));
+  }
+  return std::min(*fewest, here);
 }
 
 std::vector<std::string> expand_hostnames(const std::string& hostlist, const std::string& scontrol) {

@@ -21,6 +21,14 @@
 
 namespace cosched::launcher {
 
+// Told what a launch is about to run — the plan (what is left of it on resume) and its predicted run, on the
+// contention clock when the plan has a bandwidth model, else on the simulated one — then of every start and end,
+// as the journal is (a status line: run_report.hpp).
+class LaunchObserver : public sim::EngineObserver {
+ public:
+  virtual void launching(const sim::LaunchPlan& /*plan*/, const sim::EngineResult& /*predicted*/) {}
+};
+
 struct LaunchSettings {
   std::filesystem::path journal;
   bool resume = false;                 // continue `journal` instead of starting it
@@ -35,6 +43,7 @@ struct LaunchSettings {
   std::string workload_source;
   std::string label;                   // free text for the header (e.g. the demo's configuration)
   std::optional<SlurmStep> slurm;      // the Slurm step this launch runs in, for the header
+  LaunchObserver* observer = nullptr;  // also told of the run (not owned); null: the journal only
 };
 
 struct TaskDeviation {

@@ -45,10 +45,12 @@ struct LaunchedProfileOptions {
 SweepOutcome profile_stream_groups(const std::vector<config::StreamTaskGroup>& groups,
                                    const LaunchedProfileOptions& options, const std::filesystem::path& csv);
 
-// One profile per distinct command of `workload` (same argv and footprint): a task's "profile" names it, else it
-// gets "cmd<k>"; every task's `profile` is set to its command's name. Throws UsageError for a STREAM task and
-// InputError when one profile name stands for two different commands.
-[[nodiscard]] std::vector<CommandProfileSpec> distinct_commands(config::Workload& workload);
+// One profile per distinct command of `workload` (same argv, environment and footprint): a task's "profile" names
+// it, else it gets "cmd<k>"; every task's `profile` is set to its command's name. Throws UsageError for a STREAM
+// task (unless `stream_tasks_allowed`: they are then left alone) and InputError when one profile name stands for
+// two different commands.
+[[nodiscard]] std::vector<CommandProfileSpec> distinct_commands(config::Workload& workload,
+                                                                bool stream_tasks_allowed = false);
 
 // Every command at 1 .. platform.cores cores and, where the tier places commands, 0, half and all of the chunks.
 // A failed run marks its point failed (the outcome lists them); the caller decides whether that is fatal.

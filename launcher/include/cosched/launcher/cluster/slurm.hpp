@@ -41,6 +41,12 @@ struct Allocation {
 [[nodiscard]] Allocation allocation_from_environment(const Environment& environment,
                                                      const std::string& scontrol = "scontrol");
 
+// The cores a batch planned over `allocation` can count on at every node: the fewest CPUs Slurm gives a node
+// (SLURM_JOB_CPUS_PER_NODE: without --exclusive or -c, one per node), and no more than `here`, the cores of the
+// node the batch is profiled on. `asked` (0: none) is what a platform file plans per node: when a node gets fewer
+// CPUs, a ResourceError — before any work — names the node and the salloc options that give it more.
+[[nodiscard]] unsigned allocation_cores(const Allocation& allocation, unsigned here, unsigned asked);
+
 // The step this process runs in (SLURMD_NODENAME, SLURM_JOB_ID, SLURM_STEP_ID), nullopt outside Slurm (no
 // SLURM_JOB_ID).
 [[nodiscard]] std::optional<SlurmStep> step_from_environment(const Environment& environment);

@@ -1,0 +1,52 @@
+#pragma once
+// The folder of one `cosched run` (docs/launcher.md, "Your own batch: cosched run"): the plan it launches, written
+// before anything runs, and the journal of the launch — what `--resume` continues without profiling or planning
+// again.
+//   platform.toml    the node the batch was planned for
+//   instance.json    the batch with its profiled times, memory pools and traffic (what each task runs)
+//   schedule.json    the plan
+//   journal.jsonl    the launch (+ journal.jsonl.logs/: each task's stdout and stderr)
+//   cluster-plan/    with --slurm: the plan over the allocation's nodes (docs/cluster.md) instead of schedule.json
+// A dry run writes the plan only.
+#include <filesystem>
+
+#include "cosched/config/platform.hpp"
+#include "cosched/config/workload.hpp"
+#include "cosched/launcher/launch_inputs.hpp"
+#include "cosched/sched/model.hpp"
+#include "cosched/sched/schedule.hpp"
+
+namespace cosched::launcher {
+
+struct RunFolder {
+  std::filesystem::path dir;
+  [[nodiscard]] std::filesystem::path platform() const { return dir / "platform.toml"; }
+  [[nodiscard]] std::filesystem::path instance() const { return dir / "instance.json"; }
+  [[nodiscard]] std::filesystem::path schedule() const { return dir / "schedule.json"; }
+  [[nodiscard]] std::filesystem::path journal() const { return dir / "journal.jsonl"; }
+  [[nodiscard]] std::filesystem::path cluster_plan() const;  // cluster-plan/
+};
+
+// The folder a batch file runs in without --output: ./cosched-run-<the file's name without extension>.
+[[nodiscard]] RunFolder default_run_folder(const std::filesystem::path& batch);
+
+// Before any work. A new run needs a folder that is absent, empty, or holds only a plan (a dry run's: replaced);
+// a run's journal or files that are not a run's are replaced only with `force` (UsageError otherwise, naming
+// --resume and --force). `resume` needs the plan and the journal (UsageError naming what is missing); `slurm`
+// looks for the cluster plan instead of the schedule.
+void check_run_folder(const RunFolder& folder, bool resume, bool force, bool slurm);
+
+// The plan, written whole (creating the folder): platform, instance and, unless `schedule` is null (a cluster
+// run writes its plan folder itself), the schedule.
+void write_run_plan(const RunFolder& folder, const config::PlatformConfig& platform, const sched::Instance& instance,
+                    const sched::Schedule* schedule);
+
+// The plan as `cosched launch schedule.json --workload instance.json --instance instance.json --platform
+// platform.toml` reads it: the launch plan with its bandwidth model and what each task runs.
+[[nodiscard]] LaunchInputs read_run_plan(const RunFolder& folder);
+
+// On resume: the batch given now must be the one planned (the same ids running the same things). Throws
+// InputError naming the first task that differs, and how to start over (--force).
+void check_same_batch(const config::Workload& batch, const config::Workload& planned, const RunFolder& folder);
+
+}  // namespace cosched::launcher

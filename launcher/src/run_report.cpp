@@ -1,0 +1,128 @@
+#include "cosched/launcher/run_report.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "cosched/common/stats.hpp"
+
+namespace cosched::launcher {
+
+double RunProgress::eta_s() const noexcept { return std::max(0.0, predicted_s + drift_s - elapsed_s); }
+
+std::string format_progress(const RunProgress& progress) {
+  return fmt::format("done {}/{}{}, running {}, waiting {} | {:.1f} s of {:.1f} s predicted | ETA {:.1f} s",
+                     progress.done, progress.tasks,
+                     progress.failed > 0 ? fmt::format(" ({} failed)", progress.failed) : std::string(),
+                     progress.running, progress.waiting(), progress.elapsed_s, progress.predicted_s, progress.eta_s());
+}
+
+RunStatusLine::RunStatusLine(std::FILE* out, bool live) : out_(out), live_(live) {}
+
+RunStatusLine::~RunStatusLine() { finish(); }
+
+void RunStatusLine::launching(const sim::LaunchPlan& plan, const sim::EngineResult& predicted) {
+  std::lock_guard lock(mutex_);
+  progress_ = {};
+  progress_.tasks = plan.tasks.size();
+  progress_.predicted_s = predicted.observed_makespan;
+  ids_.clear();
+  predicted_end_.clear();
+  for (std::size_t j = 0; j < plan.tasks.size(); ++j) {
+    ids_.push_back(plan.tasks[j].id);
+    predicted_end_.push_back(predicted.runs[j].completion.end);
+  }
+  begin_ = std::chrono::steady_clock::now();
+  if (live_ && !ticker_.joinable()) ticker_ = std::thread([this] { tick(); });
+}
+
+void RunStatusLine::task_started(std::size_t task, const sim::TaskRun& run) {
+  std::lock_guard lock(mutex_);
+  ++progress_.running;
+  progress_.elapsed_s = run.launch.start;
+  write_locked(fmt::format("started {}", ids_.at(task)));
+}
+
+void RunStatusLine::task_ended(std::size_t task, const sim::TaskRun& run) {
+  std::lock_guard lock(mutex_);
+  if (progress_.running > 0) --progress_.running;
+  ++progress_.done;
+  if (run.completion.status != sim::TaskStatus::ok) ++progress_.failed;
+  progress_.elapsed_s = run.completion.end;
+  progress_.drift_s = run.completion.end - predicted_end_.at(task);
+  write_locked(fmt::format("ended {} ({})", ids_.at(task), sim::to_string(run.completion.status)));
+}
+
+RunProgress RunStatusLine::progress() const {
+  std::lock_guard lock(mutex_);
+  return progress_;
+}
+
+void RunStatusLine::write_locked(const std::string& event) {
+  if (live_) {
+    // Redrawn in place: back to the start of the line, the line, the rest of the old one cleared.
+    fmt::print(out_, "\r{}\x1b[K", format_progress(progress_));
+  } else {
+    fmt::print(out_, "{:8.2f} s  {:<36} | {}\n", progress_.elapsed_s, event, format_progress(progress_));
+  }
+  std::fflush(out_);
+}
+
+void RunStatusLine::tick() {
+  std::unique_lock lock(mutex_);
+  while (!stopping_) {
+    wake_.wait_for(lock, std::chrono::milliseconds(500));
+    if (stopping_) break;
+    progress_.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin_).count();
+    write_locked("");
+  }
+}
+
+void RunStatusLine::finish() {
+  {
+    std::lock_guard lock(mutex_);
+    if (stopping_) return;
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  if (ticker_.joinable()) ticker_.join();
+  if (live_ && !ids_.empty()) {
+    fmt::print(out_, "\n");
+    std::fflush(out_);
+  }
+}
+
+std::string format_run_comparison(const LaunchSummary& summary) {
+  const bool contention = summary.predicted_makespan_contention.has_value();
+  std::string text = fmt::format("{:<28} {:>12} {:>12} {:>9}\n", "task",
+                                 contention ? "predicted(c)" : "predicted", "observed", "error");
+  std::vector<double> errors;
+  for (const TaskDeviation& task : summary.tasks) {
+    const double predicted = contention && task.predicted_contention_end
+                                 ? *task.predicted_contention_end - *task.predicted_contention_start
+                                 : task.predicted_end - task.predicted_start;
+    const double observed = task.observed_end - task.observed_start;
+    const double error = predicted > 0 ? observed / predicted - 1.0 : 0.0;
+    if (predicted > 0) errors.push_back(std::abs(error));
+    text += fmt::format("{:<28} {:>10.3f} s {:>10.3f} s {:>+8.1f}%{}\n", task.id, predicted, observed, 100.0 * error,
+                        task.status == sim::TaskStatus::ok ? "" : fmt::format("  {}", sim::to_string(task.status)));
+  }
+  if (!errors.empty()) {
+    text += fmt::format("task durations: median |error| {:.1f} % over {} tasks ({})\n", 100.0 * median(errors),
+                        errors.size(), contention ? "contention-aware prediction" : "paper model");
+  }
+  const auto error_text = [](std::optional<double> error) {
+    return error ? fmt::format("{:+.1f} %", 100.0 * *error) : std::string("-");
+  };
+  text += fmt::format("batch: predicted {:.3f} s (paper model, error {}){}, observed {:.3f} s\n",
+                      summary.predicted_makespan, error_text(summary.error_paper()),
+                      contention ? fmt::format(", {:.3f} s (contention-aware, error {})",
+                                               *summary.predicted_makespan_contention,
+                                               error_text(summary.error_contention()))
+                                 : std::string(),
+                      summary.observed_makespan);
+  return text;
+}
+
+}  // namespace cosched::launcher

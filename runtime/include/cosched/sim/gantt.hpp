@@ -1,0 +1,18 @@
+#pragma once
+// A run of a plan as a text picture, for a terminal (`cosched run --dry-run` draws the predicted run): one row per
+// core, time left to right, each task a letter on the cores it holds, and a legend of the letters. The run's
+// tasks are put on the lowest free cores in start order (a plan names how many cores a task gets, not which; the
+// launcher's allocator packs them the same compact way), as scripts/plot_gantt.py draws a journal.
+#include <cstddef>
+#include <string>
+
+#include "cosched/sim/engine.hpp"
+#include "cosched/sim/plan.hpp"
+
+namespace cosched::sim {
+
+// `run` is `plan` run by the engine (a prediction: sim::predict or predict_contention). `width` columns of time
+// (at least 10). A plan without a cores resource is drawn on its first resource.
+[[nodiscard]] std::string gantt_chart(const LaunchPlan& plan, const EngineResult& run, std::size_t width = 72);
+
+}  // namespace cosched::sim
