@@ -1,9 +1,12 @@
 // The node's platform TOML (cosched::config) and the profiler's inputs: sweep TOML, profile CSV and its JSON
 // sidecar (docs/formats.md, docs/profiler.md).
 #include "cosched/config/platform.hpp"
+#include "cosched/profiler/profile_cache.hpp"
 #include "cosched/profiler/profile_context.hpp"
 #include "cosched/profiler/profile_csv.hpp"
 #include "cosched/profiler/sweep_config.hpp"
+#include <stdexcept>
+
 #include "scratch_file.hpp"
 #include "targets.hpp"
 
@@ -17,6 +20,15 @@ void profile_csv(std::string_view input) { (void)profiler::read_profile_csv(scra
 
 void profile_sidecar(std::string_view input) {
   (void)profiler::parse_profile_sidecar(input, "fuzz-profile.json");
+}
+
+// What the parser accepts, its writer writes, and the parser reads back the same (the writer's text again).
+void profile_cache_entry(std::string_view input) {
+  const profiler::CacheEntry entry = profiler::parse_cache_entry(input, "fuzz-entry.json");
+  const std::string text = profiler::cache_entry_to_json(entry);
+  if (profiler::cache_entry_to_json(profiler::parse_cache_entry(text, "fuzz-entry-again.json")) != text) {
+    throw std::logic_error("a cache entry does not read back as it was written");
+  }
 }
 
 }  // namespace cosched::fuzz

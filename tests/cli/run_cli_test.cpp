@@ -1,0 +1,287 @@
+// `cosched run` end to end (issue #24), through the built executables: a dry run writes its plan and the profile
+// cache and nothing else; a second run profiles nothing; stale, corrupt and foreign entries are said and measured
+// again; two runs at once share one cache; an interrupted run is resumed with only its unfinished tasks; bad input
+// is one clear line with its exit code, before anything is written. Nothing here is timed: the batches are
+// commands (/bin/true, a script) and a 1 MiB STREAM task, profiled once per point.
+#include <gtest/gtest.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <map>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "cosched/platform/binding.hpp"
+#include "cosched/profiler/profile_cache.hpp"
+#include "support/files.hpp"
+#include "support/programs.hpp"
+
+namespace cosched::cli {
+namespace {
+
+namespace fs = std::filesystem;
+using test_support::CommandResult;
+
+// One pool holding both tiers (an emulated tier is the slow one's memory): valid for any tier backend.
+const std::string kNodeToml = R"(format_version = 1
+[provenance]
+host = "fixture"
+date = "2026-11-25T12:00:00Z"
+method = "a test fixture"
+cosched_version = "0.1.0"
+tier_backend = "emulated"
+emulated = true
+references = []
+[[pools]]
+name = "dram"
+tiers = ["fast", "slow"]
+cores = [1, 2]
+gbs = [4.0, 5.0]
+)";
+const std::string kPlatformToml =
+    "name = \"tiny\"\ncores = \"auto\"\n[fast_memory]\ncapacity_mib = 8\nchunks = 4\ntier_backend = \"emulated\"\n";
+const std::string kCommands = R"({"tasks":[{"id":"a","command":["/bin/true"]},{"id":"b","command":["/bin/true"]}]})";
+// A STREAM task of 1 MiB (profiled at two pass counts) beside a command.
+const std::string kMixed =
+    R"({"tasks":[{"id":"s","kernel":"triad","footprint_bytes":1048576,"passes":3},{"id":"c","command":["/bin/true"]}]})";
+
+class RunCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!fs::exists(test_support::built_program("cosched")) || !fs::exists(test_support::built_program("stream_bench"))) {
+      GTEST_SKIP() << "bin/cosched or bin/stream_bench is not built";
+    }
+    dir_ = test_support::scratch_dir();
+    write("node.toml", kNodeToml);
+    write("p.toml", kPlatformToml);
+    write("b.json", kCommands);
+  }
+  fs::path write(const std::string& name, const std::string& text) const {
+    return test_support::write_file(dir_ / name, text);
+  }
+  // `cosched run` with the test's cache, node model and platform (and one run per profiled point).
+  [[nodiscard]] std::string run_line(const std::string& arguments) const {
+    return "run " + arguments + " --cache cache --node node.toml --reps 1";
+  }
+  CommandResult run(const std::string& arguments, const std::string& platform = " --platform p.toml") const {
+    return test_support::run_program("cosched", run_line(arguments) + platform, dir_);
+  }
+  [[nodiscard]] std::vector<fs::path> entries() const {
+    std::vector<fs::path> found;
+    if (!fs::exists(dir_ / "cache")) return found;
+    for (const auto& entry : fs::recursive_directory_iterator(dir_ / "cache")) {
+      if (entry.path().parent_path().filename() == "profiles") found.push_back(entry.path());
+    }
+    std::sort(found.begin(), found.end());
+    return found;
+  }
+  [[nodiscard]] std::vector<std::string> names_in(const fs::path& folder) const {
+    std::vector<std::string> names;
+    for (const auto& entry : fs::directory_iterator(folder)) names.push_back(entry.path().filename().string());
+    std::sort(names.begin(), names.end());
+    return names;
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(RunCli, ADryRunWritesThePlanAndTheCacheAndNothingElse) {
+  write("m.json", kMixed);
+  const CommandResult result = run("m.json --dry-run");
+  ASSERT_EQ(result.exit_code, 0) << result.out << result.err;
+  EXPECT_NE(result.out.find("predicted makespan"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("core 0 |"), std::string::npos) << "the predicted run's picture\n" << result.out;
+  EXPECT_NE(result.out.find("dry run"), std::string::npos) << result.out;
+  EXPECT_EQ(names_in(dir_ / "cosched-run-m"),
+            (std::vector<std::string>{"instance.json", "platform.toml", "schedule.json"}))
+      << "no journal, no task logs";
+  // Besides the plan: the cache (two entries, one per task kind) and nothing else in the folder.
+  EXPECT_EQ(names_in(dir_), (std::vector<std::string>{"b.json", "cache", "cosched-run-m", "m.json", "node.toml",
+                                                       "p.toml", "stderr-" + std::to_string(::getpid()) + ".txt",
+                                                       "stdout-" + std::to_string(::getpid()) + ".txt"}));
+  ASSERT_EQ(entries().size(), 2U);
+  for (const fs::path& path : entries()) {
+    const profiler::CacheEntry entry = profiler::parse_cache_entry(test_support::read_text(path), path.string());
+    if (entry.task.is_stream()) {
+      EXPECT_EQ(entry.passes, (profiler::PassCounts{1, 5})) << "a 3-pass task is timed at 1 and 5 passes";
+      for (const auto& row : entry.rows) EXPECT_TRUE(row.fixed_s.has_value()) << "its fixed cost apart";
+    } else {
+      EXPECT_TRUE(entry.program.has_value()) << "a command's program is stamped";
+    }
+  }
+}
+
+TEST_F(RunCli, ASecondRunProfilesNothingAndLeavesTheCacheAsItWas) {
+  const CommandResult first = run("b.json");
+  ASSERT_EQ(first.exit_code, 0) << first.out << first.err;
+  EXPECT_NE(first.out.find("0 from the cache, 1 measured now"), std::string::npos) << first.out;
+  EXPECT_NE(first.out.find("batch: predicted"), std::string::npos) << first.out;
+  std::map<fs::path, std::string> before;
+  for (const auto& path : entries()) before[path] = test_support::read_text(path);
+  const CommandResult second = run("b.json --output again");
+  ASSERT_EQ(second.exit_code, 0) << second.out << second.err;
+  EXPECT_NE(second.out.find("1 from the cache, 0 measured now"), std::string::npos) << second.out;
+  EXPECT_EQ(second.out.find("measuring"), std::string::npos) << second.out;
+  std::map<fs::path, std::string> after;
+  for (const auto& path : entries()) after[path] = test_support::read_text(path);
+  EXPECT_EQ(after, before);
+  // A run folder that holds a run is continued or replaced only when asked.
+  test_support::expect_one_line_error(run("b.json"), 2, "--resume", "a second run into the same folder");
+  EXPECT_EQ(run("b.json --force").exit_code, 0);
+}
+
+TEST_F(RunCli, StaleCorruptAndForeignEntriesAreSaidAndMeasuredAgain) {
+  ASSERT_EQ(run("b.json --dry-run").exit_code, 0);
+  ASSERT_EQ(entries().size(), 1U);
+  const fs::path entry = entries().front();
+  // Another calibration of this node: stale.
+  write("node2.toml", kNodeToml.substr(0, kNodeToml.find("gbs = [4.0, 5.0]")) + "gbs = [4.0, 6.0]\n");
+  CommandResult result =
+      test_support::run_program("cosched", "run b.json --cache cache --node node2.toml --reps 1 --platform p.toml "
+                                           "--dry-run", dir_);
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_NE(result.out.find("stale (measured under another calibration"), std::string::npos) << result.out;
+  // An entry that does not parse: corrupt, measured again, and then valid.
+  test_support::write_file(entry, "{ \"format\": ");
+  result = run("b.json --dry-run");
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_NE(result.out.find("corrupt (unreadable entry, measured again"), std::string::npos) << result.out;
+  EXPECT_NO_THROW((void)profiler::parse_cache_entry(test_support::read_text(entry), entry.string()));
+  // The node's folder renamed as if another node's: this node has none, the other's is not used.
+  const fs::path node_folder = entry.parent_path().parent_path();
+  fs::rename(node_folder, node_folder.parent_path() / "elsewhere-0123abcd");
+  result = run("b.json --dry-run");
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_NE(result.out.find("foreign (profiled on another node only (elsewhere-0123abcd)"), std::string::npos)
+      << result.out;
+  // --reprofile measures whatever the cache holds.
+  result = run("b.json --dry-run --reprofile");
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_NE(result.out.find("--reprofile"), std::string::npos) << result.out;
+}
+
+TEST_F(RunCli, TwoRunsAtOnceShareOneCacheWithoutCorruptingIt) {
+  write("m.json", kMixed);
+  const std::string command = test_support::built_program("cosched").string() + " " + run_line("m.json") +
+                              " --platform p.toml --dry-run --output ";
+  const CommandResult both = test_support::run_shell(
+      "sh -c '" + command + "one >one.txt 2>&1 & p1=$!; " + command + "two >two.txt 2>&1 & p2=$!; "
+      "wait $p1; a=$?; wait $p2; b=$?; exit $((a + b))'", dir_, 120);
+  const std::string one = test_support::read_text(dir_ / "one.txt"), two = test_support::read_text(dir_ / "two.txt");
+  ASSERT_EQ(both.exit_code, 0) << one << two;
+  ASSERT_EQ(entries().size(), 2U);
+  for (const fs::path& path : entries()) {
+    EXPECT_NO_THROW((void)profiler::parse_cache_entry(test_support::read_text(path), path.string())) << path;
+  }
+  // One of them measured both kinds under the node's lock; the other found them there.
+  const bool one_measured = one.find("2 measured now") != std::string::npos;
+  EXPECT_NE((one_measured ? two : one).find("2 from the cache, 0 measured now"), std::string::npos) << one << two;
+  EXPECT_NE((one_measured ? one : two).find("0 from the cache, 2 measured now"), std::string::npos) << one << two;
+  EXPECT_TRUE(fs::exists(dir_ / "one" / "schedule.json") && fs::exists(dir_ / "two" / "schedule.json"));
+}
+
+// The events of a journal, one JSON object per line.
+std::vector<nlohmann::json> journal_events(const fs::path& journal) {
+  std::vector<nlohmann::json> events;
+  std::istringstream lines(test_support::read_text(journal));
+  for (std::string line; std::getline(lines, line);) {
+    if (!line.empty() && line.back() == '}') events.push_back(nlohmann::json::parse(line));
+  }
+  return events;
+}
+
+std::size_t count_events(const std::vector<nlohmann::json>& events, const std::string& kind, const std::string& task) {
+  return static_cast<std::size_t>(std::count_if(events.begin(), events.end(), [&](const nlohmann::json& event) {
+    return event.value("event", "") == kind && event.value("task", "") == task;
+  }));
+}
+
+TEST_F(RunCli, AnInterruptedRunIsResumedWithOnlyItsUnfinishedTasks) {
+  if (platform::allowed_cores().size() < 2) GTEST_SKIP() << "needs 2 cores: task b holds one while a ends";
+  // b waits for a gate: open while it is profiled, closed while it runs, until the run is interrupted.
+  const fs::path gate = dir_ / "gate";
+  write("g.json", R"({"tasks":[{"id":"a","command":["/bin/true"]},)"
+                  R"({"id":"b","command":["/bin/sh","-c","while [ ! -e )" + gate.string() +
+                      R"( ]; do sleep 0.05; done"]}]})");
+  write("gate", "open");
+  ASSERT_EQ(run("g.json --dry-run").exit_code, 0);
+  fs::remove(gate);
+
+  const fs::path journal = dir_ / "cosched-run-g" / "journal.jsonl";
+  const pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    const int out = ::open((dir_ / "run.txt").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (out < 0 || ::chdir(dir_.c_str()) != 0) ::_exit(127);
+    ::dup2(out, 1);
+    ::dup2(out, 2);
+    const std::string program = test_support::built_program("cosched").string();
+    ::execl(program.c_str(), program.c_str(), "run", "g.json", "--cache", "cache", "--node", "node.toml", "--reps",
+            "1", "--platform", "p.toml", static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  bool a_ended = false;
+  for (int tick = 0; tick < 3000 && !a_ended; ++tick) {  // at most a minute: only a hang would take that long
+    a_ended = count_events(journal_events(journal), "end", "a") == 1;
+    if (!a_ended) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  ::kill(pid, SIGINT);
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(a_ended) << test_support::read_text(dir_ / "run.txt");
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 6) << test_support::read_text(dir_ / "run.txt");
+  EXPECT_NE(test_support::read_text(dir_ / "run.txt").find("cosched run g.json --resume"), std::string::npos);
+
+  write("gate", "open");
+  const CommandResult resumed = run("g.json --resume", "");
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.out << resumed.err;
+  const auto events = journal_events(journal);
+  EXPECT_EQ(count_events(events, "start", "a"), 1U) << "a completed before the interruption: not run again";
+  EXPECT_EQ(count_events(events, "start", "b"), 2U);
+  EXPECT_EQ(std::count_if(events.begin(), events.end(),
+                          [](const nlohmann::json& event) { return event.value("event", "") == "batch_start"; }),
+            2);
+  // The batch must be the one planned.
+  write("g.json", kCommands);
+  test_support::expect_one_line_error(run("g.json --resume", ""), 3, "not the one this run planned",
+                                      "resume with another batch");
+}
+
+// Bad input: one line, its exit code, and neither a run folder nor a cache.
+TEST_F(RunCli, BadInputIsOneLineWithItsExitCodeBeforeAnythingIsWritten) {
+  write("bad.json", R"({"tasks":[{"id":"a","command":["/no/such/program"]}]})");
+  write("broken.json", R"({"tasks":[)");
+  const std::vector<std::tuple<std::string, int, std::string>> cases{
+      {"no-such-batch.json", 2, "no-such-batch.json"},
+      {"broken.json", 3, "broken.json"},
+      {"bad.json", 3, "/no/such/program"},
+      {"b.json --algorithm bogus", 2, "bogus"},
+      {"b.json --resume", 2, "holds no run to continue"},
+      {"b.json --dry-run --resume", 2, "--dry-run"},
+      {"b.json --reps 0", 2, "--reps"},
+      {"b.json --timeout nan", 2, "--timeout"},
+      {"b.json --output b.json", 2, "is not a folder"},
+      {"b.json --slurm", 2, "SLURM_JOB_ID"},
+  };
+  for (const auto& [arguments, code, fragment] : cases) {
+    // --resume takes the run's own platform (--platform is refused beside it).
+    const bool resume = arguments.find("--resume") != std::string::npos;
+    const CommandResult result = test_support::run_shell(
+        "env -u SLURM_JOB_ID " + test_support::built_program("cosched").string() + " " + run_line(arguments) +
+            (resume ? "" : " --platform p.toml"), dir_);
+    test_support::expect_one_line_error(result, code, fragment, arguments);
+  }
+  EXPECT_FALSE(fs::exists(dir_ / "cache"));
+  EXPECT_FALSE(fs::exists(dir_ / "cosched-run-b"));
+  EXPECT_FALSE(fs::exists(dir_ / "cosched-run-bad"));
+}
+
+}  // namespace
+}  // namespace cosched::cli
