@@ -2,6 +2,8 @@
 // measured (profiles use --measurer knl-model), and the one launch that succeeds (a resume row's setup) runs /bin/true.
 #include "cli/robustness_cases.hpp"
 
+#include "support/machine_xml.hpp"
+
 namespace cosched::cli::robustness {
 namespace {
 
@@ -122,6 +124,12 @@ const std::string kWeight = "a task weight that is zero, negative, too large or 
 const std::string kCommandSweep =
     "a command sweep asked wrongly: kernels with commands, --name per --command, an unknown placement, an unterminated "
     "quote, a command task without a profile";
+
+// Issue #27: what the hostile audit found after issue #9's classes were fixed, most serious first.
+const std::string kTopologyXml =
+    "untrusted topology XML: an object without complete_nodeset (crashed hwloc), 20,000 nested objects (overflowed "
+    "its stack), a memory size or page count negative, huge or text";
+const std::string kTopo = "cosched topo --topology-xml bad.xml";
 
 std::vector<Case> make_cases() {
   const std::string far = schedule_with("t-list-lpt", "1e12", "0.01");
@@ -512,6 +520,22 @@ std::vector<Case> make_cases() {
       {kCommandSweep, "cosched profile --config bad.toml -o o.csv", 3, "unterminated",
        {{"bad.toml", "[[commands]]\ncommand = \"'unterminated\"\n"}}},
       {kCommandSweep, kInstance + "w.json", 3, "without \"profile\""},
+      // ---- issue #27: untrusted hwloc XML ----
+      {kTopologyXml, kTopo, 3, "bad.xml: hwloc crashed with signal",
+       {{"bad.xml", test::machine_xml(R"(cpuset="0x1" complete_cpuset="0x1" nodeset="0x1" local_memory="1024")")}}},
+      {kTopologyXml, kTopo, 3, "bad.xml:5: elements nested more than 64 deep",
+       {{"bad.xml", test::machine_xml(test::kMachineXmlSets + R"( local_memory="1024")", test::nested_groups(20000))}}},
+      {kTopologyXml, kTopo, 3, R"(bad.xml:6: <object> local_memory="-5")",
+       {{"bad.xml", test::machine_xml(test::kMachineXmlSets + R"( local_memory="-5")")}}},
+      {kTopologyXml, kTopo, 3, R"(local_memory="99999999999999999999")",
+       {{"bad.xml", test::machine_xml(test::kMachineXmlSets + R"( local_memory="99999999999999999999")")}}},
+      {kTopologyXml, kTopo, 3, R"(local_memory="lots")",
+       {{"bad.xml", test::machine_xml(test::kMachineXmlSets + R"( local_memory="lots")")}}},
+      {kTopologyXml, kTopo, 3, R"(<page_type> count="-1")",
+       {{"bad.xml", test::machine_xml(test::kMachineXmlSets + R"( local_memory="1024")", "",
+                                  R"(<page_type size="4096" count="-1"/>)")}}},
+      {kTopologyXml, "cosched topo --json --topology-xml bad.xml", 3, "not well-formed",
+       {{"bad.xml", test::machine_xml(test::kMachineXmlSets + R"( local_memory="1024)")}}},
   };
 }
 
