@@ -51,11 +51,12 @@ void read_command(const json& entry, WorkloadTask& task, const std::string& wher
   if (entry.contains("env")) {
     const json& env = entry.at("env");
     if (!env.is_object()) throw InputError(where, "\"env\" must be an object of NAME: \"value\" strings");
+    std::vector<std::pair<std::string, std::string>> variables;
     for (const auto& [name, value] : env.items()) {  // nlohmann keeps object keys sorted
       if (!value.is_string()) throw InputError(where, fmt::format("\"env\".{} must be a string", name));
-      task.environment.push_back(name + "=" + value.get<std::string>());
+      variables.emplace_back(name, value.get<std::string>());
     }
-    check_environment(task.environment, where + ": \"env\"");
+    task.environment = environment_entries(variables, where + ": \"env\"");
   }
   const json& argv = entry.at("command");
   if (!argv.is_array()) throw InputError(where, "\"command\" must be an array of strings (argv; no shell)");
