@@ -1,6 +1,7 @@
 #include "platform/topology/crash_isolation.hpp"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -20,6 +21,10 @@ std::optional<std::string> crash_in_child(const std::function<void()>& work) {
   if (pid == 0) {
     const int null_fd = ::open("/dev/null", O_WRONLY);
     if (null_fd >= 0) ::dup2(null_fd, STDERR_FILENO);
+    // A crash ends the child by its signal, also under a sanitizer (whose handlers would exit with a code).
+    struct sigaction default_action {};
+    default_action.sa_handler = SIG_DFL;
+    for (const int signal : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) ::sigaction(signal, &default_action, nullptr);
     try {
       work();
     } catch (...) {  // NOLINT(bugprone-empty-catch): the parent meets the same exception when it does the work
