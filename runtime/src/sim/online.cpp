@@ -8,8 +8,9 @@ std::vector<sched::online::JobOutcome> job_outcomes(const EngineResult& result) 
   std::vector<sched::online::JobOutcome> outcomes(result.runs.size());
   for (std::size_t j = 0; j < result.runs.size(); ++j) {
     const TaskRun& run = result.runs[j];
+    outcomes[j].release = run.release;
     if (run.state != TaskState::done || run.completion.status != TaskStatus::ok) continue;
-    outcomes[j] = {true, run.launch.start, run.completion.end, run.grant.amounts};
+    outcomes[j] = {true, run.release, run.launch.start, run.completion.end, run.grant.amounts};
   }
   return outcomes;
 }

@@ -5,6 +5,7 @@
 // and policy code. When the instance has a bandwidth model, the plan carries it and each task's demand on the
 // memory pools: what the contention clock needs to predict co-running tasks slowing each other down.
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <span>
@@ -18,6 +19,19 @@
 
 namespace cosched::sim {
 
+// No release gate (ReleaseGate): the task is released at PlannedTask::release.
+inline constexpr std::size_t kNoGate = SIZE_MAX;
+
+// A release that waits for completions (a closed-loop replay, sim/replay.hpp: a user submits the next job once the
+// results it waited for are back). A gate opens once every task in `tasks` has ended (with any status) and the gate
+// it `follows`, if any, has opened; it opens at the latest of those ends and of that gate's opening. A task behind a
+// gate (PlannedTask::gate) is released at the gate's opening + its gate_delay instead of at its release. Gates and
+// tasks must not wait on each other in a cycle (run_engine checks).
+struct ReleaseGate {
+  std::size_t follows = kNoGate;    // another gate of LaunchPlan::gates, or kNoGate
+  std::vector<std::size_t> tasks;   // indices into LaunchPlan::tasks
+};
+
 struct PlannedTask {
   std::string id;
   std::vector<int> demand;         // amount of each resource type (cores, fast chunks, ...)
@@ -28,6 +42,8 @@ struct PlannedTask {
   // cores; empty bytes_per_s when unknown (the task then never contends).
   sched::FlowDemand flow = {};
   double release = 0.0;  // the engine shows the task to the policy from this time on (online jobs)
+  std::size_t gate = kNoGate;  // or: released at this gate's opening + gate_delay (LaunchPlan::gates)
+  double gate_delay = 0.0;
   [[nodiscard]] double planned_end() const noexcept { return planned_start + predicted_duration; }
 };
 
@@ -43,6 +59,8 @@ struct LaunchPlan {
   // allocation when it starts it, and it then takes its time there. Null for the plan of a schedule.
   std::shared_ptr<const sched::online::OnlineWorkload> online;
   sched::online::OnlineOptions online_options;
+  // Releases that wait for completions (empty: every task at its release, an open-loop replay).
+  std::vector<ReleaseGate> gates;
 
   [[nodiscard]] bool is_pack() const noexcept;
   [[nodiscard]] bool is_online() const noexcept { return online != nullptr; }

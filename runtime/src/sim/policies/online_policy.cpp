@@ -13,6 +13,7 @@ OnlinePolicyAdapter::OnlinePolicyAdapter(std::unique_ptr<sched::online::OnlinePo
                                          const LaunchPlan& plan)
     : policy_(std::move(policy)),
       workload_(*plan.online),
+      releases_(plan.tasks.size(), 0.0),
       end_at_start_(plan.tasks.size(), 0.0),
       running_slot_(plan.tasks.size(), SIZE_MAX) {
   assert(plan.online && plan.online->instance.task_count() == plan.tasks.size());
@@ -21,11 +22,12 @@ OnlinePolicyAdapter::OnlinePolicyAdapter(std::unique_ptr<sched::online::OnlinePo
 sched::online::OnlineState OnlinePolicyAdapter::state(const EngineView& view) {
   // A job running past its expected end (wall clock) ends "now" at the earliest, as far as planning goes.
   for (auto& running : running_) running.expected_end = std::max(end_at_start_[running.job], view.now);
-  return sched::online::OnlineState{workload_, view.now, pending_, running_, view.available};
+  return sched::online::OnlineState{workload_, view.now, pending_, running_, view.available, releases_};
 }
 
 void OnlinePolicyAdapter::released(std::size_t task, const EngineView& view) {
   pending_.push_back(task);
+  releases_[task] = view.runs[task].release;
   policy_->released(task, state(view));
 }
 

@@ -30,6 +30,7 @@ class OnlinePolicyAdapter final : public Policy {
   std::unique_ptr<sched::online::OnlinePolicy> policy_;
   const sched::online::OnlineWorkload& workload_;
   std::vector<std::size_t> pending_;                  // release order
+  std::vector<double> releases_;                      // per job: when the engine released it
   std::vector<sched::online::RunningJob> running_;
   std::vector<double> end_at_start_;                  // per job: start + its time at its allocation
   std::vector<std::size_t> running_slot_;             // per job: its index in running_
