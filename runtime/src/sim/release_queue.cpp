@@ -32,8 +32,9 @@ ReleaseQueue::ReleaseQueue(const LaunchPlan& plan) : plan_(&plan) {
   for (std::size_t j = 0; j < tasks; ++j) {
     if (plan.tasks[j].gate == kNoGate) fixed_.emplace_back(plan.tasks[j].release, j);
   }
-  // Stable by time: ties keep plan order, i.e. (time, index) order.
-  std::stable_sort(fixed_.begin(), fixed_.end(), [](const Timed& a, const Timed& b) { return a.first < b.first; });
+  // Stable by time: ties keep plan order, i.e. (time, index) order. Traces and generated workloads come sorted.
+  const auto by_time = [](const Timed& a, const Timed& b) { return a.first < b.first; };
+  if (!std::is_sorted(fixed_.begin(), fixed_.end(), by_time)) std::stable_sort(fixed_.begin(), fixed_.end(), by_time);
   if (gates == 0) {
     if (fixed_.size() != tasks) throw UsageError("a task is behind a release gate, and the plan has no gates");
     return;
