@@ -71,7 +71,7 @@ ReleaseQueue::ReleaseQueue(const LaunchPlan& plan) : plan_(&plan) {
   check_acyclic(plan);
   for (std::size_t g = 0; g < gates; ++g) {
     if (remaining_[g] == 0) {
-      opening_[g] = 0.0;  // waits for nothing: open from the start
+      opening_[g] = plan.gates[g].planned_opening;  // waits for nothing
       open(g);
     }
   }
@@ -153,7 +153,8 @@ void ReleaseQueue::open(std::size_t gate) {
     opened.pop_back();
     for (std::size_t k = behind_offset_[g]; k < behind_offset_[g + 1]; ++k) {
       const std::size_t task = behind_[k];
-      gated_.emplace(opening_[g] + plan_->tasks[task].gate_delay, task);
+      // The planned release shifted by the gate's lateness: exactly the planned release when it opens on time.
+      gated_.emplace(plan_->tasks[task].release + (opening_[g] - plan_->gates[g].planned_opening), task);
     }
     for (std::size_t k = followers_offset_[g]; k < followers_offset_[g + 1]; ++k) {
       const std::size_t follower = followers_[k];
