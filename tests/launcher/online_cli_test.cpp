@@ -7,6 +7,9 @@
 #include <filesystem>
 #include <string>
 
+#include "cosched/sched/online/jobs_csv.hpp"
+#include "cosched/sched/online/swf.hpp"
+#include "support/online_rows.hpp"
 #include "support/programs.hpp"
 
 namespace cosched::launcher {
@@ -142,6 +145,42 @@ TEST_F(OnlineCli, ANodeWorkloadGivesItsCampaigns) {
   const auto json = run_json("--policy fairshare --workload users.json");
   EXPECT_EQ(json["campaigns"], 2);
   EXPECT_EQ(json["users"], 2);
+}
+
+// Issue 26's goal: the per-job CSV of a 20,000-job DASEDF run read back gives the summary metrics, to the bit.
+TEST_F(OnlineCli, TheJobsCsvOfTwentyThousandJobsRecomputesTheSummary) {
+  const auto json = run_json("--policy dasedf --synthetic --delta 20 --load 290 --jobs 20000 --seed 1 --jobs-out "
+                             "jobs.csv --swf-out schedule.swf");
+  const auto rows = sched::online::load_jobs_csv(dir_ / "jobs.csv");
+  ASSERT_EQ(rows.size(), 20000u);
+  const test_support::RecomputedMetrics again = test_support::recompute_metrics(rows, json["procs"].get<int>());
+  EXPECT_EQ(again.completed, json["completed"].get<std::size_t>());
+  EXPECT_EQ(again.max_stretch, json["max_stretch"].get<double>());
+  EXPECT_EQ(again.mean_stretch, json["mean_stretch"].get<double>());
+  EXPECT_EQ(again.max_flow, json["max_flow"].get<double>());
+  EXPECT_EQ(again.mean_flow, json["mean_flow"].get<double>());
+  EXPECT_EQ(again.utilization, json["utilization"].get<double>());
+  EXPECT_EQ(again.makespan, json["makespan"].get<double>());
+  // The SWF schedule replays as a trace: the same jobs, each run for as long as it ran.
+  const sched::online::SwfTrace schedule = sched::online::load_swf(dir_ / "schedule.swf");
+  EXPECT_EQ(schedule.records.size(), 20000u);
+  const auto replayed = run_json("--policy fcfs --trace schedule.swf");
+  EXPECT_EQ(replayed["jobs"], 20000);
+  EXPECT_EQ(replayed["procs"], 300);
+}
+
+// The documented closed-loop command (docs/online.md), on the KTH excerpt: every output written, and the replay
+// named in the JSON; an existing output is kept unless --force.
+TEST_F(OnlineCli, AClosedLoopReplayWritesItsPerJobOutputs) {
+  const std::string arguments = "--policy ostrich --trace " + kUsersTrace +
+                                " --campaigns max --replay closed --jobs-out ostrich_jobs.csv --swf-out ostrich.swf";
+  const auto json = run_json(arguments);
+  EXPECT_EQ(json["replay"], "closed");
+  EXPECT_GT(json["replay_followers"].get<int>(), 0);
+  EXPECT_EQ(sched::online::load_jobs_csv(dir_ / "ostrich_jobs.csv").size(), 100u);
+  EXPECT_EQ(run(arguments).exit_code, 2);  // outputs exist: refused before any work
+  EXPECT_EQ(run(arguments + " --force").exit_code, 0);
+  EXPECT_EQ(run("--policy fcfs --synthetic --jobs 5 --replay feedback").exit_code, 2);
 }
 
 }  // namespace
