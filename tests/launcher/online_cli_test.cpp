@@ -183,5 +183,18 @@ TEST_F(OnlineCli, AClosedLoopReplayWritesItsPerJobOutputs) {
   EXPECT_EQ(run("--policy fcfs --synthetic --jobs 5 --replay feedback").exit_code, 2);
 }
 
+// The documented plot (docs/online.md): bench/online_jobs_plot.py over a run's jobs CSV.
+TEST_F(OnlineCli, ThePlotScriptDrawsAJobsCsv) {
+  ASSERT_EQ(run("--policy ostrich --trace " + kUsersTrace + " --campaigns max --replay closed --jobs-out "
+                "ostrich_jobs.csv").exit_code, 0);
+  const CommandResult plot = test_support::run_shell(
+      "/usr/bin/python3 " + std::string(COSCHED_SOURCE_DIR) +
+          "/bench/online_jobs_plot.py --procs 140 ostrich=ostrich_jobs.csv --out jobs.png",
+      dir_);
+  ASSERT_EQ(plot.exit_code, 0) << plot.err;
+  if (plot.out.find("matplotlib not installed") != std::string::npos) GTEST_SKIP() << plot.out;
+  EXPECT_TRUE(fs::exists(dir_ / "jobs.png")) << plot.out;
+}
+
 }  // namespace
 }  // namespace cosched::launcher
