@@ -11,6 +11,7 @@
 #include "cosched/sched/online/swf.hpp"
 #include "support/online_rows.hpp"
 #include "support/programs.hpp"
+#include "support/test_data.hpp"
 
 namespace cosched::launcher {
 namespace {
@@ -194,6 +195,25 @@ TEST_F(OnlineCli, ThePlotScriptDrawsAJobsCsv) {
   ASSERT_EQ(plot.exit_code, 0) << plot.err;
   if (plot.out.find("matplotlib not installed") != std::string::npos) GTEST_SKIP() << plot.out;
   EXPECT_TRUE(fs::exists(dir_ / "jobs.png")) << plot.out;
+}
+
+// docs/online.md's closed-loop commands, exactly as written, in a folder holding the LPC-EGEE log (shared/).
+TEST_F(OnlineCli, TheDocumentedClosedLoopCommandsRunAsWritten) {
+  COSCHED_SHARED_DATA_OR_SKIP(trace, "traces/LPC-EGEE-2004-1.2-cln.swf.gz");
+  fs::create_symlink(trace, dir_ / "LPC-EGEE-2004-1.2-cln.swf.gz");
+  const std::string cosched = test_support::built_program("cosched").string();
+  const CommandResult replay = test_support::run_shell(
+      cosched + " online --policy ostrich --trace LPC-EGEE-2004-1.2-cln.swf.gz --campaigns max --from 2004-12-06 "
+                "--to 2005-01-24 --procs 140 --replay closed --jobs-out ostrich_jobs.csv --swf-out ostrich.swf",
+      dir_, 300);
+  ASSERT_EQ(replay.exit_code, 0) << replay.err;
+  EXPECT_NE(replay.out.find("replay          closed"), std::string::npos) << replay.out;
+  EXPECT_EQ(sched::online::load_jobs_csv(dir_ / "ostrich_jobs.csv").size(), 46373u);
+  fs::create_directory_symlink(fs::path(COSCHED_SOURCE_DIR) / "bench", dir_ / "bench");  // as from the repository
+  const CommandResult plot =
+      test_support::run_shell("bench/online_jobs_plot.py --procs 140 ostrich=ostrich_jobs.csv --out jobs.png", dir_, 300);
+  ASSERT_EQ(plot.exit_code, 0) << plot.err;
+  if (plot.out.find("matplotlib not installed") == std::string::npos) EXPECT_TRUE(fs::exists(dir_ / "jobs.png"));
 }
 
 }  // namespace
