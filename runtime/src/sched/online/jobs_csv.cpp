@@ -146,7 +146,7 @@ std::string to_jobs_csv(const std::vector<JobRecord>& records) {
     text += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(r.job_id),
                         csv_field(r.workload_name), r.submission_time, r.requested_number_of_resources,
                         r.requested_time, r.success ? 1 : 0, r.final_state, r.starting_time, r.execution_time,
-                        r.finish_time, r.waiting_time, r.turnaround_time, r.stretch, r.allocated_resources,
+                        r.finish_time, r.waiting_time, r.turnaround_time, r.stretch, csv_field(r.allocated_resources),
                         csv_field(r.user), r.campaign ? std::to_string(*r.campaign) : std::string(),
                         r.reference_time, allocation_text(r.allocation));
   }
@@ -188,7 +188,11 @@ std::vector<JobRecord> parse_jobs_csv(std::string_view text, const std::string& 
     r.stretch = number(12);
     r.allocated_resources = f[13];
     r.user = f[14];
-    if (!f[15].empty()) r.campaign = static_cast<std::size_t>(parse_int(f[15], where, columns[15]));
+    if (!f[15].empty()) {
+      const int campaign = parse_int(f[15], where, columns[15]);
+      if (campaign < 0) throw InputError(where, fmt::format("campaign {} is negative", campaign));
+      r.campaign = static_cast<std::size_t>(campaign);
+    }
     r.reference_time = number(16);
     for (std::size_t at = 0; at < f[17].size();) {
       std::size_t end = f[17].find(' ', at);
