@@ -213,7 +213,9 @@ TEST_F(OnlineCli, TheDocumentedClosedLoopCommandsRunAsWritten) {
   const CommandResult plot =
       test_support::run_shell("bench/online_jobs_plot.py --procs 140 ostrich=ostrich_jobs.csv --out jobs.png", dir_, 300);
   ASSERT_EQ(plot.exit_code, 0) << plot.err;
-  if (plot.out.find("matplotlib not installed") == std::string::npos) EXPECT_TRUE(fs::exists(dir_ / "jobs.png"));
+  if (plot.out.find("matplotlib not installed") == std::string::npos) {
+    EXPECT_TRUE(fs::exists(dir_ / "jobs.png")) << plot.out;
+  }
 }
 
 }  // namespace
