@@ -126,13 +126,9 @@ double job_time(const OnlineWorkload& workload, std::size_t job, std::span<const
   return workload.instance.time(job, alloc);
 }
 
-double stretch_at(const OnlineWorkload& workload, std::size_t job, double end) {
-  return (end - workload.arrivals[job].release) / workload.reference_time[job];
-}
-
-double planned_max_stretch(const OnlineWorkload& workload, std::span<const Placement> plan) {
+double planned_max_stretch(const OnlineState& state, std::span<const Placement> plan) {
   double worst = 0.0;
-  for (const Placement& placement : plan) worst = std::max(worst, stretch_at(workload, placement.job, placement.end));
+  for (const Placement& placement : plan) worst = std::max(worst, state.stretch_at(placement.job, placement.end));
   return worst;
 }
 
