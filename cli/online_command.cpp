@@ -8,6 +8,8 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "command_registry.hpp"
 #include "cosched/common/error.hpp"
@@ -15,7 +17,9 @@
 #include "cosched/launcher/launch.hpp"
 #include "cosched/sim/online.hpp"
 #include "cosched/sim/prediction.hpp"
+#include "cosched/sim/replay.hpp"
 #include "cosched/sched/online/campaigns.hpp"
+#include "cosched/sched/online/jobs_csv.hpp"
 #include "cosched/sched/online/metrics.hpp"
 #include "cosched/sched/online/policy.hpp"
 #include "cosched/sched/online/swf.hpp"
@@ -34,6 +38,7 @@ namespace online = cosched::sched::online;
 struct OnlineFlags {
   std::string policy;
   online::OnlineOptions options;
+  std::vector<std::string_view> policy_options_given;  // "--rho", "--reserve", "--threshold" when set
   std::optional<int> procs;
   std::string trace;
   std::optional<std::size_t> jobs;
@@ -49,6 +54,9 @@ struct OnlineFlags {
   bool launch = false;
   bool json = false;
   std::string output;
+  std::string replay = "open";
+  std::string jobs_out;  // Batsim _jobs.csv
+  std::string swf_out;   // the schedule as an SWF log
   cosched::cli::LaunchFlags run;
   [[nodiscard]] cosched::Overwrite overwrite() const {
     return cosched::overwrite_if_forced(run.force);
@@ -67,6 +75,7 @@ void check_flag_combination(const OnlineFlags& flags) {
                               "from its Instance JSON");
   }
   if (flags.downey_seed && flags.trace.empty()) throw cosched::UsageError("--downey-seed needs --trace");
+  online::check_online_policy_options(flags.policy, flags.policy_options_given);
   if (flags.trace.empty() && (!flags.campaigns.empty() || !flags.from.empty() || !flags.to.empty())) {
     throw cosched::UsageError("--campaigns, --from and --to read a trace: add --trace FILE (a node workload gives "
                               "its campaigns as the task attribute \"campaign\")");
@@ -117,12 +126,14 @@ online::OnlineWorkload simulated_workload(const OnlineFlags& flags) {
 }
 
 void print_metrics(const OnlineFlags& flags, const online::OnlineWorkload& workload,
-                   const online::OnlineMetrics& metrics, std::string_view clock) {
+                   const online::OnlineMetrics& metrics, std::string_view clock, const sim::ReplaySummary& replay) {
   if (!flags.output.empty() || flags.json) {
     nlohmann::json root = online::to_json(metrics);
     root["policy"] = flags.policy;
     root["workload"] = workload.source;
     root["clock"] = clock;
+    root["replay"] = replay.mode;
+    root["replay_followers"] = replay.followers;
     root["options"] = {{"rho", flags.options.rho},
                        {"reserve", flags.options.reserve},
                        {"threshold", flags.options.threshold}};
@@ -139,6 +150,8 @@ void print_metrics(const OnlineFlags& flags, const online::OnlineWorkload& workl
   fmt::print("{} ({} clock): {} jobs on {} {}, load {:.1f}; policy {}\n", workload.source, clock, metrics.jobs,
              metrics.procs, workload.instance.resources().front().name, metrics.load, flags.policy);
   fmt::print("  completed       {}\n", metrics.completed);
+  fmt::print("  replay          {}: {} jobs released after earlier work of their user, the rest as logged\n",
+             replay.mode, replay.followers);
   fmt::print("  max stretch     {:.4g}\n  mean stretch    {:.4g}\n", metrics.max_stretch, metrics.mean_stretch);
   fmt::print("  max flow        {:.6g} s\n  mean flow       {:.6g} s\n", metrics.max_flow, metrics.mean_flow);
   fmt::print("  utilization     {:.3f}\n  makespan        {:.6g} s\n", metrics.utilization, metrics.makespan);
@@ -168,21 +181,45 @@ std::vector<std::size_t> campaigns_of(const OnlineFlags& flags, const online::On
   return online::given_campaigns(workload);
 }
 
-// The metrics of an engine run, with the campaigns' when there are campaigns.
-online::OnlineMetrics metrics_of(const OnlineFlags& flags, const sim::LaunchPlan& plan,
-                                 const sim::EngineResult& result) {
-  online::OnlineMetrics metrics = sim::run_metrics(plan, result);
+// The online plan of `workload`, released as --replay says (campaigns: the units a closed loop releases).
+sim::LaunchPlan replay_plan(const OnlineFlags& flags, std::shared_ptr<const online::OnlineWorkload> workload,
+                            const std::vector<std::size_t>& campaigns, sim::ReplaySummary& replay) {
+  sim::LaunchPlan plan = sim::online_plan(std::move(workload), flags.options);
+  replay = sim::apply_replay(plan, flags.replay, campaigns);
+  return plan;
+}
+
+// The run's outputs: the metrics (with the campaigns' when there are campaigns) printed or written, and the
+// per-job CSV and SWF when asked.
+void report_run(const OnlineFlags& flags, const sim::LaunchPlan& plan, const sim::EngineResult& result,
+                std::string_view clock, const sim::ReplaySummary& replay) {
   const online::OnlineWorkload& workload = *plan.online;
+  online::OnlineMetrics metrics = sim::run_metrics(plan, result);
   const std::vector<std::size_t> campaigns = campaigns_of(flags, workload);
   if (!campaigns.empty()) {
     online::add_campaign_metrics(metrics, workload, sim::job_outcomes(result), campaigns);
   }
-  return metrics;
+  if (!flags.jobs_out.empty() || !flags.swf_out.empty()) {
+    const std::vector<online::JobRecord> records = sim::job_records(plan, result, campaigns);
+    if (!flags.jobs_out.empty()) {
+      cosched::write_text_file(flags.jobs_out, online::to_jobs_csv(records), flags.overwrite(), "jobs CSV");
+    }
+    if (!flags.swf_out.empty()) {
+      std::vector<std::string> header{
+          fmt::format(" Note: the {} schedule of {} under the online policy {} ({} replay), written by cosched "
+                      "online; job number k is row k of the jobs CSV (the workload's k-th job)",
+                      clock, workload.source, flags.policy, replay.mode)};
+      const std::string text = online::to_swf(online::swf_of_jobs(records, plan.capacities.front(), std::move(header)));
+      cosched::write_text_file(flags.swf_out, text, flags.overwrite(), "SWF schedule");
+    }
+  }
+  print_metrics(flags, workload, metrics, clock, replay);
 }
 
 void run_on_node(const OnlineFlags& flags, const std::shared_ptr<const online::OnlineWorkload>& workload,
                  const cosched::config::Workload& commands, const cosched::cli::LaunchNode& node) {
-  const sim::LaunchPlan plan = sim::online_plan(workload, flags.options);
+  sim::ReplaySummary replay;
+  const sim::LaunchPlan plan = replay_plan(flags, workload, campaigns_of(flags, *workload), replay);
   launcher::LaunchSettings settings = cosched::cli::launch_settings(
       flags.run, node.node, std::filesystem::path(flags.workload).replace_extension(".online.journal.jsonl"));
   settings.policy = flags.policy;
@@ -195,7 +232,7 @@ void run_on_node(const OnlineFlags& flags, const std::shared_ptr<const online::O
              settings.tier.backend, settings.tier.emulated() ? " (EMULATED fast tier)" : "", settings.journal.string());
   cosched::flush_standard_output();
   const launcher::LaunchSummary summary = launcher::launch(plan, commands, settings);
-  print_metrics(flags, *summary.plan.online, metrics_of(flags, summary.plan, summary.observed), "wall");
+  report_run(flags, summary.plan, summary.observed, "wall", replay);
   cosched::cli::report_launch(summary, settings);
 }
 
@@ -204,6 +241,8 @@ void run_online(const OnlineFlags& flags) {
   if (!flags.launch && !flags.output.empty()) {
     cosched::check_output_path(flags.output, flags.overwrite(), "online metrics");
   }
+  if (!flags.jobs_out.empty()) cosched::check_output_path(flags.jobs_out, flags.overwrite(), "jobs CSV");
+  if (!flags.swf_out.empty()) cosched::check_output_path(flags.swf_out, flags.overwrite(), "SWF schedule");
   if (!flags.workload.empty()) {
     const cosched::cli::LaunchNode node = cosched::cli::launch_node(flags.run);
     const cosched::exec::WorkloadFile file = cosched::exec::read_workload_file(flags.workload, node.platform_file);
@@ -215,13 +254,21 @@ void run_online(const OnlineFlags& flags) {
     auto workload = std::make_shared<const online::OnlineWorkload>(
         online::online_workload_from_instance(*file.instance, flags.workload));
     if (flags.launch) return run_on_node(flags, workload, file.workload, node);
-    const sim::LaunchPlan plan = sim::online_plan(workload, flags.options);
-    print_metrics(flags, *workload, metrics_of(flags, plan, sim::predict(plan, flags.policy)), "simulated");
+    sim::ReplaySummary replay;
+    const sim::LaunchPlan plan = replay_plan(flags, workload, campaigns_of(flags, *workload), replay);
+    report_run(flags, plan, sim::predict(plan, flags.policy), "simulated", replay);
     return;
   }
   auto workload = std::make_shared<const online::OnlineWorkload>(simulated_workload(flags));
-  const sim::LaunchPlan plan = sim::online_plan(workload, flags.options);
-  print_metrics(flags, *workload, metrics_of(flags, plan, sim::predict(plan, flags.policy)), "simulated");
+  sim::ReplaySummary replay;
+  const sim::LaunchPlan plan = replay_plan(flags, workload, campaigns_of(flags, *workload), replay);
+  report_run(flags, plan, sim::predict(plan, flags.policy), "simulated", replay);
+}
+
+std::string replay_help() {
+  std::string text = "How a trace's jobs are released (docs/online.md, Replay):";
+  for (const auto& mode : sim::replay_modes()) text += fmt::format("\n  {:<8} {}", mode.name, mode.summary);
+  return text;
 }
 
 std::string policy_help() {
@@ -265,10 +312,25 @@ const cosched::cli::CommandRegistration registration{"online", [](CLI::App& app)
       ->capture_default_str();
   sub->add_option("--workload", flags->workload, "Node workload: Instance JSON whose tasks carry release_s");
   sub->add_flag("--launch", flags->launch, "Run the node workload for real on this node (wall clock, journaled)");
+  std::vector<std::string> replay_names;
+  for (const auto& mode : sim::replay_modes()) replay_names.emplace_back(mode.name);
+  sub->add_option("--replay", flags->replay, replay_help())->check(CLI::IsMember(replay_names))->capture_default_str();
+  sub->add_option("--jobs-out", flags->jobs_out,
+                  "Write one row per job to this CSV, in Batsim's _jobs.csv columns (evalys reads it); --force "
+                  "replaces an existing file");
+  sub->add_option("--swf-out", flags->swf_out,
+                  "Write the schedule as an SWF log (submit, wait and run times as run); --force replaces an existing "
+                  "file");
   sub->add_flag("--json", flags->json, "Print the metrics as JSON");
   sub->add_option("--output", flags->output, "Write the metrics JSON to this file (- : stdout; --force replaces an existing one)");
   cosched::cli::add_launch_flags(*sub, flags->run);
-  sub->callback([flags] { run_online(*flags); });
+  sub->callback([flags, sub] {
+    // Which policy options the user set (their defaults cannot tell): a policy that does not read one refuses it.
+    for (const std::string_view option : {"--rho", "--reserve", "--threshold"}) {
+      if (sub->get_option(std::string(option))->count() > 0) flags->policy_options_given.push_back(option);
+    }
+    run_online(*flags);
+  });
 }};
 
 }  // namespace

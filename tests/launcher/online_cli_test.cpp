@@ -7,7 +7,11 @@
 #include <filesystem>
 #include <string>
 
+#include "cosched/sched/online/jobs_csv.hpp"
+#include "cosched/sched/online/swf.hpp"
+#include "support/online_rows.hpp"
 #include "support/programs.hpp"
+#include "support/test_data.hpp"
 
 namespace cosched::launcher {
 namespace {
@@ -142,6 +146,76 @@ TEST_F(OnlineCli, ANodeWorkloadGivesItsCampaigns) {
   const auto json = run_json("--policy fairshare --workload users.json");
   EXPECT_EQ(json["campaigns"], 2);
   EXPECT_EQ(json["users"], 2);
+}
+
+// Issue 26's goal: the per-job CSV of a 20,000-job DASEDF run read back gives the summary metrics, to the bit.
+TEST_F(OnlineCli, TheJobsCsvOfTwentyThousandJobsRecomputesTheSummary) {
+  const auto json = run_json("--policy dasedf --synthetic --delta 20 --load 290 --jobs 20000 --seed 1 --jobs-out "
+                             "jobs.csv --swf-out schedule.swf");
+  const auto rows = sched::online::load_jobs_csv(dir_ / "jobs.csv");
+  ASSERT_EQ(rows.size(), 20000u);
+  const test_support::RecomputedMetrics again = test_support::recompute_metrics(rows, json["procs"].get<int>());
+  EXPECT_EQ(again.completed, json["completed"].get<std::size_t>());
+  EXPECT_EQ(again.max_stretch, json["max_stretch"].get<double>());
+  EXPECT_EQ(again.mean_stretch, json["mean_stretch"].get<double>());
+  EXPECT_EQ(again.max_flow, json["max_flow"].get<double>());
+  EXPECT_EQ(again.mean_flow, json["mean_flow"].get<double>());
+  EXPECT_EQ(again.utilization, json["utilization"].get<double>());
+  EXPECT_EQ(again.makespan, json["makespan"].get<double>());
+  // The SWF schedule replays as a trace: the same jobs, each run for as long as it ran.
+  const sched::online::SwfTrace schedule = sched::online::load_swf(dir_ / "schedule.swf");
+  EXPECT_EQ(schedule.records.size(), 20000u);
+  const auto replayed = run_json("--policy fcfs --trace schedule.swf");
+  EXPECT_EQ(replayed["jobs"], 20000);
+  EXPECT_EQ(replayed["procs"], 300);
+}
+
+// The documented closed-loop command (docs/online.md), on the KTH excerpt: every output written, and the replay
+// named in the JSON; an existing output is kept unless --force.
+TEST_F(OnlineCli, AClosedLoopReplayWritesItsPerJobOutputs) {
+  const std::string arguments = "--policy ostrich --trace " + kUsersTrace +
+                                " --campaigns max --replay closed --jobs-out ostrich_jobs.csv --swf-out ostrich.swf";
+  const auto json = run_json(arguments);
+  EXPECT_EQ(json["replay"], "closed");
+  EXPECT_GT(json["replay_followers"].get<int>(), 0);
+  EXPECT_EQ(sched::online::load_jobs_csv(dir_ / "ostrich_jobs.csv").size(), 100u);
+  EXPECT_EQ(run(arguments).exit_code, 2);  // outputs exist: refused before any work
+  EXPECT_EQ(run(arguments + " --force").exit_code, 0);
+  EXPECT_EQ(run("--policy fcfs --synthetic --jobs 5 --replay feedback").exit_code, 2);
+}
+
+// The documented plot (docs/online.md): bench/online_jobs_plot.py over a run's jobs CSV.
+TEST_F(OnlineCli, ThePlotScriptDrawsAJobsCsv) {
+  ASSERT_EQ(run("--policy ostrich --trace " + kUsersTrace + " --campaigns max --replay closed --jobs-out "
+                "ostrich_jobs.csv").exit_code, 0);
+  const CommandResult plot = test_support::run_shell(
+      "/usr/bin/python3 " + std::string(COSCHED_SOURCE_DIR) +
+          "/bench/online_jobs_plot.py --procs 140 ostrich=ostrich_jobs.csv --out jobs.png",
+      dir_);
+  ASSERT_EQ(plot.exit_code, 0) << plot.err;
+  if (plot.out.find("matplotlib not installed") != std::string::npos) GTEST_SKIP() << plot.out;
+  EXPECT_TRUE(fs::exists(dir_ / "jobs.png")) << plot.out;
+}
+
+// docs/online.md's closed-loop commands, exactly as written, in a folder holding the LPC-EGEE log (shared/).
+TEST_F(OnlineCli, TheDocumentedClosedLoopCommandsRunAsWritten) {
+  COSCHED_SHARED_DATA_OR_SKIP(trace, "traces/LPC-EGEE-2004-1.2-cln.swf.gz");
+  fs::create_symlink(trace, dir_ / "LPC-EGEE-2004-1.2-cln.swf.gz");
+  const std::string cosched = test_support::built_program("cosched").string();
+  const CommandResult replay = test_support::run_shell(
+      cosched + " online --policy ostrich --trace LPC-EGEE-2004-1.2-cln.swf.gz --campaigns max --from 2004-12-06 "
+                "--to 2005-01-24 --procs 140 --replay closed --jobs-out ostrich_jobs.csv --swf-out ostrich.swf",
+      dir_, 300);
+  ASSERT_EQ(replay.exit_code, 0) << replay.err;
+  EXPECT_NE(replay.out.find("replay          closed"), std::string::npos) << replay.out;
+  EXPECT_EQ(sched::online::load_jobs_csv(dir_ / "ostrich_jobs.csv").size(), 46373u);
+  fs::create_directory_symlink(fs::path(COSCHED_SOURCE_DIR) / "bench", dir_ / "bench");  // as from the repository
+  const CommandResult plot =
+      test_support::run_shell("bench/online_jobs_plot.py --procs 140 ostrich=ostrich_jobs.csv --out jobs.png", dir_, 300);
+  ASSERT_EQ(plot.exit_code, 0) << plot.err;
+  if (plot.out.find("matplotlib not installed") == std::string::npos) {
+    EXPECT_TRUE(fs::exists(dir_ / "jobs.png")) << plot.out;
+  }
 }
 
 }  // namespace

@@ -109,8 +109,9 @@ TEST(TraceWindow, KeepsTheRecordsSubmittedBetweenTheBounds) {
 // a job that never completed (its campaign is left out).
 struct HandMadeRun {
   OnlineWorkload workload = testing::rigid_workload({2}, {{0.0, 4.0}, {0.0, 2.0}, {1.0, 2.0}, {10.0, 1.0}, {0.0, 1.0}});
-  std::vector<JobOutcome> outcomes{{true, 0.0, 4.0, {1}}, {true, 0.0, 2.0, {1}}, {true, 4.0, 6.0, {1}},
-                                   {true, 10.5, 11.5, {1}}, {false, 0.0, 0.0, {}}};
+  // {completed, release, start, end, allocation}
+  std::vector<JobOutcome> outcomes{{true, 0.0, 0.0, 4.0, {1}}, {true, 0.0, 0.0, 2.0, {1}}, {true, 1.0, 4.0, 6.0, {1}},
+                                   {true, 10.0, 10.5, 11.5, {1}}, {false, 0.0, 0.0, 0.0, {}}};
   std::vector<std::size_t> campaigns{0, 0, 1, 2, 3};
   HandMadeRun() {
     const std::vector<std::string> users{"a", "a", "b", "b", "c"};
@@ -145,7 +146,7 @@ TEST(CampaignMetrics, StretchSharesAndJainOnAHandMadeOutcome) {
 
 TEST(CampaignMetrics, OutliersAboveTheThresholdLeaveThePapersMeanAndPercentilesSpanTheDistribution) {
   HandMadeRun run;
-  run.outcomes[3] = {true, 10.0, 10.0 + 1.0 * (kCampaignOutlierStretch + 10.0), {1}};  // b's second: an outlier
+  run.outcomes[3] = {true, 10.0, 10.0, 10.0 + 1.0 * (kCampaignOutlierStretch + 10.0), {1}};  // b's second: an outlier
   OnlineMetrics metrics = online_metrics(run.workload, run.outcomes);
   add_campaign_metrics(metrics, run.workload, run.outcomes, run.campaigns);
   EXPECT_EQ(metrics.campaign_outliers, 1u);
@@ -171,7 +172,7 @@ TEST(CampaignMetrics, ACampaignsIdealFlowWaitsForItsLastReleaseAndUsersHaveMedia
   EXPECT_DOUBLE_EQ(metrics.max_campaign_stretch, 10.5 / 10.0);
 
   run = HandMadeRun{};  // user b's campaigns at stretch 1.0 (its 2 s job released at 1, done at 3) and 1.5
-  run.outcomes[2] = {true, 1.0, 3.0, {1}};
+  run.outcomes[2] = {true, 1.0, 1.0, 3.0, {1}};
   OnlineMetrics three = online_metrics(run.workload, run.outcomes);
   run.campaigns = {0, 0, 1, 2, 3};
   add_campaign_metrics(three, run.workload, run.outcomes, run.campaigns);
@@ -181,8 +182,8 @@ TEST(CampaignMetrics, ACampaignsIdealFlowWaitsForItsLastReleaseAndUsersHaveMedia
 
 TEST(CampaignMetrics, EqualUsersHaveJainIndexOneAndNoCampaignsWriteNoFields) {
   HandMadeRun run;
-  run.outcomes[2] = {true, 1.0, 3.0, {1}};  // b's first campaign at stretch 1 too
-  run.outcomes[3] = {true, 10.0, 11.0, {1}};
+  run.outcomes[2] = {true, 1.0, 1.0, 3.0, {1}};  // b's first campaign at stretch 1 too
+  run.outcomes[3] = {true, 10.0, 10.0, 11.0, {1}};
   OnlineMetrics metrics = online_metrics(run.workload, run.outcomes);
   EXPECT_FALSE(to_json(metrics).contains("campaigns"));
   add_campaign_metrics(metrics, run.workload, run.outcomes, run.campaigns);

@@ -84,7 +84,7 @@ TEST(DbosTest, SequentialJobsOnOneMachineReachTheOptimalMaxStretch) {
     testing::expect_valid_plan(state, plan.placements);
 
     const double optimum = testing::brute_force_max_stretch(fixture);
-    const double planned = planned_max_stretch(workload, plan.placements);
+    const double planned = planned_max_stretch(state, plan.placements);
     EXPECT_GE(planned, optimum * (1 - 1e-12)) << "seed " << seed;
     EXPECT_LE(planned, optimum / (1 - kDbosTolerance)) << "seed " << seed;
   }

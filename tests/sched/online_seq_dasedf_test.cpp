@@ -30,7 +30,7 @@ TEST(Dasedf, Theorem33AgainstTheExactOptimum) {
     const OnlineState state = fixture.state();
     const double stretch = dasedf_stretch(state);
     const std::vector<Placement> plan = edf_plan(state, stretch);
-    const double planned = planned_max_stretch(fixture.workload, plan);
+    const double planned = planned_max_stretch(state, plan);
     const double optimum = testing::brute_force_max_stretch(fixture);
     EXPECT_LE(planned, stretch + 1.0 - 1.0 / m + kSlack) << "seed " << seed;
     EXPECT_GE(planned, optimum - kSlack) << "seed " << seed;
@@ -81,9 +81,9 @@ TEST(Dasedf, EdfIsOptimalOnOneMachine) {
     const StateFixture fixture = testing::random_sequential_state(5000 + seed, 1, 6);
     const OnlineState state = fixture.state();
     const double optimum = testing::brute_force_max_stretch(fixture);
-    EXPECT_LE(planned_max_stretch(fixture.workload, edf_plan(state, optimum)), optimum + kSlack) << "seed " << seed;
+    EXPECT_LE(planned_max_stretch(state, edf_plan(state, optimum)), optimum + kSlack) << "seed " << seed;
     const auto policy = make_online_policy("dasedf", {}, fixture.workload);
-    const double planned = planned_max_stretch(fixture.workload, policy->plan(state));
+    const double planned = planned_max_stretch(state, policy->plan(state));
     EXPECT_LE(planned, optimum * (1.0 + kDasedfTolerance) + kSlack) << "seed " << seed;
   }
 }

@@ -125,7 +125,7 @@ TEST_P(AdversaryTest, AdversaryOfTheorems21And22) {
       ASSERT_FALSE(second.empty());
     }
     EXPECT_EQ(second[0].start, 10.0) << "m = " << m;
-    EXPECT_EQ(stretch_at(workload, specs.size(), second[0].end), 11.0);
+    EXPECT_EQ((OnlineState{workload, 10.0, adversary, {}, none}.stretch_at(specs.size(), second[0].end)), 11.0);
   }
 }
 

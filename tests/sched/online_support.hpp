@@ -236,7 +236,9 @@ struct Replay {
   std::size_t plans = 0;
   [[nodiscard]] double max_stretch(const OnlineWorkload& workload) const {
     double worst = 0.0;
-    for (std::size_t j = 0; j < start.size(); ++j) worst = std::max(worst, stretch_at(workload, j, end[j]));
+    for (std::size_t j = 0; j < start.size(); ++j) {
+      worst = std::max(worst, (end[j] - workload.arrivals[j].release) / workload.reference_time[j]);
+    }
     return worst;
   }
 };

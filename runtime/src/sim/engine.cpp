@@ -14,6 +14,7 @@
 #include <stdexcept>
 
 #include "cosched/common/error.hpp"
+#include "sim/release_queue.hpp"
 
 namespace cosched::sim {
 
@@ -41,7 +42,13 @@ class EngineRun {
  public:
   EngineRun(const LaunchPlan& plan, Policy& policy, Clock& clock, sim::ResourcePool& pool, EngineObserver* observer,
             const EngineOptions& options)
-      : plan_(plan), policy_(policy), clock_(clock), pool_(pool), observer_(observer), options_(options) {
+      : plan_(plan),
+        policy_(policy),
+        clock_(clock),
+        pool_(pool),
+        observer_(observer),
+        options_(options),
+        releases_(plan) {
     result_.runs.resize(plan.tasks.size());
     result_.peak_in_use.assign(plan.dimensions(), 0);
     in_use_.assign(plan.dimensions(), 0);
@@ -50,12 +57,11 @@ class EngineRun {
       throw UsageError(fmt::format("the resource pool has capacities [{}], the plan [{}]",
                                    fmt::join(pool_.capacities(), ", "), fmt::join(plan.capacities, ", ")));
     }
-    // Tasks in release order (ties: plan order); every one waits until its release has come.
-    release_order_.resize(plan.tasks.size());
-    std::iota(release_order_.begin(), release_order_.end(), std::size_t{0});
-    std::stable_sort(release_order_.begin(), release_order_.end(),
-                     [&](std::size_t a, std::size_t b) { return plan.tasks[a].release < plan.tasks[b].release; });
-    for (auto& run : result_.runs) run.state = TaskState::waiting;
+    // Every task waits until its release has come (ReleaseQueue: in release order, ties in plan order).
+    for (std::size_t j = 0; j < plan.tasks.size(); ++j) {
+      result_.runs[j].state = TaskState::waiting;
+      result_.runs[j].release = plan.tasks[j].release;
+    }
     waiting_ = plan.tasks.size();
   }
 
@@ -120,23 +126,18 @@ class EngineRun {
   // Shows the policy every task whose release has come (up to the rounding of has_come in policies/fits.hpp).
   void release_due() {
     const double now = clock_.now();
-    while (next_released_ < release_order_.size()) {
-      const std::size_t task = release_order_[next_released_];
-      const double release = plan_.tasks[task].release;
-      if (release > now + 1e-9 * std::max(1.0, std::abs(release))) break;
-      ++next_released_;
-      result_.runs[task].state = TaskState::pending;
+    while (const auto due = releases_.take_due(now)) {
+      TaskRun& run = result_.runs[due->task];
+      run.state = TaskState::pending;
+      run.release = due->release;
       --waiting_;
       ++pending_;
       ++result_.events;
-      timed([&] { policy_.released(task, view()); });
+      timed([&] { policy_.released(due->task, view()); });
     }
   }
 
-  [[nodiscard]] std::optional<double> next_release() const {
-    if (next_released_ == release_order_.size()) return std::nullopt;
-    return plan_.tasks[release_order_[next_released_]].release;
-  }
+  [[nodiscard]] std::optional<double> next_release() const { return releases_.next(); }
 
   // Starts what the policy selects; returns true when one of its choices was refused.
   bool start_selected() {
@@ -208,6 +209,7 @@ class EngineRun {
     for (std::size_t i = 0; i < demand.size(); ++i) in_use_[i] -= demand[i];
     available_ = pool_.available();
     result_.observed_makespan = std::max(result_.observed_makespan, completion.end);
+    releases_.ended(completion.task, completion.end);
     switch (completion.status) {
       case TaskStatus::ok: ++result_.completed; break;
       case TaskStatus::failed:
@@ -239,8 +241,7 @@ class EngineRun {
   std::vector<int> in_use_;
   std::vector<int> available_;
   std::deque<Completion> queue_;
-  std::vector<std::size_t> release_order_;
-  std::size_t next_released_ = 0;  // release_order_[next_released_] is the next task to release
+  ReleaseQueue releases_;
   std::size_t waiting_ = 0;        // not released yet
   std::size_t pending_ = 0;        // released, not started
   std::size_t running_ = 0;

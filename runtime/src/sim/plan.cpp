@@ -150,6 +150,11 @@ LaunchPlan remaining_plan(const LaunchPlan& plan, const std::vector<std::string>
     earliest = std::min(earliest, task.planned_start);
   }
   for (auto& task : rest.tasks) task.planned_start -= earliest;
+  if (!plan.gates.empty() && rest.tasks.size() != plan.tasks.size()) {
+    throw UsageError("a closed-loop replay (--replay closed) cannot be resumed: its releases depend on completions "
+                     "of the run that was stopped; run it again whole");
+  }
+  for (auto& gate : rest.gates) gate.planned_opening -= earliest;  // shifted like the releases they move
   if (plan.online) {
     std::vector<std::size_t> keep;
     for (std::size_t j = 0; j < plan.tasks.size(); ++j) {

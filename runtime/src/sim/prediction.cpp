@@ -6,6 +6,7 @@
 #include "cosched/sim/clocks/contention_clock.hpp"
 #include "cosched/sim/clocks/simulated_clock.hpp"
 #include "cosched/sim/policies.hpp"
+#include "sim/counting_pool.hpp"
 
 namespace cosched::sim {
 
@@ -53,8 +54,8 @@ namespace {
 
 EngineResult run_on(const LaunchPlan& plan, std::string_view policy_name, Clock& clock) {
   auto policy = make_policy(policy_name, plan);
-  auto pool = sim::make_abstract_pool(plan.resource_names, plan.capacities);
-  return run_engine(plan, *policy, clock, *pool);
+  CountingPool pool(plan.capacities);
+  return run_engine(plan, *policy, clock, pool);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // Instance JSON and Schedule JSON (docs/formats.md), SWF traces.
 #include "cosched/sched/cluster_manifest.hpp"
 #include "cosched/sched/io.hpp"
+#include "cosched/sched/online/jobs_csv.hpp"
 #include "cosched/sched/online/swf.hpp"
 #include "targets.hpp"
 
@@ -43,6 +44,15 @@ void swf_trace(std::string_view input) {
   // A small machine, so that a header's absurd MaxProcs does not size the allocation space.
   (void)workload_from_swf(trace, {64, 200, std::nullopt});
   (void)workload_from_swf(trace, {64, 200, 1});
+}
+
+void jobs_csv(std::string_view input) {
+  using namespace sched::online;
+  const std::vector<JobRecord> records = parse_jobs_csv(input, "fuzz.csv");
+  if (parse_jobs_csv(to_jobs_csv(records), "again.csv") != records) {
+    throw std::logic_error("to_jobs_csv does not read back the same");
+  }
+  (void)to_swf(swf_of_jobs(records, 64, {}));
 }
 
 }  // namespace cosched::fuzz

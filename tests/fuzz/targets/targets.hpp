@@ -16,6 +16,7 @@ using TargetFunction = void (*)(std::string_view input);
 void instance_json(std::string_view input);  // sched::parse_instance
 void schedule_json(std::string_view input);  // sched::parse_schedule against a small fixed instance
 void swf_trace(std::string_view input);      // sched::online::read_swf_bytes, to_swf, workload_from_swf
+void jobs_csv(std::string_view input);       // sched::online::parse_jobs_csv, written back and read again, as SWF
 void cluster_manifest(std::string_view input);  // sched::parse_cluster_manifest, written back and read again
 // profiler_targets.cpp
 void platform_toml(std::string_view input);    // config::parse_platform_toml (the node file)
@@ -42,7 +43,7 @@ inline constexpr Target kTargets[] = {
     {"sweep_toml", &sweep_toml},       {"profile_csv", &profile_csv},       {"profile_sidecar", &profile_sidecar},
     {"workload_toml", &workload_toml}, {"workload_json", &workload_json},   {"journal_jsonl", &journal_jsonl},
     {"topology_xml", &topology_xml},   {"node_toml", &node_toml},           {"swf_trace", &swf_trace},
-    {"cluster_manifest", &cluster_manifest}, {"profile_cache_entry", &profile_cache_entry},
+    {"cluster_manifest", &cluster_manifest}, {"jobs_csv", &jobs_csv}, {"profile_cache_entry", &profile_cache_entry},
 };
 
 // Runs one input: a cosched::Error is the parser saying no, and ends the run normally; anything else escapes.

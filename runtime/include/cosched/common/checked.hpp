@@ -2,9 +2,12 @@
 // Numbers are validated where they are parsed: finite, within the range the rest of the code relies on (never a
 // NaN that sails through every comparison, never an infinity that turns a schedule's start into inf). One helper,
 // so every parser says it the same way: `inst.json: task "t3": times[17] must be finite and > 0, got nan`.
+#include <cmath>
+#include <concepts>
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace cosched {
 
@@ -25,6 +28,13 @@ inline constexpr double kMaxSeconds = 1e9;  // ~31 years: any time, duration or 
 // `value` when it is finite and in `range`; else throws InputError(where, "<name> must be finite and <range>,
 // got <value>").
 double checked_number(double value, const Range& range, const std::string& where, std::string_view name);
+// The same with the place named by `where()`, called only when the check fails: checking each of a million jobs
+// then formats no message.
+template <std::invocable Where>
+double checked_number(double value, const Range& range, Where&& where, std::string_view name) {
+  if (std::isfinite(value) && range.contains(value)) return value;
+  return checked_number(value, range, std::string(std::forward<Where>(where)()), name);
+}
 
 // An integer count in [min, max], else InputError as above.
 std::int64_t checked_count(std::int64_t value, std::int64_t min, std::int64_t max, const std::string& where,

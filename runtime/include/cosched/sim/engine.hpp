@@ -64,6 +64,8 @@ enum class TaskState { waiting, pending, running, done };
 
 struct TaskRun {
   TaskState state = TaskState::pending;
+  // When it was released: PlannedTask::release, or its gate's opening + delay; until then, PlannedTask::release.
+  double release = 0.0;
   platform::Grant grant;
   LaunchRecord launch;
   Completion completion;

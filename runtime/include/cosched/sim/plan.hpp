@@ -5,6 +5,7 @@
 // and policy code. When the instance has a bandwidth model, the plan carries it and each task's demand on the
 // memory pools: what the contention clock needs to predict co-running tasks slowing each other down.
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <span>
@@ -18,6 +19,22 @@
 
 namespace cosched::sim {
 
+// No release gate (ReleaseGate): the task is released at PlannedTask::release.
+inline constexpr std::size_t kNoGate = SIZE_MAX;
+
+// A release that waits for completions (a closed-loop replay, sim/replay.hpp: a user submits the next job once the
+// results it waited for are back). A gate opens once every task in `tasks` has ended (with any status) and the gate
+// it `follows`, if any, has opened: at the latest of those ends and of that gate's opening (a gate that waits for
+// nothing opens at its planned opening). A task behind a gate (PlannedTask::gate) is released as much later (or
+// earlier) than its release as the gate opened after (or before) its planned opening: the time between the work it
+// waited for and its release is kept, and when the work ends as planned the release is exactly the planned one.
+// Gates and tasks must not wait on each other in a cycle (run_engine checks).
+struct ReleaseGate {
+  std::size_t follows = kNoGate;    // another gate of LaunchPlan::gates, or kNoGate
+  std::vector<std::size_t> tasks;   // indices into LaunchPlan::tasks
+  double planned_opening = 0.0;     // when it opens if the work it waits for ends as planned (as logged)
+};
+
 struct PlannedTask {
   std::string id;
   std::vector<int> demand;         // amount of each resource type (cores, fast chunks, ...)
@@ -28,6 +45,7 @@ struct PlannedTask {
   // cores; empty bytes_per_s when unknown (the task then never contends).
   sched::FlowDemand flow = {};
   double release = 0.0;  // the engine shows the task to the policy from this time on (online jobs)
+  std::size_t gate = kNoGate;  // or: released when this gate opens, shifted as it is (LaunchPlan::gates)
   [[nodiscard]] double planned_end() const noexcept { return planned_start + predicted_duration; }
 };
 
@@ -43,6 +61,8 @@ struct LaunchPlan {
   // allocation when it starts it, and it then takes its time there. Null for the plan of a schedule.
   std::shared_ptr<const sched::online::OnlineWorkload> online;
   sched::online::OnlineOptions online_options;
+  // Releases that wait for completions (empty: every task at its release, an open-loop replay).
+  std::vector<ReleaseGate> gates;
 
   [[nodiscard]] bool is_pack() const noexcept;
   [[nodiscard]] bool is_online() const noexcept { return online != nullptr; }
@@ -79,7 +99,8 @@ void attach_bandwidth(LaunchPlan& plan, const sched::Instance& instance, const s
 // The tasks not in `done_ids`, with planned starts shifted so the earliest remaining one starts at 0 (a resumed
 // batch does not wait for time that already passed in the killed run). Packs keep their numbers; the bandwidth
 // model and the tasks' demands are kept. An online plan keeps the remaining jobs, their releases shifted the same
-// way (sched::online::remaining_jobs).
+// way (sched::online::remaining_jobs). A plan with release gates is kept whole (its gates shifted too); resuming it
+// (some task done) throws UsageError: its releases depended on the stopped run.
 [[nodiscard]] LaunchPlan remaining_plan(const LaunchPlan& plan, const std::vector<std::string>& done_ids);
 
 }  // namespace cosched::sim

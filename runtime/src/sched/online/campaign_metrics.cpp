@@ -56,11 +56,11 @@ void add_campaign_metrics(OnlineMetrics& metrics, const OnlineWorkload& workload
     CampaignTotals& campaign = totals[campaign_of[j]];
     campaign.user = workload.arrivals[j].user;
     campaign.complete = campaign.complete && outcomes[j].completed;
-    campaign.first_release = std::min(campaign.first_release, workload.arrivals[j].release);
+    campaign.first_release = std::min(campaign.first_release, outcomes[j].release);
     campaign.last_end = std::max(campaign.last_end, outcomes[j].end);
     workload.instance.space().decode(workload.reference_alloc[j], alloc);
     campaign.work += static_cast<double>(alloc.front()) * workload.reference_time[j];
-    campaign.latest_ready = std::max(campaign.latest_ready, workload.arrivals[j].release + workload.reference_time[j]);
+    campaign.latest_ready = std::max(campaign.latest_ready, outcomes[j].release + workload.reference_time[j]);
   }
   const double procs = workload.instance.resources().front().capacity;
   std::map<std::string, std::vector<double>> by_user;

@@ -26,11 +26,6 @@ std::vector<std::size_t> by_submit_time(const OnlineWorkload& workload) {
   return order;
 }
 
-double logged_end(const OnlineWorkload& workload, std::size_t job) {
-  const JobArrival& arrival = workload.arrivals[job];
-  return arrival.logged_end ? *arrival.logged_end : arrival.release + workload.reference_time[job];
-}
-
 // Per user, what the rules remember of the user's current campaign.
 struct OpenCampaign {
   std::size_t id = kNone;
@@ -52,6 +47,11 @@ bool joins(CampaignRule rule, const OpenCampaign& open, double release) {
 }
 
 }  // namespace
+
+double logged_end(const OnlineWorkload& workload, std::size_t job) {
+  const JobArrival& arrival = workload.arrivals[job];
+  return arrival.logged_end ? *arrival.logged_end : arrival.release + workload.reference_time[job];
+}
 
 CampaignRule campaign_rule(std::string_view name) {
   for (const CampaignRule rule : {CampaignRule::last, CampaignRule::arrival, CampaignRule::max}) {

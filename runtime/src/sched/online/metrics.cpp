@@ -45,12 +45,12 @@ OnlineMetrics online_metrics(const OnlineWorkload& workload, std::span<const Job
   double stretch_sum = 0.0;
   double flow_sum = 0.0;
   for (std::size_t j = 0; j < outcomes.size(); ++j) {
-    first_release = std::min(first_release, workload.arrivals[j].release);
     const JobOutcome& outcome = outcomes[j];
+    first_release = std::min(first_release, outcome.release);
     if (!outcome.completed) continue;
     ++metrics.completed;
-    const double flow = outcome.end - workload.arrivals[j].release;
-    const double stretch = stretch_at(workload, j, outcome.end);
+    const double flow = outcome.end - outcome.release;
+    const double stretch = flow / workload.reference_time[j];
     metrics.max_stretch = std::max(metrics.max_stretch, stretch);
     metrics.max_flow = std::max(metrics.max_flow, flow);
     stretch_sum += stretch;

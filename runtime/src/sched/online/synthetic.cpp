@@ -30,7 +30,7 @@ OnlineWorkload make_synthetic_workload(const SyntheticOptions& options) {
   for (std::size_t k = 0; k < jobs; ++k) {
     const double size = random.uniform_below(1.0, delta);
     if (k > 0) release += -std::log1p(-random.uniform01()) / rate;
-    tasks.push_back({fmt::format("job-{}", k), std::make_shared<SequentialProfile>(size)});
+    tasks.push_back({"job-" + std::to_string(k), std::make_shared<SequentialProfile>(size)});
     arrivals.push_back({release, "", std::nullopt});
   }
   nlohmann::json attributes = {{"generator", "synthetic"}, {"delta", delta}, {"load", load}, {"seed", options.seed}};

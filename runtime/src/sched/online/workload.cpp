@@ -47,14 +47,19 @@ std::optional<StretchReference> least_area_allocation(const Instance& instance, 
 }
 
 // The rule of workload.hpp: one unit of the first resource alone when that time is finite (a lookup, no scan),
-// else the least-area finite allocation.
-std::optional<StretchReference> find_reference(const Instance& instance, std::size_t task,
-                                               std::vector<double>& buffer) {
+// else the least-area finite allocation. `unit` is that allocation and `unit_index` its index (computed once for a
+// whole workload).
+std::optional<StretchReference> find_reference(const Instance& instance, std::size_t task, std::span<const int> unit,
+                                               std::size_t unit_index, std::vector<double>& buffer) {
+  const double time = instance.time(task, unit);
+  if (!std::isinf(time)) return StretchReference{unit_index, time};
+  return least_area_allocation(instance, task, buffer);
+}
+
+std::vector<int> unit_allocation(const Instance& instance) {
   std::vector<int> unit(instance.dimensions(), 0);
   unit[0] = 1;
-  const double time = instance.time(task, unit);
-  if (!std::isinf(time)) return StretchReference{instance.space().index_of(unit), time};
-  return least_area_allocation(instance, task, buffer);
+  return unit;
 }
 
 std::string job_where(const std::string& source, const Instance& instance, std::size_t job) {
@@ -65,7 +70,8 @@ std::string job_where(const std::string& source, const Instance& instance, std::
 
 StretchReference stretch_reference(const Instance& instance, std::size_t task) {
   std::vector<double> buffer;
-  const auto reference = find_reference(instance, task, buffer);
+  const std::vector<int> unit = unit_allocation(instance);
+  const auto reference = find_reference(instance, task, unit, instance.space().index_of(unit), buffer);
   if (!reference) {
     throw InputError(fmt::format("task \"{}\"", instance.tasks()[task].id), "no allocation has a finite time");
   }
@@ -83,33 +89,38 @@ OnlineWorkload make_online_workload(std::string name, std::string source, Instan
   workload.reference_time.reserve(jobs);
   workload.reference_alloc.reserve(jobs);
   std::vector<double> buffer;
+  const std::vector<int> unit = unit_allocation(workload.instance);
+  const std::size_t unit_index = workload.instance.space().index_of(unit);
   for (std::size_t j = 0; j < jobs; ++j) {
     JobArrival& arrival = workload.arrivals[j];
-    const std::string where = job_where(workload.source, workload.instance, j);
+    // Named only when something is wrong: formatting it for each of a million jobs would cost more than the checks.
+    const auto where = [&] { return job_where(workload.source, workload.instance, j); };
     arrival.release = checked_number(arrival.release, non_negative_up_to(kMaxSeconds), where, "the release time");
     arrival.release += 0.0;  // -0.0 -> +0.0
     if (arrival.estimate) (void)checked_number(*arrival.estimate, positive_up_to(kMaxSeconds), where, "the estimate");
-    if (!arrival.user.empty()) check_identifier(arrival.user, where + ": user");
-    if (!arrival.campaign.empty()) check_identifier(arrival.campaign, where + ": campaign");
+    if (!arrival.user.empty() && !is_safe_identifier(arrival.user)) check_identifier(arrival.user, where() + ": user");
+    if (!arrival.campaign.empty() && !is_safe_identifier(arrival.campaign)) {
+      check_identifier(arrival.campaign, where() + ": campaign");
+    }
     if (arrival.logged_end) {
       (void)checked_number(*arrival.logged_end, non_negative_up_to(2 * kMaxSeconds), where, "the logged end");
       if (*arrival.logged_end < arrival.release) {
-        throw InputError(where, fmt::format("the logged end {} is before the release {}", *arrival.logged_end,
-                                            arrival.release));
+        throw InputError(where(), fmt::format("the logged end {} is before the release {}", *arrival.logged_end,
+                                              arrival.release));
       }
     }
     if (arrival.logged_start) {
       const double latest = arrival.logged_end ? *arrival.logged_end : 2 * kMaxSeconds;
       (void)checked_number(*arrival.logged_start, non_negative_up_to(latest), where, "the logged start");
       if (*arrival.logged_start < arrival.release) {
-        throw InputError(where, fmt::format("the logged start {} is before the release {}", *arrival.logged_start,
-                                            arrival.release));
+        throw InputError(where(), fmt::format("the logged start {} is before the release {}", *arrival.logged_start,
+                                              arrival.release));
       }
     }
-    const auto reference = find_reference(workload.instance, j, buffer);
-    if (!reference) throw InputError(where, "no allocation has a finite time: the job can never run");
+    const auto reference = find_reference(workload.instance, j, unit, unit_index, buffer);
+    if (!reference) throw InputError(where(), "no allocation has a finite time: the job can never run");
     if (reference->time <= 0.0) {
-      throw InputError(where, "its time at its reference allocation is 0: its stretch would divide by 0");
+      throw InputError(where(), "its time at its reference allocation is 0: its stretch would divide by 0");
     }
     workload.reference_time.push_back(reference->time);
     workload.reference_alloc.push_back(reference->alloc);

@@ -13,6 +13,7 @@ OnlinePolicyAdapter::OnlinePolicyAdapter(std::unique_ptr<sched::online::OnlinePo
                                          const LaunchPlan& plan)
     : policy_(std::move(policy)),
       workload_(*plan.online),
+      releases_(plan.tasks.size(), 0.0),
       end_at_start_(plan.tasks.size(), 0.0),
       running_slot_(plan.tasks.size(), SIZE_MAX) {
   assert(plan.online && plan.online->instance.task_count() == plan.tasks.size());
@@ -20,12 +21,16 @@ OnlinePolicyAdapter::OnlinePolicyAdapter(std::unique_ptr<sched::online::OnlinePo
 
 sched::online::OnlineState OnlinePolicyAdapter::state(const EngineView& view) {
   // A job running past its expected end (wall clock) ends "now" at the earliest, as far as planning goes.
-  for (auto& running : running_) running.expected_end = std::max(end_at_start_[running.job], view.now);
-  return sched::online::OnlineState{workload_, view.now, pending_, running_, view.available};
+  for (; !ends_.empty() && ends_.top().first < view.now; ends_.pop()) {
+    if (running_slot_[ends_.top().second] != SIZE_MAX) late_.push_back(ends_.top().second);
+  }
+  for (const std::size_t job : late_) running_[running_slot_[job]].expected_end = view.now;
+  return sched::online::OnlineState{workload_, view.now, pending_, running_, view.available, releases_};
 }
 
 void OnlinePolicyAdapter::released(std::size_t task, const EngineView& view) {
   pending_.push_back(task);
+  releases_[task] = view.runs[task].release;
   policy_->released(task, state(view));
 }
 
@@ -37,6 +42,7 @@ void OnlinePolicyAdapter::started(std::size_t task, const TaskRun& run) {
   end_at_start_[task] = start + sched::online::job_time(workload_, task, run.grant.amounts);
   running_slot_[task] = running_.size();
   running_.push_back({task, run.grant.amounts, start, end_at_start_[task]});
+  ends_.emplace(end_at_start_[task], task);
 }
 
 void OnlinePolicyAdapter::ended(std::size_t task, const TaskRun& /*run*/) {
@@ -46,6 +52,7 @@ void OnlinePolicyAdapter::ended(std::size_t task, const TaskRun& /*run*/) {
   std::swap(running_[slot], running_.back());
   running_.pop_back();
   running_slot_[task] = SIZE_MAX;
+  if (!late_.empty()) std::erase(late_, task);
 }
 
 std::vector<StartChoice> OnlinePolicyAdapter::select(const EngineView& view) {

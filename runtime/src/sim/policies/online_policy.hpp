@@ -3,7 +3,10 @@
 // released and not started, in release order, and the running ones with their allocations — from the engine's
 // events, and turns the placements the policy plans for "now" into starts. One adapter for every online policy.
 #include <cstddef>
+#include <functional>
 #include <memory>
+#include <queue>
+#include <utility>
 #include <vector>
 
 #include "cosched/sim/engine.hpp"
@@ -30,9 +33,15 @@ class OnlinePolicyAdapter final : public Policy {
   std::unique_ptr<sched::online::OnlinePolicy> policy_;
   const sched::online::OnlineWorkload& workload_;
   std::vector<std::size_t> pending_;                  // release order
+  std::vector<double> releases_;                      // per job: when the engine released it
   std::vector<sched::online::RunningJob> running_;
   std::vector<double> end_at_start_;                  // per job: start + its time at its allocation
   std::vector<std::size_t> running_slot_;             // per job: its index in running_
+  // Running jobs by end_at_start (entries of jobs that ended are skipped), and those found running past it: only
+  // they need their expected end moved to now (wall clock; on the simulated clock no job is ever late).
+  std::priority_queue<std::pair<double, std::size_t>, std::vector<std::pair<double, std::size_t>>, std::greater<>>
+      ends_;
+  std::vector<std::size_t> late_;
 };
 
 }  // namespace cosched::sim::policies

@@ -27,6 +27,10 @@ enum class CampaignRule { last, arrival, max };
 // sessions (the OStrich text gives no value).
 inline constexpr double kArrivalThreshold = 20.0 * 60.0;
 
+// When `job` ended in its log (JobArrival::logged_end), or release + reference time when the log does not say: the
+// end the campaign rules and the closed-loop replay (sim/replay.hpp) read.
+[[nodiscard]] double logged_end(const OnlineWorkload& workload, std::size_t job);
+
 // "last", "arrival", "max"; throws UsageError naming the known ones otherwise.
 [[nodiscard]] CampaignRule campaign_rule(std::string_view name);
 [[nodiscard]] std::string_view campaign_rule_name(CampaignRule rule) noexcept;

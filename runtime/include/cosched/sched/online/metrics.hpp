@@ -18,6 +18,9 @@ namespace cosched::sched::online {
 
 struct JobOutcome {
   bool completed = false;
+  // When the job was released in the run: its arrival's release in an open-loop replay, earlier or later in a
+  // closed-loop one (flow and stretch count from it).
+  double release = 0.0;
   double start = 0.0;
   double end = 0.0;
   std::vector<int> alloc;

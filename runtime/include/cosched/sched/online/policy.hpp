@@ -34,6 +34,18 @@ struct OnlineState {
   std::span<const std::size_t> pending;   // released, not started; in release order (ties: job index)
   std::span<const RunningJob> running;
   std::span<const int> free;              // per resource of the workload's instance
+  // When each job was released in this run, indexed like the workload's jobs (read for released jobs only): its
+  // arrival's release when the replay is open loop, earlier or later when it is closed loop (a user's next job
+  // follows the completion of the work it waited for, sim/replay.hpp). Empty: every job at its arrival's release.
+  std::span<const double> releases = {};
+
+  [[nodiscard]] double release(std::size_t job) const {
+    return releases.empty() ? workload.arrivals[job].release : releases[job];
+  }
+  // The stretch of `job` if it completes at `end`: (end - release) / reference time.
+  [[nodiscard]] double stretch_at(std::size_t job, double end) const {
+    return (end - release(job)) / workload.reference_time[job];
+  }
 };
 
 struct Placement {
@@ -68,11 +80,15 @@ struct OnlineOptions {
 
 struct OnlinePolicyInfo {
   std::string_view name;
-  std::string_view summary;  // one line for --help and docs
+  std::string_view summary;                 // one line for --help and docs
+  std::vector<std::string_view> options;    // the OnlineOptions it reads, by their flags ("--rho")
 };
 
 [[nodiscard]] std::vector<OnlinePolicyInfo> online_policies();
 [[nodiscard]] std::vector<std::string> online_policy_names();
+// Throws UsageError naming the first of `given` (flags of OnlineOptions the user set: "--rho", "--reserve",
+// "--threshold") that the policy does not read, and the policies that do: an ignored option is a usage error.
+void check_online_policy_options(std::string_view name, std::span<const std::string_view> given);
 // Throws UsageError for an unknown name (listing the known ones) or options the policy refuses.
 [[nodiscard]] std::unique_ptr<OnlinePolicy> make_online_policy(std::string_view name, const OnlineOptions& options,
                                                                const OnlineWorkload& workload);
@@ -80,9 +96,8 @@ struct OnlinePolicyInfo {
 // Helpers shared by policies and tests.
 // Time of `job` at `alloc` (the instance's profile).
 [[nodiscard]] double job_time(const OnlineWorkload& workload, std::size_t job, std::span<const int> alloc);
-// The stretch of a job that completes at `end`: (end - release) / reference_time.
-[[nodiscard]] double stretch_at(const OnlineWorkload& workload, std::size_t job, double end);
-// The largest stretch among the placements (0 when empty): what the reservation scheme compares.
-[[nodiscard]] double planned_max_stretch(const OnlineWorkload& workload, std::span<const Placement> plan);
+// The largest stretch among the placements of pending jobs of `state` (0 when empty): what the reservation scheme
+// compares.
+[[nodiscard]] double planned_max_stretch(const OnlineState& state, std::span<const Placement> plan);
 
 }  // namespace cosched::sched::online

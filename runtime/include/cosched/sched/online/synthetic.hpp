@@ -11,8 +11,8 @@
 
 namespace cosched::sched::online {
 
-// Limits against absurd parameters (each job is a task object of a few hundred bytes).
-inline constexpr std::size_t kMaxSyntheticJobs = 1'000'000;
+// Limits against absurd parameters (a replay holds about 1 KB per job: 10 GB at the limit).
+inline constexpr std::size_t kMaxSyntheticJobs = 10'000'000;
 inline constexpr double kMaxSyntheticDelta = 1e6;
 inline constexpr double kMaxSyntheticLoad = 1e6;
 

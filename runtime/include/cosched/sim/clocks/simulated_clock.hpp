@@ -2,8 +2,10 @@
 // The simulated clock: time jumps from event to event; a task started at s completes at s + duration(task).
 // With the predicted durations this is the prediction of a launch; tests give it other durations (late tasks,
 // failures) to check the policies and the resource ledger.
+#include <cstdint>
 #include <functional>
 #include <optional>
+#include <queue>
 #include <vector>
 
 #include "cosched/sim/engine.hpp"
@@ -30,12 +32,18 @@ class SimulatedClock final : public Clock {
 
  private:
   struct Running {
-    std::size_t task;
     double end;
+    std::uint64_t sequence;  // start order: completions at one instant are reported in it
+    std::size_t task;
     TaskStatus status;
+    bool operator>(const Running& other) const {
+      return end != other.end ? end > other.end : sequence > other.sequence;
+    }
   };
   std::function<SimulatedOutcome(std::size_t, const platform::Grant&)> outcome_;
-  std::vector<Running> running_;
+  // Running tasks, the next to end on top: O(log n) per event, however many run.
+  std::priority_queue<Running, std::vector<Running>, std::greater<>> running_;
+  std::uint64_t started_ = 0;
   double now_ = 0.0;
 };
 

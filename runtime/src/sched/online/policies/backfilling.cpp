@@ -63,17 +63,21 @@ class EasyPolicy final : public OnlinePolicy {
     const ReferenceJobs& jobs = *jobs_;
     std::vector<int> free(state.free.begin(), state.free.end());
     std::vector<Placement> placements;
-    std::vector<Release> releases = estimated_releases(jobs, state);
     std::size_t head = 0;
     for (; head < state.pending.size() && fits(jobs.demand(state.pending[head]), free); ++head) {
       const std::size_t job = state.pending[head];
       take(free, jobs.demand(job));
-      releases.emplace_back(state.now + jobs.estimate(job), jobs.demand(job));
       placements.push_back(jobs.placement(job, state.now));
     }
+    // Most events end here (every pending job fits): the running jobs' ends are only needed for a shadow time.
     if (head == state.pending.size()) return placements;
 
     // The shadow time: walk the estimated ends until the head fits; all that ends at that instant is free there.
+    std::vector<Release> releases = estimated_releases(jobs, state);
+    for (std::size_t position = 0; position < head; ++position) {
+      const std::size_t job = state.pending[position];
+      releases.emplace_back(state.now + jobs.estimate(job), jobs.demand(job));
+    }
     const std::size_t head_job = state.pending[head];
     const std::span<const int> head_demand = jobs.demand(head_job);
     sort_by_time(releases);

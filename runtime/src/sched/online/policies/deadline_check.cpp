@@ -31,7 +31,7 @@ DeadlineCheck::DeadlineCheck(const ReferenceJobs& jobs, const OnlineState& state
   work_.reserve(n);
   for (const std::size_t job : state.pending) {
     const double time = jobs.time(job);
-    waited_.push_back(state.now - jobs.release(job));
+    waited_.push_back(state.now - state.release(job));
     time_.push_back(time);
     work_.push_back(static_cast<double>(jobs.demand(job)[0]) * time);
     lower_bound_ = std::max(lower_bound_, (waited_.back() + time) / time);

@@ -39,12 +39,12 @@ class FairSharePolicy final : public OnlinePolicy {
     charge_usage(state);
     std::vector<std::pair<double, std::size_t>> ranked;  // (priority, job), in release order
     ranked.reserve(state.pending.size());
-    for (const std::size_t job : state.pending) ranked.emplace_back(priority_of(job, state.now), job);
+    for (const std::size_t job : state.pending) ranked.emplace_back(priority_of(job, state), job);
     std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
     std::vector<std::size_t> order;
     order.reserve(ranked.size());
     for (const auto& entry : ranked) order.push_back(entry.second);
-    const OnlineState by_priority{state.workload, state.now, order, state.running, state.free};
+    const OnlineState by_priority{state.workload, state.now, order, state.running, state.free, state.releases};
     std::vector<Placement> placements = easy_->plan(by_priority);
     for (const Placement& placement : placements) {
       if (placement.start <= state.now) {
@@ -61,8 +61,8 @@ class FairSharePolicy final : public OnlinePolicy {
     double cores;
   };
 
-  [[nodiscard]] double priority_of(std::size_t job, double now) const {
-    const double age = std::min((now - jobs_->release(job)) / kMaxAge, 1.0);
+  [[nodiscard]] double priority_of(std::size_t job, const OnlineState& state) const {
+    const double age = std::min((state.now - state.release(job)) / kMaxAge, 1.0);
     return kWeightFairShare * ledger_.factor(jobs_->workload().arrivals[job].user) + kWeightAge * age;
   }
 

@@ -117,7 +117,7 @@ class IterativeSearch {
     for (std::size_t q = 0; q < n_; ++q) {
       const double start = q < changed ? start_[q] : starts[q];
       const std::size_t candidate = q == changed ? to : level_[q];
-      sum += end_of(q, candidate, start) - state_.workload.arrivals[state_.pending[q]].release;
+      sum += end_of(q, candidate, start) - state_.release(state_.pending[q]);
     }
     return sum / static_cast<double>(n_);
   }

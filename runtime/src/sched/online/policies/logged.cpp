@@ -1,8 +1,9 @@
 // The log's own schedule (seed 002, Sec. VI: OStrich is compared with the schedule the trace records, not with a
 // simulated FCFS). Every job starts at its logged start — submit + wait in the SWF log — at its reference
-// allocation; when the machine given is smaller than the log's, or a job ran longer in the replay than logged,
-// a job whose logged start has passed starts as soon as it fits, in logged-start order. On the log's own machine
-// the replay reproduces the log: its flows are the logged wait + run times.
+// allocation (shifted by as much as its release moved, in a closed-loop replay); when the machine given is smaller
+// than the log's, or a job ran longer in the replay than logged, a job whose logged start has passed starts as soon
+// as it fits, in logged-start order. On the log's own machine the replay reproduces the log: its flows are the
+// logged wait + run times, and a closed-loop replay releases every job at its logged time.
 #include <fmt/format.h>
 
 #include <queue>
@@ -23,8 +24,10 @@ class LoggedPolicy final : public OnlinePolicy {
   explicit LoggedPolicy(SharedJobs jobs) : jobs_(std::move(jobs)) {}
   [[nodiscard]] std::string_view name() const override { return "logged"; }
 
-  void released(std::size_t job, const OnlineState& /*state*/) override {
-    upcoming_.emplace(*jobs_->workload().arrivals[job].logged_start, job);
+  // A job released later than logged (a closed-loop replay) starts as much later: it keeps its logged wait.
+  void released(std::size_t job, const OnlineState& state) override {
+    const JobArrival& arrival = jobs_->workload().arrivals[job];
+    upcoming_.emplace(*arrival.logged_start + (state.release(job) - arrival.release), job);
   }
 
   [[nodiscard]] std::vector<Placement> plan(const OnlineState& state) override {

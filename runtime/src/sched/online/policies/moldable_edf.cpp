@@ -23,12 +23,11 @@ MoldableEdf::MoldableEdf(const OnlineState& state, CandidateCache& candidates)
 }
 
 double MoldableEdf::stretch_lower_bound() const {
-  const OnlineWorkload& workload = state_.workload;
   double bound = 0.0;
   for (std::size_t q = 0; q < lists_.size(); ++q) {
     const std::size_t job = state_.pending[q];
     const double fastest = lists_[q]->time(lists_[q]->size() - 1);
-    bound = std::max(bound, stretch_at(workload, job, state_.now + fastest));
+    bound = std::max(bound, state_.stretch_at(job, state_.now + fastest));
   }
   return bound;
 }
@@ -39,7 +38,7 @@ MoldableEdfPlan MoldableEdf::run(double stretch, WhenLate when_late) {
   const double now = state_.now;
   for (std::size_t q = 0; q < lists_.size(); ++q) {
     const std::size_t job = state_.pending[q];
-    deadlines_[q] = workload.arrivals[job].release + stretch * workload.reference_time[job];
+    deadlines_[q] = state_.release(job) + stretch * workload.reference_time[job];
   }
   std::iota(order_.begin(), order_.end(), std::size_t{0});
   // Ties in deadline: release order (pending is in release order).
@@ -79,7 +78,7 @@ MoldableEdfPlan MoldableEdf::run(double stretch, WhenLate when_late) {
     const double end = start + list.time(chosen);
     if (end > start) profile_.reserve(start, end, list.alloc(chosen));
     plan.choices.push_back({q, chosen, start});
-    plan.max_stretch = std::max(plan.max_stretch, stretch_at(workload, state_.pending[q], end));
+    plan.max_stretch = std::max(plan.max_stretch, state_.stretch_at(state_.pending[q], end));
   }
   return plan;
 }

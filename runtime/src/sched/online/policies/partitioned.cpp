@@ -63,7 +63,8 @@ OnlineState PartitionedPolicy::view(Part& part, std::size_t index, const OnlineS
     ++part.running_count;
     take(part.free, running.alloc);
   }
-  return {state.workload, state.now, part.pending, {part.running.data(), part.running_count}, part.free};
+  return {state.workload, state.now, part.pending, {part.running.data(), part.running_count}, part.free,
+          state.releases};
 }
 
 std::vector<Placement> PartitionedPolicy::plan_with(std::size_t part, std::size_t job, const OnlineState& state) {

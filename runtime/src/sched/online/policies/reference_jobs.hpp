@@ -24,7 +24,6 @@ class ReferenceJobs {
     return {demands_.data() + job * dimensions_, dimensions_};
   }
   [[nodiscard]] double time(std::size_t job) const { return workload_->reference_time[job]; }
-  [[nodiscard]] double release(std::size_t job) const { return workload_->arrivals[job].release; }
   // What backfilling plans with: the user's estimate when the job has one, else its time.
   [[nodiscard]] double estimate(std::size_t job) const {
     const auto& estimate = workload_->arrivals[job].estimate;

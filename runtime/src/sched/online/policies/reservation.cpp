@@ -32,9 +32,9 @@ class ReservationPolicy final : public PartitionedPolicy {
   std::size_t choose_part(std::size_t job, const OnlineState& state) override {
     if (!holds(kMain, job)) return kAuxiliary;
     if (!holds(kAuxiliary, job)) return kMain;
-    const double main_stretch = planned_max_stretch(state.workload, plan_with(kMain, job, state));
+    const double main_stretch = planned_max_stretch(state, plan_with(kMain, job, state));
     if (main_stretch < threshold_) return kMain;
-    const double auxiliary_stretch = planned_max_stretch(state.workload, plan_with(kAuxiliary, job, state));
+    const double auxiliary_stretch = planned_max_stretch(state, plan_with(kAuxiliary, job, state));
     return auxiliary_stretch < main_stretch ? kAuxiliary : kMain;
   }
 
