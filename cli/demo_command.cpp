@@ -1,6 +1,8 @@
-// `cosched demo`: the main job — profile this node, plan a STREAM batch with the eight algorithms, launch every
+// `cosched demo`: the main job — profile this node, plan a STREAM batch with nine algorithms, launch every
 // plan and compare observed with predicted makespans (docs/launcher.md). The output folder is the last line.
 // The demo itself lives in cli/demo/: a composition of the library calls the other subcommands make.
+#include <unistd.h>
+
 #include <memory>
 #include <string>
 #include <vector>
@@ -23,7 +25,7 @@ struct DemoFlags {
 };
 
 const cosched::cli::CommandRegistration registration{"demo", [](CLI::App& app) {
-  auto* sub = app.add_subcommand("demo", "The main job: profile, plan with all eight algorithms, launch, compare");
+  auto* sub = app.add_subcommand("demo", "The main job: profile this node, plan a batch with nine algorithms, launch each, compare");
   auto flags = std::make_shared<DemoFlags>();
   sub->add_flag("--quick", flags->quick, "Under a minute: fewer and shorter tasks, one profiling run per point");
   sub->add_option("--output", flags->output, "Output folder (default: ./cosched-demo-<UTC time>)");
@@ -39,6 +41,11 @@ const cosched::cli::CommandRegistration registration{"demo", [](CLI::App& app) {
                   "Run your own batch of commands (workload JSON, docs/launcher.md) through the same pipeline")
       ->check(CLI::ExistingFile);
   sub->callback([flags] {
+    // Before any work or folder (issue #27): a stream_bench that cannot run would fail after the calibration.
+    if (!flags->stream_bench.empty() && ::access(flags->stream_bench.c_str(), X_OK) != 0) {
+      throw cosched::UsageError("--stream-bench " + flags->stream_bench +
+                                " is not an executable file (default: the stream_bench next to cosched)");
+    }
     cosched::demo::DemoOptions options;
     options.quick = flags->quick;
     options.force = flags->force;

@@ -41,6 +41,14 @@ std::filesystem::path run_cluster_demo(DemoOptions options) {
                   options.quick ? " (quick)" : "", nodes, nodes, allocation.job_id, fmt::join(allocation.nodes, ",")));
   say("[1/4] choosing the batch, calibrating kernel passes and this node's memory bandwidth ...");
   DemoSetup setup = make_setup(options);
+  // Plain salloc gives a node one CPU unless asked (cons_tres): the batch is planned for what every node gets.
+  const unsigned cores = launcher::slurm::allocation_cores(allocation, setup.platform.cores, 0);
+  if (cores < setup.platform.cores) {
+    say(fmt::format("      Slurm gives each node {} CPU(s): planning for {} core(s) per node (salloc --exclusive gives "
+                    "the demo every CPU of its nodes)",
+                    cores, cores));
+    setup.platform.cores = cores;
+  }
   calibrate_bandwidth(setup);
   std::size_t tasks = 0;
   for (const auto& entry : setup.batch) tasks += entry.count;

@@ -16,6 +16,7 @@
 #include "cosched/sched/io.hpp"
 #include "demo/demo.hpp"
 #include "demo/demo_setup.hpp"
+#include "cosched/exec/child_process.hpp"
 #include "cosched/exec/workload_file.hpp"
 
 namespace cosched::demo {
@@ -31,9 +32,6 @@ DemoSetup workload_setup(const DemoOptions& options) {
   DemoSetup setup;
   setup.options = options;
   setup.output = options.output.empty() ? std::filesystem::current_path() / "cosched-demo-workload" : options.output;
-  std::error_code error;
-  std::filesystem::create_directories(setup.output / "runs", error);
-  if (error) throw UsageError(fmt::format("cannot create {}: {}", (setup.output / "runs").string(), error.message()));
   setup.stream_bench = options.stream_bench;  // commands only: stream_bench is never run
   const std::string backend = platform::auto_tier_backend_name();
   const bool emulated = platform::tier_backend_info(backend).capabilities.emulated;
@@ -44,6 +42,24 @@ DemoSetup workload_setup(const DemoOptions& options) {
   setup.tier = exec::make_tier_setup(backend, config::kDefaultEmulationRatio, setup.platform.chunk_bytes());
   setup.workload = cosched::exec::read_workload(options.workload, setup.platform);
   return setup;
+}
+
+// The output folder, created only once the batch has passed every check (issue #27: a refused batch leaves no
+// empty runs/ behind).
+void create_output(const DemoSetup& setup) {
+  std::error_code error;
+  std::filesystem::create_directories(setup.output / "runs", error);
+  if (error) throw UsageError(fmt::format("cannot create {}: {}", (setup.output / "runs").string(), error.message()));
+}
+
+// Every command's program exists and is executable, before any work (a missing one would fail every profiled
+// point). A program named through a {placeholder} is resolved when it runs.
+void check_programs(const config::Workload& workload) {
+  for (const config::WorkloadTask& task : workload.tasks) {
+    if (!task.command.empty() && task.command.front().find('{') == std::string::npos) {
+      (void)exec::resolve_executable(task.command.front());
+    }
+  }
 }
 
 std::filesystem::path profile_commands(const DemoSetup& setup, const std::vector<profiler::CommandProfileSpec>& commands,
@@ -73,6 +89,8 @@ std::filesystem::path run_workload_demo(const DemoOptions& options) {
   };
   DemoSetup setup = workload_setup(options);
   const auto commands = profiler::distinct_commands(setup.workload);
+  check_programs(setup.workload);
+  create_output(setup);
   say(fmt::format("cosched demo --workload {}: {} tasks, {} distinct commands, on {} cores, tier backend {}",
                   options.workload.string(), setup.workload.tasks.size(), commands.size(), setup.platform.cores,
                   setup.tier.backend));

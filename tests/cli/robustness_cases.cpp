@@ -138,6 +138,10 @@ const std::string kFirstPoint =
 const std::string kMessages27 =
     "messages: 1e999 in a journal, an ESC or a NUL in an SWF line, SWF header values, an empty journal resumed, an "
     "option the online policy ignores, slurm-script --platform with a NaN capacity";
+const std::string kChecksFirst =
+    "checks before work: demo --stream-bench, demo --workload and run refuse bad input before any work or folder";
+const std::string kDemoWorkload = "cosched demo --quick --workload ";
+const std::string kRun = "cosched run --cache cache --node node.toml --platform plat.toml ";
 // An SWF job line whose run time (field 4) is `run_time`.
 std::string swf_job_with_run_time(const std::string& run_time) {
   return "1 0 0 " + run_time + " 1 -1 -1 1 -1 -1 1 1 1 -1 1 -1 -1 -1\n";
@@ -596,6 +600,25 @@ std::vector<Case> make_cases() {
        "(the policies that read it: split, dbos)"},
       {kMessages27, "cosched slurm-script plan --platform nan.toml", 3, "nan.toml:3: key 'fast_memory.capacity_mib'",
        {{"nan.toml", "cores = 2\n[fast_memory]\ncapacity_mib = nan\nchunks = 2\n"}}, kClusterPlan},
+      // ---- issue #27 item 7: was 2 s of work and a folder left behind, or an empty runs/ folder ----
+      {kChecksFirst, "cosched demo --quick --stream-bench /no/such/path", 2, "--stream-bench /no/such/path"},
+      {kChecksFirst, "cosched demo --quick --workload w.json --stream-bench /no/such/path", 2, "/no/such/path"},
+      {kChecksFirst, kDemoWorkload + "broken.json", 3, "broken.json", {{"broken.json", R"({"tasks":[)"}}},
+      {kChecksFirst, kDemoWorkload + "bad.json", 3, "/no/such/program",
+       {{"bad.json", command_workload(R"("command":["/no/such/program"])")}}},
+      {kChecksFirst, kDemoWorkload + "bad.json", 3, "bogus",
+       {{"bad.json", command_workload(R"("command":["/bin/echo","{bogus}"])")}}},
+      {kChecksFirst, kDemoWorkload + "bad.json", 3, "A=B",
+       {{"bad.json", command_workload(R"("command":["/bin/true"],"env":{"A=B":"x"})")}}},
+      {kChecksFirst, kDemoWorkload + "bad.json", 3, "bad.json", {{"bad.json", command_workload(kWorkloadA, "a")}}},
+      {kChecksFirst, kDemoWorkload + "bad.json", 2, "STREAM",
+       {{"bad.json", command_workload(R"("kernel":"triad","footprint_bytes":1048576)")}}},
+      {kChecksFirst, kRun + "missing.json", 2, "missing.json"},
+      {kChecksFirst, kRun + "bad.json", 3, "/no/such/program",
+       {{"bad.json", command_workload(R"("command":["/no/such/program"])")}}},
+      {kChecksFirst, kRun + "w.json --algorithm bogus", 2, "bogus"},
+      {kChecksFirst, kRun + "w.json --output w.json", 2, "w.json"},
+      {kChecksFirst, kRun + "w.json --resume", 2, "--resume"},
   };
 }
 
