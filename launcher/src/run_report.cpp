@@ -9,7 +9,10 @@
 
 namespace cosched::launcher {
 
-double RunProgress::eta_s() const noexcept { return std::max(0.0, predicted_s + drift_s - elapsed_s); }
+double RunProgress::eta_s() const noexcept {
+  if (done >= tasks) return 0.0;  // the batch has ended, whatever the prediction said
+  return std::max(0.0, predicted_s + drift_s - elapsed_s);
+}
 
 std::string format_progress(const RunProgress& progress) {
   return fmt::format("done {}/{}{}, running {}, waiting {} | {:.1f} s of {:.1f} s predicted | ETA {:.1f} s",

@@ -28,7 +28,7 @@ struct RunProgress {
   // How late the last task to end was against its predicted end (negative: early); 0 before any ended.
   double drift_s = 0.0;
   [[nodiscard]] std::size_t waiting() const noexcept { return tasks - done - running; }
-  // Seconds left: the predicted end moved by the drift, less the time elapsed; never negative.
+  // Seconds left: the predicted end moved by the drift, less the time elapsed; never negative, 0 once all ended.
   [[nodiscard]] double eta_s() const noexcept;
 };
 

@@ -1,0 +1,121 @@
+// What `cosched run` shows of a launch (launcher/run_report): the status line's model (done / running / waiting,
+// elapsed against predicted, ETA moved by the drift of the last task to end), its plain lines off a terminal, and
+// predicted against observed per task and for the batch.
+#include "cosched/launcher/run_report.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "cosched/sim/prediction.hpp"
+
+namespace cosched::launcher {
+namespace {
+
+TEST(RunProgress, TheEtaIsThePredictedEndMovedByTheDriftAndNeverNegative) {
+  RunProgress progress;
+  progress.tasks = 4;
+  progress.done = 1;
+  progress.running = 2;
+  progress.elapsed_s = 3.0;
+  progress.predicted_s = 10.0;
+  EXPECT_DOUBLE_EQ(progress.eta_s(), 7.0);
+  progress.drift_s = 1.5;  // the last task ended 1.5 s late: so will the batch
+  EXPECT_DOUBLE_EQ(progress.eta_s(), 8.5);
+  progress.drift_s = -20.0;
+  EXPECT_DOUBLE_EQ(progress.eta_s(), 0.0);
+  EXPECT_EQ(progress.waiting(), 1U);
+  EXPECT_EQ(format_progress(progress), "done 1/4, running 2, waiting 1 | 3.0 s of 10.0 s predicted | ETA 0.0 s");
+}
+
+TEST(RunProgress, AnEndedBatchHasNothingLeftWhateverThePrediction) {
+  RunProgress progress;
+  progress.tasks = 2;
+  progress.done = 2;
+  progress.failed = 1;
+  progress.elapsed_s = 1.0;
+  progress.predicted_s = 5.0;
+  EXPECT_DOUBLE_EQ(progress.eta_s(), 0.0);
+  EXPECT_EQ(format_progress(progress),
+            "done 2/2 (1 failed), running 0, waiting 0 | 1.0 s of 5.0 s predicted | ETA 0.0 s");
+}
+
+sim::PlannedTask planned(const std::string& id, double start, double duration) {
+  sim::PlannedTask task;
+  task.id = id;
+  task.demand = {1};
+  task.planned_start = start;
+  task.predicted_duration = duration;
+  return task;
+}
+
+sim::TaskRun ran(double start, double end, sim::TaskStatus status = sim::TaskStatus::ok) {
+  sim::TaskRun run;
+  run.launch.start = start;
+  run.completion.end = end;
+  run.completion.status = status;
+  return run;
+}
+
+TEST(RunStatusLine, OffATerminalEachStartAndEndIsOnePlainLine) {
+  sim::LaunchPlan plan;
+  plan.resource_names = {"cores"};
+  plan.capacities = {1};
+  plan.tasks = {planned("a", 0.0, 1.0), planned("b", 1.0, 1.0)};
+  const sim::EngineResult predicted = sim::predict(plan, "auto");
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> out(std::tmpfile(), &std::fclose);
+  ASSERT_NE(out, nullptr);
+  {
+    RunStatusLine status(out.get(), false);
+    status.launching(plan, predicted);
+    status.task_started(0, ran(0.0, 0.0));
+    status.task_ended(0, ran(0.0, 1.5));  // half a second late
+    EXPECT_DOUBLE_EQ(status.progress().drift_s, 0.5);
+    EXPECT_DOUBLE_EQ(status.progress().eta_s(), 1.0);
+    status.task_started(1, ran(1.5, 0.0));
+    status.task_ended(1, ran(1.5, 2.0, sim::TaskStatus::failed));
+    EXPECT_EQ(status.progress().failed, 1U);
+  }
+  std::rewind(out.get());
+  std::string text;
+  for (int c = std::fgetc(out.get()); c != EOF; c = std::fgetc(out.get())) text += static_cast<char>(c);
+  EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 4) << text;
+  EXPECT_NE(text.find("ended a (ok)"), std::string::npos) << text;
+  EXPECT_NE(text.find("| done 1/2, running 0, waiting 1 | 1.5 s of 2.0 s predicted | ETA 1.0 s"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("ended b (failed)"), std::string::npos) << text;
+  EXPECT_EQ(text.find('\r'), std::string::npos) << "no redraws off a terminal";
+}
+
+TEST(RunComparison, EveryTaskAndTheBatchWithBothPredictions) {
+  LaunchSummary summary;
+  summary.predicted_makespan = 2.0;
+  summary.predicted_makespan_contention = 2.5;
+  summary.observed_makespan = 3.0;
+  TaskDeviation a;
+  a.id = "a";
+  a.predicted_end = 1.0;
+  a.predicted_contention_start = 0.0;
+  a.predicted_contention_end = 2.0;
+  a.observed_end = 3.0;
+  TaskDeviation b = a;
+  b.id = "b";
+  b.observed_end = 1.0;
+  b.status = sim::TaskStatus::timeout;
+  summary.tasks = {a, b};
+  const std::string text = format_run_comparison(summary);
+  EXPECT_NE(text.find("predicted(c)"), std::string::npos) << text;
+  EXPECT_NE(text.find("a                                 2.000 s      3.000 s    +50.0%"), std::string::npos) << text;
+  EXPECT_NE(text.find("-50.0%  timeout"), std::string::npos) << text;
+  EXPECT_NE(text.find("median |error| 50.0 % over 2 tasks (contention-aware prediction)"), std::string::npos) << text;
+  EXPECT_NE(text.find("batch: predicted 2.000 s (paper model, error +50.0 %), 2.500 s (contention-aware, error "
+                      "+20.0 %), observed 3.000 s"),
+            std::string::npos)
+      << text;
+}
+
+}  // namespace
+}  // namespace cosched::launcher
