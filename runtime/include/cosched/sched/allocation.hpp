@@ -6,19 +6,14 @@
 #include <vector>
 
 #include "cosched/sched/model.hpp"
+#include "cosched/sched/pareto_front.hpp"
 
 namespace cosched::sched {
 
-// One admissible allocation of a task: along a task's list, time strictly increases and area strictly decreases.
-struct AdmissibleAllocation {
-  double time;
-  double area;
-  std::size_t index;  // linear index into the AllocationSpace
-};
-
 // Lines 5-12 of Algorithm 1 for one task: the allocations that survive "sort by time, keep an allocation only if
-// its area is below every area seen so far" (ties in time broken by area, then by index). Streams the task's times
-// through an internal buffer of P doubles (reused across tasks) and returns only the admissible list.
+// its area is below every area seen so far" (ties in time broken by area, then by index) — the whole Pareto front
+// of pareto_front.hpp in one O(P) pass. Streams the task's times through an internal buffer of P doubles (reused
+// across tasks) and returns only the admissible list. ParetoFront uses it when a caller needs the whole list.
 class AdmissibleScanner {
  public:
   void scan(const AllocationSpace& space, const TimeProfile& profile, std::vector<AdmissibleAllocation>& out);
@@ -42,7 +37,9 @@ struct ResourceAllocation {
   double bound = 0.0;                   // L(p, s) = L_min(s)
 };
 
-// RA_d(s), Algorithm 1. Throws InputError naming the task when a task has no finite time at any allocation.
+// RA_d(s), Algorithm 1, on the tasks' Pareto fronts (TimeProfile::front): it walks each task's front from its
+// least area towards shorter times, so it reads only the entries it uses. Throws InputError naming the task when a
+// task has no finite time at any allocation.
 [[nodiscard]] ResourceAllocation allocate_resources(const Instance& instance, double s);
 
 // L_min(d) of Lemma 1: the value of RA_d(d).

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <optional>
 
 #include "cosched/common/error.hpp"
 #include "cosched/sched/allocation.hpp"
@@ -45,22 +46,14 @@ double allocation_bound(const Instance& instance, const AllottedList& list) {
 namespace {
 
 // Each task's smallest allocation it can run with: the least sum_i p_i/P(i) with a finite time (1 processor for
-// d = 1), ties to the shorter time. "Sequential" on d resources.
+// d = 1), ties to the shorter time, then the lower index (ParetoFront::least_share). "Sequential" on d resources.
 AllottedList smallest_allocations(const Instance& instance) {
-  const AllocationSpace& space = instance.space();
   AllottedList list;
-  std::vector<double> times(space.size());
-  std::vector<double> shares(space.size());
-  for (std::size_t k = 0; k < space.size(); ++k) shares[k] = space.share_sum(space.decode(k));
   for (std::size_t j = 0; j < instance.task_count(); ++j) {
-    instance.tasks()[j].profile->fill_times(space, times);
-    std::size_t chosen = space.size() - 1;  // all resources: finite after the monotone closure if anything is
-    for (std::size_t k = 0; k < space.size(); ++k) {
-      if (!std::isfinite(times[k])) continue;
-      if (shares[k] < shares[chosen] || (shares[k] == shares[chosen] && times[k] < times[chosen])) chosen = k;
-    }
-    list.allocation.push_back(chosen);
-    list.time.push_back(finite_time(instance, j, times[chosen]));
+    const std::optional<AdmissibleAllocation> smallest =
+        instance.tasks()[j].profile->front(instance.space())->least_share();
+    list.allocation.push_back(smallest ? smallest->index : instance.space().size() - 1);
+    list.time.push_back(finite_time(instance, j, smallest ? smallest->time : std::numeric_limits<double>::infinity()));
   }
   return list;
 }
