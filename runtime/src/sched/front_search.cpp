@@ -15,12 +15,11 @@ constexpr double infinity = std::numeric_limits<double>::infinity();
 }  // namespace
 
 FrontSearch::FrontSearch(const AllocationSpace& space, const TimeProfile& profile, double fastest_time)
-    : space_(space), profile_(profile), fastest_time_(fastest_time), dimensions_(space.dimensions()) {
-  for (std::size_t i = 0; i < dimensions_; ++i) {
-    share_offset_.push_back(shares_.size());
-    for (int k = 0; k <= space.capacity(i); ++k) shares_.push_back(space.share(i, k));
-  }
-}
+    : space_(space), profile_(profile), fastest_time_(fastest_time), dimensions_(space.dimensions()),
+      buffers_([]() -> Buffers& {
+        thread_local Buffers buffers;
+        return buffers;
+      }()) {}
 
 double FrontSearch::time_at(const int* alloc) {
   ++evaluations_;
@@ -30,19 +29,19 @@ double FrontSearch::time_at(const int* alloc) {
 // The fold of AllocationSpace::share_sum, term for term: 0.0 + p_1/P(1) + ... + p_d/P(d).
 double FrontSearch::share_of(const int* alloc) const {
   double sum = 0.0;
-  for (std::size_t i = 0; i < dimensions_; ++i) sum += shares_[share_offset_[i] + static_cast<std::size_t>(alloc[i])];
+  for (std::size_t i = 0; i < dimensions_; ++i) sum += space_.share(i, alloc[i]);
   return sum;
 }
 
 std::uint32_t FrontSearch::new_box() {
-  if (!free_boxes_.empty()) {
-    const std::uint32_t box = free_boxes_.back();
-    free_boxes_.pop_back();
+  if (!buffers_.free_boxes.empty()) {
+    const std::uint32_t box = buffers_.free_boxes.back();
+    buffers_.free_boxes.pop_back();
     return box;
   }
-  boxes_.emplace_back();
-  corners_.resize(corners_.size() + 2 * dimensions_);
-  return static_cast<std::uint32_t>(boxes_.size() - 1);
+  buffers_.boxes.emplace_back();
+  buffers_.corners.resize(buffers_.corners.size() + 2 * dimensions_);
+  return static_cast<std::uint32_t>(buffers_.boxes.size() - 1);
 }
 
 // Every allocation p of the box has key(p) >= this, lexicographically: its primary value is at least share(lo)
@@ -72,26 +71,26 @@ std::optional<AdmissibleAllocation> FrontSearch::search(Objective objective, dou
   // A box holds an allocation the limit admits iff its fastest one does.
   const auto admits = [limit](double time) { return time != infinity && time <= limit; };
   const auto later = [](const Queued& a, const Queued& b) { return b.bound < a.bound; };
-  boxes_.clear();
-  corners_.clear();
-  free_boxes_.clear();
-  queue_.clear();
+  buffers_.boxes.clear();
+  buffers_.corners.clear();
+  buffers_.free_boxes.clear();
+  buffers_.queue.clear();
   if (!admits(fastest_time_)) return std::nullopt;
 
   const std::uint32_t root = new_box();
   std::fill(low(root), low(root) + dimensions_, 0);
   std::copy(space_.capacities().begin(), space_.capacities().end(), high(root));
-  boxes_[root] = {time_at(low(root)), fastest_time_, 0.0, 0};
-  queue_.push_back({bound_of(objective, boxes_[root]), root});
+  buffers_.boxes[root] = {time_at(low(root)), fastest_time_, 0.0, 0};
+  buffers_.queue.push_back({bound_of(objective, buffers_.boxes[root]), root});
 
-  while (!queue_.empty()) {
-    std::pop_heap(queue_.begin(), queue_.end(), later);
-    const Queued top = queue_.back();
-    queue_.pop_back();
+  while (!buffers_.queue.empty()) {
+    std::pop_heap(buffers_.queue.begin(), buffers_.queue.end(), later);
+    const Queued top = buffers_.queue.back();
+    buffers_.queue.pop_back();
     if (best && *best < top.bound) break;  // every box left is bounded above the best: nothing in them beats it
     const std::uint32_t id = top.box;
-    const Box box = boxes_[id];
-    free_boxes_.push_back(id);  // its corners stay readable until new_box() hands it out below
+    const Box box = buffers_.boxes[id];
+    buffers_.free_boxes.push_back(id);  // its corners stay as they are until it is split below
     if (admits(box.low_time)) {
       const Key candidate = candidate_of(objective, box);
       if (!best || candidate < *best) best = candidate;
@@ -110,27 +109,23 @@ std::optional<AdmissibleAllocation> FrontSearch::search(Objective objective, dou
     if (axis == dimensions_) continue;  // a single allocation, already a candidate or not admitted
     const int middle = low(id)[axis] + (high(id)[axis] - low(id)[axis]) / 2;
 
-    const std::uint32_t lower = new_box();  // may reuse `id`: copy the corners out first
+    const std::uint32_t lower = new_box();  // `id` itself: it was freed last
     const std::uint32_t upper = new_box();
-    std::vector<int>::size_type base = static_cast<std::size_t>(id) * 2 * dimensions_;
-    std::copy_n(corners_.begin() + static_cast<std::ptrdiff_t>(base), 2 * dimensions_,
-                corners_.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(upper) * 2 * dimensions_));
-    if (lower != id) {
-      std::copy_n(corners_.begin() + static_cast<std::ptrdiff_t>(base), 2 * dimensions_,
-                  corners_.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(lower) * 2 * dimensions_));
-    }
+    assert(lower == id);
+    std::copy_n(low(lower), 2 * dimensions_, low(upper));
     high(lower)[axis] = middle;
     low(upper)[axis] = middle + 1;
-    boxes_[lower] = {box.low_time, time_at(high(lower)), box.low_share, box.low_index};
-    boxes_[upper] = {time_at(low(upper)), box.high_time, share_of(low(upper)),
-                     box.low_index + static_cast<std::size_t>(middle + 1 - low(lower)[axis]) * space_.stride(axis)};
+    const std::size_t upper_index =
+        box.low_index + static_cast<std::size_t>(middle + 1 - low(lower)[axis]) * space_.stride(axis);
+    buffers_.boxes[lower] = {box.low_time, time_at(high(lower)), box.low_share, box.low_index};
+    buffers_.boxes[upper] = {time_at(low(upper)), box.high_time, share_of(low(upper)), upper_index};
     for (const std::uint32_t child : {lower, upper}) {
-      const Key bound = bound_of(objective, boxes_[child]);
-      if (admits(boxes_[child].high_time) && !(best && *best < bound)) {
-        queue_.push_back({bound, child});
-        std::push_heap(queue_.begin(), queue_.end(), later);
+      const Key bound = bound_of(objective, buffers_.boxes[child]);
+      if (admits(buffers_.boxes[child].high_time) && !(best && *best < bound)) {
+        buffers_.queue.push_back({bound, child});
+        std::push_heap(buffers_.queue.begin(), buffers_.queue.end(), later);
       } else {
-        free_boxes_.push_back(child);
+        buffers_.free_boxes.push_back(child);
       }
     }
   }

@@ -20,6 +20,8 @@
 
 namespace cosched::sched::detail {
 
+// One search per query, on the stack; its buffers are the calling thread's, reused by every query of the thread
+// (a query never starts another), so a front costs no allocation per query.
 class FrontSearch {
  public:
   // `fastest_time` = profile.time_at(space, capacities): the time of the full allocation, the least of all.
@@ -32,9 +34,9 @@ class FrontSearch {
   // Lexicographic minimum of (share, time, index) over the allocations with a finite time.
   [[nodiscard]] std::optional<AdmissibleAllocation> least_share();
 
+  // Times read by this search so far.
   [[nodiscard]] std::size_t evaluations() const noexcept { return evaluations_; }
 
- private:
   struct Key {
     double primary;  // area or share
     double time;
@@ -55,6 +57,14 @@ class FrontSearch {
     Key bound;
     std::uint32_t box;
   };
+  struct Buffers {
+    std::vector<int> corners;  // per box: lo then hi
+    std::vector<Box> boxes;
+    std::vector<std::uint32_t> free_boxes;
+    std::vector<Queued> queue;  // a heap, least bound on top
+  };
+
+ private:
   enum class Objective { area, share };
 
   std::optional<AdmissibleAllocation> search(Objective objective, double limit, std::optional<Key> best);
@@ -63,19 +73,14 @@ class FrontSearch {
   [[nodiscard]] double time_at(const int* alloc);
   [[nodiscard]] double share_of(const int* alloc) const;
   std::uint32_t new_box();
-  int* low(std::uint32_t box) { return corners_.data() + static_cast<std::size_t>(box) * 2 * dimensions_; }
+  int* low(std::uint32_t box) { return buffers_.corners.data() + static_cast<std::size_t>(box) * 2 * dimensions_; }
   int* high(std::uint32_t box) { return low(box) + dimensions_; }
 
   const AllocationSpace& space_;
   const TimeProfile& profile_;
   double fastest_time_;
   std::size_t dimensions_;
-  std::vector<std::size_t> share_offset_;  // shares_[share_offset_[i] + k] = k / P(i), AllocationSpace::share
-  std::vector<double> shares_;
-  std::vector<int> corners_;  // per box: lo then hi
-  std::vector<Box> boxes_;
-  std::vector<std::uint32_t> free_boxes_;
-  std::vector<Queued> queue_;  // a heap, least bound on top
+  Buffers& buffers_;
   std::size_t evaluations_ = 0;
 };
 

@@ -38,23 +38,20 @@ std::shared_ptr<const ParetoFront> TimeProfile::front(const AllocationSpace& spa
 ParetoFront::ParetoFront(const AllocationSpace& space, const TimeProfile& profile)
     : space_(space), profile_(profile), fastest_time_(profile.time_at(space, space.capacities())), evaluations_(1) {}
 
-ParetoFront::~ParetoFront() = default;
-
 std::optional<AdmissibleAllocation> ParetoFront::within(double limit) const {
   if (!(fastest_time_ <= limit) || fastest_time_ == infinity) return std::nullopt;
   const std::lock_guard lock(mutex_);
   if (auto known = cached_within(limit)) return known;
   if (!whole_ && evaluations_ > space_.size() / kLazyShare) materialise();
   if (whole_) return cached_within(limit);
-  if (!search_) search_ = std::make_unique<detail::FrontSearch>(space_, profile_, fastest_time_);
   // The known entry nearest below the limit qualifies: it prunes the search from the start.
   std::optional<AdmissibleAllocation> incumbent;
   const auto after = std::upper_bound(known_.begin(), known_.end(), limit,
                                       [](double value, const AdmissibleAllocation& entry) { return value < entry.time; });
   if (after != known_.begin()) incumbent = *(after - 1);
-  const std::size_t before = search_->evaluations();
-  std::optional<AdmissibleAllocation> found = search_->least_area(limit, incumbent);
-  evaluations_ += search_->evaluations() - before;
+  detail::FrontSearch search(space_, profile_, fastest_time_);
+  std::optional<AdmissibleAllocation> found = search.least_area(limit, incumbent);
+  evaluations_ += search.evaluations();
   remember(found, limit);
   return found;
 }
@@ -76,10 +73,9 @@ std::vector<AdmissibleAllocation> ParetoFront::entries() const {
 std::optional<AdmissibleAllocation> ParetoFront::least_share() const {
   const std::lock_guard lock(mutex_);
   if (!least_share_) {
-    if (!search_) search_ = std::make_unique<detail::FrontSearch>(space_, profile_, fastest_time_);
-    const std::size_t before = search_->evaluations();
-    least_share_ = search_->least_share();
-    evaluations_ += search_->evaluations() - before;
+    detail::FrontSearch search(space_, profile_, fastest_time_);
+    least_share_ = search.least_share();
+    evaluations_ += search.evaluations();
   }
   return *least_share_;
 }

@@ -21,10 +21,6 @@
 
 namespace cosched::sched {
 
-namespace detail {
-class FrontSearch;
-}
-
 // One allocation of a task: its time, its normalised area share_sum(p) * time (AllocationSpace::share_sum's fold,
 // so areas agree bit for bit however the allocation was reached) and its linear index in the AllocationSpace.
 struct AdmissibleAllocation {
@@ -40,7 +36,6 @@ class ParetoFront {
  public:
   // `profile` must outlive the front (TimeProfile::front keeps the front inside the profile).
   ParetoFront(const AllocationSpace& space, const TimeProfile& profile);
-  ~ParetoFront();
   ParetoFront(const ParetoFront&) = delete;
   ParetoFront& operator=(const ParetoFront&) = delete;
 
@@ -86,7 +81,6 @@ class ParetoFront {
   mutable bool whole_ = false;                       // known_ is the whole front
   mutable std::optional<std::optional<AdmissibleAllocation>> least_share_;
   mutable std::size_t evaluations_ = 0;
-  mutable std::unique_ptr<detail::FrontSearch> search_;  // buffers of the branch and bound, reused across queries
 };
 
 }  // namespace cosched::sched
