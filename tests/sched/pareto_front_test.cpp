@@ -76,8 +76,10 @@ void check_front(const AllocationSpace& space, const TimeProfile& profile, std::
 }
 
 TEST(ParetoFront, EveryQueryMatchesTheSortedScanOnDenseTables) {
-  const std::vector<std::vector<int>> spaces{{1}, {7}, {40},        {3, 2},       {4, 4},      {40, 30},
-                                             {3, 2, 2}, {12, 10, 8}, {2, 2, 2, 2}, {6, 5, 4, 3}};
+  // Small spaces, and large ones where the search answers queries before the front is scanned whole.
+  const std::vector<std::vector<int>> spaces{{1},         {7},          {40},         {3, 2},
+                                             {4, 4},      {40, 30},     {3, 2, 2},    {12, 10, 8},
+                                             {20, 20, 20}, {2, 2, 2, 2}, {6, 5, 4, 3}, {9, 9, 9, 9}};
   for (std::uint64_t seed = 0; seed < 60; ++seed) {
     const std::vector<int>& capacities = spaces[seed % spaces.size()];
     const double infeasible = seed % 3 == 0 ? 0.6 : 0.2;

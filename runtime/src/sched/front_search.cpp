@@ -14,8 +14,13 @@ constexpr double infinity = std::numeric_limits<double>::infinity();
 
 }  // namespace
 
-FrontSearch::FrontSearch(const AllocationSpace& space, const TimeProfile& profile, double fastest_time)
-    : space_(space), profile_(profile), fastest_time_(fastest_time), dimensions_(space.dimensions()),
+FrontSearch::FrontSearch(const AllocationSpace& space, const TimeProfile& profile, double fastest_time,
+                         std::size_t max_evaluations)
+    : space_(space),
+      profile_(profile),
+      fastest_time_(fastest_time),
+      dimensions_(space.dimensions()),
+      max_evaluations_(max_evaluations),
       buffers_([]() -> Buffers& {
         thread_local Buffers buffers;
         return buffers;
@@ -56,18 +61,17 @@ FrontSearch::Key FrontSearch::candidate_of(Objective objective, const Box& box) 
   return {primary, box.low_time, box.low_index};
 }
 
-std::optional<AdmissibleAllocation> FrontSearch::least_area(double limit,
-                                                            std::optional<AdmissibleAllocation> incumbent) {
+FrontSearch::Outcome FrontSearch::least_area(double limit, std::optional<AdmissibleAllocation> incumbent) {
   std::optional<Key> best;
   if (incumbent) best = Key{incumbent->area, incumbent->time, incumbent->index};
   return search(Objective::area, limit, best);
 }
 
-std::optional<AdmissibleAllocation> FrontSearch::least_share() {
+FrontSearch::Outcome FrontSearch::least_share() {
   return search(Objective::share, infinity, std::nullopt);
 }
 
-std::optional<AdmissibleAllocation> FrontSearch::search(Objective objective, double limit, std::optional<Key> best) {
+FrontSearch::Outcome FrontSearch::search(Objective objective, double limit, std::optional<Key> best) {
   // A box holds an allocation the limit admits iff its fastest one does.
   const auto admits = [limit](double time) { return time != infinity && time <= limit; };
   const auto later = [](const Queued& a, const Queued& b) { return b.bound < a.bound; };
@@ -75,7 +79,7 @@ std::optional<AdmissibleAllocation> FrontSearch::search(Objective objective, dou
   buffers_.corners.clear();
   buffers_.free_boxes.clear();
   buffers_.queue.clear();
-  if (!admits(fastest_time_)) return std::nullopt;
+  if (!admits(fastest_time_)) return {true, std::nullopt};
 
   const std::uint32_t root = new_box();
   std::fill(low(root), low(root) + dimensions_, 0);
@@ -88,6 +92,7 @@ std::optional<AdmissibleAllocation> FrontSearch::search(Objective objective, dou
     const Queued top = buffers_.queue.back();
     buffers_.queue.pop_back();
     if (best && *best < top.bound) break;  // every box left is bounded above the best: nothing in them beats it
+    if (evaluations_ >= max_evaluations_) return {false, std::nullopt};
     const std::uint32_t id = top.box;
     const Box box = buffers_.boxes[id];
     buffers_.free_boxes.push_back(id);  // its corners stay as they are until it is split below
@@ -129,9 +134,9 @@ std::optional<AdmissibleAllocation> FrontSearch::search(Objective objective, dou
       }
     }
   }
-  if (!best) return std::nullopt;
+  if (!best) return {true, std::nullopt};
   const double area = objective == Objective::area ? best->primary : best->primary * best->time;
-  return AdmissibleAllocation{best->time, area, best->index};
+  return {true, AdmissibleAllocation{best->time, area, best->index}};
 }
 
 }  // namespace cosched::sched::detail

@@ -24,15 +24,20 @@ namespace cosched::sched::detail {
 // (a query never starts another), so a front costs no allocation per query.
 class FrontSearch {
  public:
-  // `fastest_time` = profile.time_at(space, capacities): the time of the full allocation, the least of all.
-  FrontSearch(const AllocationSpace& space, const TimeProfile& profile, double fastest_time);
+  // `fastest_time` = profile.time_at(space, capacities): the time of the full allocation, the least of all. A
+  // search gives up once it has read `max_evaluations` times.
+  FrontSearch(const AllocationSpace& space, const TimeProfile& profile, double fastest_time,
+              std::size_t max_evaluations);
 
+  struct Outcome {
+    bool finished;  // false: the search gave up, `allocation` means nothing
+    std::optional<AdmissibleAllocation> allocation;
+  };
   // Lexicographic minimum of (area, time, index) over the allocations with a finite time <= limit. `incumbent`, an
   // allocation known to qualify, only prunes; the answer is never worse than it. Empty when none qualifies.
-  [[nodiscard]] std::optional<AdmissibleAllocation> least_area(double limit,
-                                                              std::optional<AdmissibleAllocation> incumbent);
+  [[nodiscard]] Outcome least_area(double limit, std::optional<AdmissibleAllocation> incumbent);
   // Lexicographic minimum of (share, time, index) over the allocations with a finite time.
-  [[nodiscard]] std::optional<AdmissibleAllocation> least_share();
+  [[nodiscard]] Outcome least_share();
 
   // Times read by this search so far.
   [[nodiscard]] std::size_t evaluations() const noexcept { return evaluations_; }
@@ -67,7 +72,7 @@ class FrontSearch {
  private:
   enum class Objective { area, share };
 
-  std::optional<AdmissibleAllocation> search(Objective objective, double limit, std::optional<Key> best);
+  Outcome search(Objective objective, double limit, std::optional<Key> best);
   [[nodiscard]] Key bound_of(Objective objective, const Box& box) const;
   [[nodiscard]] Key candidate_of(Objective objective, const Box& box) const;
   [[nodiscard]] double time_at(const int* alloc);
@@ -80,6 +85,7 @@ class FrontSearch {
   const TimeProfile& profile_;
   double fastest_time_;
   std::size_t dimensions_;
+  std::size_t max_evaluations_;
   Buffers& buffers_;
   std::size_t evaluations_ = 0;
 };
