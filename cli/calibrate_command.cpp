@@ -8,17 +8,18 @@
 #include <string>
 #include <vector>
 
-#include "calibration.hpp"
+#include "cosched/profiler/calibration.hpp"
 #include "command_registry.hpp"
 #include "cosched/common/error.hpp"
 #include "cosched/common/text_file.hpp"
 #include "cosched/config/count_list.hpp"
 #include "cosched/config/node_model.hpp"
-#include "run_main.hpp"
+#include "cosched/app/run_main.hpp"
 
 namespace {
 
 namespace cli = cosched::cli;
+namespace profiler = cosched::profiler;
 
 struct CalibrateFlags {
   std::string output = "node.toml";
@@ -36,10 +37,10 @@ struct CalibrateFlags {
 void run_calibrate_command(const CalibrateFlags& flags) {
   const auto overwrite = cosched::overwrite_if_forced(flags.force);
   cosched::check_output_path(flags.output, overwrite, "node file");
-  cli::CalibrationOptions options;
+  profiler::CalibrationOptions options;
   if (!flags.kernels.empty()) options.kernels = flags.kernels;
   options.tier_backend = flags.tier_backend;
-  options.array_mib = flags.size_mib.value_or(cli::kDefaultCalibrationArrayMib);
+  options.array_mib = flags.size_mib.value_or(profiler::kDefaultCalibrationArrayMib);
   options.quick = flags.quick;
   options.reps = flags.reps;
   options.rounds = flags.rounds;
@@ -50,12 +51,12 @@ void run_calibrate_command(const CalibrateFlags& flags) {
       throw cosched::UsageError(std::string("--cores: ") + e.what());
     }
   }
-  cli::check_calibration_options(options);  // before the output is touched or anything measured
+  profiler::check_calibration_options(options);  // before the output is touched or anything measured
 
-  const cli::Calibration calibration = cli::calibrate(options, flags.quiet ? nullptr : stderr);
+  const profiler::Calibration calibration = profiler::calibrate(options, flags.quiet ? nullptr : stderr);
   cosched::write_text_file(flags.output, cosched::config::to_toml(calibration.model), overwrite, "node file");
   std::FILE* table = flags.output == "-" ? stderr : stdout;
-  fmt::print(table, "{}", cli::calibration_table(calibration));
+  fmt::print(table, "{}", profiler::calibration_table(calibration));
   fmt::print(table, "node model of {} in {:.1f} s (load average {:.2f} on {} cores at the start{}){}\n",
              calibration.model.provenance.host, calibration.wall_s, calibration.load_average,
              calibration.allowed_cores, calibration.machine_was_busy() ? ": BUSY, the curves are what other work left"
@@ -74,11 +75,11 @@ const cli::CommandRegistration registration{"calibrate", [](CLI::App& app) {
   sub->add_option("--tier-backend", flags->tier_backend,
                   "Backend whose tiers are measured: auto | none | memkind | numa | emulated (default auto)");
   sub->add_option("--size-mib", flags->size_mib, "Size of EACH array in MiB (default 128: far beyond the LLC)")
-      ->check(cli::finite_positive(1e9));
+      ->check(cosched::app::finite_positive(1e9));
   sub->add_option("--reps", flags->reps, "Timed reps per allocation (default 5, --quick 3)")
-      ->check(CLI::Range(1U, cli::kMaxCalibrationReps));
+      ->check(CLI::Range(1U, profiler::kMaxCalibrationReps));
   sub->add_option("--rounds", flags->rounds, "Fresh allocations per point, median taken (default 5, --quick 3)")
-      ->check(CLI::Range(1U, cli::kMaxCalibrationRounds));
+      ->check(CLI::Range(1U, profiler::kMaxCalibrationRounds));
   sub->add_option("--cores", flags->cores, "Core counts to measure, e.g. 1,2,4..8 (default 1..all allowed)");
   sub->add_flag("--quiet", flags->quiet, "No progress lines (the table is still printed)");
   sub->callback([flags] { run_calibrate_command(*flags); });

@@ -15,7 +15,7 @@
 #include "cosched/config/platform.hpp"
 #include "cosched/profiler/instance_builder.hpp"
 #include "cosched/sched/io.hpp"
-#include "workload_reading.hpp"
+#include "cosched/exec/workload_file.hpp"
 
 namespace {
 
@@ -34,7 +34,7 @@ void run_instance_command(const InstanceFlags& flags) {
   const auto overwrite = cosched::overwrite_if_forced(flags.force);
   cosched::check_output_path(flags.output, overwrite, "instance");
   const auto platform = cosched::config::load_platform_config(flags.platform);
-  const auto workload = cosched::cli::read_workload(flags.workload, platform);
+  const auto workload = cosched::exec::read_workload(flags.workload, platform);
   const std::vector<std::filesystem::path> paths(flags.profiles.begin(), flags.profiles.end());
   std::optional<prof::NodeBandwidth> bandwidth;
   if (!flags.node.empty()) {

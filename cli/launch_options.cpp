@@ -4,9 +4,9 @@
 
 #include "cosched/common/checked.hpp"
 #include "cosched/common/error.hpp"
-#include "cosched/launcher/slurm.hpp"
+#include "cosched/launcher/cluster/slurm.hpp"
 #include "cosched/platform/command_placement.hpp"
-#include "run_main.hpp"
+#include "cosched/app/run_main.hpp"
 
 namespace cosched::cli {
 
@@ -29,9 +29,9 @@ void add_launch_flags(CLI::App& sub, LaunchFlags& flags) {
       ->check(CLI::Range(1U, config::kMaxFastChunks))
       ->capture_default_str();
   sub.add_option("--timeout", flags.timeout_s, "Per-task timeout in seconds (SIGTERM, then SIGKILL)")
-      ->check(finite_positive(kMaxSeconds));
+      ->check(app::finite_positive(kMaxSeconds));
   sub.add_option("--kill-grace", flags.kill_grace_s, "Seconds between SIGTERM and SIGKILL")
-      ->check(finite_range(0.0, kMaxSeconds))
+      ->check(app::finite_range(0.0, kMaxSeconds))
       ->capture_default_str();
   sub.add_option("--log-dir", flags.log_dir, "Task stdout/stderr (default: <journal>.logs/)");
   sub.add_flag("--fail-fast", flags.fail_fast, "Stop the batch at the first failed task");
@@ -67,7 +67,7 @@ launcher::LaunchSettings launch_settings(const LaunchFlags& flags, const config:
   settings.engine.fail_fast = flags.fail_fast;
   settings.clock.timeout_s = flags.timeout_s;
   settings.clock.kill_grace_s = flags.kill_grace_s;
-  settings.tier = launcher::make_tier_setup(node.tier_backend, node.emulation_ratio, node.chunk_bytes(),
+  settings.tier = exec::make_tier_setup(node.tier_backend, node.emulation_ratio, node.chunk_bytes(),
                                             flags.placement);
   settings.log_dir = flags.log_dir;
   settings.slurm = launcher::slurm::step_from_environment(launcher::slurm::process_environment());

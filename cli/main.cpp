@@ -8,7 +8,7 @@
 #include "command_registry.hpp"
 #include "cosched/common/error.hpp"
 #include "cosched/common/version.hpp"
-#include "run_main.hpp"
+#include "cosched/app/run_main.hpp"
 
 namespace cosched::cli {
 std::vector<RegisteredCommand>& command_registry() {
@@ -26,7 +26,7 @@ int main(int argc, char** argv) {
   auto& registry = cosched::cli::command_registry();
   std::sort(registry.begin(), registry.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
   for (const auto& command : registry) command.install(app);
-  return cosched::cli::run_main(app, argc, argv, "cosched", [&app, &registry] {
+  return cosched::app::run_main(app, argc, argv, "cosched", [&app, &registry] {
     if (!app.get_subcommands().empty()) return;
     std::string names;
     for (const auto& command : registry) names += (names.empty() ? "" : ", ") + command.name;

@@ -13,7 +13,8 @@
 #include "cosched/common/error.hpp"
 #include "cosched/common/text_file.hpp"
 #include "cosched/launcher/launch.hpp"
-#include "cosched/launcher/online.hpp"
+#include "cosched/sim/online.hpp"
+#include "cosched/sim/prediction.hpp"
 #include "cosched/sched/online/campaigns.hpp"
 #include "cosched/sched/online/metrics.hpp"
 #include "cosched/sched/online/policy.hpp"
@@ -21,12 +22,13 @@
 #include "cosched/sched/online/swf_window.hpp"
 #include "cosched/sched/online/synthetic.hpp"
 #include "launch_options.hpp"
-#include "run_main.hpp"
-#include "workload_reading.hpp"
+#include "cosched/app/run_main.hpp"
+#include "cosched/exec/workload_file.hpp"
 
 namespace {
 
 namespace launcher = cosched::launcher;
+namespace sim = cosched::sim;
 namespace online = cosched::sched::online;
 
 struct OnlineFlags {
@@ -167,20 +169,20 @@ std::vector<std::size_t> campaigns_of(const OnlineFlags& flags, const online::On
 }
 
 // The metrics of an engine run, with the campaigns' when there are campaigns.
-online::OnlineMetrics metrics_of(const OnlineFlags& flags, const launcher::LaunchPlan& plan,
-                                 const launcher::EngineResult& result) {
-  online::OnlineMetrics metrics = launcher::run_metrics(plan, result);
+online::OnlineMetrics metrics_of(const OnlineFlags& flags, const sim::LaunchPlan& plan,
+                                 const sim::EngineResult& result) {
+  online::OnlineMetrics metrics = sim::run_metrics(plan, result);
   const online::OnlineWorkload& workload = *plan.online;
   const std::vector<std::size_t> campaigns = campaigns_of(flags, workload);
   if (!campaigns.empty()) {
-    online::add_campaign_metrics(metrics, workload, launcher::job_outcomes(result), campaigns);
+    online::add_campaign_metrics(metrics, workload, sim::job_outcomes(result), campaigns);
   }
   return metrics;
 }
 
 void run_on_node(const OnlineFlags& flags, const std::shared_ptr<const online::OnlineWorkload>& workload,
                  const cosched::config::Workload& commands, const cosched::cli::LaunchNode& node) {
-  const launcher::LaunchPlan plan = launcher::online_plan(workload, flags.options);
+  const sim::LaunchPlan plan = sim::online_plan(workload, flags.options);
   launcher::LaunchSettings settings = cosched::cli::launch_settings(
       flags.run, node.node, std::filesystem::path(flags.workload).replace_extension(".online.journal.jsonl"));
   settings.policy = flags.policy;
@@ -204,7 +206,7 @@ void run_online(const OnlineFlags& flags) {
   }
   if (!flags.workload.empty()) {
     const cosched::cli::LaunchNode node = cosched::cli::launch_node(flags.run);
-    const cosched::cli::WorkloadFile file = cosched::cli::read_workload_file(flags.workload, node.platform_file);
+    const cosched::exec::WorkloadFile file = cosched::exec::read_workload_file(flags.workload, node.platform_file);
     if (!file.instance) {
       throw cosched::UsageError(fmt::format("--workload {}: an online node workload is an Instance JSON (`cosched "
                                             "instance` of a profiled workload whose tasks carry release_s)",
@@ -213,13 +215,13 @@ void run_online(const OnlineFlags& flags) {
     auto workload = std::make_shared<const online::OnlineWorkload>(
         online::online_workload_from_instance(*file.instance, flags.workload));
     if (flags.launch) return run_on_node(flags, workload, file.workload, node);
-    const launcher::LaunchPlan plan = launcher::online_plan(workload, flags.options);
-    print_metrics(flags, *workload, metrics_of(flags, plan, launcher::predict(plan, flags.policy)), "simulated");
+    const sim::LaunchPlan plan = sim::online_plan(workload, flags.options);
+    print_metrics(flags, *workload, metrics_of(flags, plan, sim::predict(plan, flags.policy)), "simulated");
     return;
   }
   auto workload = std::make_shared<const online::OnlineWorkload>(simulated_workload(flags));
-  const launcher::LaunchPlan plan = launcher::online_plan(workload, flags.options);
-  print_metrics(flags, *workload, metrics_of(flags, plan, launcher::predict(plan, flags.policy)), "simulated");
+  const sim::LaunchPlan plan = sim::online_plan(workload, flags.options);
+  print_metrics(flags, *workload, metrics_of(flags, plan, sim::predict(plan, flags.policy)), "simulated");
 }
 
 std::string policy_help() {
@@ -234,12 +236,12 @@ const cosched::cli::CommandRegistration registration{"online", [](CLI::App& app)
   auto flags = std::make_shared<OnlineFlags>();
   sub->add_option("--policy", flags->policy, policy_help())->required();
   sub->add_option("--rho", flags->options.rho, "dbos: online factor (>= 1); split: number of groups (>= 2)")
-      ->check(cosched::cli::finite_range(1.0, 1e6))
+      ->check(cosched::app::finite_range(1.0, 1e6))
       ->capture_default_str();
   sub->add_option("--reserve", flags->options.reserve, "fcfs-reservation, dasedf-reservation: X auxiliary processors")
       ->check(CLI::Range(0, 1 << 24));
   sub->add_option("--threshold", flags->options.threshold, "fcfs-reservation, dasedf-reservation: stretch threshold T")
-      ->check(cosched::cli::finite_range(0.0, 1e9));
+      ->check(cosched::app::finite_range(0.0, 1e9));
   sub->add_option("--procs", flags->procs, "Processors m (trace: default its MaxProcs; synthetic: default 300)")
       ->check(CLI::Range(1, 1 << 20));
   sub->add_option("--trace", flags->trace, "SWF trace (plain or gzip)");
@@ -253,10 +255,10 @@ const cosched::cli::CommandRegistration registration{"online", [](CLI::App& app)
   sub->add_option("--to", flags->to, "Trace: only jobs submitted up to this date, inclusive (YYYY-MM-DD, UTC)");
   sub->add_flag("--synthetic", flags->synthetic, "The paper's synthetic sequential workload (Sec. 4)");
   sub->add_option("--delta", flags->delta, "Synthetic: ratio of the largest to the smallest job size (Delta)")
-      ->check(cosched::cli::finite_range(1.0, online::kMaxSyntheticDelta))
+      ->check(cosched::app::finite_range(1.0, online::kMaxSyntheticDelta))
       ->capture_default_str();
   sub->add_option("--load", flags->load, "Synthetic: target load (processors' worth of work per unit time)")
-      ->check(cosched::cli::finite_positive(online::kMaxSyntheticLoad))
+      ->check(cosched::app::finite_positive(online::kMaxSyntheticLoad))
       ->capture_default_str();
   sub->add_option("--seed", flags->seed, "Synthetic: seed (runs are deterministic)")
       ->check(CLI::NonNegativeNumber)

@@ -9,8 +9,8 @@
 #include "command_registry.hpp"
 #include "cosched/common/error.hpp"
 #include "cosched/common/text_file.hpp"
-#include "cosched/launcher/launch.hpp"
-#include "cosched/launcher/plan.hpp"
+#include "cosched/sim/prediction.hpp"
+#include "cosched/sim/plan.hpp"
 #include "cosched/sched/algorithm.hpp"
 #include "cosched/sched/allocation.hpp"
 #include "cosched/sched/bicriteria.hpp"
@@ -69,8 +69,8 @@ void print_comparison(const cosched::sched::Instance& instance, const Bounds& bo
     const std::string ratio = ratio_cell(result.schedule.makespan, bounds.makespan);
     std::string predicted;
     if (contention) {
-      const auto plan = cosched::launcher::plan_from_schedule(instance, result.schedule);
-      predicted = fmt::format(" {:>14.6g}", cosched::launcher::predict_contention(plan, "auto").observed_makespan);
+      const auto plan = cosched::sim::plan_from_schedule(instance, result.schedule);
+      predicted = fmt::format(" {:>14.6g}", cosched::sim::predict_contention(plan, "auto").observed_makespan);
     }
     fmt::print("{:<16} {:>14.6g} {:>14.6g} {:>8} {:>12.6f}{} {:>14.6g} {:>14} {:>8} {:>14} {:>14} {:>14}\n",
                algorithm->name(), result.schedule.makespan, bounds.makespan, ratio, result.seconds, predicted,

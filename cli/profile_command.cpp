@@ -22,7 +22,7 @@
 #include "cosched/profiler/profile_session.hpp"
 #include "cosched/profiler/sweep_config.hpp"
 #include "cosched/stream/kernels.hpp"
-#include "run_main.hpp"
+#include "cosched/app/run_main.hpp"
 
 namespace {
 
@@ -192,11 +192,11 @@ const cosched::cli::CommandRegistration registration{"profile", [](CLI::App& app
   sub->add_option("--kernels", flags->kernels, "Kernels: " + cosched::stream::kernel_names())->delimiter(',');
   sub->add_option("--footprints-mib", flags->footprints_mib, "Task footprints in MiB (all arrays together)")
       ->delimiter(',')
-      ->check(cosched::cli::finite_positive(static_cast<double>(config::kMaxFootprintBytes) / (1 << 20)));
+      ->check(cosched::app::finite_positive(static_cast<double>(config::kMaxFootprintBytes) / (1 << 20)));
   sub->add_option("--footprints-percent-of-fast", flags->footprints_percent,
                   "Task footprints as % of the platform's fast capacity (as in Fig. 2 of the paper)")
       ->delimiter(',')
-      ->check(cosched::cli::finite_positive(config::kMaxFootprintPercentOfFast));
+      ->check(cosched::app::finite_positive(config::kMaxFootprintPercentOfFast));
   sub->add_option("--cores", flags->cores, "Core counts: list and ranges, e.g. 1,2,4..8 (default 1..platform)");
   sub->add_option("--chunks", flags->chunks, "Fast chunks: list and ranges, e.g. 0..20 (default 0..platform)");
   sub->add_option("--reps", flags->reps, "Timed repetitions per point (median and spread recorded)")
@@ -206,7 +206,7 @@ const cosched::cli::CommandRegistration registration{"profile", [](CLI::App& app
   sub->add_option("--platform", flags->platform, "Platform TOML (configs/platforms/)");
   sub->add_option("--tier-backend", flags->tier_backend, "Override the platform's tier backend");
   sub->add_option("--emulation-ratio", flags->emulation_ratio, "Emulated backend only: slow:fast bandwidth ratio")
-      ->check(cosched::cli::finite_range(config::kMinEmulationRatio, config::kMaxEmulationRatio));
+      ->check(cosched::app::finite_range(config::kMinEmulationRatio, config::kMaxEmulationRatio));
   sub->add_option("--passes", flags->passes,
                   "Kernel passes of each timed task run (process measurer; times stay per pass)")
       ->check(CLI::Range(1U, config::kMaxPasses));
@@ -220,10 +220,10 @@ const cosched::cli::CommandRegistration registration{"profile", [](CLI::App& app
   sub->add_option("--name", flags->names, "Name of each --command, in order (default: its program's file name)");
   sub->add_option("--command-timeout", flags->command_timeout_s,
                   "Seconds a command run may take; longer runs are killed and their point marked timeout")
-      ->check(cosched::cli::finite_positive(cosched::kMaxSeconds));
+      ->check(cosched::app::finite_positive(cosched::kMaxSeconds));
   sub->add_option("--command-footprint-mib", flags->command_footprint_mib,
                   "The commands' memory footprint in MiB: what a fast fraction is of (weighted-interleave)")
-      ->check(cosched::cli::finite_positive(static_cast<double>(config::kMaxFootprintBytes) / (1 << 20)));
+      ->check(cosched::app::finite_positive(static_cast<double>(config::kMaxFootprintBytes) / (1 << 20)));
   sub->add_option("--placement", flags->placement,
                   "How commands get fast memory on a tier that places them: preferred (default), bind, "
                   "weighted-interleave, autohbw, none")

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "command_registry.hpp"
-#include "cosched/launcher/cluster_report.hpp"
+#include "cosched/launcher/cluster/cluster_report.hpp"
 #include "cosched/launcher/report.hpp"
 
 namespace {

@@ -14,7 +14,7 @@
 #include "cosched/sched/generator.hpp"
 #include "cosched/sched/model.hpp"
 #include "cosched/sched/simulate.hpp"
-#include "run_main.hpp"
+#include "cosched/app/run_main.hpp"
 
 namespace {
 
@@ -111,13 +111,13 @@ const cosched::cli::CommandRegistration registration{"simulate", [](CLI::App& ap
                       ", product of capacity+1 at most 2^24)")
       ->delimiter(',')
       ->capture_default_str()
-      ->check(cosched::cli::finite_range(1, sched::kMaxCapacity));
+      ->check(cosched::app::finite_range(1, sched::kMaxCapacity));
   sub->add_option("--tasks", options->tasks, "Tasks per instance")
       ->capture_default_str()
-      ->check(cosched::cli::finite_range(1, static_cast<double>(sched::kMaxSimulationTasks)));
+      ->check(cosched::app::finite_range(1, static_cast<double>(sched::kMaxSimulationTasks)));
   sub->add_option("--instances", options->instances, "Random instances")
       ->capture_default_str()
-      ->check(cosched::cli::finite_range(1, static_cast<double>(sched::kMaxSimulationInstances)));
+      ->check(cosched::app::finite_range(1, static_cast<double>(sched::kMaxSimulationInstances)));
   sub->add_option("--seed", options->seed, "Seed (runs are deterministic)")
       ->check(CLI::NonNegativeNumber)  // CLI11 would wrap -1 around to 2^64-1
       ->capture_default_str();

@@ -6,15 +6,15 @@
 #include <memory>
 #include <string>
 
-#include "cluster_launch.hpp"
+#include "cosched/launcher/cluster/slurm_launch.hpp"
 #include "command_registry.hpp"
 #include "cosched/common/checked.hpp"
 #include "cosched/common/error.hpp"
 #include "cosched/common/identifier.hpp"
 #include "cosched/common/text_file.hpp"
-#include "cosched/launcher/slurm.hpp"
+#include "cosched/launcher/cluster/slurm.hpp"
 #include "cosched/sched/cluster_manifest.hpp"
-#include "run_main.hpp"
+#include "cosched/app/run_main.hpp"
 
 namespace {
 
@@ -39,7 +39,7 @@ void run_slurm_script(const SlurmScriptFlags& flags) {
   const auto plan = std::filesystem::absolute(flags.plan).lexically_normal();
   const auto manifest = cosched::sched::load_cluster_manifest(plan);
   cosched::launcher::slurm::ScriptOptions options;
-  options.cosched = cosched::cli::this_executable();
+  options.cosched = cosched::launcher::this_executable();
   options.plan = plan;
   options.job_name = flags.job_name;
   options.margin = flags.margin;
@@ -58,10 +58,10 @@ const cosched::cli::CommandRegistration registration{"slurm-script", [](CLI::App
   sub->add_option("-o,--output", flags->output, "Write the script here (default -: stdout)");
   sub->add_option("--job-name", flags->job_name, "Slurm job name")->capture_default_str();
   sub->add_option("--margin", flags->margin, "--time = margin x the predicted makespan + --slack")
-      ->check(cosched::cli::finite_range(1.0, 1000.0))
+      ->check(cosched::app::finite_range(1.0, 1000.0))
       ->capture_default_str();
   sub->add_option("--slack", flags->slack_s, "Seconds added to the time limit (start-up, profiling, merge)")
-      ->check(cosched::cli::finite_range(0.0, cosched::kMaxSeconds))
+      ->check(cosched::app::finite_range(0.0, cosched::kMaxSeconds))
       ->capture_default_str();
   sub->add_option("--platform", flags->platform, "Platform TOML every node's launch uses (passed to launch)")
       ->check(CLI::ExistingFile);

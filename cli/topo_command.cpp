@@ -19,28 +19,6 @@ namespace {
 
 using platform::Topology;
 
-// memkind 1.14 finds HBW nodes on a Xeon Phi (family 6, model 0x57 KNL / 0x85 KNM) by their being CPU-less, and
-// elsewhere by HMAT bandwidth at or above MEMKIND_HBW_THRESHOLD (default 204800 MiB/s).
-bool memkind_would_find_hbw_nodes(const Topology& topology) {
-  const auto& facts = topology.facts();
-  const bool xeon_phi = facts.cpu_family == 6 && (facts.cpu_model_number == 0x57 || facts.cpu_model_number == 0x85);
-  if (xeon_phi) return true;
-  constexpr std::uint64_t memkind_hbw_threshold_mib_s = 204800;
-  for (const auto& node : facts.numa_nodes) {
-    if (node.bandwidth_mib_s && *node.bandwidth_mib_s >= memkind_hbw_threshold_mib_s) return true;
-  }
-  return false;
-}
-
-// What `--tier-backend auto` picks. On this system we ask the tiers layer itself; for a saved machine we cannot run
-// memkind there, so we apply the same order to the topology: memkind when it would see HBW nodes, else numa when
-// there are fast nodes, else emulated.
-std::string tier_backend_for(const Topology& topology) {
-  if (topology.is_this_system()) return platform::auto_tier_backend_name();
-  if (!topology.has_fast_tier()) return "emulated";
-  return memkind_would_find_hbw_nodes(topology) ? "memkind" : "numa";
-}
-
 std::size_t distinct_l2_count(const Topology& topology) {
   std::set<unsigned> l2s;
   for (const auto& core : topology.cores()) l2s.insert(core.l2);
@@ -125,7 +103,7 @@ const CommandRegistration registration{"topo", [](CLI::App& app) {
     }
     const Topology topology = options->topology_xml.empty() ? Topology::this_system()
                                                             : Topology::from_xml(options->topology_xml);
-    const std::string backend = tier_backend_for(topology);
+    const std::string backend = platform::auto_tier_backend_name(topology);
     if (options->json) {
       fmt::print("{}\n", to_json(topology, backend).dump(2));
     } else {

@@ -11,8 +11,7 @@ set(COSCHED_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/cosched)
 # Build-only helper targets: warning flags, -march=native for the kernels, the CLI's main. Static libraries carry
 # their private links into their interface as $<LINK_ONLY:...>; these must not reach the export, where they do not
 # exist (and where -Werror or -march=native would mean nothing to a consumer).
-set(COSCHED_BUILD_ONLY_TARGETS cosched::options cosched_options cosched::kernel_options cosched_kernel_options
-    cosched::cli_main cosched_cli_main)
+set(COSCHED_BUILD_ONLY_TARGETS cosched::options cosched_options cosched::kernel_options cosched_kernel_options)
 
 # Keeps a target's build-tree include folders and build-only helpers out of its exported interface: absolute
 # include folders become $<BUILD_INTERFACE:...> (installed consumers get <prefix>/include from install(TARGETS

@@ -10,7 +10,7 @@
 
 #include "cosched/common/error.hpp"
 #include "cosched/common/version.hpp"
-#include "run_main.hpp"
+#include "cosched/app/run_main.hpp"
 #include "cosched/platform/binding.hpp"
 #include "cosched/platform/tier_backends.hpp"
 #include "cosched/stream/kernels.hpp"
@@ -67,7 +67,7 @@ void add_options(CLI::App& app, Arguments& args) {
   app.add_option("--size-mib", args.size_mib,
                  "size of EACH array in MiB (fractions allowed); kernels that are not element-wise: the footprint "
                  "divided by their number of arrays")
-      ->check(cosched::cli::finite_positive(kMaxSizeMib))
+      ->check(cosched::app::finite_positive(kMaxSizeMib))
       ->capture_default_str();
   app.add_option("--reps", args.reps, "timed repetitions")->check(CLI::Range(1U, kMaxReps))->capture_default_str();
   app.add_option("--warmup", args.warmup, "untimed repetitions before the timed ones")
@@ -76,11 +76,11 @@ void add_options(CLI::App& app, Arguments& args) {
   app.add_option("--stores", args.stores, "auto|nt|regular: non-temporal (streaming) or regular stores")
       ->capture_default_str();
   app.add_option("--fast-fraction", args.fast_fraction, "share of every array in the fast tier, 0..1")
-      ->check(cosched::cli::finite_range(0.0, 1.0));
+      ->check(cosched::app::finite_range(0.0, 1.0));
   app.add_option("--tier-backend", args.tier_backend, backend_help());
   app.add_option("--emulation-ratio", args.emulation_ratio,
                  "slow:fast bandwidth ratio of the emulated backend (default 5; emulated backend only)")
-      ->check(cosched::cli::finite_range(kMinEmulationRatio, kMaxEmulationRatio));
+      ->check(cosched::app::finite_range(kMinEmulationRatio, kMaxEmulationRatio));
   app.add_flag("--json", args.json, "print one JSON object instead of the table");
 }
 
@@ -105,7 +105,8 @@ cosched::stream::StreamConfig to_config(const Arguments& args) {
 cosched::platform::TierOptions to_tier_options(const Arguments& args) {
   cosched::platform::TierOptions options;
   options.backend = args.tier_backend.value_or(args.fast_fraction ? "auto" : "none");
-  if (options.backend != "none" && !args.fast_fraction) {
+  if (cosched::platform::resolved_tier_backend_info(options.backend).capabilities.has_fast_tier &&
+      !args.fast_fraction) {
     throw cosched::UsageError(fmt::format("--tier-backend {} needs --fast-fraction F (the share of each array to "
                                           "place in the fast tier)",
                                           options.backend));
@@ -142,5 +143,5 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("stream_bench ") + COSCHED_VERSION);
   Arguments args;
   add_options(app, args);
-  return cosched::cli::run_main(app, argc, argv, "stream_bench", [&args] { run(args); });
+  return cosched::app::run_main(app, argc, argv, "stream_bench", [&args] { run(args); });
 }

@@ -15,7 +15,7 @@ struct DemoOptions {
   bool quick = false;                  // under a minute on a 2-core VM: fewer, shorter tasks; one profiling rep
   std::filesystem::path output;        // empty: ./cosched-demo-<UTC time>
   bool force = false;                  // replace what an existing output folder holds
-  std::filesystem::path stream_bench;  // empty: launcher::default_stream_bench_path()
+  std::filesystem::path stream_bench;  // empty: exec::default_stream_bench_path()
   std::filesystem::path scripts_dir;   // plotting scripts; empty: installed share/cosched/scripts, else scripts/
   std::FILE* out = stdout;             // progress and the result table
   unsigned batch_scale = 1;            // the batch repeated this many times (--slurm: once per allocated node)

@@ -10,9 +10,11 @@
 #include "cosched/common/stats.hpp"
 #include "cosched/common/error.hpp"
 #include "cosched/common/text_file.hpp"
-#include "cosched/launcher/child_process.hpp"
+#include "cosched/exec/child_process.hpp"
 #include "cosched/launcher/journal/recorder.hpp"
 #include "cosched/platform/binding.hpp"
+#include "cosched/common/host.hpp"
+#include "cosched/common/utc_time.hpp"
 #include "demo/demo_setup.hpp"
 
 namespace cosched::demo {
@@ -40,10 +42,9 @@ std::vector<double> concat(const std::vector<RunRow>& rows, std::vector<double> 
 // from.
 std::filesystem::path plot_scripts_dir(const std::filesystem::path& given) {
   if (!given.empty()) return given;
-  std::error_code error;
-  const auto self = std::filesystem::read_symlink("/proc/self/exe", error);
-  if (!error) {
-    const auto installed = (self.parent_path() / ".." / "share" / "cosched" / "scripts").lexically_normal();
+  if (const auto self = own_executable()) {
+    std::error_code error;
+    const auto installed = (self->parent_path() / ".." / "share" / "cosched" / "scripts").lexically_normal();
     if (std::filesystem::is_directory(installed, error)) return installed;
   }
 #ifdef COSCHED_DEMO_SCRIPTS_DIR
@@ -59,15 +60,15 @@ std::string plot(const DemoSetup& setup, const std::string& script, const std::v
   if (!std::filesystem::exists(path) || !std::filesystem::exists("/usr/bin/python3")) {
     return fmt::format("skipped ({} or /usr/bin/python3 missing)", path.string());
   }
-  launcher::ChildSpec spec;
+  exec::ChildSpec spec;
   spec.argv = {"/usr/bin/python3", path.string()};
   spec.argv.insert(spec.argv.end(), args.begin(), args.end());
   spec.pus = platform::allowed_pus();
   spec.stdout_path = setup.output / "plots.log";
   spec.stderr_path = setup.output / (script + ".err");
   try {
-    launcher::ChildProcess child = launcher::ChildProcess::spawn(spec);
-    const launcher::ExitInfo exit = child.reap();
+    exec::ChildProcess child = exec::ChildProcess::spawn(spec);
+    const exec::ExitInfo exit = child.reap();
     return exit.ok() ? "ok" : fmt::format("failed ({}, see {})", exit.describe(), spec.stderr_path.string());
   } catch (const Error& e) {
     return fmt::format("failed: {}", e.what());
@@ -204,15 +205,14 @@ void write_results(const DemoSetup& setup, const std::vector<RunRow>& rows, cons
   fmt::print(out, "Task durations observed/predicted: {:.3f} when running alone ({} tasks), {:.3f} when co-running "
                   "({} tasks) — co-runners share memory bandwidth that isolated profiles do not see.\n",
              mean(alone), alone.size(), mean(corun), corun.size());
-  double load[3] = {0, 0, 0};
-  const bool have_load = ::getloadavg(load, 3) == 3;
+  const std::optional<double> load = load_average();
   fmt::print(out, "Launch overhead per task (fork/exec + binding + placement): min {:.3f} ms, median {:.3f} ms, "
                   "max {:.3f} ms over {} launches{}.\n",
              overheads.empty() ? 0.0 : *std::min_element(overheads.begin(), overheads.end()) * 1e3,
              median_or_zero(overheads) * 1e3,
              overheads.empty() ? 0.0 : *std::max_element(overheads.begin(), overheads.end()) * 1e3, overheads.size(),
-             have_load ? fmt::format(" (load average now {:.1f}: other processes share these cores and slow "
-                                     "everything, the tasks most)", load[0])
+             load ? fmt::format(" (load average now {:.1f}: other processes share these cores and slow "
+                                     "everything, the tasks most)", *load)
                        : std::string());
 
   // Files.
@@ -238,8 +238,8 @@ void write_results(const DemoSetup& setup, const std::vector<RunRow>& rows, cons
                       {"passes", entry.passes}});
   }
   const nlohmann::json summary = {
-      {"host", launcher::host_name()},
-      {"date", launcher::utc_now()},
+      {"host", host_name()},
+      {"date", iso8601_utc_micro(std::chrono::system_clock::now())},
       {"quick", setup.options.quick},
       {"emulated", emulated},
       {"tier_backend", setup.tier.backend},
@@ -268,7 +268,7 @@ void write_results(const DemoSetup& setup, const std::vector<RunRow>& rows, cons
         {"tasks_corun", corun.size()},
         {"launch_overhead_median_s", median_or_zero(overheads)},
         {"launch_overhead_min_s", overheads.empty() ? 0.0 : *std::min_element(overheads.begin(), overheads.end())},
-        {"load_average_1min_at_end", have_load ? nlohmann::json(load[0]) : nlohmann::json(nullptr)},
+        {"load_average_1min_at_end", load ? nlohmann::json(*load) : nlohmann::json(nullptr)},
         {"launch_overhead_max_s",
          overheads.empty() ? 0.0 : *std::max_element(overheads.begin(), overheads.end())}}},
       {"total_seconds", total_s}};

@@ -27,7 +27,7 @@ config::Workload workload_of(const sched::Instance& instance, const DemoSetup& s
 }  // namespace
 
 RunRow plan_and_launch(const DemoSetup& setup, const sched::Instance& instance, const std::string& configuration,
-                       const std::string& algorithm, const launcher::TierSetup& tier, unsigned repeat) {
+                       const std::string& algorithm, const exec::TierSetup& tier, unsigned repeat) {
   RunRow row;
   row.configuration = configuration;
   row.algorithm = algorithm;
@@ -40,7 +40,7 @@ RunRow plan_and_launch(const DemoSetup& setup, const sched::Instance& instance, 
   write_text_file(schedule_path, sched::schedule_to_json(instance, planned.schedule) + "\n", setup.overwrite(),
                   "schedule");
 
-  const launcher::LaunchPlan plan = launcher::plan_from_schedule(instance, planned.schedule);
+  const sim::LaunchPlan plan = sim::plan_from_schedule(instance, planned.schedule);
   launcher::LaunchSettings settings;
   settings.journal = setup.output / "runs" / (stem + ".jsonl");
   settings.force = setup.options.force;

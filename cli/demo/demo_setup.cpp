@@ -18,8 +18,9 @@
 #include "cosched/stream/stream_run.hpp"
 #include "demo/demo_setup.hpp"
 #include "demo_mixed_toml.hpp"
-#include "process_measurer.hpp"
-#include "calibration.hpp"
+#include "cosched/profiler/process_measurer.hpp"
+#include "cosched/profiler/calibration.hpp"
+#include "cosched/common/utc_time.hpp"
 
 namespace cosched::demo {
 
@@ -35,10 +36,7 @@ constexpr unsigned chunk_count = 20;
 constexpr double emulation_ratio = 5.0;
 
 std::filesystem::path default_output() {
-  const std::time_t now = std::time(nullptr);
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  return std::filesystem::current_path() / fmt::format("cosched-demo-{:%Y%m%d-%H%M%S}", utc);
+  return std::filesystem::current_path() / ("cosched-demo-" + compact_utc(std::chrono::system_clock::now()));
 }
 
 // Passes that make one task's kernel time about `target_s` on one core with all of it fast (at least one: a pass
@@ -93,7 +91,7 @@ DemoSetup make_setup(const DemoOptions& options) {
     throw UsageError(fmt::format("cannot create the demo's folder {}: {}", (setup.output / "runs").string(),
                                  error.message()));
   }
-  setup.stream_bench = options.stream_bench.empty() ? launcher::default_stream_bench_path() : options.stream_bench;
+  setup.stream_bench = options.stream_bench.empty() ? exec::default_stream_bench_path() : options.stream_bench;
 
   const std::string backend = platform::auto_tier_backend_name();
   platform::TierOptions tier_options;
@@ -114,7 +112,7 @@ DemoSetup make_setup(const DemoOptions& options) {
   setup.platform.tier_backend = backend;
   setup.platform.emulation_ratio = emulation_ratio;
   setup.platform.source = "cosched demo";
-  setup.tier = launcher::make_tier_setup(backend, emulation_ratio, setup.platform.chunk_bytes());
+  setup.tier = exec::make_tier_setup(backend, emulation_ratio, setup.platform.chunk_bytes());
 
   // Two footprints, 20 % and 60 % of the fast tier (whole MiB): small tasks fit beside others, large ones compete.
   setup.footprints = {capacity / 5 / mib * mib, capacity * 3 / 5 / mib * mib};
@@ -179,7 +177,7 @@ DemoSetup make_mixed_setup(const DemoSetup& setup) {
   return mixed;
 }
 
-std::filesystem::path profile_tasks(const DemoSetup& setup, const launcher::TierSetup& tier, const std::string& name,
+std::filesystem::path profile_tasks(const DemoSetup& setup, const exec::TierSetup& tier, const std::string& name,
                                     bool chunk_points) {
   config::PlatformConfig platform = setup.platform;
   platform.tier_backend = tier.backend;
@@ -196,7 +194,7 @@ std::filesystem::path profile_tasks(const DemoSetup& setup, const launcher::Tier
       for (const unsigned k : chunks) points.push_back({kernel, footprint, cores, k});
     }
   }
-  cli::ProcessMeasurer measurer(platform, tier, setup.stream_bench, setup.passes, setup.profile_reps, 0);
+  profiler::ProcessMeasurer measurer(platform, tier, setup.stream_bench, setup.passes, setup.profile_reps, 0);
   const auto csv = setup.output / ("profile-" + name + ".csv");
   profiler::SweepConfig sweep;
   sweep.reps = setup.profile_reps;
@@ -211,17 +209,17 @@ std::filesystem::path profile_tasks(const DemoSetup& setup, const launcher::Tier
 
 void calibrate_bandwidth(DemoSetup& setup) {
   const auto begin = std::chrono::steady_clock::now();
-  cli::CalibrationOptions options;
+  profiler::CalibrationOptions options;
   options.quick = setup.options.quick;
   options.tier_backend = setup.platform.tier_backend;
-  setup.node = cli::calibrate_node(options, nullptr);
+  setup.node = profiler::calibrate_node(options, nullptr);
   setup.bandwidth = profiler::node_bandwidth(setup.node);
   write_text_file(setup.output / "node.toml", config::to_toml(setup.node), setup.overwrite(), "node file");
   setup.calibration_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
 }
 
 sched::Instance make_instance(const DemoSetup& setup, const std::filesystem::path& profile_csv,
-                              const launcher::TierSetup& tier, bool cores_only) {
+                              const exec::TierSetup& tier, bool cores_only) {
   config::PlatformConfig platform = setup.platform;
   platform.tier_backend = tier.backend;  // the traffic of the tier the profile was measured with
   sched::Instance instance =

@@ -31,7 +31,7 @@ struct DemoSetup {
   std::filesystem::path output;
   std::filesystem::path stream_bench;
   config::PlatformConfig platform;    // this node: its cores, the fast tier (emulated here) in 20 chunks
-  launcher::TierSetup tier;                     // how tasks get their fast share
+  exec::TierSetup tier;                     // how tasks get their fast share
   platform::TierOptions tier_options;           // the in-process backend that calibrates passes
   std::vector<std::uint64_t> footprints;
   PassTable passes;                   // per (kernel, footprint): kernel passes of one task
@@ -69,13 +69,13 @@ void calibrate_bandwidth(DemoSetup& setup);
 
 // Profiles every task type as the launcher will run it (whole child processes) with `tier`; returns the CSV.
 // `chunk_points` false: only chunks = 0 (the cores-only configurations).
-[[nodiscard]] std::filesystem::path profile_tasks(const DemoSetup& setup, const launcher::TierSetup& tier,
+[[nodiscard]] std::filesystem::path profile_tasks(const DemoSetup& setup, const exec::TierSetup& tier,
                                                   const std::string& name, bool chunk_points);
 
 // The instance of the batch from a profile measured with `tier` (with the node's memory pools and every task's
 // traffic); `cores_only` keeps the chunks = 0 column as a 1-resource instance.
 [[nodiscard]] sched::Instance make_instance(const DemoSetup& setup, const std::filesystem::path& profile_csv,
-                                            const launcher::TierSetup& tier, bool cores_only);
+                                            const exec::TierSetup& tier, bool cores_only);
 
 struct RunRow {
   std::string configuration;  // "cores+fast", "cores-only-slow", "cores-only-system"
@@ -97,7 +97,7 @@ struct RunRow {
 // `repeat` > 0 is a relaunch of the same plan for the noise floor: its files get a ".repeat<N>" suffix).
 [[nodiscard]] RunRow plan_and_launch(const DemoSetup& setup, const sched::Instance& instance,
                                      const std::string& configuration, const std::string& algorithm,
-                                     const launcher::TierSetup& tier, unsigned repeat = 0);
+                                     const exec::TierSetup& tier, unsigned repeat = 0);
 
 // The same plan launched several times in a row: how far observed makespans spread with nothing changed.
 struct NoiseFloor {

@@ -7,9 +7,9 @@
 #include <chrono>
 #include <ctime>
 
-#include "cluster_launch.hpp"
+#include "cosched/launcher/cluster/slurm_launch.hpp"
 #include "cosched/common/text_file.hpp"
-#include "cosched/launcher/slurm.hpp"
+#include "cosched/launcher/cluster/slurm.hpp"
 #include "cosched/sched/cluster.hpp"
 #include "cosched/sched/cluster_manifest.hpp"
 #include "cosched/sched/io.hpp"
@@ -68,9 +68,9 @@ std::filesystem::path run_cluster_demo(DemoOptions options) {
 
   say("[4/4] launching one Slurm step per node ...");
   std::fflush(options.out);
-  cli::SlurmLaunchRequest request{plan_folder, false, false,
+  launcher::SlurmLaunchRequest request{plan_folder, false, false,
                                   {"--platform", platform_file.string()}};
-  const launcher::ClusterReport report = cli::run_slurm_launch(request);
+  const launcher::ClusterReport report = cosched::launcher::run_slurm_launch(request, stdout);
   const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
 
   nlohmann::json results = {{"quick", options.quick},

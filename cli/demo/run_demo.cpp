@@ -23,7 +23,7 @@ std::string mixed_kernel_list(const DemoSetup& mixed) {
 // A batch profiled twice — with the fast tier scheduled (cores x fast chunks) and with the tier left to the
 // system — and its three instances (Fig. 3(b)'s memory configurations), written to the setup's folder.
 struct BatchInstances {
-  launcher::TierSetup system_tier;
+  exec::TierSetup system_tier;
   sched::Instance tiered, slow, system;
 };
 
@@ -32,8 +32,8 @@ BatchInstances profile_batch(const DemoSetup& setup, const Say& say) {
   say("      profiling each task type in isolation, as launched (cores x fast chunks) ...");
   const auto tiered_csv = profile_tasks(setup, setup.tier, "tiered", true);
   say("      profiling with the tier left to the system (backend none) ...");
-  const launcher::TierSetup system_tier =
-      launcher::make_tier_setup("none", setup.tier.emulation_ratio, setup.tier.chunk_bytes);
+  const exec::TierSetup system_tier =
+      exec::make_tier_setup("none", setup.tier.emulation_ratio, setup.tier.chunk_bytes);
   const auto system_csv = profile_tasks(setup, system_tier, "system", false);
   const auto write_instance = [&](sched::Instance instance, const std::string& name) {
     write_text_file(setup.output / name, sched::instance_to_json(instance) + "\n", setup.overwrite(), "instance");
@@ -124,7 +124,7 @@ std::filesystem::path run_demo(const DemoOptions& options) {
   const sched::Instance& tiered = instances.tiered;
   const sched::Instance& slow = instances.slow;
   const sched::Instance& system = instances.system;
-  const launcher::TierSetup& system_tier = instances.system_tier;
+  const exec::TierSetup& system_tier = instances.system_tier;
 
   // The algorithms that apply to the cores + fast memory instance (bsp-a1..a4 schedule one resource: skipped).
   for (const auto& algorithm : sched::algorithms()) {

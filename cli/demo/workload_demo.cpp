@@ -9,7 +9,7 @@
 #include <chrono>
 #include <map>
 
-#include "command_measurer.hpp"
+#include "cosched/profiler/command_measurer.hpp"
 #include "cosched/common/error.hpp"
 #include "cosched/common/text_file.hpp"
 #include "cosched/platform/binding.hpp"
@@ -21,7 +21,7 @@
 #include "cosched/sched/io.hpp"
 #include "demo/demo.hpp"
 #include "demo/demo_setup.hpp"
-#include "workload_reading.hpp"
+#include "cosched/exec/workload_file.hpp"
 
 namespace cosched::demo {
 
@@ -50,8 +50,8 @@ DemoSetup workload_setup(const DemoOptions& options) {
   setup.platform.fast_chunks = kChunks;
   setup.platform.tier_backend = backend;
   setup.platform.source = "cosched demo --workload";
-  setup.tier = launcher::make_tier_setup(backend, config::kDefaultEmulationRatio, setup.platform.chunk_bytes());
-  setup.workload = cli::read_workload(options.workload, setup.platform);
+  setup.tier = exec::make_tier_setup(backend, config::kDefaultEmulationRatio, setup.platform.chunk_bytes());
+  setup.workload = cosched::exec::read_workload(options.workload, setup.platform);
   return setup;
 }
 
@@ -88,7 +88,7 @@ std::vector<profiler::CommandProfileSpec> commands_of(config::Workload& workload
 
 std::filesystem::path profile_commands(const DemoSetup& setup, const std::vector<profiler::CommandProfileSpec>& commands,
                                        unsigned reps) {
-  cli::CommandMeasurer measurer(commands, setup.tier, reps, 0);
+  profiler::CommandMeasurer measurer(commands, setup.tier, reps, 0);
   std::vector<unsigned> chunks{0};
   if (measurer.varies_fast_memory()) chunks = {0, kChunks / 2, kChunks};
   std::vector<profiler::ProfilePoint> points;

@@ -13,27 +13,30 @@
 #include "cosched/launcher/journal/inputs.hpp"
 #include "cosched/launcher/journal/recorder.hpp"
 #include "cosched/launcher/journal/replay.hpp"
-#include "cosched/launcher/policies.hpp"
-#include "cosched/launcher/prediction.hpp"
-#include "cosched/launcher/clocks/contention_clock.hpp"
-#include "cosched/launcher/clocks/simulated_clock.hpp"
+#include "cosched/sim/policies.hpp"
+#include "cosched/sim/prediction.hpp"
+#include "cosched/sim/clocks/contention_clock.hpp"
+#include "cosched/sim/clocks/simulated_clock.hpp"
 #include "cosched/platform/topology.hpp"
+#include "cosched/common/host.hpp"
+#include "cosched/common/utc_time.hpp"
+#include "cosched/sched/resource_kinds.hpp"
 
 namespace cosched::launcher {
 
 namespace {
 
-std::size_t chunk_resource(const LaunchPlan& plan) {
+std::size_t chunk_resource(const sim::LaunchPlan& plan) {
   for (std::size_t i = 0; i < plan.resource_names.size(); ++i) {
-    if (plan.resource_names[i] == "fast_chunks" || plan.resource_names[i] == "chunks") return i;
+    if (sched::is_fast_chunks_resource(plan.resource_names[i])) return i;
   }
   return SIZE_MAX;
 }
 
 // Defence in depth: schedule parsers bound every time, but a plan can be built in code too, and a start of 1e12 s
 // would be a launcher waiting forever.
-void check_plan_times(const LaunchPlan& plan, const std::string& source) {
-  for (const PlannedTask& task : plan.tasks) {
+void check_plan_times(const sim::LaunchPlan& plan, const std::string& source) {
+  for (const sim::PlannedTask& task : plan.tasks) {
     const std::string where = fmt::format("{}: task \"{}\"", source.empty() ? "schedule" : source, task.id);
     (void)checked_number(task.planned_start, non_negative_up_to(kMaxSeconds), where, "planned_start");
     (void)checked_number(task.predicted_duration, non_negative_up_to(kMaxSeconds), where, "predicted_duration");
@@ -93,12 +96,12 @@ std::filesystem::path prepare_log_dir(const LaunchSettings& settings) {
   return dir;
 }
 
-BatchStart batch_header(const LaunchPlan& plan, const std::vector<TaskPrediction>& predicted,
+BatchStart batch_header(const sim::LaunchPlan& plan, const std::vector<TaskPrediction>& predicted,
                         const LaunchSummary& summary,
                         const LaunchSettings& settings, std::string_view policy, std::size_t repaired_bytes,
                         const BatchInputs& inputs) {
   BatchStart header;
-  header.time_utc = utc_now();
+  header.time_utc = iso8601_utc_micro(std::chrono::system_clock::now());
   header.host = host_name();
   header.policy = policy;
   header.algorithm = plan.algorithm;
@@ -122,7 +125,7 @@ BatchStart batch_header(const LaunchPlan& plan, const std::vector<TaskPrediction
   header.already_completed = summary.already_completed;
   header.journal_repaired_bytes = repaired_bytes;
   for (std::size_t j = 0; j < plan.tasks.size(); ++j) {
-    const PlannedTask& task = plan.tasks[j];
+    const sim::PlannedTask& task = plan.tasks[j];
     header.plan.push_back({task.id, task.demand, task.planned_start, task.predicted_duration,
                            predicted[j].start,
                            task.pack >= 0 ? std::optional<int>(task.pack) : std::nullopt});
@@ -132,16 +135,16 @@ BatchStart batch_header(const LaunchPlan& plan, const std::vector<TaskPrediction
   return header;
 }
 
-BatchStatus batch_status(const EngineResult& result) {
+BatchStatus batch_status(const sim::EngineResult& result) {
   if (result.interrupted) return BatchStatus::interrupted;
   if (result.stopped_by_failure) return BatchStatus::stopped;
   return result.failed > 0 ? BatchStatus::failed : BatchStatus::ok;
 }
 
 BatchEnd batch_footer(const LaunchSummary& summary) {
-  const EngineResult& observed = summary.observed;
+  const sim::EngineResult& observed = summary.observed;
   BatchEnd footer;
-  footer.time_utc = utc_now();
+  footer.time_utc = iso8601_utc_micro(std::chrono::system_clock::now());
   footer.status = batch_status(observed);
   footer.observed_makespan = summary.observed_makespan;
   footer.predicted_makespan = summary.predicted_makespan;
@@ -157,7 +160,7 @@ BatchEnd batch_footer(const LaunchSummary& summary) {
 
 }  // namespace
 
-std::unique_ptr<NodeResources> make_node_pool(const LaunchPlan& plan, const TierSetup& tier) {
+std::unique_ptr<sim::NodeResources> make_node_pool(const sim::LaunchPlan& plan, const exec::TierSetup& tier) {
   auto cores = std::make_shared<platform::CoreAllocator>(platform::Topology::this_system());
   std::shared_ptr<platform::FastTierBudget> budget;
   const std::size_t chunks = chunk_resource(plan);
@@ -167,19 +170,13 @@ std::unique_ptr<NodeResources> make_node_pool(const LaunchPlan& plan, const Tier
     budget = std::make_shared<platform::FastTierBudget>(
         static_cast<std::size_t>(std::floor(tier.chunk_bytes * static_cast<double>(count))), count);
   }
-  return std::make_unique<NodeResources>(plan.resource_names, plan.capacities, std::move(cores), std::move(budget));
+  return std::make_unique<sim::NodeResources>(plan.resource_names, plan.capacities, std::move(cores), std::move(budget));
 }
 
 namespace {
 
-EngineResult run_on(const LaunchPlan& plan, std::string_view policy_name, Clock& clock) {
-  auto policy = make_policy(policy_name, plan);
-  auto pool = make_abstract_pool(plan.resource_names, plan.capacities);
-  return run_engine(plan, *policy, clock, *pool);
-}
-
 // Both predictions of each task, for the journal and the summary.
-std::vector<TaskPrediction> task_predictions(const EngineResult& paper, const std::optional<EngineResult>& contention) {
+std::vector<TaskPrediction> task_predictions(const sim::EngineResult& paper, const std::optional<sim::EngineResult>& contention) {
   std::vector<TaskPrediction> tasks;
   for (std::size_t j = 0; j < paper.runs.size(); ++j) {
     TaskPrediction task{paper.runs[j].launch.start, std::nullopt, std::nullopt};
@@ -194,54 +191,44 @@ std::vector<TaskPrediction> task_predictions(const EngineResult& paper, const st
 
 }  // namespace
 
-EngineResult predict(const LaunchPlan& plan, std::string_view policy_name) {
-  SimulatedClock clock(plan);
-  return run_on(plan, policy_name, clock);
-}
-
-EngineResult predict_contention(const LaunchPlan& plan, std::string_view policy_name) {
-  ContentionClock clock(plan);
-  return run_on(plan, policy_name, clock);
-}
-
 std::optional<double> LaunchSummary::error_paper() const {
-  return prediction_error(observed_makespan, predicted_makespan);
+  return sim::prediction_error(observed_makespan, predicted_makespan);
 }
 
 std::optional<double> LaunchSummary::error_contention() const {
-  return prediction_error(observed_makespan, predicted_makespan_contention);
+  return sim::prediction_error(observed_makespan, predicted_makespan_contention);
 }
 
-LaunchSummary launch(const LaunchPlan& full_plan, const config::Workload& workload,
+LaunchSummary launch(const sim::LaunchPlan& full_plan, const config::Workload& workload,
                      const LaunchSettings& settings) {
   check_plan_times(full_plan, settings.schedule_source);
   // The policy is checked before the journal and the log folder are touched: a bad name leaves nothing behind.
-  (void)make_policy(settings.policy, full_plan);
+  (void)sim::make_policy(settings.policy, full_plan);
   const BatchInputs inputs = batch_inputs(full_plan, workload, settings.tier);  // every id must have a command
   LaunchSummary summary;
   summary.already_completed = prepare_journal(settings, inputs);
-  summary.plan = remaining_plan(full_plan, summary.already_completed);
-  const LaunchPlan& plan = summary.plan;
+  summary.plan = sim::remaining_plan(full_plan, summary.already_completed);
+  const sim::LaunchPlan& plan = summary.plan;
   summary.lower_bound = plan.lower_bound;
   const std::filesystem::path log_dir = prepare_log_dir(settings);
 
-  const EngineResult predicted = predict(plan, settings.policy);
+  const sim::EngineResult predicted = sim::predict(plan, settings.policy);
   summary.predicted_makespan = predicted.observed_makespan;
-  std::optional<EngineResult> contention;
+  std::optional<sim::EngineResult> contention;
   if (!plan.bandwidth.empty()) {
-    contention = predict_contention(plan, settings.policy);
+    contention = sim::predict_contention(plan, settings.policy);
     summary.predicted_makespan_contention = contention->observed_makespan;
   }
   const std::vector<TaskPrediction> predictions = task_predictions(predicted, contention);
 
   auto pool = make_node_pool(plan, settings.tier);
-  auto policy = make_policy(settings.policy, plan);
+  auto policy = sim::make_policy(settings.policy, plan);
   // stream_bench is looked up only when the batch has STREAM tasks: a batch of commands does not need it.
-  const bool has_stream_tasks = std::any_of(plan.tasks.begin(), plan.tasks.end(), [&](const PlannedTask& task) {
+  const bool has_stream_tasks = std::any_of(plan.tasks.begin(), plan.tasks.end(), [&](const sim::PlannedTask& task) {
     return workload.find(task.id).is_stream();
   });
   const std::filesystem::path stream_bench = !settings.stream_bench.empty() ? settings.stream_bench
-                                             : has_stream_tasks             ? default_stream_bench_path()
+                                             : has_stream_tasks             ? exec::default_stream_bench_path()
                                                                             : std::filesystem::path();
 
   // --force: the new run replaces the old journal (checked above), now that nothing else can refuse it.
@@ -249,21 +236,21 @@ LaunchSummary launch(const LaunchPlan& full_plan, const config::Workload& worklo
   JournalWriter journal(settings.journal);
   journal.append(batch_header(plan, predictions, summary, settings, policy->name(), journal.repaired_bytes(), inputs));
 
-  const TierSetup tier = settings.tier;
+  const exec::TierSetup tier = settings.tier;
   WallClock clock(
-      [&](std::size_t task, const Grant& grant) {
-        return build_task_launch(workload.find(plan.tasks[task].id), grant, tier, stream_bench, log_dir);
+      [&](std::size_t task, const platform::Grant& grant) {
+        return exec::build_task_launch(workload.find(plan.tasks[task].id), grant, tier, stream_bench, log_dir);
       },
       settings.clock);
   JournalRecorder recorder(journal, plan, predictions);
-  summary.observed = run_engine(plan, *policy, clock, *pool, &recorder, settings.engine);
+  summary.observed = sim::run_engine(plan, *policy, clock, *pool, &recorder, settings.engine);
   summary.observed_makespan = summary.observed.observed_makespan;
   journal.append(batch_footer(summary));
 
   for (std::size_t j = 0; j < plan.tasks.size(); ++j) {
-    const TaskRun& run = summary.observed.runs[j];
-    if (run.state != TaskState::done) continue;
-    const TaskRun& sim = predicted.runs[j];
+    const sim::TaskRun& run = summary.observed.runs[j];
+    if (run.state != sim::TaskState::done) continue;
+    const sim::TaskRun& sim = predicted.runs[j];
     summary.tasks.push_back({plan.tasks[j].id, sim.launch.start, sim.completion.end, predictions[j].contention_start,
                              predictions[j].contention_end, run.launch.start, run.completion.end,
                              run.launch.overhead_s, run.completion.status});
@@ -304,7 +291,7 @@ std::string format_summary(const LaunchSummary& summary) {
     text += fmt::format("launch overhead per task (fork/exec + binding + placement): median {:.3f} ms, max {:.3f} ms\n",
                         median(overheads) * 1e3, summarize(overheads).max * 1e3);
   }
-  text += format_makespans({summary.lower_bound, summary.predicted_makespan, summary.predicted_makespan_contention,
+  text += sim::format_makespans({summary.lower_bound, summary.predicted_makespan, summary.predicted_makespan_contention,
                             summary.observed_makespan});
   return text;
 }

@@ -7,13 +7,12 @@
 
 #include "cosched/common/stats.hpp"
 #include "cosched/common/error.hpp"
-#include "cosched/launcher/prediction.hpp"
-#include "journal/json_fields.hpp"
+#include "cosched/sim/prediction.hpp"
+#include "cosched/common/json_fields.hpp"
 
 namespace cosched::launcher {
 
 using nlohmann::json;
-using journal_detail::optional_json;
 
 JournalReport summarize_journal(const std::filesystem::path& path) { return summarize_replay(replay_journal(path)); }
 
@@ -56,10 +55,10 @@ JournalReport summarize_replay(const JournalReplay& replay) {
       task.observed_end = replayed.end->t;
       task.status = std::string(to_string(replayed.end->status));
       switch (replayed.end->status) {
-        case TaskStatus::ok: ++report.tasks_completed; break;
-        case TaskStatus::failed:
-        case TaskStatus::timeout: ++report.tasks_failed; break;
-        case TaskStatus::killed: ++report.tasks_killed; break;
+        case sim::TaskStatus::ok: ++report.tasks_completed; break;
+        case sim::TaskStatus::failed:
+        case sim::TaskStatus::timeout: ++report.tasks_failed; break;
+        case sim::TaskStatus::killed: ++report.tasks_killed; break;
       }
       overheads.push_back(task.launch_overhead_s);
       if (task.segment == 0) {
@@ -79,11 +78,11 @@ JournalReport summarize_replay(const JournalReplay& replay) {
 }
 
 std::optional<double> JournalReport::error_paper() const {
-  return prediction_error(observed_makespan, predicted_makespan);
+  return sim::prediction_error(observed_makespan, predicted_makespan);
 }
 
 std::optional<double> JournalReport::error_contention() const {
-  return prediction_error(observed_makespan, predicted_makespan_contention);
+  return sim::prediction_error(observed_makespan, predicted_makespan_contention);
 }
 
 json to_json(const JournalReport& report) {
@@ -138,7 +137,7 @@ std::string format_report(const JournalReport& report) {
                       report.finished ? "" : " — the run did not finish (killed launcher?): resume it");
   if (report.segments > 1) text += fmt::format("resumed: {} segments\n", report.segments);
   if (report.truncated_tail) text += "note: the journal's last line was cut short and is ignored\n";
-  text += format_makespans({report.lower_bound, report.predicted_makespan, report.predicted_makespan_contention,
+  text += sim::format_makespans({report.lower_bound, report.predicted_makespan, report.predicted_makespan_contention,
                             report.observed_makespan});
   text += fmt::format("max |start deviation| {:.3f} s; launch overhead median {:.3f} ms, max {:.3f} ms\n",
                       report.max_abs_start_deviation_s, report.median_launch_overhead_s * 1e3,

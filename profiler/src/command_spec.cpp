@@ -2,11 +2,11 @@
 
 #include <fmt/format.h>
 
-#include <cctype>
 #include <filesystem>
 #include <utility>
 
 #include "cosched/common/error.hpp"
+#include "cosched/common/identifier.hpp"
 
 namespace cosched::profiler {
 
@@ -47,12 +47,8 @@ std::vector<std::string> split_command_line(std::string_view line, const std::st
 }
 
 std::string default_command_name(const std::vector<std::string>& argv) {
-  std::string name = argv.empty() ? std::string() : std::filesystem::path(argv.front()).filename().string();
-  for (char& c : name) {
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '+' || c == '-')) c = '_';
-  }
-  while (!name.empty() && (name.front() == '.' || name.front() == '-')) name.erase(name.begin());
-  return name.empty() ? std::string("command") : name.substr(0, 200);
+  const std::string name = argv.empty() ? std::string() : std::filesystem::path(argv.front()).filename().string();
+  return safe_identifier_from(name, "command");
 }
 
 }  // namespace cosched::profiler

@@ -14,6 +14,7 @@
 #include "cosched/profiler/profile_context.hpp"
 #include "cosched/profiler/profile_csv.hpp"
 #include "cosched/sched/io.hpp"
+#include "cosched/sched/resource_kinds.hpp"
 
 namespace cosched::profiler {
 
@@ -99,8 +100,9 @@ sched::TrafficTable task_traffic_table(const config::WorkloadTask& task, const N
 
 sched::Instance build_instance(const config::Workload& workload, const ProfileSet& profiles,
                                const config::PlatformConfig& platform, const NodeBandwidth* bandwidth) {
-  std::vector<sched::Resource> resources{{"cores", static_cast<int>(platform.cores)},
-                                         {"fast_chunks", static_cast<int>(platform.fast_chunks)}};
+  std::vector<sched::Resource> resources{{std::string(sched::kCoresResource), static_cast<int>(platform.cores)},
+                                         {std::string(sched::kFastChunksResource),
+                                          static_cast<int>(platform.fast_chunks)}};
   const sched::AllocationSpace space(sched::capacities_of(resources));
   // One table per kernel, footprint and passes: the tasks of a workload entry share it.
   std::map<std::tuple<std::string, std::uint64_t, unsigned>, std::shared_ptr<sched::DenseTimeTable>> tables;

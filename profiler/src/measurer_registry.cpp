@@ -5,7 +5,9 @@
 
 #include "cosched/common/error.hpp"
 #include "cosched/profiler/measurer.hpp"
+#include "cosched/profiler/sweep_config.hpp"
 #include "knl_measurer.hpp"
+#include "process/process_measurers.hpp"
 #include "stream/stream_measurer.hpp"
 
 namespace cosched::profiler {
@@ -19,14 +21,20 @@ struct MeasurerEntry {
 };
 
 // The built-in rows are explicit (not self-registering objects): a static library drops object files nothing
-// references, which would silently lose a registrar. A measurer of this library is one row here; one that needs
-// a layer above the profiler (the launcher) is added by that layer through register_measurer.
+// references, which would silently lose a registrar. A measurer of this library is one row here; a library user's
+// own measurer is added through register_measurer.
 std::vector<MeasurerEntry>& measurer_table() {
   static std::vector<MeasurerEntry> table = [] {
     std::vector<MeasurerEntry> rows;
     rows.push_back({"knl-model", [](const MeasurerOptions& options) { return make_knl_model_measurer(options); },
                     MeasurerKind{[] { return config::knl_7210_flat_platform(); }, false}});
     rows.push_back({"stream", [](const MeasurerOptions& options) { return make_stream_measurer(options); }, {}});
+    MeasurerKind whole_tasks;
+    whole_tasks.times_whole_tasks = true;
+    rows.push_back({"process", [](const MeasurerOptions& options) { return make_process_measurer(options); },
+                    whole_tasks});
+    rows.push_back({std::string(kCommandMeasurer),
+                    [](const MeasurerOptions& options) { return make_command_measurer(options); }, {}});
     return rows;
   }();
   return table;

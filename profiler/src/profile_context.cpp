@@ -13,18 +13,14 @@
 #include "cosched/common/json_input.hpp"
 #include "cosched/common/text_file.hpp"
 #include "cosched/common/version.hpp"
+#include "cosched/common/host.hpp"
+#include "cosched/common/utc_time.hpp"
 
 namespace cosched::profiler {
 
 using nlohmann::json;
 
 namespace {
-
-std::string host_name() {
-  char name[256] = {};
-  if (gethostname(name, sizeof name - 1) != 0) return "unknown";
-  return name;
-}
 
 std::string compiler_name() {
 #if defined(__clang__)
@@ -34,11 +30,6 @@ std::string compiler_name() {
 #else
   return "unknown";
 #endif
-}
-
-std::string utc_now() {
-  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  return fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", fmt::gmtime(now));
 }
 
 // The members the sidecar schema names; every other top-level member belongs to the measurer's description.
@@ -79,7 +70,7 @@ ProfileSidecar make_profile_sidecar(const config::PlatformConfig& platform, cons
                                     const json& measurer_context) {
   ProfileSidecar sidecar;
   sidecar.cosched_version = COSCHED_VERSION;
-  sidecar.date = utc_now();
+  sidecar.date = iso8601_utc(std::chrono::system_clock::now());
   sidecar.host = host_name();
   sidecar.compiler = compiler_name();
   sidecar.platform = {platform.name, platform.source, platform.cores, platform.fast_capacity_bytes,

@@ -11,9 +11,8 @@ namespace cosched::profiler {
 namespace {
 
 double slow_pass_factor(const config::PlatformConfig& platform) {
-  const std::string backend =
-      platform.tier_backend == "auto" ? platform::auto_tier_backend_name() : platform.tier_backend;
-  return platform::tier_backend_info(backend).capabilities.emulated ? platform.emulation_ratio : 1.0;
+  return platform::resolved_tier_backend_info(platform.tier_backend).capabilities.emulated ? platform.emulation_ratio
+                                                                                         : 1.0;
 }
 
 }  // namespace

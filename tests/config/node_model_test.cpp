@@ -13,6 +13,8 @@
 #include <string>
 
 #include "cosched/common/error.hpp"
+#include "cosched/common/host.hpp"
+#include "cosched/common/utc_time.hpp"
 #include "support/programs.hpp"
 #include "test_support.hpp"
 
@@ -226,7 +228,7 @@ TEST(NodeModelAge, ADocumentedModelIsNeverStale) {
 
 TEST(NodeModelAge, WarningsArePrintedOneLineEach) {
   NodeModel model = emulated_model();
-  model.provenance.host = this_host_name() + "-not";
+  model.provenance.host = host_name() + "-not";
   model.provenance.date = "2020-01-01T00:00:00Z";
   std::FILE* out = std::tmpfile();
   ASSERT_NE(out, nullptr);
@@ -293,9 +295,9 @@ TEST(CalibrateCommand, WritesANodeFileTheReaderLoadsWithTheMedianOverKernels) {
   const auto result = calibrate("-o node.toml", dir);
   ASSERT_EQ(result.exit_code, 0) << result.err;
   const NodeModel model = load_node_model(dir / "node.toml");
-  EXPECT_EQ(model.provenance.host, this_host_name());
+  EXPECT_EQ(model.provenance.host, host_name());
   EXPECT_FALSE(model.provenance.documented());
-  EXPECT_TRUE(node_model_warnings(model, std::chrono::system_clock::now(), this_host_name()).empty());
+  EXPECT_TRUE(node_model_warnings(model, std::chrono::system_clock::now(), host_name()).empty());
   EXPECT_TRUE(model.has_tier("slow"));
   EXPECT_EQ(model.tiers_share_one_pool(), model.provenance.emulated);
   EXPECT_EQ(result.out.find("EMULATED") != std::string::npos, model.provenance.emulated) << result.out;

@@ -1,6 +1,6 @@
 // `cosched report PLAN_DIR`: node journals merged into one report; a missing node journal, a task journaled on
 // two nodes and a task on a node the plan did not put it on are clear InputErrors.
-#include "cosched/launcher/cluster_report.hpp"
+#include "cosched/launcher/cluster/cluster_report.hpp"
 
 #include <gtest/gtest.h>
 

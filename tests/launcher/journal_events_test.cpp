@@ -71,7 +71,7 @@ TaskEnd full_end() {
   TaskEnd e;
   e.task = "b";
   e.time_utc = "t";
-  e.status = TaskStatus::timeout;
+  e.status = sim::TaskStatus::timeout;
   e.t = 2.0;
   e.actual_start = 0.5;
   e.actual_end = 2.0;
@@ -135,7 +135,7 @@ TEST(JournalEvents, TypedValuesComeBackAsTypes) {
   EXPECT_EQ(header.plan[0].pack, 3);
   EXPECT_EQ(header.plan[0].alloc, (std::vector<int>{1, 4}));
   const auto end = std::get<TaskEnd>(event_from_json(to_json(full_end()), "test"));
-  EXPECT_EQ(end.status, TaskStatus::timeout);
+  EXPECT_EQ(end.status, sim::TaskStatus::timeout);
   EXPECT_EQ(end.signal, 15);
   EXPECT_EQ(std::get<BatchEnd>(event_from_json(to_json(full_footer()), "test")).status, BatchStatus::interrupted);
 }

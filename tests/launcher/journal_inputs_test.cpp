@@ -14,8 +14,8 @@ namespace {
 using config::Workload;
 using config::WorkloadTask;
 
-LaunchPlan two_task_plan() {
-  LaunchPlan plan;
+sim::LaunchPlan two_task_plan() {
+  sim::LaunchPlan plan;
   plan.algorithm = "t-list-lpt";
   plan.resource_names = {"cores", "fast_chunks"};
   plan.capacities = {2, 20};
@@ -39,15 +39,15 @@ Workload two_task_workload() {
   return workload;
 }
 
-TierSetup emulated_tier() {
-  TierSetup tier;
+exec::TierSetup emulated_tier() {
+  exec::TierSetup tier;
   tier.backend = "emulated";
   tier.emulation_ratio = 5;
   tier.chunk_bytes = 24.0 * (1 << 20);
   return tier;
 }
 
-BatchInputs inputs(const LaunchPlan& plan, const Workload& workload, const TierSetup& tier) {
+BatchInputs inputs(const sim::LaunchPlan& plan, const Workload& workload, const exec::TierSetup& tier) {
   return batch_inputs(plan, workload, tier);
 }
 
@@ -86,13 +86,13 @@ std::vector<std::string> changed_inputs(const BatchInputs& changed) {
 using Names = std::vector<std::string>;
 
 TEST(JournalInputs, EachDigestFollowsItsOwnInput) {
-  LaunchPlan other_algorithm = two_task_plan();
+  sim::LaunchPlan other_algorithm = two_task_plan();
   other_algorithm.algorithm = "t-pack-ff";
   EXPECT_EQ(changed_inputs(inputs(other_algorithm, two_task_workload(), emulated_tier())), Names{"schedule"});
-  LaunchPlan other_start = two_task_plan();
+  sim::LaunchPlan other_start = two_task_plan();
   other_start.tasks[1].planned_start = 1.5;
   EXPECT_EQ(changed_inputs(inputs(other_start, two_task_workload(), emulated_tier())), Names{"schedule"});
-  LaunchPlan other_alloc = two_task_plan();
+  sim::LaunchPlan other_alloc = two_task_plan();
   other_alloc.tasks[0].demand = {2, 4};
   EXPECT_EQ(changed_inputs(inputs(other_alloc, two_task_workload(), emulated_tier())), Names{"schedule"});
 
@@ -103,33 +103,33 @@ TEST(JournalInputs, EachDigestFollowsItsOwnInput) {
   other_command.tasks[0].command = {"/bin/other"};
   EXPECT_EQ(changed_inputs(inputs(two_task_plan(), other_command, emulated_tier())), Names{"workload"});
 
-  TierSetup other_ratio = emulated_tier();
+  exec::TierSetup other_ratio = emulated_tier();
   other_ratio.emulation_ratio = 4;
   EXPECT_EQ(changed_inputs(inputs(two_task_plan(), two_task_workload(), other_ratio)), Names{"platform"});
-  TierSetup other_chunks = emulated_tier();
+  exec::TierSetup other_chunks = emulated_tier();
   other_chunks.chunk_bytes *= 2;
   EXPECT_EQ(changed_inputs(inputs(two_task_plan(), two_task_workload(), other_chunks)), Names{"platform"});
-  TierSetup other_backend = emulated_tier();
+  exec::TierSetup other_backend = emulated_tier();
   other_backend.backend = "none";
   EXPECT_EQ(changed_inputs(inputs(two_task_plan(), two_task_workload(), other_backend)), Names{"platform"});
 
   // The node's capacities are what the schedule was planned for and what the platform offers: both change.
-  LaunchPlan more_cores = two_task_plan();
+  sim::LaunchPlan more_cores = two_task_plan();
   more_cores.capacities[0] = 4;
   EXPECT_EQ(changed_inputs(inputs(more_cores, two_task_workload(), emulated_tier())), (Names{"schedule", "platform"}));
 }
 
 TEST(JournalInputs, TheEmulationRatioOnlyCountsWhereTheTierIsEmulated) {
-  TierSetup none = emulated_tier();
+  exec::TierSetup none = emulated_tier();
   none.backend = "none";
-  TierSetup none_other_ratio = none;
+  exec::TierSetup none_other_ratio = none;
   none_other_ratio.emulation_ratio = 9;
   EXPECT_EQ(inputs(two_task_plan(), two_task_workload(), none).platform.digest,
             inputs(two_task_plan(), two_task_workload(), none_other_ratio).platform.digest);
 }
 
 TEST(JournalInputs, ADifferenceSaysWhatTheJournalWasWrittenFor) {
-  LaunchPlan other = two_task_plan();
+  sim::LaunchPlan other = two_task_plan();
   other.algorithm = "t-pack-ff";
   const auto differences = input_differences(inputs(two_task_plan(), two_task_workload(), emulated_tier()),
                                              inputs(other, two_task_workload(), emulated_tier()));

@@ -41,7 +41,7 @@ TEST(JournalReplay, AFinishedRunHasOneClosedSegmentAndEveryTaskWhereItEnded) {
   EXPECT_EQ(replay.tasks[0].id, "a");
   EXPECT_TRUE(replay.tasks[0].completed());
   EXPECT_FALSE(replay.tasks[1].completed());
-  EXPECT_EQ(replay.tasks[1].end->status, TaskStatus::failed);
+  EXPECT_EQ(replay.tasks[1].end->status, sim::TaskStatus::failed);
   ASSERT_TRUE(replay.tasks[1].planned.has_value());
   EXPECT_DOUBLE_EQ(replay.tasks[1].planned->planned_start, 1.0);
   EXPECT_EQ(replay.completed_ids(), (std::vector<std::string>{"a"}));

@@ -38,7 +38,7 @@ TEST(Journal, WritesOneLinePerEventAndReadsThemBack) {
     writer.append(start);
     TaskEnd end;
     end.task = "t0";
-    end.status = TaskStatus::ok;
+    end.status = sim::TaskStatus::ok;
     writer.append(end);
   }
   const std::string text = read_text(path);
@@ -48,7 +48,7 @@ TEST(Journal, WritesOneLinePerEventAndReadsThemBack) {
   EXPECT_EQ(std::get<BatchStart>(contents.events[0].event).host, "h");
   EXPECT_EQ(std::get<TaskStart>(contents.events[1].event).task, "t0");
   EXPECT_DOUBLE_EQ(std::get<TaskStart>(contents.events[1].event).t, 0.5);
-  EXPECT_EQ(std::get<TaskEnd>(contents.events[2].event).status, TaskStatus::ok);
+  EXPECT_EQ(std::get<TaskEnd>(contents.events[2].event).status, sim::TaskStatus::ok);
   EXPECT_EQ(contents.events[2].line, 3U);
   EXPECT_FALSE(contents.truncated_tail.has_value());
 }

@@ -24,8 +24,8 @@ namespace {
 using Commands = std::vector<std::pair<std::string, std::vector<std::string>>>;
 
 // A list plan over one core: tasks run one after another, in the given order, `step` seconds apart.
-LaunchPlan serial_plan(const Commands& commands, double step) {
-  LaunchPlan plan;
+sim::LaunchPlan serial_plan(const Commands& commands, double step) {
+  sim::LaunchPlan plan;
   plan.algorithm = "test-serial";
   plan.resource_names = {"cores"};
   plan.capacities = {1};
@@ -137,9 +137,9 @@ TEST(LaunchWall, ForceReplacesAnExistingJournal) {
 TEST(LaunchWall, BothPredictionsAreJournaledWhenThePlanHasABandwidthModel) {
   const auto dir = testing::scratch_dir("wall-contention");
   const Commands commands{{"a", {"/bin/true"}}, {"b", {"/bin/true"}}};
-  LaunchPlan plan = serial_plan(commands, 0.25);
+  sim::LaunchPlan plan = serial_plan(commands, 0.25);
   plan.bandwidth.pools = {{"dram", {1.0}, {10e9}}};
-  for (PlannedTask& task : plan.tasks) task.flow = {{5e9}, 1.0};
+  for (sim::PlannedTask& task : plan.tasks) task.flow = {{5e9}, 1.0};
   const LaunchSummary summary = launch(plan, workload_of(commands), settings_for(dir));
   // One core: the tasks never co-run, so the contention-aware prediction is the paper model's.
   ASSERT_TRUE(summary.predicted_makespan_contention.has_value());
@@ -184,7 +184,7 @@ TEST(LaunchWall, ATaskIdThatWouldEscapeTheLogFolderFailsAndWritesNothingOutside)
 }
 
 // Forks a launcher running `plan`; returns its pid.
-pid_t fork_launcher(const LaunchPlan& plan, const config::Workload& workload, const LaunchSettings& settings) {
+pid_t fork_launcher(const sim::LaunchPlan& plan, const config::Workload& workload, const LaunchSettings& settings) {
   const pid_t pid = ::fork();
   if (pid == 0) {
     int code = 0;
@@ -217,7 +217,7 @@ TEST(LaunchWall, ResumeAfterSigkillRunsOnlyWhatDidNotCompleteAndNothingTwice) {
     const std::string id = "task" + std::to_string(k);
     commands.push_back({id, testing::append_command(marks, id, 200)});
   }
-  const LaunchPlan plan = serial_plan(commands, 0.2);
+  const sim::LaunchPlan plan = serial_plan(commands, 0.2);
   const config::Workload workload = workload_of(commands);
   LaunchSettings settings = settings_for(dir);
 

@@ -1,6 +1,6 @@
 // What cosched needs from Slurm, without Slurm: CPU counts per node, node assignment, the srun command of a step,
 // the step's identity for the journal, the sbatch script, and which node steps a (resumed) cluster launch runs.
-#include "cosched/launcher/slurm.hpp"
+#include "cosched/launcher/cluster/slurm.hpp"
 
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 #include <map>
 
 #include "cosched/common/error.hpp"
-#include "cosched/launcher/cluster_launch.hpp"
+#include "cosched/launcher/cluster/cluster_launch.hpp"
 #include "test_support.hpp"
 
 namespace cosched::launcher {

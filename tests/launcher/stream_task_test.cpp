@@ -21,7 +21,7 @@ TEST(StreamTask, RunsStreamBenchOnItsCoresWithItsFastShareAndValidates) {
   const std::filesystem::path stream_bench = std::filesystem::path(COSCHED_BIN_DIR) / "stream_bench";
   if (!std::filesystem::exists(stream_bench)) GTEST_SKIP() << "stream_bench not built: " << stream_bench;
   const auto dir = testing::scratch_dir("stream-task");
-  LaunchPlan plan;
+  sim::LaunchPlan plan;
   plan.algorithm = "test";
   plan.resource_names = {"cores", "fast_chunks"};
   // Every allowed core is schedulable, and both tasks are planned at 0: on this 2-core machine the second one
@@ -42,7 +42,7 @@ TEST(StreamTask, RunsStreamBenchOnItsCoresWithItsFastShareAndValidates) {
   settings.journal = dir / "run.jsonl";
   settings.stream_bench = stream_bench;
   settings.clock.catch_stop_signals = false;
-  settings.tier = make_tier_setup("emulated", 5.0, 2.0 * (1 << 20));  // 2 MiB chunks
+  settings.tier = exec::make_tier_setup("emulated", 5.0, 2.0 * (1 << 20));  // 2 MiB chunks
   const LaunchSummary summary = launch(plan, workload, settings);
   ASSERT_EQ(summary.observed.completed, 2U) << std::ifstream(dir / "run.jsonl.logs" / "triad-4MiB-0.err").rdbuf();
 

@@ -42,12 +42,12 @@ double WallClock::now() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - epoch_).count();
 }
 
-LaunchRecord WallClock::launch(std::size_t task, const Grant& grant) {
-  LaunchRecord record;
+sim::LaunchRecord WallClock::launch(std::size_t task, const platform::Grant& grant) {
+  sim::LaunchRecord record;
   record.start = now();
   const auto begin = std::chrono::steady_clock::now();
   try {
-    TaskLaunch launch = launcher_(task, grant);
+    exec::TaskLaunch launch = launcher_(task, grant);
     record.argv = launch.spec.argv;
     record.fast_bytes = launch.fast_bytes;
     record.placement = launch.placement;
@@ -56,7 +56,7 @@ LaunchRecord WallClock::launch(std::size_t task, const Grant& grant) {
     if (timeout) {
       (void)checked_number(*timeout, positive_up_to(kMaxSeconds), "task " + std::to_string(task), "timeout_s");
     }
-    ChildProcess child = ChildProcess::spawn(launch.spec);
+    exec::ChildProcess child = exec::ChildProcess::spawn(launch.spec);
     record.pid = child.pid();
     Running running{task, std::move(child), std::nullopt, std::nullopt, false, false};
     if (timeout) running.deadline = record.start + *timeout;
@@ -92,28 +92,28 @@ void WallClock::fire_timers() {
   }
 }
 
-Completion WallClock::complete(Running& running, const ExitInfo& exit) {
-  Completion completion;
+sim::Completion WallClock::complete(Running& running, const exec::ExitInfo& exit) {
+  sim::Completion completion;
   completion.task = running.task;
   completion.end = now();
   completion.exit_code = exit.exit_code;
   completion.signal = exit.signal;
   if (running.timed_out) {
-    completion.status = TaskStatus::timeout;
+    completion.status = sim::TaskStatus::timeout;
     completion.message = fmt::format("timed out, ended by {}", exit.describe());
   } else if (exit.ok()) {
-    completion.status = TaskStatus::ok;
+    completion.status = sim::TaskStatus::ok;
   } else if (running.stopping) {
-    completion.status = TaskStatus::killed;
+    completion.status = sim::TaskStatus::killed;
     completion.message = fmt::format("stopped, {}", exit.describe());
   } else {
-    completion.status = TaskStatus::failed;
+    completion.status = sim::TaskStatus::failed;
     completion.message = exit.describe();
   }
   return completion;
 }
 
-std::vector<Completion> WallClock::poll_once(std::optional<double> until) {
+std::vector<sim::Completion> WallClock::poll_once(std::optional<double> until) {
   std::vector<pollfd> fds;
   for (const auto& run : running_) fds.push_back({run.child.pidfd(), POLLIN, 0});
   if (signals_) fds.push_back({signals_->fd(), POLLIN, 0});
@@ -133,7 +133,7 @@ std::vector<Completion> WallClock::poll_once(std::optional<double> until) {
   const int ready = ::ppoll(fds.data(), fds.size(), timeout_ptr, nullptr);
   if (ready < 0 && errno != EINTR) throw PlatformError("ppoll", "waiting for tasks", errno);
   if (signals_ && signals_->drain()) stop_requested_ = true;
-  std::vector<Completion> done;
+  std::vector<sim::Completion> done;
   for (auto it = running_.begin(); it != running_.end();) {
     if (auto exit = it->child.try_reap()) {
       done.push_back(complete(*it, *exit));
@@ -146,7 +146,7 @@ std::vector<Completion> WallClock::poll_once(std::optional<double> until) {
   return done;
 }
 
-std::vector<Completion> WallClock::wait(std::optional<double> wake_at) {
+std::vector<sim::Completion> WallClock::wait(std::optional<double> wake_at) {
   // Plans are checked where they are read (finite starts, at most kMaxSeconds); a wake time beyond that is a
   // bug upstream, reported rather than waited for.
   if (wake_at && !(std::isfinite(*wake_at) && *wake_at <= kMaxSeconds)) {
@@ -154,21 +154,21 @@ std::vector<Completion> WallClock::wait(std::optional<double> wake_at) {
   }
   while (true) {
     if (stop_requested_) return {};
-    std::vector<Completion> done = poll_once(wake_at);
+    std::vector<sim::Completion> done = poll_once(wake_at);
     if (!done.empty() || stop_requested_) return done;
     if (running_.empty() && !wake_at) return {};
     if (wake_at && now() >= *wake_at) return {};
   }
 }
 
-std::vector<Completion> WallClock::stop_running() {
+std::vector<sim::Completion> WallClock::stop_running() {
   const double t = now();
   for (auto& run : running_) {
     run.stopping = true;
     run.child.signal_group(SIGTERM);
     run.kill_at = t + options_.kill_grace_s;
   }
-  std::vector<Completion> done;
+  std::vector<sim::Completion> done;
   while (!running_.empty()) {
     for (auto& completion : poll_once(std::nullopt)) done.push_back(completion);
   }

@@ -7,13 +7,11 @@
 #include <limits>
 
 #include "cosched/common/error.hpp"
-#include "journal/json_fields.hpp"
+#include "cosched/common/json_fields.hpp"
 
 namespace cosched::launcher {
 
 using nlohmann::json;
-using journal_detail::JsonFields;
-using journal_detail::optional_json;
 
 namespace {
 
@@ -214,7 +212,7 @@ TaskEnd read_task_end(const JsonFields& f) {
   e.task = f.required_text("task");
   e.time_utc = f.text("time_utc");
   const std::string status = f.required_text("status");
-  const auto parsed = parse_task_status(status);
+  const auto parsed = sim::parse_task_status(status);
   if (!parsed) {
     throw InputError(f.where(), fmt::format("unknown task status \"{}\" (known: ok, failed, timeout, killed)", status));
   }

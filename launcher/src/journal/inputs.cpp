@@ -16,7 +16,7 @@ InputStamp stamp(const json& canonical, std::string summary) {
   return {digest_text(canonical.dump()), std::move(summary)};
 }
 
-json resources_of(const LaunchPlan& plan) {
+json resources_of(const sim::LaunchPlan& plan) {
   json resources = json::array();
   for (std::size_t i = 0; i < plan.capacities.size(); ++i) {
     resources.push_back({plan.resource_names.at(i), plan.capacities[i]});
@@ -24,7 +24,7 @@ json resources_of(const LaunchPlan& plan) {
   return resources;
 }
 
-std::string resources_text(const LaunchPlan& plan) {
+std::string resources_text(const sim::LaunchPlan& plan) {
   std::vector<std::string> parts;
   for (std::size_t i = 0; i < plan.capacities.size(); ++i) {
     parts.push_back(fmt::format("{}={}", plan.resource_names.at(i), plan.capacities[i]));
@@ -32,9 +32,9 @@ std::string resources_text(const LaunchPlan& plan) {
   return fmt::format("{}", fmt::join(parts, ", "));
 }
 
-InputStamp schedule_stamp(const LaunchPlan& plan) {
+InputStamp schedule_stamp(const sim::LaunchPlan& plan) {
   json tasks = json::array();
-  for (const PlannedTask& task : plan.tasks) {
+  for (const sim::PlannedTask& task : plan.tasks) {
     tasks.push_back({{"id", task.id},
                      {"alloc", task.demand},
                      {"planned_start", task.planned_start},
@@ -46,10 +46,10 @@ InputStamp schedule_stamp(const LaunchPlan& plan) {
                                       plan.tasks.size(), resources_text(plan), plan.predicted_makespan()));
 }
 
-InputStamp workload_stamp(const LaunchPlan& plan, const config::Workload& workload) {
+InputStamp workload_stamp(const sim::LaunchPlan& plan, const config::Workload& workload) {
   json tasks = json::array();
   std::size_t stream_tasks = 0;
-  for (const PlannedTask& planned : plan.tasks) {
+  for (const sim::PlannedTask& planned : plan.tasks) {
     const config::WorkloadTask& task = workload.find(planned.id);
     if (task.is_stream()) ++stream_tasks;
     json entry;
@@ -60,7 +60,7 @@ InputStamp workload_stamp(const LaunchPlan& plan, const config::Workload& worklo
                                   plan.tasks.size() - stream_tasks));
 }
 
-InputStamp platform_stamp(const LaunchPlan& plan, const TierSetup& tier) {
+InputStamp platform_stamp(const sim::LaunchPlan& plan, const exec::TierSetup& tier) {
   json canonical = {{"resources", resources_of(plan)}, {"chunk_bytes", tier.chunk_bytes}, {"backend", tier.backend}};
   std::string summary = fmt::format("{}, chunks of {:.6g} MiB, tier backend {}", resources_text(plan),
                                     tier.chunk_bytes / (1024.0 * 1024.0), tier.backend);
@@ -74,7 +74,7 @@ InputStamp platform_stamp(const LaunchPlan& plan, const TierSetup& tier) {
 
 }  // namespace
 
-BatchInputs batch_inputs(const LaunchPlan& plan, const config::Workload& workload, const TierSetup& tier) {
+BatchInputs batch_inputs(const sim::LaunchPlan& plan, const config::Workload& workload, const exec::TierSetup& tier) {
   return {schedule_stamp(plan), workload_stamp(plan, workload), platform_stamp(plan, tier)};
 }
 

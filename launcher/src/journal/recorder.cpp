@@ -1,4 +1,5 @@
 #include "cosched/launcher/journal/recorder.hpp"
+#include "cosched/common/utc_time.hpp"
 
 #include <unistd.h>
 
@@ -10,31 +11,15 @@
 
 namespace cosched::launcher {
 
-std::string utc_now() {
-  const auto now = std::chrono::system_clock::now();
-  const auto micros =
-      std::chrono::duration_cast<std::chrono::microseconds>(now.time_since_epoch()).count() % 1000000;
-  const std::time_t seconds = std::chrono::system_clock::to_time_t(now);
-  std::tm utc{};
-  gmtime_r(&seconds, &utc);
-  return fmt::format("{:%Y-%m-%dT%H:%M:%S}.{:06d}Z", utc, micros);
-}
-
-std::string host_name() {
-  char name[256] = {};
-  if (::gethostname(name, sizeof name - 1) != 0) return "unknown";
-  return name;
-}
-
-JournalRecorder::JournalRecorder(JournalWriter& journal, const LaunchPlan& plan,
+JournalRecorder::JournalRecorder(JournalWriter& journal, const sim::LaunchPlan& plan,
                                  std::vector<TaskPrediction> predicted)
     : journal_(journal), plan_(plan), predicted_(std::move(predicted)) {}
 
-void JournalRecorder::task_started(std::size_t task, const TaskRun& run) {
-  const PlannedTask& planned = plan_.tasks[task];
+void JournalRecorder::task_started(std::size_t task, const sim::TaskRun& run) {
+  const sim::PlannedTask& planned = plan_.tasks[task];
   TaskStart event;
   event.task = planned.id;
-  event.time_utc = utc_now();
+  event.time_utc = iso8601_utc_micro(std::chrono::system_clock::now());
   event.t = run.launch.start;
   event.planned_start = planned.planned_start;
   const TaskPrediction& predicted = predicted_.at(task);
@@ -55,12 +40,12 @@ void JournalRecorder::task_started(std::size_t task, const TaskRun& run) {
   journal_.append(event);
 }
 
-void JournalRecorder::task_ended(std::size_t task, const TaskRun& run) {
-  const PlannedTask& planned = plan_.tasks[task];
-  const Completion& done = run.completion;
+void JournalRecorder::task_ended(std::size_t task, const sim::TaskRun& run) {
+  const sim::PlannedTask& planned = plan_.tasks[task];
+  const sim::Completion& done = run.completion;
   TaskEnd event;
   event.task = planned.id;
-  event.time_utc = utc_now();
+  event.time_utc = iso8601_utc_micro(std::chrono::system_clock::now());
   event.status = done.status;
   event.t = done.end;
   event.actual_start = run.launch.start;
@@ -76,7 +61,7 @@ void JournalRecorder::task_ended(std::size_t task, const TaskRun& run) {
 }
 
 void JournalRecorder::overcommit_refused(std::size_t task, const std::string& why) {
-  journal_.append(OvercommitRefused{plan_.tasks[task].id, why, utc_now()});
+  journal_.append(OvercommitRefused{plan_.tasks[task].id, why, iso8601_utc_micro(std::chrono::system_clock::now())});
 }
 
 }  // namespace cosched::launcher

@@ -29,4 +29,14 @@ void check_identifier(std::string_view id, const std::string& where) {
                               " characters of A-Z a-z 0-9 . _ + - and do not start with '.' or '-'");
 }
 
+std::string safe_identifier_from(std::string_view text, std::string_view fallback) {
+  std::string id;
+  for (const char c : text) {
+    if (id.empty() && (c == '.' || c == '-')) continue;
+    id += is_safe_char(c) ? c : '_';
+  }
+  if (id.size() > kMaxIdentifierLength) id.resize(kMaxIdentifierLength);
+  return id.empty() ? std::string(fallback) : id;
+}
+
 }  // namespace cosched

@@ -9,6 +9,7 @@
 
 #include "cosched/common/checked.hpp"
 #include "cosched/common/error.hpp"
+#include "cosched/common/utc_time.hpp"
 #include "cosched/common/identifier.hpp"
 #include "cosched/config/platform.hpp"
 #include "cosched/platform/tier_backends.hpp"

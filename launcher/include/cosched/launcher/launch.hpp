@@ -12,10 +12,10 @@
 #include <string>
 #include <vector>
 
-#include "cosched/launcher/engine.hpp"
+#include "cosched/sim/engine.hpp"
 #include "cosched/launcher/journal/events.hpp"
-#include "cosched/launcher/plan.hpp"
-#include "cosched/launcher/task_command.hpp"
+#include "cosched/sim/plan.hpp"
+#include "cosched/exec/task_command.hpp"
 #include "cosched/config/workload.hpp"
 #include "cosched/launcher/clocks/wall_clock.hpp"
 
@@ -26,9 +26,9 @@ struct LaunchSettings {
   bool resume = false;                 // continue `journal` instead of starting it
   bool force = false;                  // a new run replaces an existing journal (--force)
   std::string policy = "auto";
-  EngineOptions engine;
+  sim::EngineOptions engine;
   WallClockOptions clock;
-  TierSetup tier;
+  exec::TierSetup tier;
   std::filesystem::path stream_bench;  // empty: default_stream_bench_path()
   std::filesystem::path log_dir;       // task stdout/stderr; empty: next to the journal (<journal>.logs/)
   std::string schedule_source;         // for the journal header
@@ -43,12 +43,12 @@ struct TaskDeviation {
   std::optional<double> predicted_contention_start, predicted_contention_end;  // contention clock, when a model
   double observed_start = 0, observed_end = 0;
   double launch_overhead_s = 0;
-  TaskStatus status = TaskStatus::ok;
+  sim::TaskStatus status = sim::TaskStatus::ok;
 };
 
 struct LaunchSummary {
-  LaunchPlan plan;                  // what ran (the remaining tasks when resumed)
-  EngineResult observed;
+  sim::LaunchPlan plan;                  // what ran (the remaining tasks when resumed)
+  sim::EngineResult observed;
   std::vector<std::string> already_completed;  // skipped on resume
   double predicted_makespan = 0.0;  // simulated clock, same policy, predicted durations (the paper model)
   // Contention clock, same policy: the contention-aware prediction; nullopt when the plan has no bandwidth model.
@@ -66,20 +66,14 @@ struct LaunchSummary {
 
 // The concrete node pool for `plan`: this machine's allowed cores through the core allocator and, when the plan
 // schedules fast chunks, a budget of that many chunks of tier.chunk_bytes.
-[[nodiscard]] std::unique_ptr<NodeResources> make_node_pool(const LaunchPlan& plan, const TierSetup& tier);
-
-// The predicted run: the plan on the simulated clock with the policy it will run with (the paper model).
-[[nodiscard]] EngineResult predict(const LaunchPlan& plan, std::string_view policy);
-// The contention-aware prediction: the plan on the contention clock with the policy it will run with. Without a
-// bandwidth model (or without traffic) it is predict()'s run, time for time.
-[[nodiscard]] EngineResult predict_contention(const LaunchPlan& plan, std::string_view policy);
+[[nodiscard]] std::unique_ptr<sim::NodeResources> make_node_pool(const sim::LaunchPlan& plan, const exec::TierSetup& tier);
 
 // Runs the plan (or what is left of it). Everything is checked before anything runs: UsageError when the journal
 // already has a run (without resume or force), when it or the log folder is not a usable path, or when there is
 // no journal to resume; InputError when a time of the plan is not finite or beyond kMaxSeconds, when a task id
 // has no entry in the workload, or when the resumed journal is malformed or was written for another schedule,
 // workload or platform (the message names which, and what the journal was written for).
-[[nodiscard]] LaunchSummary launch(const LaunchPlan& plan, const config::Workload& workload,
+[[nodiscard]] LaunchSummary launch(const sim::LaunchPlan& plan, const config::Workload& workload,
                                    const LaunchSettings& settings);
 
 // Text for people: deviations per task, launch overheads, the lower bound, both predicted makespans, the

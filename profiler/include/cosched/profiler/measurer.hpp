@@ -71,12 +71,11 @@ struct MeasurerKind {
 
 using MeasurerFactory = std::function<std::unique_ptr<PointMeasurer>(const MeasurerOptions&)>;
 
-// Adds a measurer built above the profiler (the `cosched` executable registers "process", which needs the
-// launcher). Call it before any make_measurer, e.g. from a static registration object of the executable; throws
+// Adds a library user's own measurer to the built-in ones. Call it before any make_measurer; throws
 // std::logic_error for a name already taken.
 void register_measurer(std::string name, MeasurerFactory factory, MeasurerKind kind = {});
 
-// The built-in "knl-model" and "stream", then the registered ones. The default of a sweep is "stream".
+// The built-in "knl-model", "stream", "process" and "command", then the registered ones. The default of a sweep is "stream".
 [[nodiscard]] std::vector<std::string> measurer_names();
 inline constexpr std::string_view kDefaultMeasurer = "stream";
 // Throws UsageError for an unknown name, listing the known ones.

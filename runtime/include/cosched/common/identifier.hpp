@@ -14,4 +14,8 @@ inline constexpr std::size_t kMaxIdentifierLength = 200;
 // Throws InputError(where, ...) naming the id and the rule when is_safe_identifier(id) is false.
 void check_identifier(std::string_view id, const std::string& where);
 
+// `text` made into an id by the same rule: every other character replaced by '_', leading '.' and '-' dropped,
+// cut to kMaxIdentifierLength; `fallback` (itself a safe id) when nothing is left.
+[[nodiscard]] std::string safe_identifier_from(std::string_view text, std::string_view fallback);
+
 }  // namespace cosched

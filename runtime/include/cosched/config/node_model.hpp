@@ -115,11 +115,4 @@ void check_node_model(const NodeModel& model);
 // each; returns how many. Warnings, never errors: an old model still predicts better than none.
 std::size_t check_node_model_age(const NodeModel& model, std::FILE* warn);
 
-// This machine's host name (gethostname); "unknown" when it cannot be read.
-[[nodiscard]] std::string this_host_name();
-// `time` as ISO-8601 UTC to the second ("2026-11-22T13:50:00Z"), and back (nullopt-like: throws InputError(where)
-// for text that is not that form).
-[[nodiscard]] std::string iso8601_utc(std::chrono::system_clock::time_point time);
-[[nodiscard]] std::chrono::system_clock::time_point parse_iso8601_utc(std::string_view text, const std::string& where);
-
 }  // namespace cosched::config

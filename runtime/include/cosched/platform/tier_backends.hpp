@@ -17,6 +17,9 @@
 
 namespace cosched::platform {
 
+class Topology;
+
+
 struct TierOptions {
   std::string backend = "auto";       // auto | none | memkind | numa | emulated
   double emulation_ratio = 5.0;       // slow:fast bandwidth ratio the emulated backend imposes (MCDRAM:DDR ≈ 5)
@@ -106,6 +109,12 @@ struct TierBackendInfo {
 
 // What "auto" resolves to with default options (for `cosched topo`).
 [[nodiscard]] std::string auto_tier_backend_name();
+// What "auto" would resolve to on the machine `topology` describes: on this system auto_tier_backend_name(); for a
+// saved machine (an XML topology) each backend's own test of that topology, in the same order.
+[[nodiscard]] std::string auto_tier_backend_name(const Topology& topology);
+
+// The table entry of `name`, "auto" resolved with default options (this machine's backend).
+[[nodiscard]] const TierBackendInfo& resolved_tier_backend_info(std::string_view name);
 
 // Bytes of the fast tier the named backend would use: the sizes of its fast NUMA nodes, the configured emulated
 // capacity, 0 for "none". Throws like make_tier_backend when the backend cannot work here.

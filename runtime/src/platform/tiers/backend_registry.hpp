@@ -10,6 +10,7 @@
 #include "cosched/platform/fast_tier_budget.hpp"
 #include "cosched/platform/memory_tier.hpp"
 #include "cosched/platform/tier_backends.hpp"
+#include "cosched/platform/topology.hpp"
 
 namespace cosched::platform::tiers {
 
@@ -18,6 +19,9 @@ struct TierBackendEntry {
   TierBackendInfo info;
   // True when the backend can work on this machine with these options (used by "auto"; must not throw).
   bool (*usable)(const TierOptions& options) = nullptr;
+  // The same test answered for a saved machine (an hwloc XML topology), where the backend cannot run: whether
+  // "auto" would pick it there (`cosched topo --topology-xml`). Must not throw.
+  bool (*usable_on)(const Topology& topology) = nullptr;
   // Bytes of the fast tier; throws ResourceError when the backend cannot work here. 0 = no fast tier.
   std::size_t (*fast_capacity_bytes)(const TierOptions& options) = nullptr;
   // Builds the backend; `budget` is null only when the backend has no fast tier.

@@ -96,6 +96,7 @@ const TierBackendEntry& emulated_backend_entry() {
                .capabilities = {.has_fast_tier = true, .emulated = true, .places_commands = false},
                .child_placement = emulated_child_placement},
       .usable = [](const TierOptions&) { return true; },
+      .usable_on = [](const Topology&) { return true; },
       .fast_capacity_bytes = [](const TierOptions& options) -> std::size_t {
         return options.emulated_fast_bytes != 0 ? options.emulated_fast_bytes : default_emulated_fast_bytes();
       },

@@ -109,6 +109,20 @@ std::size_t hbw_capacity_bytes(const TierOptions&) {
   return static_cast<std::size_t>(capacity);
 }
 
+// memkind 1.14 finds HBW nodes on a Xeon Phi (family 6, model 0x57 KNL / 0x85 KNM) by their being CPU-less, and
+// elsewhere by HMAT bandwidth at or above MEMKIND_HBW_THRESHOLD (default 204800 MiB/s): the rule applied to a saved
+// machine's topology, where memkind itself cannot be asked.
+bool would_find_hbw_nodes(const Topology& topology) {
+  const auto& facts = topology.facts();
+  const bool xeon_phi = facts.cpu_family == 6 && (facts.cpu_model_number == 0x57 || facts.cpu_model_number == 0x85);
+  if (xeon_phi) return true;
+  constexpr std::uint64_t memkind_hbw_threshold_mib_s = 204800;
+  for (const auto& node : facts.numa_nodes) {
+    if (node.bandwidth_mib_s && *node.bandwidth_mib_s >= memkind_hbw_threshold_mib_s) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 const TierBackendEntry& memkind_backend_entry() {
@@ -122,6 +136,7 @@ const TierBackendEntry& memkind_backend_entry() {
                                 : numa_policy_placement("memkind", request);
                    }},
       .usable = [](const TierOptions&) { return hbw_nodes_found(); },
+      .usable_on = would_find_hbw_nodes,
       .fast_capacity_bytes = hbw_capacity_bytes,
       .make = [](const TierOptions&, std::shared_ptr<FastTierBudget> budget) -> std::unique_ptr<TierBackend> {
         return std::make_unique<MemkindBackend>(std::move(budget));

@@ -42,6 +42,7 @@ const TierBackendEntry& none_backend_entry() {
                .capabilities = {.has_fast_tier = false, .emulated = false, .places_commands = false},
                .child_placement = system_placement},
       .usable = [](const TierOptions&) { return true; },
+      .usable_on = [](const Topology&) { return true; },
       .fast_capacity_bytes = [](const TierOptions&) -> std::size_t { return 0; },
       .make = [](const TierOptions&, std::shared_ptr<FastTierBudget>) -> std::unique_ptr<TierBackend> {
         return std::make_unique<NoneBackend>();

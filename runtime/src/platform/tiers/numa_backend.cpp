@@ -119,6 +119,7 @@ const TierBackendEntry& numa_backend_entry() {
               return false;
             }
           },
+      .usable_on = [](const Topology& topology) { return topology.has_fast_tier(); },
       .fast_capacity_bytes = fast_nodes_bytes,
       .make = [](const TierOptions& options, std::shared_ptr<FastTierBudget> budget) -> std::unique_ptr<TierBackend> {
         return std::make_unique<NumaBackend>(numa_tier_nodes(options), std::move(budget));

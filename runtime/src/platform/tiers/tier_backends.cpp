@@ -7,6 +7,7 @@
 #include <string>
 
 #include "cosched/common/error.hpp"
+#include "cosched/platform/topology.hpp"
 #include "platform/tiers/backend_registry.hpp"
 
 namespace cosched::platform {
@@ -27,6 +28,20 @@ std::string resolve_tier_backend_name(const TierOptions& options) {
 }
 
 std::string auto_tier_backend_name() { return resolve_tier_backend_name(TierOptions{}); }
+
+std::string auto_tier_backend_name(const Topology& topology) {
+  if (topology.is_this_system()) return auto_tier_backend_name();
+  for (const tiers::TierBackendEntry* entry : tiers::tier_backend_entries()) {
+    if (entry->info.capabilities.has_fast_tier && entry->usable_on(topology)) return std::string(entry->info.name);
+  }
+  throw RuntimeFailure("no tier backend usable on the saved machine");  // emulated always is: an invariant
+}
+
+const TierBackendInfo& resolved_tier_backend_info(std::string_view name) {
+  TierOptions options;
+  options.backend = std::string(name);
+  return tier_backend_info(resolve_tier_backend_name(options));
+}
 
 std::size_t fast_tier_capacity_bytes(const TierOptions& options) {
   return tiers::tier_backend_entry(resolve_tier_backend_name(options)).fast_capacity_bytes(options);

@@ -9,9 +9,9 @@
 #include <optional>
 #include <vector>
 
-#include "cosched/launcher/child_process.hpp"
-#include "cosched/launcher/engine.hpp"
-#include "cosched/launcher/task_command.hpp"
+#include "cosched/exec/child_process.hpp"
+#include "cosched/sim/engine.hpp"
+#include "cosched/exec/task_command.hpp"
 
 namespace cosched {
 class StopSignals;
@@ -26,9 +26,9 @@ struct WallClockOptions {
 };
 
 // Builds the child of a task from the resources it got.
-using TaskLauncher = std::function<TaskLaunch(std::size_t task, const Grant& grant)>;
+using TaskLauncher = std::function<exec::TaskLaunch(std::size_t task, const platform::Grant& grant)>;
 
-class WallClock final : public Clock {
+class WallClock final : public sim::Clock {
  public:
   WallClock(TaskLauncher launcher, WallClockOptions options);
   ~WallClock() override;
@@ -37,15 +37,15 @@ class WallClock final : public Clock {
 
   [[nodiscard]] std::string_view name() const override { return "wall"; }
   [[nodiscard]] double now() override;
-  LaunchRecord launch(std::size_t task, const Grant& grant) override;
-  std::vector<Completion> wait(std::optional<double> wake_at) override;
+  sim::LaunchRecord launch(std::size_t task, const platform::Grant& grant) override;
+  std::vector<sim::Completion> wait(std::optional<double> wake_at) override;
   [[nodiscard]] bool stop_requested() const override { return stop_requested_; }
-  std::vector<Completion> stop_running() override;
+  std::vector<sim::Completion> stop_running() override;
 
  private:
   struct Running {
     std::size_t task;
-    ChildProcess child;
+    exec::ChildProcess child;
     std::optional<double> deadline;  // SIGTERM at this time
     std::optional<double> kill_at;   // SIGKILL at this time (after SIGTERM)
     bool timed_out = false;
@@ -53,9 +53,9 @@ class WallClock final : public Clock {
   };
   [[nodiscard]] std::optional<double> next_timer() const;
   void fire_timers();
-  [[nodiscard]] Completion complete(Running& running, const ExitInfo& exit);
+  [[nodiscard]] sim::Completion complete(Running& running, const exec::ExitInfo& exit);
   // Polls until a child exits, `until` passes or a stop signal arrives; returns what exited.
-  std::vector<Completion> poll_once(std::optional<double> until);
+  std::vector<sim::Completion> poll_once(std::optional<double> until);
 
   TaskLauncher launcher_;
   WallClockOptions options_;

@@ -12,7 +12,7 @@
 #include <variant>
 #include <vector>
 
-#include "cosched/launcher/engine.hpp"
+#include "cosched/sim/engine.hpp"
 
 namespace cosched::launcher {
 
@@ -117,7 +117,7 @@ struct TaskStart {
 struct TaskEnd {
   std::string task;
   std::string time_utc;
-  TaskStatus status = TaskStatus::failed;
+  sim::TaskStatus status = sim::TaskStatus::failed;
   double t = 0.0;
   double actual_start = 0.0;
   double actual_end = 0.0;

@@ -10,16 +10,16 @@
 
 #include "cosched/config/workload.hpp"
 #include "cosched/launcher/journal/events.hpp"
-#include "cosched/launcher/plan.hpp"
-#include "cosched/launcher/task_command.hpp"
+#include "cosched/sim/plan.hpp"
+#include "cosched/exec/task_command.hpp"
 
 namespace cosched::launcher {
 
 // THE function that decides what identifies a batch: add a field here and every journal written from then on
 // carries it. `plan` is the full plan (not what is left of it on resume); the workload is looked up by the plan's
 // task ids (every id must be in it).
-[[nodiscard]] BatchInputs batch_inputs(const LaunchPlan& plan, const config::Workload& workload,
-                                       const TierSetup& tier);
+[[nodiscard]] BatchInputs batch_inputs(const sim::LaunchPlan& plan, const config::Workload& workload,
+                                       const exec::TierSetup& tier);
 
 // One line per input that differs, "schedule: the journal was written for <summary> (<digest>), this launch has
 // <summary> (<digest>)"; empty when all three match.

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "cosched/launcher/engine.hpp"
+#include "cosched/sim/engine.hpp"
 #include "cosched/launcher/journal/file.hpp"
 
 namespace cosched::launcher {
@@ -16,22 +16,18 @@ struct TaskPrediction {
   std::optional<double> contention_start, contention_end;
 };
 
-class JournalRecorder final : public EngineObserver {
+class JournalRecorder final : public sim::EngineObserver {
  public:
   // `predicted` holds the predictions of each task, indexed like plan.tasks.
-  JournalRecorder(JournalWriter& journal, const LaunchPlan& plan, std::vector<TaskPrediction> predicted);
-  void task_started(std::size_t task, const TaskRun& run) override;
-  void task_ended(std::size_t task, const TaskRun& run) override;
+  JournalRecorder(JournalWriter& journal, const sim::LaunchPlan& plan, std::vector<TaskPrediction> predicted);
+  void task_started(std::size_t task, const sim::TaskRun& run) override;
+  void task_ended(std::size_t task, const sim::TaskRun& run) override;
   void overcommit_refused(std::size_t task, const std::string& why) override;
 
  private:
   JournalWriter& journal_;
-  const LaunchPlan& plan_;
+  const sim::LaunchPlan& plan_;
   std::vector<TaskPrediction> predicted_;
 };
-
-// Fields every event carries: "time_utc" (ISO 8601).
-[[nodiscard]] std::string utc_now();
-[[nodiscard]] std::string host_name();
 
 }  // namespace cosched::launcher

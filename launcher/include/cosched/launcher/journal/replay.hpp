@@ -31,7 +31,7 @@ struct TaskReplay {
   std::optional<TaskEnd> end;           // the end of that start; none: it never ended
   std::size_t segment = 0;              // the segment of its last start
   std::size_t runs = 0;                 // how many times it started, over all segments
-  [[nodiscard]] bool completed() const noexcept { return end && end->status == TaskStatus::ok; }
+  [[nodiscard]] bool completed() const noexcept { return end && end->status == sim::TaskStatus::ok; }
 };
 
 struct JournalReplay {

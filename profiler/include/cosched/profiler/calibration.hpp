@@ -1,0 +1,68 @@
+#pragma once
+// Measuring the node bandwidth model (config::NodeModel) of this machine: for each memory pool and each number of
+// cores k, the aggregate bandwidth k compactly pinned cores get streaming from it, per kernel, in-process with the
+// stream library (docs/calibration.md). `cosched calibrate` writes the result as a node file; the demo calls
+// calibrate_node in-process. It lives in the profiler because it composes the stream library and config, which
+// must not depend on each other; a library user calibrates a node with the same calls.
+#include <cstdio>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cosched/config/node_model.hpp"
+
+namespace cosched::profiler {
+
+inline constexpr double kDefaultCalibrationArrayMib = 128.0;  // per array: 3 x 128 MiB for triad, far beyond an LLC
+inline constexpr unsigned kCalibrationWarmupReps = 3;         // a fresh allocation streams slowly at first
+inline constexpr unsigned kMaxCalibrationReps = 1000;
+inline constexpr unsigned kMaxCalibrationRounds = 1000;
+
+struct CalibrationOptions {
+  std::vector<std::string> kernels{"triad", "ddot", "write"};
+  std::string tier_backend = "auto";     // the backend whose tiers are measured ("auto": this machine's)
+  double array_mib = kDefaultCalibrationArrayMib;  // per array
+  bool quick = false;                    // fewer rounds and reps: a few seconds on a 2-core VM
+  std::optional<unsigned> reps;          // timed reps per allocation (default 5, --quick 3)
+  std::optional<unsigned> rounds;        // fresh allocations per point (default 5, --quick 3)
+  std::vector<unsigned> cores;           // core counts to measure; empty: 1 .. all allowed cores
+  [[nodiscard]] unsigned timed_reps() const noexcept { return reps.value_or(quick ? 3U : 5U); }
+  [[nodiscard]] unsigned round_count() const noexcept { return rounds.value_or(quick ? 3U : 5U); }
+};
+
+// One measured point: a pool, a core count, a kernel; the aggregate GB/s of each round (one fresh allocation each,
+// the median of its timed reps).
+struct CalibrationSample {
+  std::string pool;
+  unsigned cores = 0;
+  std::string kernel;
+  std::vector<double> gbs_per_round;
+};
+
+struct Calibration {
+  config::NodeModel model;                 // provenance.source = "calibrated"
+  std::vector<CalibrationSample> samples;  // in pool, cores, kernel order
+  double wall_s = 0.0;                     // the whole calibration, priming run included
+  double load_average = -1.0;              // of the machine, 1 minute, at the start (-1: unknown)
+  unsigned allowed_cores = 0;              // of this process
+  // Other work was running (load average above half the allowed cores): the curves measure what it left.
+  [[nodiscard]] bool machine_was_busy() const noexcept {
+    return load_average > 0.5 * static_cast<double>(allowed_cores);
+  }
+};
+
+// Checks `options` against this machine (kernels, backend, core counts, memory) before anything is measured;
+// throws UsageError / ResourceError naming the option.
+void check_calibration_options(const CalibrationOptions& options);
+
+// Measures this machine. Progress lines go to `progress` (none when null). Throws like
+// check_calibration_options, RuntimeFailure when a stream run fails its validation, and like stream::run_stream.
+[[nodiscard]] Calibration calibrate(const CalibrationOptions& options, std::FILE* progress);
+[[nodiscard]] config::NodeModel calibrate_node(const CalibrationOptions& options, std::FILE* progress);
+
+// The result as a table for people: per pool and core count, each kernel's median GB/s with its range over the
+// rounds, and the model's GB/s; the pool line says EMULATED when the tiers are one emulated pool.
+[[nodiscard]] std::string calibration_table(const Calibration& calibration);
+
+}  // namespace cosched::profiler

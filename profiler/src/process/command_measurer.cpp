@@ -1,0 +1,191 @@
+#include "cosched/profiler/command_measurer.hpp"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <algorithm>
+#include <fstream>
+#include <optional>
+
+#include "cosched/common/error.hpp"
+#include "process/process_measurers.hpp"
+#include "cosched/platform/topology.hpp"
+
+namespace cosched::profiler {
+
+namespace {
+
+// Seconds a command that outlived its timeout gets between SIGTERM and SIGKILL (as `cosched launch`'s default).
+constexpr double kKillGraceSeconds = 2.0;
+
+
+std::string status_of(const exec::ExitInfo& exit) {
+  return exit.signal != 0 ? fmt::format("signal-{}", exit.signal) : fmt::format("exit-{}", exit.exit_code);
+}
+
+std::string describe_point(const ProfilePoint& point) {
+  return fmt::format("command {} cores={} chunks={}", command_name_of(point.kernel), point.cores,
+                     point.chunks);
+}
+
+}  // namespace
+
+CommandMeasurer::CommandMeasurer(std::vector<CommandProfileSpec> commands, exec::TierSetup tier,
+                                 unsigned reps, unsigned warmup)
+    : commands_(std::move(commands)),
+      tier_(std::move(tier)),
+      reps_(reps),
+      warmup_(warmup),
+      cores_(std::make_shared<platform::CoreAllocator>(platform::Topology::this_system())) {
+  if (reps_ == 0) throw UsageError("the command measurer needs at least one timed run per point");
+  std::string pattern = (std::filesystem::temp_directory_path() / "cosched-profile-stderr-XXXXXX").string();
+  const int fd = ::mkstemp(pattern.data());
+  if (fd < 0) throw PlatformError("mkstemp", "cannot create a file for the commands' stderr", errno);
+  ::close(fd);
+  stderr_path_ = pattern;
+}
+
+CommandMeasurer::~CommandMeasurer() {
+  std::error_code ignored;
+  std::filesystem::remove(stderr_path_, ignored);
+}
+
+void CommandMeasurer::check_kernel(const std::string& kernel) const {
+  const auto name = command_name_of(kernel);
+  for (const auto& command : commands_) {
+    if (command.name == name) return;
+  }
+  throw UsageError(fmt::format("measurer command measures commands only, not kernel '{}'", kernel));
+}
+
+std::string CommandMeasurer::last_stderr_line() const {
+  std::ifstream in(stderr_path_);
+  std::string line, last;
+  while (std::getline(in, line)) {
+    if (!line.empty()) last = line;
+  }
+  if (last.size() > 200) last = last.substr(0, 200) + "...";
+  return last;
+}
+
+double CommandMeasurer::run_once(const CommandProfileSpec& command, const exec::TaskLaunch& launch,
+                                 const ProfilePoint& point, Measurement& failure) {
+  const auto begin = std::chrono::steady_clock::now();
+  std::optional<exec::ChildProcess> started;
+  try {
+    started.emplace(exec::ChildProcess::spawn(launch.spec));
+  } catch (const InputError& e) {  // resolve_executable: no such program
+    failure.failure = "not-found";
+    failure.failure_message = fmt::format("{}: {}", describe_point(point), e.what());
+    return 0.0;
+  } catch (const Error& e) {  // binding, memory policy, weights, exec
+    failure.failure = "start-failed";
+    failure.failure_message = fmt::format("{}: could not start: {}", describe_point(point), e.what());
+    return 0.0;
+  }
+  exec::ChildProcess& child = *started;
+  std::optional<exec::ExitInfo> exit =
+      command.timeout_s ? child.reap_within(*command.timeout_s) : std::optional(child.reap());
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+  if (!exit) {
+    child.signal_group(SIGTERM);
+    if (!child.reap_within(kKillGraceSeconds)) {
+      child.signal_group(SIGKILL);
+      (void)child.reap();
+    }
+    failure.failure = "timeout";
+    failure.failure_message =
+        fmt::format("{}: still running after its timeout of {} s: killed", describe_point(point), *command.timeout_s);
+    return 0.0;
+  }
+  if (!exit->ok()) {
+    failure.failure = status_of(*exit);
+    const std::string said = last_stderr_line();
+    failure.failure_message = fmt::format("{}: ended with {}{}", describe_point(point), exit->describe(),
+                                          said.empty() ? std::string() : " (stderr: " + said + ")");
+  }
+  return seconds;
+}
+
+Measurement CommandMeasurer::measure(const ProfilePoint& point) {
+  const auto name = command_name_of(point.kernel);
+  const auto found = std::find_if(commands_.begin(), commands_.end(), [&](const auto& c) { return c.name == name; });
+  if (found == commands_.end()) throw UsageError(fmt::format("no command named '{}' in this sweep", name));
+  config::WorkloadTask task;
+  task.id = found->name;
+  task.command = found->argv;
+  task.footprint_bytes = found->footprint_bytes;
+  task.environment = found->environment;
+  platform::Grant grant;
+  grant.amounts = {static_cast<int>(point.cores), static_cast<int>(point.chunks)};
+  grant.cores = cores_->allocate(point.cores);
+  grant.fast_chunks = point.chunks;
+  exec::TaskLaunch launch;
+  try {
+    launch = exec::build_task_launch(task, grant, tier_, {}, {});
+  } catch (...) {
+    cores_->release(grant.cores);
+    throw;
+  }
+  cores_->release(grant.cores);
+  launch.spec.stderr_path = stderr_path_;
+  nlohmann::json applied = {{"placement", launch.placement}, {"fast_bytes", launch.fast_bytes}};
+  // No fast bytes given: nothing of it is fast, whatever the mechanism could hold.
+  const std::optional<double> fraction = launch.fast_bytes == 0 ? std::optional(0.0) : launch.applied_fraction;
+  applied["applied_fraction"] = fraction ? nlohmann::json(*fraction) : nlohmann::json();
+  applied_[std::to_string(point.chunks)] = std::move(applied);
+
+  Measurement measurement;
+  for (unsigned rep = 0; rep < warmup_ + reps_; ++rep) {
+    const double seconds = run_once(*found, launch, point, measurement);
+    if (!measurement.failure.empty()) return measurement;
+    measurement.overhead_free_s += seconds;
+    if (rep >= warmup_) measurement.times_s.push_back(seconds);
+  }
+  return measurement;
+}
+
+nlohmann::json CommandMeasurer::describe() const {
+  nlohmann::json commands = nlohmann::json::array();
+  for (const auto& command : commands_) {
+    nlohmann::json entry = {{"name", command.name}, {"argv", command.argv}, {"env", command.environment}};
+    if (command.timeout_s) entry["timeout_s"] = *command.timeout_s;
+    if (command.footprint_bytes > 0) entry["footprint_bytes"] = command.footprint_bytes;
+    commands.push_back(std::move(entry));
+  }
+  nlohmann::json context = {{"measurer", "command"},
+                            {"measures", "whole command processes, bound to their cores, fork to reap"},
+                            {"tier_backend", tier_.backend},
+                            {"placement", tier_.command_placement},
+                            {"commands", std::move(commands)}};
+  // After a sweep: what each chunk count got (the mechanism's words, and the fraction it holds; null: it cannot
+  // hold one).
+  if (!applied_.empty()) context["placements_applied"] = applied_;
+  if (varies_fast_memory()) {
+    context["fast_memory"] = fmt::format("varied: chunks given by placement {} on fast nodes", tier_.command_placement);
+  } else {
+    context["fast_memory"] =
+        fmt::format("not varied: tier backend {} cannot place an unmodified program's memory (no fast and slow NUMA "
+                    "nodes); cores only, chunks = 0; fast memory is not emulated for commands",
+                    tier_.backend);
+  }
+  return context;
+}
+
+// `cosched profile --command` / `[[commands]]`: the sweep's platform and tier backend, with the sweep's placement
+// mechanism for commands.
+std::unique_ptr<PointMeasurer> make_command_measurer(const MeasurerOptions& options) {
+  const config::PlatformConfig& platform = options.platform;
+  exec::TierSetup tier = exec::make_tier_setup(platform.tier_backend, platform.emulation_ratio,
+                                               platform.chunk_bytes(), options.placement.mechanism);
+  tier.autohbw_threshold_bytes = options.placement.autohbw_threshold_bytes;
+  tier.autohbw_library = options.placement.autohbw_library;
+  if (options.commands.empty()) throw UsageError("measurer command: no command to profile (--command)");
+  return std::make_unique<CommandMeasurer>(options.commands, std::move(tier), options.reps, options.warmup);
+}
+
+}  // namespace cosched::profiler

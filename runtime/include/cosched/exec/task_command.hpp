@@ -1,0 +1,66 @@
+#pragma once
+// From a scheduled task and the resources it was granted to the child process that runs it: argv (stream_bench
+// with the task's kernel, footprint, passes, cores, fast fraction and tier backend; or the workload's command with
+// its placeholders substituted), the PUs to bind, and how its fast-memory share is applied on this backend.
+#include <cstddef>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cosched/exec/child_process.hpp"
+#include "cosched/platform/grant.hpp"
+#include "cosched/config/workload.hpp"
+#include "cosched/platform/tier_backends.hpp"
+
+namespace cosched::exec {
+
+// How tasks get their fast share. What the backend can do and how a child is placed on it come from the
+// platform's backend table (platform::tier_backend_info): the launcher never branches on a backend's name.
+struct TierSetup {
+  std::string backend = "none";        // a resolved backend name (platform::tier_backend_names)
+  double emulation_ratio = 5.0;        // emulated backends only
+  double chunk_bytes = 0.0;            // bytes of one fast chunk
+  std::vector<unsigned> fast_nodes;    // backends that place commands: where a command's fast share goes
+  std::vector<unsigned> slow_nodes;
+  // Commands on backends that place them: the mechanism (platform::command_placement_names()).
+  std::string command_placement = "preferred";
+  std::size_t autohbw_threshold_bytes = 1 << 20;  // placement autohbw: AUTO_HBW_SIZE
+  std::filesystem::path autohbw_library;          // placement autohbw: empty = searched
+  // True when a command task can get a fast share here (the backend places commands and has both tiers).
+  [[nodiscard]] bool places_commands() const {
+    return info().capabilities.places_commands && !fast_nodes.empty() && !slow_nodes.empty();
+  }
+  // The backend's table entry; throws UsageError for an unknown name.
+  [[nodiscard]] const platform::TierBackendInfo& info() const { return platform::tier_backend_info(backend); }
+  [[nodiscard]] bool emulated() const { return info().capabilities.emulated; }
+  [[nodiscard]] bool has_fast_tier() const { return info().capabilities.has_fast_tier; }
+};
+
+// A TierSetup for `backend` ("auto" resolves to this machine's, as platform::resolve_tier_backend_name says) with
+// chunks of `chunk_bytes`; a backend that places commands also gets this machine's fast and slow nodes. Throws
+// like platform::make_tier_backend for unknown or unusable backends, UsageError for an unknown command placement.
+[[nodiscard]] TierSetup make_tier_setup(const std::string& backend, double emulation_ratio, double chunk_bytes,
+                                        const std::string& command_placement = "preferred");
+
+struct TaskLaunch {
+  ChildSpec spec;
+  std::size_t fast_bytes = 0;
+  std::string placement;  // how the fast share is applied, in words (journaled)
+  std::optional<double> applied_fraction;  // commands: the fast share of pages the mechanism holds, when it can say
+  std::optional<double> timeout_s;
+};
+
+// {threads} = granted cores, {cpuset} = their PUs ("0-3,8"), {cores} = core indices ("0,1"),
+// {fast_bytes} = the fast-tier bytes granted. Unknown {names} are left as they are.
+[[nodiscard]] std::string substitute_placeholders(const std::string& arg, const platform::Grant& grant, std::size_t fast_bytes);
+
+// `stream_bench` is the stream_bench executable; `log_dir` (may be empty: /dev/null) gets <id>.out / <id>.err.
+[[nodiscard]] TaskLaunch build_task_launch(const config::WorkloadTask& task, const platform::Grant& grant, const TierSetup& tier,
+                                           const std::filesystem::path& stream_bench,
+                                           const std::filesystem::path& log_dir);
+
+// The stream_bench executable next to the running cosched binary (build/bin), else in PATH.
+[[nodiscard]] std::filesystem::path default_stream_bench_path();
+
+}  // namespace cosched::exec

@@ -1,0 +1,20 @@
+#pragma once
+// The launch rules of Sec. 5.3, registered by name (adding an online policy touches policies/ and this list):
+//   list — tasks in list order (planned start, then schedule order); a task starts when its planned start has
+//          come and every resource it needs is free. If an earlier task ran late and its resources are still
+//          busy, the task waits, and so do the tasks after it: list order is kept.
+//   pack — a pack starts, all its tasks at once, when the previous pack has fully finished.
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cosched/sim/engine.hpp"
+
+namespace cosched::sim {
+
+// "list", "pack", or "auto" (pack when the plan has pack numbers, else list). Throws UsageError otherwise.
+[[nodiscard]] std::unique_ptr<Policy> make_policy(std::string_view name, const LaunchPlan& plan);
+[[nodiscard]] std::vector<std::string> policy_names();
+
+}  // namespace cosched::sim

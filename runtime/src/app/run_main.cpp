@@ -1,0 +1,78 @@
+#include "cosched/app/run_main.hpp"
+
+#include <fmt/core.h>
+
+#include <cmath>
+#include <exception>
+#include <new>
+
+#include "cosched/common/error.hpp"
+#include "cosched/common/text_file.hpp"
+
+namespace cosched::app {
+
+namespace {
+
+int report(std::string_view program, ErrorKind kind, const char* message) {
+  std::fflush(stdout);
+  fmt::print(stderr, "{}: {}: {}\n", program, to_string(kind), message);
+  return exit_code_for(kind);
+}
+
+}  // namespace
+
+int run_main(CLI::App& app, int argc, char** argv, std::string_view program,
+             const std::function<void()>& after_parse) {
+  try {
+    try {
+      app.parse(argc, argv);
+      if (after_parse) after_parse();
+    } catch (const CLI::CallForHelp&) {
+      fmt::print("{}", app.help());
+    } catch (const CLI::CallForAllHelp&) {
+      fmt::print("{}", app.help("", CLI::AppFormatMode::All));
+    } catch (const CLI::CallForVersion&) {
+      fmt::print("{}\n", app.version());
+    }
+    flush_standard_output();
+    return 0;
+  } catch (const CLI::ParseError& e) {
+    std::fflush(stdout);
+    fmt::print(stderr, "{}: usage error: {} (see --help)\n", program, e.what());
+    return exit_code_for(ErrorKind::usage);
+  } catch (const Error& e) {
+    return report(program, e.kind(), e.what());
+  } catch (const std::bad_alloc&) {
+    return report(program, ErrorKind::resource, "out of memory (a size or count too large for this machine?)");
+  } catch (const std::exception& e) {
+    std::fflush(stdout);
+    fmt::print(stderr, "{}: internal error: {}\n", program, e.what());
+    return kExitInternalError;
+  }
+}
+
+CLI::Validator finite_range(double min, double max) {
+  return CLI::Validator(
+      [min, max](std::string& text) -> std::string {
+        double value = 0.0;
+        if (!CLI::detail::lexical_cast(text, value) || !std::isfinite(value) || value < min || value > max) {
+          return fmt::format("value {} must be a finite number in [{:g}, {:g}]", text, min, max);
+        }
+        return {};
+      },
+      fmt::format("FLOAT in [{:g} - {:g}]", min, max));
+}
+
+CLI::Validator finite_positive(double max) {
+  return CLI::Validator(
+      [max](std::string& text) -> std::string {
+        double value = 0.0;
+        if (!CLI::detail::lexical_cast(text, value) || !std::isfinite(value) || value <= 0 || value > max) {
+          return fmt::format("value {} must be a finite number > 0 and <= {:g}", text, max);
+        }
+        return {};
+      },
+      fmt::format("FLOAT in (0 - {:g}]", max));
+}
+
+}  // namespace cosched::app

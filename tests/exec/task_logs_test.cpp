@@ -1,0 +1,52 @@
+// Task ids name the task's log files; they are checked again where the files are named, so that no id — however
+// a workload was read — ever writes outside the log folder.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "cosched/common/error.hpp"
+#include "cosched/exec/task_command.hpp"
+
+namespace cosched::exec {
+namespace {
+
+using config::Workload;
+using config::WorkloadTask;
+
+platform::Grant one_core() {
+  platform::Grant grant;
+  grant.amounts = {1};
+  grant.cores.cores = {0};
+  grant.cores.pus = {{0}};
+  return grant;
+}
+
+WorkloadTask command_task(const std::string& id) {
+  WorkloadTask task;
+  task.id = id;
+  task.command = {"/bin/true"};
+  return task;
+}
+
+TEST(TaskLogs, ASafeIdNamesItsFilesInsideTheLogFolder) {
+  TierSetup tier;
+  const TaskLaunch launch = build_task_launch(command_task("triad-96MiB-0"), one_core(), tier, "", "/logs");
+  EXPECT_EQ(launch.spec.stdout_path, "/logs/triad-96MiB-0.out");
+  EXPECT_EQ(launch.spec.stderr_path, "/logs/triad-96MiB-0.err");
+}
+
+TEST(TaskLogs, AnIdThatWouldEscapeTheLogFolderIsRefused) {
+  TierSetup tier;
+  for (const char* id : {"../evil", "a/b", "/etc/passwd", ".hidden", "", "-rf"}) {
+    EXPECT_THROW((void)build_task_launch(command_task(id), one_core(), tier, "", "/logs"), InputError) << id;
+  }
+}
+
+TEST(TaskLogs, WithoutALogFolderNoFileIsNamed) {
+  TierSetup tier;
+  const TaskLaunch launch = build_task_launch(command_task("../evil"), one_core(), tier, "", "");
+  EXPECT_TRUE(launch.spec.stdout_path.empty());
+}
+
+}  // namespace
+}  // namespace cosched::exec
