@@ -239,4 +239,16 @@ double lower_bound(const Instance& instance) {
   return allocate_resources(instance, static_cast<double>(instance.dimensions())).bound;
 }
 
+double allocation_bound(const Instance& instance, std::span<const std::size_t> allocation,
+                        std::span<const double> time) {
+  assert(allocation.size() == time.size());
+  detail::CompensatedSum total;
+  double longest = 0.0;
+  for (std::size_t j = 0; j < allocation.size(); ++j) {
+    total.add(area(instance.space(), instance.space().decode(allocation[j]), time[j]));
+    longest = std::max(longest, time[j]);
+  }
+  return std::max(total.value() / static_cast<double>(instance.dimensions()), longest);
+}
+
 }  // namespace cosched::sched

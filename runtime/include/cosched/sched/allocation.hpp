@@ -3,6 +3,7 @@
 // returns an allocation matrix p minimising L(p, s) = max(A(p)/s, t_max(p)). With s = d its value is L_min(d),
 // the makespan lower bound of Lemma 1.
 #include <cstddef>
+#include <span>
 #include <vector>
 
 #include "cosched/sched/model.hpp"
@@ -44,5 +45,11 @@ struct ResourceAllocation {
 
 // L_min(d) of Lemma 1: the value of RA_d(d).
 [[nodiscard]] double lower_bound(const Instance& instance);
+
+// L(p, d) = max(A(p) / d, t_max(p)) of any allocation: allocation[j] is task j's linear index in the instance's
+// AllocationSpace, time[j] its time there. At least L_min(d), and at most the makespan of every valid schedule
+// with these allocations.
+[[nodiscard]] double allocation_bound(const Instance& instance, std::span<const std::size_t> allocation,
+                                      std::span<const double> time);
 
 }  // namespace cosched::sched

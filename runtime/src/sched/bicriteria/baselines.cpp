@@ -10,7 +10,6 @@
 #include "cosched/sched/allocation.hpp"
 #include "cosched/sched/rigid.hpp"
 #include "sched/bicriteria/algorithms.hpp"
-#include "sched/compensated_sum.hpp"
 
 namespace cosched::sched::detail {
 
@@ -34,13 +33,7 @@ double finite_time(const Instance& instance, std::size_t task, double time) {
 }  // namespace
 
 double allocation_bound(const Instance& instance, const AllottedList& list) {
-  CompensatedSum total;
-  double longest = 0.0;
-  for (std::size_t j = 0; j < list.allocation.size(); ++j) {
-    total.add(area(instance.space(), instance.space().decode(list.allocation[j]), list.time[j]));
-    longest = std::max(longest, list.time[j]);
-  }
-  return std::max(total.value() / static_cast<double>(instance.dimensions()), longest);
+  return sched::allocation_bound(instance, list.allocation, list.time);
 }
 
 namespace {

@@ -1,4 +1,5 @@
-// `cosched plan` and `cosched simulate` end to end. Needs bin/cosched from the same build (a full build makes it
+// `cosched plan` and `cosched simulate` end to end (here, beside the simulation core: `plan` lists and compares
+// every registered algorithm, sched's and the sim core's planners, sim/algorithms.hpp). Needs bin/cosched from the same build (a full build makes it
 // before ctest runs); without it the tests are skipped, never passed vacuously.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
@@ -14,6 +15,7 @@
 
 #include "cosched/sched/algorithm.hpp"
 #include "cosched/sched/io.hpp"
+#include "cosched/sim/algorithms.hpp"
 #include "support/programs.hpp"
 
 namespace cosched::sched {
@@ -103,7 +105,7 @@ TEST_F(CliTest, PlanAllAddsTheContentionAwarePredictionWithABandwidthModel) {
     fields >> name >> makespan >> bound >> ratio >> seconds >> contention;
     makespans[name] = {makespan, contention};
   }
-  EXPECT_EQ(makespans.size(), algorithm_names().size()) << all.out;
+  EXPECT_EQ(makespans.size(), sim::algorithm_names().size()) << all.out;
   EXPECT_DOUBLE_EQ(makespans["d-list-lpt"].first, 1.0);
   EXPECT_DOUBLE_EQ(makespans["d-list-lpt"].second, 2.0);
   EXPECT_DOUBLE_EQ(makespans["bw-list-lpt"].first, 2.0);
@@ -168,7 +170,7 @@ TEST_F(CliTest, PlanWritesTheWeightedCompletionSumAndItsLpBound) {
   const CommandResult all = run("plan --instance " + instance_path.string() + " --algorithm all");
   ASSERT_EQ(all.exit_code, 0) << all.err;
   EXPECT_NE(all.out.find("sum_w_C"), std::string::npos) << all.out;
-  for (const std::string& name : algorithm_names()) EXPECT_NE(all.out.find(name), std::string::npos) << name;
+  for (const std::string& name : sim::algorithm_names()) EXPECT_NE(all.out.find(name), std::string::npos) << name;
   // The last three columns: the two-shelf bound (b cannot end within 1.5, so it takes both cores for 2 while the
   // work of 6 fills them for 3: 3, the optimum), the LP with the paper's coefficients, never above ours, and the LP
   // on the paper's printed intervals (1.5, 3], (3, 6], which charges each task 1.5 x its weight: 7.5 > the optimum 7
