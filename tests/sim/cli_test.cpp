@@ -200,6 +200,31 @@ TEST_F(CliTest, PlanReportsBadInputAndBadUsage) {
   EXPECT_NE(usage.err.find("unknown algorithm"), std::string::npos) << usage.err;
 }
 
+// The documented form `plan ... --algorithm model-search --budget-ms MS --seed S`: a valid schedule named
+// model-search, the same one for the same seed (the search converges long before the budget here), and a budget
+// that is not a finite number of milliseconds > 0 is a usage error.
+TEST_F(CliTest, PlanWithModelSearchTakesABudgetAndASeed) {
+  const fs::path instance_path = write_instance("cli_inst.json", kInstance);
+  const Instance instance = parse_instance(kInstance, "inst");
+  const std::string plan = "plan --instance " + instance_path.string() + " --algorithm model-search";
+  std::string first;
+  for (int launch = 0; launch < 2; ++launch) {
+    const fs::path output = scratch("model-search-" + std::to_string(launch) + ".json");
+    const CommandResult planned = run(plan + " --budget-ms 5000 --seed 3 --output " + output.string());
+    ASSERT_EQ(planned.exit_code, 0) << planned.err;
+    const std::string text = read_text(output);
+    const Schedule schedule = parse_schedule(text, instance, output.string());
+    EXPECT_EQ(schedule.algorithm, "model-search");
+    EXPECT_TRUE(find_violations(instance, schedule).empty());
+    if (launch == 0) first = text;
+    EXPECT_EQ(text, first);
+  }
+  for (const char* budget : {"0", "-5", "nan", "inf", "1e300"}) {
+    const CommandResult refused = run(plan + " --budget-ms " + budget);
+    EXPECT_EQ(refused.exit_code, 2) << budget << ": " << refused.err;
+  }
+}
+
 // A failing command says why in one line on stderr.
 void expect_one_line(const CommandResult& result, int exit_code, const std::string& fragment) {
   test_support::expect_one_line_error(result, exit_code, fragment, "");
