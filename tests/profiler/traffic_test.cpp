@@ -24,6 +24,24 @@ config::PlatformConfig platform_with(const std::string& backend) {
   return p;
 }
 
+// One task type of `passes` passes of triad over 120 MiB, two of them, and a profile of 0.1 s per pass at every
+// allocation of `platform`.
+struct FlatTriad {
+  config::Workload workload;
+  ProfileSet profiles;
+};
+FlatTriad flat_triad(const config::PlatformConfig& platform, unsigned passes) {
+  FlatTriad flat;
+  flat.workload.name = "w";
+  config::add_stream_tasks(flat.workload, {"triad", 120 * kMiB, 2, passes});
+  std::vector<ProfileRow> rows;
+  for (unsigned c = 1; c <= platform.cores; ++c) {
+    for (unsigned k = 0; k <= platform.fast_chunks; ++k) rows.push_back({{"triad", 120 * kMiB, c, k}, 0.1, 0.1, 0.1, 1, 1.0});
+  }
+  flat.profiles.add(rows, platform.chunk_bytes());
+  return flat;
+}
+
 TEST(Traffic, OnePassMovesTheFootprintSplitByTheFastFraction) {
   const auto real = platform_with("numa");
   // triad over 120 MiB: 3 arrays of 40 MiB, 24 bytes per element -> 120 MiB per pass.
@@ -46,17 +64,7 @@ TEST(Traffic, TheEmulatedSlowTierIsStreamedRatioTimes) {
 
 TEST(Traffic, TheInstanceCarriesThePoolsAndEveryTasksTrafficTimesItsPasses) {
   const auto platform = platform_with("emulated");
-  config::Workload workload;
-  workload.name = "w";
-  config::add_stream_tasks(workload, {"triad", 120 * kMiB, 2, 3});
-  std::vector<ProfileRow> rows;
-  for (unsigned c = 1; c <= platform.cores; ++c) {
-    for (unsigned k = 0; k <= platform.fast_chunks; ++k) {
-      rows.push_back({{"triad", 120 * kMiB, c, k}, 0.1, 0.1, 0.1, 1, 1.0});
-    }
-  }
-  ProfileSet profiles;
-  profiles.add(rows, platform.chunk_bytes());
+  const auto [workload, profiles] = flat_triad(platform, 3);
   NodeBandwidth node;
   node.model.pools.push_back({"dram", {1.0, 2.0}, {1e10, 1.2e10}});
   const sched::Instance instance = build_instance(workload, profiles, platform, &node);
@@ -118,15 +126,7 @@ TEST(Traffic, AProcessSetUpMovesTwiceTheFootprintSplitByTheFastFraction) {
 // set-up bytes: 0.88824) — the set-up's bytes make co-running tasks slow each other more.
 TEST(Traffic, SetUpBytesEnterTheContentionRatesComputedByHand) {
   const auto platform = platform_with("numa");
-  config::Workload workload;
-  workload.name = "w";
-  config::add_stream_tasks(workload, {"triad", 120 * kMiB, 2, 2});
-  std::vector<ProfileRow> rows;
-  for (unsigned c = 1; c <= platform.cores; ++c) {
-    for (unsigned k = 0; k <= platform.fast_chunks; ++k) rows.push_back({{"triad", 120 * kMiB, c, k}, 0.1, 0.1, 0.1, 1, 1.0});
-  }
-  ProfileSet profiles;
-  profiles.add(rows, platform.chunk_bytes());
+  const auto [workload, profiles] = flat_triad(platform, 2);
   config::NodeModel node;
   node.provenance.tier_backend = "numa";
   node.pools.push_back({"ddr", {"fast", "slow"}, {{1, 2}, {10.0, 10.0}}, {}});

@@ -99,13 +99,19 @@ class Moves {
  private:
   std::size_t pick(std::size_t count) { return random_.index(count); }
 
+  // Two different positions of the list, drawn uniformly.
+  std::pair<std::size_t, std::size_t> two_positions(std::size_t size) {
+    const std::size_t first = pick(size);
+    std::size_t second = pick(size - 1);
+    if (second >= first) ++second;
+    return {first, second};
+  }
+
   // A task moves to another place in the list.
   bool reinsert(search::Candidate& candidate) {
     auto& order = candidate.order;
     if (order.size() < 2) return false;
-    const std::size_t from = pick(order.size());
-    std::size_t to = pick(order.size() - 1);
-    if (to >= from) ++to;
+    const auto [from, to] = two_positions(order.size());
     const std::size_t task = order[from];
     order.erase(order.begin() + static_cast<std::ptrdiff_t>(from));
     order.insert(order.begin() + static_cast<std::ptrdiff_t>(to), task);
@@ -115,9 +121,7 @@ class Moves {
   bool swap(search::Candidate& candidate) {
     auto& order = candidate.order;
     if (order.size() < 2) return false;
-    const std::size_t a = pick(order.size());
-    std::size_t b = pick(order.size() - 1);
-    if (b >= a) ++b;
+    const auto [a, b] = two_positions(order.size());
     std::swap(order[a], order[b]);
     return true;
   }
