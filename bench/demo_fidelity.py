@@ -206,6 +206,13 @@ def print_run(k: int, run: dict) -> None:
         print(f"  {group:<28} {paper['plans']:>5} {percent(paper['median_abs']):>13} {percent(paper['worst_abs']):>8} "
               f"{percent(paper['median_signed']):>8} {percent(contention['median_abs']):>18} "
               f"{percent(contention['worst_abs']):>8} {percent(contention['median_signed']):>8}  {verdict}")
+    if run["tasks"]:
+        print("  tasks, observed / predicted duration (median; cores + fast memory): paper, contention-aware")
+        for key in sorted({k.rsplit(" ", 1)[0] for k in run["tasks"]}):
+            cells = [run["tasks"].get(f"{key} {model}") for model in MODELS]
+            count = cells[0]["tasks"] if cells[0] else 0
+            print(f"    {key:<28} {count:>4} tasks  " + "  ".join(
+                f"{cell['median_ratio']:.3f}" if cell else "-" for cell in cells))
     for name, ratio in run["planners"].items():
         print(f"  {name:<14} observed {ratio['observed']:.3f} s = {ratio['over_best_of_eight']:.3f} x the best of the "
               f"eight, {ratio['over_median_of_eight']:.3f} x their median (goal for model-search: ≤ 1, ≤ 0.95)")

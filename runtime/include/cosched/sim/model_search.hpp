@@ -6,16 +6,18 @@
 //   1. Start: every other applicable registered algorithm plans the instance, and each plan is predicted on the
 //      contention clock with the policy it will be launched with (predict_contention).
 //   2. Search: the plans become candidates — a priority list, one allocation per task, and pairs of tasks that
-//      must not co-run — decoded by list scheduling on the contention clock: at time 0 and at every completion,
-//      start every waiting task, in list order, whose allocation fits and none of whose excluded partners runs.
-//      Late acceptance hill climbing from the best of them (moves: move a task in the list, swap two, one step
-//      along a task's Pareto front towards shorter times or towards less area, keep two co-running tasks apart
-//      or let them co-run again; a candidate is taken when it is no worse than the current one or than the one
-//      a fixed number of steps ago, so the walk can cross ridges that one move cannot).
-//   3. Result: the best candidate's schedule — starts as the contention clock predicts them, allocations,
-//      durations of the paper model — re-predicted as a launch would be (list policy, contention clock); if that
-//      prediction is above the best starting plan's, the starting plan itself is returned. So its
-//      contention-aware prediction is never above the smallest one of the plans it started from.
+//      must not co-run. A candidate's plan is its list schedule under the paper model (at time 0 and at every
+//      completion, start every waiting task, in list order, whose allocation fits and none of whose excluded
+//      partners runs); its score is that plan launched with the list rule on the contention clock — exactly the
+//      contention-aware prediction `cosched launch` will print for it. Late acceptance hill climbing from the best
+//      of them (moves: move a task in the list, swap two, one step along a task's Pareto front towards shorter
+//      times or towards less area, keep two co-running tasks apart or let them co-run again; a candidate is taken
+//      when it is no worse than the current one or than the one a fixed number of steps ago, so the walk can cross
+//      ridges that one move cannot).
+//   3. Result: the best candidate's schedule (a list schedule of the paper model, valid by construction),
+//      predicted again as a launch would run it; if that prediction is above the best starting plan's, the
+//      starting plan itself is returned. So its contention-aware prediction is never above the smallest one of the
+//      plans it started from.
 //
 // Stops when the best candidate did not improve for a number of evaluations that grows with the task count
 // (converged), after a cap of evaluations, or when limits.budget_ms of wall time has passed since the start of

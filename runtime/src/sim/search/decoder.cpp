@@ -5,15 +5,17 @@
 #include <numeric>
 
 #include "cosched/sim/clocks/contention_clock.hpp"
+#include "cosched/sim/clocks/simulated_clock.hpp"
 #include "cosched/sim/engine.hpp"
+#include "cosched/sim/policies.hpp"
 #include "sim/policies/fits.hpp"
 
 namespace cosched::sim::search {
 
 namespace {
 
-// The decoder's launch rule: every waiting task in list order that fits and whose partners are not running.
-// Planned starts play no part (they are what the decode finds).
+// The decoder's rule: every waiting task in list order that fits and whose partners are not running. Planned
+// starts play no part (they are what the decode finds).
 class PriorityPolicy final : public Policy {
  public:
   PriorityPolicy(const std::vector<std::size_t>& order, std::vector<std::vector<std::size_t>> partners)
@@ -115,16 +117,24 @@ Decoded Decoder::decode(const Candidate& candidate) {
     partners[a].push_back(b);
     partners[b].push_back(a);
   }
-  PriorityPolicy policy(candidate.order, std::move(partners));
-  ContentionClock clock(plan_);
-  const EngineResult result = run_engine(plan_, policy, clock, *pool_);
+  PriorityPolicy priority(candidate.order, std::move(partners));
+  SimulatedClock paper(plan_);
+  const EngineResult planned = run_engine(plan_, priority, paper, *pool_);
   Decoded decoded;
-  decoded.makespan = result.observed_makespan;
+  decoded.planned_start.resize(n);
+  for (std::size_t j = 0; j < n; ++j) {
+    decoded.planned_start[j] = planned.runs[j].launch.start;
+    plan_.tasks[j].planned_start = decoded.planned_start[j];
+  }
+  const auto list = make_policy("list", plan_);
+  ContentionClock contention(plan_);
+  const EngineResult predicted = run_engine(plan_, *list, contention, *pool_);
+  decoded.makespan = predicted.observed_makespan;
   decoded.start.resize(n);
   decoded.end.resize(n);
   for (std::size_t j = 0; j < n; ++j) {
-    decoded.start[j] = result.runs[j].launch.start;
-    decoded.end[j] = result.runs[j].completion.end;
+    decoded.start[j] = predicted.runs[j].launch.start;
+    decoded.end[j] = predicted.runs[j].completion.end;
     decoded.completion_sum += decoded.end[j];
   }
   return decoded;
@@ -134,7 +144,7 @@ sched::Schedule Decoder::schedule(const Candidate& candidate, const Decoded& dec
   sched::Schedule schedule;
   schedule.algorithm = plan_.algorithm;
   for (std::size_t j = 0; j < candidate.allocation.size(); ++j) {
-    schedule.tasks.push_back({instance_.space().decode(candidate.allocation[j]), decoded.start[j],
+    schedule.tasks.push_back({instance_.space().decode(candidate.allocation[j]), decoded.planned_start[j],
                               time(j, candidate.allocation[j]), -1});
   }
   schedule.makespan = sched::completion_time(schedule.tasks);

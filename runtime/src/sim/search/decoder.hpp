@@ -1,6 +1,6 @@
 #pragma once
-// The candidates of the model-driven planner (cosched/sim/model_search.hpp) and how one becomes a plan: list
-// scheduling on the contention clock, through the same engine, clock and resource pool as every prediction.
+// The candidates of the model-driven planner (cosched/sim/model_search.hpp) and how one becomes a plan and its
+// prediction, through the same engine, clocks, policies and resource pool as every prediction.
 #include <cstddef>
 #include <memory>
 #include <unordered_map>
@@ -20,11 +20,13 @@ struct Candidate {
   std::vector<std::pair<std::size_t, std::size_t>> apart;  // pairs (a < b) that must not run at the same time
 };
 
-// A decoded candidate as the contention clock predicts it.
+// A decoded candidate: its plan (planned starts, the paper model's) and the launch of that plan as the contention
+// clock predicts it.
 struct Decoded {
-  double makespan = 0.0;
+  double makespan = 0.0;        // contention-aware
   double completion_sum = 0.0;  // the secondary objective: it moves when the makespan sits on a plateau
-  std::vector<double> start;    // per task
+  std::vector<double> planned_start;  // per task, the paper model's list schedule
+  std::vector<double> start;          // per task, contention-aware
   std::vector<double> end;
   // Strictly better: a shorter makespan, or the same one (to 1e-12 relative) with a smaller completion sum.
   [[nodiscard]] bool better_than(const Decoded& other) const;
@@ -38,13 +40,15 @@ class Decoder {
  public:
   explicit Decoder(const sched::Instance& instance);
 
-  // List scheduling of the candidate on the contention clock: at time 0 and at every completion, every waiting
-  // task in list order starts when its allocation fits in what is free and none of its `apart` partners runs
-  // (later tasks may pass one that waits). It always finishes: when nothing runs, the first waiting task starts.
+  // The plan: list scheduling of the candidate with the paper model's durations (the simulated clock) — at time 0
+  // and at every completion, every waiting task in list order starts when its allocation fits in what is free
+  // and none of its `apart` partners runs (later tasks may pass one that waits; when nothing runs the first
+  // waiting task starts, so it always finishes). Then the prediction: that plan launched with the list rule on
+  // the contention clock, exactly as `cosched launch` predicts it.
   [[nodiscard]] Decoded decode(const Candidate& candidate);
 
-  // The schedule of a decoded candidate: the predicted starts, the allocations, the paper model's durations.
-  // Valid for the instance: each task's paper-model interval lies inside its contention-clock interval.
+  // The schedule of a decoded candidate: the planned starts, the allocations, the paper model's durations — a
+  // list schedule, valid for the instance by construction.
   [[nodiscard]] sched::Schedule schedule(const Candidate& candidate, const Decoded& decoded) const;
 
   // t_j at an allocation (linear index), read once.
