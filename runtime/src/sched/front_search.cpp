@@ -26,6 +26,11 @@ FrontSearch::FrontSearch(const AllocationSpace& space, const TimeProfile& profil
         return buffers;
       }()) {}
 
+FrontSearch::~FrontSearch() {
+  constexpr std::size_t kKeptBoxes = std::size_t{1} << 16;
+  if (buffers_.boxes.capacity() > kKeptBoxes) buffers_ = Buffers{};
+}
+
 double FrontSearch::time_at(const int* alloc) {
   ++evaluations_;
   return profile_.time_at(space_, std::span<const int>(alloc, dimensions_));

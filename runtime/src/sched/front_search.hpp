@@ -28,6 +28,11 @@ class FrontSearch {
   // search gives up once it has read `max_evaluations` times.
   FrontSearch(const AllocationSpace& space, const TimeProfile& profile, double fastest_time,
               std::size_t max_evaluations);
+  // Gives the thread's buffers back when this search made them large (a search of a huge space may hold millions
+  // of boxes; the usual one a few hundred).
+  ~FrontSearch();
+  FrontSearch(const FrontSearch&) = delete;
+  FrontSearch& operator=(const FrontSearch&) = delete;
 
   struct Outcome {
     bool finished;  // false: the search gave up, `allocation` means nothing

@@ -56,31 +56,24 @@ RigidSchedule list_schedule(const RigidTasks& tasks, std::vector<std::size_t> or
   heap_storage.reserve(n);
   std::priority_queue<Completion, std::vector<Completion>, LaterCompletion> running(LaterCompletion{},
                                                                                     std::move(heap_storage));
-  // The least demand per resource among the waiting tasks, as of the last pass: while some resource has less free,
-  // no waiting task fits and the pass would start nothing, so it is skipped (same schedule, O(n d) passes saved).
-  std::vector<int> least_waiting(d, 0);
   double now = 0.0;
   while (!waiting.empty()) {
-    if (fits(least_waiting.data(), free.data(), d)) {
-      // Starting a task only shrinks what is free, so one pass in list order starts exactly the tasks that
-      // "schedule the first task that fits" would start if repeated until nothing fits.
-      std::size_t kept = 0;
-      least_waiting = tasks.capacities;
-      for (std::size_t position = 0; position < waiting.size(); ++position) {
-        const std::size_t j = waiting[position];
-        const int* demand = tasks.demand.data() + j * d;
-        if (fits(demand, free.data(), d)) {
-          for (std::size_t i = 0; i < d; ++i) free[i] -= demand[i];
-          schedule.start[j] = now;
-          running.push({now + tasks.duration[j], j});
-        } else {
-          waiting[kept++] = j;
-          for (std::size_t i = 0; i < d; ++i) least_waiting[i] = std::min(least_waiting[i], demand[i]);
-        }
+    // Starting a task only shrinks what is free, so one pass in list order starts exactly the tasks that
+    // "schedule the first task that fits" would start if repeated until nothing fits.
+    std::size_t kept = 0;
+    for (std::size_t position = 0; position < waiting.size(); ++position) {
+      const std::size_t j = waiting[position];
+      const int* demand = tasks.demand.data() + j * d;
+      if (fits(demand, free.data(), d)) {
+        for (std::size_t i = 0; i < d; ++i) free[i] -= demand[i];
+        schedule.start[j] = now;
+        running.push({now + tasks.duration[j], j});
+      } else {
+        waiting[kept++] = j;
       }
-      waiting.resize(kept);
-      if (waiting.empty()) break;
     }
+    waiting.resize(kept);
+    if (waiting.empty()) break;
     assert(!running.empty() && "a task demands more than a resource's capacity");
     now = running.top().time;
     while (!running.empty() && running.top().time == now) {
