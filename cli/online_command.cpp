@@ -8,6 +8,8 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "command_registry.hpp"
 #include "cosched/common/error.hpp"
@@ -34,6 +36,7 @@ namespace online = cosched::sched::online;
 struct OnlineFlags {
   std::string policy;
   online::OnlineOptions options;
+  std::vector<std::string_view> policy_options_given;  // "--rho", "--reserve", "--threshold" when set
   std::optional<int> procs;
   std::string trace;
   std::optional<std::size_t> jobs;
@@ -67,6 +70,7 @@ void check_flag_combination(const OnlineFlags& flags) {
                               "from its Instance JSON");
   }
   if (flags.downey_seed && flags.trace.empty()) throw cosched::UsageError("--downey-seed needs --trace");
+  online::check_online_policy_options(flags.policy, flags.policy_options_given);
   if (flags.trace.empty() && (!flags.campaigns.empty() || !flags.from.empty() || !flags.to.empty())) {
     throw cosched::UsageError("--campaigns, --from and --to read a trace: add --trace FILE (a node workload gives "
                               "its campaigns as the task attribute \"campaign\")");
@@ -268,7 +272,13 @@ const cosched::cli::CommandRegistration registration{"online", [](CLI::App& app)
   sub->add_flag("--json", flags->json, "Print the metrics as JSON");
   sub->add_option("--output", flags->output, "Write the metrics JSON to this file (- : stdout; --force replaces an existing one)");
   cosched::cli::add_launch_flags(*sub, flags->run);
-  sub->callback([flags] { run_online(*flags); });
+  sub->callback([flags, sub] {
+    // Which policy options the user set (their defaults cannot tell): a policy that does not read one refuses it.
+    for (const std::string_view option : {"--rho", "--reserve", "--threshold"}) {
+      if (sub->get_option(std::string(option))->count() > 0) flags->policy_options_given.push_back(option);
+    }
+    run_online(*flags);
+  });
 }};
 
 }  // namespace

@@ -28,6 +28,7 @@ struct PlanOptions {
   std::string output = "-";
   bool force = false;
   std::size_t nodes = 0;  // 0: one node, a Schedule JSON; N: a cluster plan folder (docs/cluster.md)
+  bool lp_bound = false;  // solve the LP bound on sum w_j C_j beyond sched::kLpBoundMaxTasks tasks too
   cosched::sched::SearchLimits limits;  // for the algorithms that search (model-search); the others ignore it
 };
 
@@ -84,6 +85,23 @@ void print_comparison(const cosched::sched::Instance& instance, const Bounds& bo
   }
 }
 
+// The bounds of the comparison; the three LPs only when `solve_lp` (else their cells read n/a and -).
+Bounds comparison_bounds(const cosched::sched::Instance& instance, double makespan_bound, bool solve_lp) {
+  using cosched::sched::LpCompletionCost;
+  using cosched::sched::LpIntervals;
+  using cosched::sched::weighted_completion_lower_bound;
+  Bounds bounds;
+  bounds.makespan = makespan_bound;
+  bounds.two_shelf = cosched::sched::two_shelf_lower_bound(instance);
+  if (solve_lp) {
+    bounds.weighted = weighted_completion_lower_bound(instance);
+    bounds.weighted_paper_cost = weighted_completion_lower_bound(instance, LpCompletionCost::interval_start);
+    bounds.weighted_printed =
+        weighted_completion_lower_bound(instance, LpCompletionCost::interval_start, LpIntervals::paper_printed);
+  }
+  return bounds;
+}
+
 // `--nodes N --output DIR`: the batch split over N identical nodes, one schedule per node and a manifest.
 void run_cluster_plan(const PlanOptions& options) {
   if (options.algorithm == "all") throw cosched::UsageError("--nodes needs a single --algorithm, not all");
@@ -112,20 +130,20 @@ void run_plan(const PlanOptions& options) {
   cosched::check_output_path(options.output, overwrite, "schedule");
   const auto instance = cosched::sched::load_instance(options.instance);
   const double bound = cosched::sched::lower_bound(instance);
-  const std::optional<double> weighted_bound = cosched::sched::weighted_completion_lower_bound(instance);
+  // The LP bound only where it is affordable or asked for: on a large instance it would cost more than planning.
+  const bool solve_lp = options.lp_bound || cosched::sched::lp_bound_affordable(instance);
+  if (!solve_lp) {
+    fmt::print(stderr, "cosched: note: the LP bound on sum w_j C_j is not solved for {} tasks (more than {}; "
+                       "--lp-bound solves it)\n", instance.task_count(), cosched::sched::kLpBoundMaxTasks);
+  }
   if (compare) {
-    using cosched::sched::LpCompletionCost;
-    using cosched::sched::LpIntervals;
-    using cosched::sched::weighted_completion_lower_bound;
-    print_comparison(instance, {bound, cosched::sched::two_shelf_lower_bound(instance), weighted_bound,
-                                weighted_completion_lower_bound(instance, LpCompletionCost::interval_start),
-                                weighted_completion_lower_bound(instance, LpCompletionCost::interval_start,
-                                                                LpIntervals::paper_printed)},
-                     options.limits);
+    print_comparison(instance, comparison_bounds(instance, bound, solve_lp), options.limits);
     return;
   }
   auto result = cosched::sched::plan(*algorithm, instance, bound, options.limits);
-  result.schedule.lower_bound_weighted_completion = weighted_bound;
+  if (solve_lp) {
+    result.schedule.lower_bound_weighted_completion = cosched::sched::weighted_completion_lower_bound(instance);
+  }
   cosched::write_text_file(options.output, cosched::sched::schedule_to_json(instance, result.schedule) + "\n",
                            overwrite, "schedule");
 }
@@ -151,6 +169,10 @@ const cosched::cli::CommandRegistration registration{"plan", [](CLI::App& app) {
                   "Split the batch over N identical nodes: --output names a folder with one schedule per node and "
                   "a manifest (docs/cluster.md)")
       ->check(CLI::Range(std::size_t{1}, cosched::sched::kMaxClusterNodes));
+  sub->add_flag("--lp-bound", options->lp_bound,
+                fmt::format("Solve the LP lower bound on sum w_j C_j even for more than {} tasks (CLP: seconds to "
+                            "minutes there; below, it is always solved)",
+                            cosched::sched::kLpBoundMaxTasks));
   sub->callback([options] { run_plan(*options); });
 }};
 

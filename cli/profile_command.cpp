@@ -146,7 +146,7 @@ void report_profile(const ProfileFlags& flags, const prof::SweepConfig& sweep, c
   if (flags.quiet) return;
   fmt::print(stderr, "profile: {} points measured, {} already done, into {}\n", outcome.measured, outcome.skipped,
              flags.output);
-  if (!sweep.commands.empty()) print_command_notes(flags.output);
+  if (!sweep.commands.empty() && outcome.measured > 0) print_command_notes(flags.output);
   if (measures && outcome.measured > 0) {
     fmt::print(stderr, "profile: sweep {:.1f} s, {} {:.1f} s: overhead {:.1f} % (profiler's own {:.2f} %, the rest is {})\n",
                outcome.wall_s, sweep.commands.empty() ? "kernel passes" : "command runs", outcome.kernel_s,
@@ -176,6 +176,10 @@ void run_profile_command(const ProfileFlags& flags) {
     throw cosched::RuntimeFailure(fmt::format("{} of {} points failed (first: {}); their rows in {} are marked "
                                               "failed, without a time",
                                               outcome.failures.size(), outcome.measured, outcome.failures.front(),
+                                              flags.output));
+  }
+  if (outcome.interrupted && outcome.measured + outcome.skipped == 0) {
+    throw cosched::RuntimeFailure(fmt::format("interrupted before the first point finished: {} was not written",
                                               flags.output));
   }
   if (outcome.interrupted) {

@@ -22,6 +22,7 @@ function(cosched_require_package name debian_package)
 endfunction()
 
 cosched_require_pkg(HWLOC hwloc libhwloc-dev)
+cosched_require_pkg(LIBXML2 libxml-2.0 libxml2-dev)  # checks an untrusted hwloc XML before hwloc reads it
 cosched_require_pkg(MEMKIND memkind libmemkind-dev)
 cosched_require_pkg(NUMA numa libnuma-dev)
 

@@ -26,8 +26,9 @@ Programs: cosched, stream_bench. Library: static libraries, headers under
 
 License: Apache-2.0 (/usr/share/doc/cosched/LICENSE).")
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
-string(JOIN ", " CPACK_DEBIAN_PACKAGE_RECOMMENDS g++ cmake pkg-config libhwloc-dev libmemkind-dev libnuma-dev
-            nlohmann-json3-dev libfmt-dev libtomlplusplus-dev zlib1g-dev libopenblas-dev coinor-libclp-dev libcli11-dev)
+string(JOIN ", " CPACK_DEBIAN_PACKAGE_RECOMMENDS g++ cmake pkg-config libhwloc-dev libxml2-dev libmemkind-dev
+            libnuma-dev nlohmann-json3-dev libfmt-dev libtomlplusplus-dev zlib1g-dev libopenblas-dev coinor-libclp-dev
+            libcli11-dev)
 set(CPACK_GENERATOR DEB)
 
 include(CPack)

@@ -4,7 +4,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake pkg-config git file
-  libhwloc-dev hwloc libmemkind-dev libnuma-dev numactl
+  libhwloc-dev hwloc libxml2-dev libmemkind-dev libnuma-dev numactl
   libcli11-dev nlohmann-json3-dev libtomlplusplus-dev libfmt-dev zlib1g-dev
   coinor-libclp-dev                       # the LP lower bound on sum w_j C_j (seed 001, sched/bicriteria)
   libgtest-dev libgmock-dev libbenchmark-dev

@@ -28,13 +28,29 @@ double mean(const std::vector<double>& values) {
   return values.empty() ? 0.0 : std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
 }
 
-std::vector<double> concat(const std::vector<RunRow>& rows, std::vector<double> RunRow::*field,
+std::vector<double> concat(const std::vector<RunRow>& rows, std::vector<double> launcher::DurationRatios::*field,
                            const std::string& configuration) {
   std::vector<double> all;
   for (const auto& row : rows) {
-    if (row.configuration == configuration) all.insert(all.end(), (row.*field).begin(), (row.*field).end());
+    if (row.configuration != configuration) continue;
+    const std::vector<double>& ratios = row.durations.*field;
+    all.insert(all.end(), ratios.begin(), ratios.end());
   }
   return all;
+}
+
+// A run's row in results.json: the journal report as `cosched report --json` writes it (without its per-task
+// list: runs/<configuration>-<algorithm>.jsonl has it), and what only the demo knows.
+nlohmann::json row_json(const RunRow& row) {
+  nlohmann::json json = launcher::to_json(row.report);
+  json.erase("tasks");
+  json["configuration"] = row.configuration;
+  json["planned_makespan"] = row.planned;
+  json["scheduling_time_s"] = row.scheduling_s;
+  json["tasks_ok"] = row.tasks_ok();
+  json["tasks_failed"] = row.tasks_failed();
+  json["journal"] = row.journal.string();
+  return json;
 }
 
 // Where the plotting scripts are: the folder given; else next to an installed executable
@@ -93,10 +109,6 @@ double largest(const std::vector<double>& values) {
   return values.empty() ? 0.0 : *std::max_element(values.begin(), values.end());
 }
 
-nlohmann::json optional_number(const std::optional<double>& value) {
-  return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
-}
-
 std::string optional_cell(const std::optional<double>& value, const char* format) {
   return value ? fmt::format(fmt::runtime(format), *value) : std::string("-");
 }
@@ -108,12 +120,12 @@ std::string rows_csv(const std::vector<RunRow>& rows, bool emulated) {
       "predicted_makespan_contention_s,observed_makespan_s,observed_over_predicted,observed_over_lower_bound,"
       "scheduling_time_s,tasks_ok,tasks_failed,emulated,journal\n";
   for (const auto& row : rows) {
-    const double over_bound = row.lower_bound > 0 ? row.observed / row.lower_bound : 0.0;
+    const double over_bound = row.lower_bound() > 0 ? row.observed() / row.lower_bound() : 0.0;
     csv += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", row.configuration, row.algorithm,
-                       row.lower_bound, row.planned, row.predicted,
-                       row.predicted_contention ? fmt::format("{}", *row.predicted_contention) : std::string(),
-                       row.observed, row.ratio(), over_bound, row.scheduling_s,
-                       row.tasks_ok, row.tasks_failed, emulated, row.journal.filename().string());
+                       row.lower_bound(), row.planned, row.predicted(),
+                       row.predicted_contention() ? fmt::format("{}", *row.predicted_contention()) : std::string(),
+                       row.observed(), row.ratio(), over_bound, row.scheduling_s,
+                       row.tasks_ok(), row.tasks_failed(), emulated, row.journal.filename().string());
   }
   return csv;
 }
@@ -130,7 +142,7 @@ void print_configurations(std::FILE* out, const std::vector<std::string>& algori
     }
     const auto cell = [&](const std::string& configuration) {
       const RunRow* row = by_config.count(configuration) ? by_config[configuration] : nullptr;
-      return row ? fmt::format("{:.2f}s ({:.2f}s)", row->observed, row->predicted_contention.value_or(row->predicted))
+      return row ? fmt::format("{:.2f}s ({:.2f}s)", row->observed(), row->predicted_contention().value_or(row->predicted()))
                  : std::string("-");
     };
     fmt::print(out, "{:<12} {:>22} {:>22} {:>22}\n", algorithm, cell("cores+fast"), cell("cores-only-slow"),
@@ -169,10 +181,10 @@ void write_results(const DemoSetup& setup, const std::vector<RunRow>& rows, cons
   for (const auto& row : rows) {
     if (row.configuration != "cores+fast") continue;
     fmt::print(out, "{:<12} {:>8.3f}s {:>9.3f}s {:>11} {:>9.3f}s {:>10.4f} {:>11} {:>9.3f} {:>9.3f}ms{}\n",
-               row.algorithm, row.lower_bound, row.predicted, optional_cell(row.predicted_contention, "{:.3f}s"),
-               row.observed, row.ratio(), optional_cell(row.ratio_contention(), "{:.4f}"),
-               row.lower_bound > 0 ? row.observed / row.lower_bound : 0.0, row.scheduling_s * 1e3,
-               row.tasks_failed > 0 ? fmt::format("  ({} tasks failed)", row.tasks_failed) : "");
+               row.algorithm, row.lower_bound(), row.predicted(), optional_cell(row.predicted_contention(), "{:.3f}s"),
+               row.observed(), row.ratio(), optional_cell(row.ratio_contention(), "{:.4f}"),
+               row.lower_bound() > 0 ? row.observed() / row.lower_bound() : 0.0, row.scheduling_s * 1e3,
+               row.tasks_failed() > 0 ? fmt::format("  ({} tasks failed)", row.tasks_failed()) : "");
   }
   const auto errors = abs_errors(rows, false);
   const auto errors_contention = abs_errors(rows, true);
@@ -192,9 +204,13 @@ void write_results(const DemoSetup& setup, const std::vector<RunRow>& rows, cons
   }
 
   std::vector<double> overheads;
-  for (const auto& row : rows) overheads.insert(overheads.end(), row.overheads_s.begin(), row.overheads_s.end());
-  const auto alone = concat(rows, &RunRow::duration_ratio_alone, "cores+fast");
-  const auto corun = concat(rows, &RunRow::duration_ratio_corun, "cores+fast");
+  for (const auto& row : rows) {
+    for (const auto& task : row.report.tasks) {
+      if (!task.status.empty()) overheads.push_back(task.launch_overhead_s);
+    }
+  }
+  const auto alone = concat(rows, &launcher::DurationRatios::alone, "cores+fast");
+  const auto corun = concat(rows, &launcher::DurationRatios::corun, "cores+fast");
   fmt::print(out, "\nFidelity over the {} algorithms, |observed/predicted - 1|: paper model median {:.2f} %, worst "
                   "{:.2f} %; contention-aware {}; noise floor ±{:.2f} % ({} launches of {}){}\n",
              errors.size(), median_error * 100, worst_error * 100,
@@ -218,20 +234,7 @@ void write_results(const DemoSetup& setup, const std::vector<RunRow>& rows, cons
   // Files.
   const std::string csv = rows_csv(rows, emulated);
   nlohmann::json json_rows = nlohmann::json::array();
-  for (const auto& row : rows) {
-    json_rows.push_back({{"configuration", row.configuration},
-                         {"algorithm", row.algorithm},
-                         {"lower_bound", row.lower_bound},
-                         {"planned_makespan", row.planned},
-                         {"predicted_makespan", row.predicted},
-                         {"predicted_makespan_contention", optional_number(row.predicted_contention)},
-                         {"observed_makespan", row.observed},
-                         {"observed_over_predicted", row.ratio()},
-                         {"scheduling_time_s", row.scheduling_s},
-                         {"tasks_ok", row.tasks_ok},
-                         {"tasks_failed", row.tasks_failed},
-                         {"journal", row.journal.string()}});
-  }
+  for (const auto& row : rows) json_rows.push_back(row_json(row));
   nlohmann::json passes = nlohmann::json::array();
   for (const auto& entry : setup.batch) {
     passes.push_back({{"kernel", entry.kernel}, {"footprint_bytes", entry.footprint_bytes}, {"count", entry.count},

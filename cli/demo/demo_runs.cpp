@@ -32,8 +32,8 @@ RunRow plan_and_launch(const DemoSetup& setup, const sched::Instance& instance, 
   RunRow row;
   row.configuration = configuration;
   row.algorithm = algorithm;
-  row.lower_bound = sched::lower_bound(instance);
-  const sched::PlanResult planned = sched::plan(sim::find_algorithm(algorithm), instance, row.lower_bound);
+  const sched::PlanResult planned =
+      sched::plan(sim::find_algorithm(algorithm), instance, sched::lower_bound(instance));
   row.planned = planned.schedule.makespan;
   row.scheduling_s = planned.seconds;
   const std::string stem = configuration + "-" + algorithm + (repeat > 0 ? fmt::format(".repeat{}", repeat) : "");
@@ -59,35 +59,12 @@ RunRow plan_and_launch(const DemoSetup& setup, const sched::Instance& instance, 
     throw RuntimeFailure("demo interrupted; the journal of the run in progress is " + settings.journal.string());
   }
 
-  row.predicted = summary.predicted_makespan;
-  row.predicted_contention = summary.predicted_makespan_contention;
-  row.observed = summary.observed_makespan;
-  row.tasks_ok = summary.observed.completed;
-  row.tasks_failed = summary.observed.failed + summary.observed.killed;
   row.journal = settings.journal;
-  // Which tasks shared the node with another one: their durations show the contention isolated profiles miss.
-  for (const auto& task : summary.tasks) {
-    row.overheads_s.push_back(task.launch_overhead_s);
-    bool corun = false;
-    for (const auto& other : summary.tasks) {
-      if (&other == &task) continue;
-      const double overlap = std::min(task.observed_end, other.observed_end) -
-                             std::max(task.observed_start, other.observed_start);
-      if (overlap > 0.01 * (task.observed_end - task.observed_start)) corun = true;
-    }
-    const double predicted = task.predicted_end - task.predicted_start;
-    if (predicted <= 0) continue;
-    const double ratio = (task.observed_end - task.observed_start) / predicted;
-    (corun ? row.duration_ratio_corun : row.duration_ratio_alone).push_back(ratio);
-  }
+  row.report = launcher::summarize_journal(settings.journal);
+  row.durations = launcher::duration_ratios(row.report);
   return row;
 }
 
-double NoiseFloor::relative_half_range() const {
-  if (observed.size() < 2) return 0.0;
-  const auto [low, high] = std::minmax_element(observed.begin(), observed.end());
-  const double middle = median(observed);
-  return middle > 0 ? (*high - *low) / (2.0 * middle) : 0.0;
-}
+double NoiseFloor::relative_half_range() const { return cosched::relative_half_range(observed); }
 
 }  // namespace cosched::demo

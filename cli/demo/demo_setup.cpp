@@ -1,6 +1,5 @@
 #include <fmt/chrono.h>
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -10,15 +9,12 @@
 #include "cosched/common/error.hpp"
 #include "cosched/platform/binding.hpp"
 #include "cosched/platform/tier_backends.hpp"
-#include "cosched/profiler/profile_context.hpp"
-#include "cosched/profiler/profile_csv.hpp"
-#include "cosched/profiler/progress.hpp"
-#include "cosched/profiler/sweep.hpp"
 #include "cosched/stream/kernels.hpp"
 #include "cosched/stream/stream_run.hpp"
+#include "cosched/exec/workload_file.hpp"
+#include "cosched/profiler/launched_profile.hpp"
 #include "demo/demo_setup.hpp"
 #include "demo_mixed_toml.hpp"
-#include "cosched/profiler/process_measurer.hpp"
 #include "cosched/profiler/calibration.hpp"
 #include "cosched/common/utc_time.hpp"
 
@@ -105,12 +101,8 @@ DemoSetup make_setup(const DemoOptions& options) {
   tier_options.emulated_fast_bytes = capacity;
   tier_options.budget_chunks = chunk_count;
 
+  setup.platform = config::this_machine_platform(backend, emulation_ratio, chunk_count, emulated ? capacity : 0);
   setup.platform.name = emulated ? "this node, EMULATED fast tier" : "this node";
-  setup.platform.cores = static_cast<unsigned>(platform::allowed_cores().size());
-  setup.platform.fast_capacity_bytes = capacity;
-  setup.platform.fast_chunks = chunk_count;
-  setup.platform.tier_backend = backend;
-  setup.platform.emulation_ratio = emulation_ratio;
   setup.platform.source = "cosched demo";
   setup.tier = exec::make_tier_setup(backend, emulation_ratio, setup.platform.chunk_bytes());
 
@@ -135,7 +127,7 @@ DemoSetup make_setup(const DemoOptions& options) {
 std::vector<config::StreamTaskGroup> demo_mixed_groups(const config::PlatformConfig& platform, bool quick) {
   config::WorkloadReadOptions options;
   options.platform = platform;
-  for (const auto& kernel : stream::kernel_table()) options.known_kernels.emplace_back(kernel.name);
+  options.known_kernels = exec::stream_kernel_names();
   const config::Workload workload =
       config::parse_workload_toml(demo_mixed_toml, std::string(demo_mixed_toml_source), options);
   // The file's entries come back as tasks, each entry's consecutively: fold them into groups again.
@@ -179,31 +171,16 @@ DemoSetup make_mixed_setup(const DemoSetup& setup) {
 
 std::filesystem::path profile_tasks(const DemoSetup& setup, const exec::TierSetup& tier, const std::string& name,
                                     bool chunk_points) {
-  config::PlatformConfig platform = setup.platform;
-  platform.tier_backend = tier.backend;
-  std::vector<profiler::ProfilePoint> points;
-  for (const auto& [kernel, footprint, count, passes] : setup.batch) {
-    // Where the footprint fits, half of that, and none: the interpolation is linear in between and flat
-    // beyond (docs/profiler.md), which is the shape the tier gives (Fig. 2).
-    const auto fit = static_cast<unsigned>(std::min<double>(
-        platform.fast_chunks, std::ceil(static_cast<double>(footprint) / platform.chunk_bytes())));
-    std::vector<unsigned> chunks{0};
-    if (chunk_points) chunks = {0, (fit + 1) / 2, fit};
-    chunks.erase(std::unique(chunks.begin(), chunks.end()), chunks.end());  // a small footprint fits in one chunk
-    for (unsigned cores = 1; cores <= platform.cores; ++cores) {
-      for (const unsigned k : chunks) points.push_back({kernel, footprint, cores, k});
-    }
-  }
-  profiler::ProcessMeasurer measurer(platform, tier, setup.stream_bench, setup.passes, setup.profile_reps, 0);
+  profiler::LaunchedProfileOptions profile;
+  profile.platform = setup.platform;
+  profile.platform.tier_backend = tier.backend;
+  profile.tier = tier;
+  profile.stream_bench = setup.stream_bench;
+  profile.reps = setup.profile_reps;
+  profile.vary_chunks = chunk_points;
+  profile.progress = setup.options.out;
   const auto csv = setup.output / ("profile-" + name + ".csv");
-  profiler::SweepConfig sweep;
-  sweep.reps = setup.profile_reps;
-  sweep.warmup = 0;
-  profiler::write_profile_sidecar(csv, profiler::make_profile_sidecar(platform, sweep, measurer.describe()));
-  profiler::ProfileCsvWriter writer(csv, profiler::ProfileCsvWriter::Mode::create);
-  profiler::ProgressReporter progress(points.size(), setup.options.out, ::isatty(::fileno(setup.options.out)) != 0);
-  (void)profiler::run_sweep(points, measurer, writer, &progress, nullptr);
-  progress.finish();
+  (void)profiler::profile_stream_groups(setup.batch, profile, csv);
   return csv;
 }
 

@@ -17,6 +17,7 @@
 #include "cosched/config/workload.hpp"
 #include "demo/demo.hpp"
 #include "cosched/launcher/launch.hpp"
+#include "cosched/launcher/report.hpp"
 #include "cosched/platform/tier_backends.hpp"
 #include "cosched/profiler/instance_builder.hpp"
 #include "cosched/profiler/traffic.hpp"
@@ -80,17 +81,21 @@ void calibrate_bandwidth(DemoSetup& setup);
 struct RunRow {
   std::string configuration;  // "cores+fast", "cores-only-slow", "cores-only-system"
   std::string algorithm;
-  double lower_bound = 0, planned = 0, predicted = 0, observed = 0, scheduling_s = 0;
-  std::optional<double> predicted_contention;  // the fluid model's prediction (none without a bandwidth model)
-  std::size_t tasks_ok = 0, tasks_failed = 0;
-  std::vector<double> overheads_s;
-  std::vector<double> duration_ratio_alone, duration_ratio_corun;  // observed / predicted task durations
+  double planned = 0, scheduling_s = 0;  // the schedule's makespan and the time the algorithm took
   std::filesystem::path journal;
-  [[nodiscard]] double ratio() const noexcept { return predicted > 0 ? observed / predicted : 0.0; }
-  [[nodiscard]] std::optional<double> ratio_contention() const noexcept {
-    if (!predicted_contention || !(*predicted_contention > 0)) return std::nullopt;
-    return observed / *predicted_contention;
+  launcher::JournalReport report;     // the run's journal summarised: bound, both predictions, observed, tasks
+  launcher::DurationRatios durations;  // observed / predicted task durations, alone and co-running
+  [[nodiscard]] double lower_bound() const noexcept { return report.lower_bound; }
+  [[nodiscard]] double predicted() const noexcept { return report.predicted_makespan; }
+  [[nodiscard]] std::optional<double> predicted_contention() const { return report.predicted_makespan_contention; }
+  [[nodiscard]] double observed() const noexcept { return report.observed_makespan; }
+  [[nodiscard]] double ratio() const noexcept { return report.ratio(); }
+  [[nodiscard]] std::optional<double> ratio_contention() const {
+    const auto error = report.error_contention();
+    return error ? std::optional<double>(*error + 1.0) : std::nullopt;
   }
+  [[nodiscard]] std::size_t tasks_ok() const noexcept { return report.tasks_completed; }
+  [[nodiscard]] std::size_t tasks_failed() const noexcept { return report.tasks_failed + report.tasks_killed; }
 };
 
 // Plans the instance with `algorithm` and launches it with `tier`; writes the schedule and the journal (a

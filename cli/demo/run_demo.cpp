@@ -65,7 +65,7 @@ std::vector<RunRow> run_mixed_batch(const DemoSetup& mixed, const Say& say) {
     rows.push_back(plan_and_launch(mixed, instances.slow, "cores-only-slow", algorithm, mixed.tier));
     rows.push_back(plan_and_launch(mixed, instances.system, "cores-only-system", algorithm, instances.system_tier));
     say(fmt::format("      {:<11} cores+fast: observed {:7.2f} s; all slow: {:7.2f} s; system: {:7.2f} s", algorithm,
-                    rows[rows.size() - 3].observed, rows[rows.size() - 2].observed, rows.back().observed));
+                    rows[rows.size() - 3].observed(), rows[rows.size() - 2].observed(), rows.back().observed()));
   }
   return rows;
 }
@@ -144,17 +144,17 @@ std::filesystem::path run_demo(const DemoOptions& options) {
     rows.push_back(plan_and_launch(setup, tiered, "cores+fast", names[i], setup.tier));
     const RunRow& row = rows.back();
     say(fmt::format("      [{}/{}] {:<11} predicted {:7.2f} s (paper) {} (contention), observed {:7.2f} s", i + 1,
-                    names.size(), names[i], row.predicted,
-                    row.predicted_contention ? fmt::format("{:7.2f} s", *row.predicted_contention) : "      -",
-                    row.observed));
+                    names.size(), names[i], row.predicted(),
+                    row.predicted_contention() ? fmt::format("{:7.2f} s", *row.predicted_contention()) : "      -",
+                    row.observed()));
   }
   // The noise floor: the last plan (by default the model-driven planner's) again, unchanged, to see what run-to-run noise alone
   // does to an observed makespan.
-  NoiseFloor noise{names.back(), {rows.back().observed}};
+  NoiseFloor noise{names.back(), {rows.back().observed()}};
   say(fmt::format("[5/7] noise floor: the {} plan launched {} more times ...", noise.algorithm,
                   setup.noise_launches - 1));
   for (unsigned repeat = 1; repeat < setup.noise_launches; ++repeat) {
-    noise.observed.push_back(plan_and_launch(setup, tiered, "cores+fast", noise.algorithm, setup.tier, repeat).observed);
+    noise.observed.push_back(plan_and_launch(setup, tiered, "cores+fast", noise.algorithm, setup.tier, repeat).observed());
   }
   say(fmt::format("      observed {:.3f} s: ±{:.1f} % (half range / median)", fmt::join(noise.observed, " s, "),
                   noise.relative_half_range() * 100));
@@ -163,7 +163,7 @@ std::filesystem::path run_demo(const DemoOptions& options) {
     rows.push_back(plan_and_launch(setup, slow, "cores-only-slow", algorithm, setup.tier));
     rows.push_back(plan_and_launch(setup, system, "cores-only-system", algorithm, system_tier));
     say(fmt::format("      {:<11} all slow: observed {:7.2f} s; system: observed {:7.2f} s", algorithm,
-                    rows[rows.size() - 2].observed, rows.back().observed));
+                    rows[rows.size() - 2].observed(), rows.back().observed()));
   }
   const DemoSetup mixed = make_mixed_setup(setup);
   say(fmt::format("[7/7] the mixed batch ({}): Fig. 3(a)/(b) ...", mixed_kernel_list(mixed)));

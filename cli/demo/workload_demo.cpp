@@ -3,20 +3,15 @@
 // tier places commands, cores only otherwise), the batch becomes an instance, every algorithm plans it, and every
 // plan is launched and compared with its prediction. The built-in STREAM batch is `cosched demo` without it.
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <map>
 
-#include "cosched/profiler/command_measurer.hpp"
 #include "cosched/common/error.hpp"
 #include "cosched/common/text_file.hpp"
 #include "cosched/platform/binding.hpp"
-#include "cosched/profiler/profile_context.hpp"
-#include "cosched/profiler/profile_csv.hpp"
-#include "cosched/profiler/progress.hpp"
-#include "cosched/profiler/sweep.hpp"
+#include "cosched/profiler/launched_profile.hpp"
 #include "cosched/sched/algorithm.hpp"
 #include "cosched/sim/algorithms.hpp"
 #include "cosched/sched/io.hpp"
@@ -42,74 +37,25 @@ DemoSetup workload_setup(const DemoOptions& options) {
   if (error) throw UsageError(fmt::format("cannot create {}: {}", (setup.output / "runs").string(), error.message()));
   setup.stream_bench = options.stream_bench;  // commands only: stream_bench is never run
   const std::string backend = platform::auto_tier_backend_name();
-  platform::TierOptions tier_options;
-  tier_options.backend = backend;
   const bool emulated = platform::tier_backend_info(backend).capabilities.emulated;
+  setup.platform = config::this_machine_platform(backend, config::kDefaultEmulationRatio, kChunks,
+                                                 emulated ? 480 * kMiB : 0);
   setup.platform.name = "this node";
-  setup.platform.cores = static_cast<unsigned>(platform::allowed_cores().size());
-  setup.platform.fast_capacity_bytes = emulated ? 480 * kMiB : platform::fast_tier_capacity_bytes(tier_options);
-  setup.platform.fast_chunks = kChunks;
-  setup.platform.tier_backend = backend;
   setup.platform.source = "cosched demo --workload";
   setup.tier = exec::make_tier_setup(backend, config::kDefaultEmulationRatio, setup.platform.chunk_bytes());
   setup.workload = cosched::exec::read_workload(options.workload, setup.platform);
   return setup;
 }
 
-// One profile per distinct (argv, footprint): a task's "profile" names it, else it gets "cmd<k>". STREAM tasks are
-// the built-in demo's.
-std::vector<profiler::CommandProfileSpec> commands_of(config::Workload& workload) {
-  std::vector<profiler::CommandProfileSpec> commands;
-  for (auto& task : workload.tasks) {
-    if (task.is_stream()) {
-      throw UsageError(fmt::format("{}: task \"{}\" is a STREAM task: --workload runs batches of commands (the "
-                                   "built-in STREAM batch is `cosched demo` without --workload)",
-                                   workload.source, task.id));
-    }
-    const auto same = std::find_if(commands.begin(), commands.end(), [&](const auto& c) {
-      return c.argv == task.command && c.footprint_bytes == task.footprint_bytes;
-    });
-    if (same != commands.end()) {
-      if (task.profile.empty()) task.profile = same->name;
-      if (task.profile == same->name) continue;
-    }
-    profiler::CommandProfileSpec command;
-    command.name = task.profile.empty() ? fmt::format("cmd{}", commands.size()) : task.profile;
-    command.argv = task.command;
-    command.footprint_bytes = task.footprint_bytes;
-    command.timeout_s = task.timeout_s;
-    task.profile = command.name;
-    if (std::any_of(commands.begin(), commands.end(), [&](const auto& c) { return c.name == command.name; })) {
-      throw InputError(workload.source, fmt::format("profile \"{}\" names two different commands", command.name));
-    }
-    commands.push_back(std::move(command));
-  }
-  return commands;
-}
-
 std::filesystem::path profile_commands(const DemoSetup& setup, const std::vector<profiler::CommandProfileSpec>& commands,
                                        unsigned reps) {
-  profiler::CommandMeasurer measurer(commands, setup.tier, reps, 0);
-  std::vector<unsigned> chunks{0};
-  if (measurer.varies_fast_memory()) chunks = {0, kChunks / 2, kChunks};
-  std::vector<profiler::ProfilePoint> points;
-  for (const auto& command : commands) {
-    for (unsigned cores = 1; cores <= setup.platform.cores; ++cores) {
-      for (const unsigned k : chunks) {
-        points.push_back({profiler::command_kernel_name(command.name), command.footprint_bytes, cores, k});
-      }
-    }
-  }
+  profiler::LaunchedProfileOptions profile;
+  profile.platform = setup.platform;
+  profile.tier = setup.tier;
+  profile.reps = reps;
+  profile.progress = setup.options.out;
   const auto csv = setup.output / "profile-commands.csv";
-  profiler::SweepConfig sweep;
-  sweep.reps = reps;
-  sweep.warmup = 0;
-  profiler::write_profile_sidecar(csv, profiler::make_profile_sidecar(setup.platform, sweep, measurer.describe()));
-  profiler::ProfileCsvWriter writer(csv, profiler::ProfileCsvWriter::Mode::create);
-  profiler::ProgressReporter progress(points.size(), setup.options.out, ::isatty(::fileno(setup.options.out)) != 0);
-  const auto outcome = profiler::run_sweep(points, measurer, writer, &progress, nullptr);
-  progress.finish();
-  profiler::write_profile_sidecar(csv, profiler::make_profile_sidecar(setup.platform, sweep, measurer.describe()));
+  const auto outcome = profiler::profile_commands(commands, profile, csv);
   if (!outcome.failures.empty()) {
     throw RuntimeFailure(fmt::format("{} profiled point(s) failed (first: {}); see {}", outcome.failures.size(),
                                      outcome.failures.front(), csv.string()));
@@ -127,7 +73,7 @@ std::filesystem::path run_workload_demo(const DemoOptions& options) {
     std::fflush(options.out);
   };
   DemoSetup setup = workload_setup(options);
-  const auto commands = commands_of(setup.workload);
+  const auto commands = profiler::distinct_commands(setup.workload);
   say(fmt::format("cosched demo --workload {}: {} tasks, {} distinct commands, on {} cores, tier backend {}",
                   options.workload.string(), setup.workload.tasks.size(), commands.size(), setup.platform.cores,
                   setup.tier.backend));
@@ -147,10 +93,10 @@ std::filesystem::path run_workload_demo(const DemoOptions& options) {
   for (std::size_t i = 0; i < names.size(); ++i) {
     const RunRow row = plan_and_launch(setup, instance, fast ? "cores+fast" : "cores-only", names[i], setup.tier);
     say(fmt::format("      [{}/{}] {:<11} predicted {:7.3f} s, observed {:7.3f} s ({:+.1f} %), {} ok, {} failed", i + 1,
-                    names.size(), names[i], row.predicted, row.observed, 100.0 * (row.ratio() - 1.0), row.tasks_ok,
-                    row.tasks_failed));
-    table += fmt::format("{},{},{},{},{},{},{}\n", names[i], row.lower_bound, row.predicted, row.observed, row.ratio(),
-                         row.tasks_ok, row.tasks_failed);
+                    names.size(), names[i], row.predicted(), row.observed(), 100.0 * (row.ratio() - 1.0), row.tasks_ok(),
+                    row.tasks_failed()));
+    table += fmt::format("{},{},{},{},{},{},{}\n", names[i], row.lower_bound(), row.predicted(), row.observed(), row.ratio(),
+                         row.tasks_ok(), row.tasks_failed());
   }
   write_text_file(setup.output / "results.csv", table, setup.overwrite(), "demo results");
   const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();

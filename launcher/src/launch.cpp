@@ -63,7 +63,13 @@ std::vector<std::string> prepare_journal(const LaunchSettings& settings, const B
     }
     return {};
   }
-  if (!has_a_run(path)) throw UsageError(fmt::format("--resume {}: no such journal", path.string()));
+  if (!has_a_run(path)) {
+    std::error_code error;
+    if (std::filesystem::exists(path, error)) {
+      throw InputError(path.string(), "is empty: it holds no run to resume (start one without --resume)");
+    }
+    throw UsageError(fmt::format("--resume {}: no such journal", path.string()));
+  }
   const JournalReplay replay = replay_journal(path);
   const BatchStart& first = replay.segments.front().header;
   if (!first.inputs) {

@@ -85,6 +85,24 @@ std::optional<double> JournalReport::error_contention() const {
   return sim::prediction_error(observed_makespan, predicted_makespan_contention);
 }
 
+DurationRatios duration_ratios(const JournalReport& report) {
+  DurationRatios ratios;
+  for (const TaskReport& task : report.tasks) {
+    if (task.status.empty()) continue;  // never ended: no observed duration
+    bool corun = false;
+    for (const TaskReport& other : report.tasks) {
+      if (&other == &task || other.status.empty() || other.segment != task.segment) continue;
+      const double overlap = std::min(task.observed_end, other.observed_end) -
+                             std::max(task.observed_start, other.observed_start);
+      if (overlap > 0.01 * (task.observed_end - task.observed_start)) corun = true;
+    }
+    const double predicted = task.planned_end - task.planned_start;
+    if (predicted <= 0) continue;
+    (corun ? ratios.corun : ratios.alone).push_back((task.observed_end - task.observed_start) / predicted);
+  }
+  return ratios;
+}
+
 json to_json(const JournalReport& report) {
   json tasks = json::array();
   for (const auto& task : report.tasks) {

@@ -1,5 +1,7 @@
 #include "cosched/profiler/profile_csv.hpp"
 
+#include <unistd.h>
+
 #include <fmt/format.h>
 
 #include <cerrno>
@@ -187,27 +189,51 @@ ProfileCsvWriter::ProfileCsvWriter(const std::filesystem::path& path, Mode mode)
       write_text_file(path, text, Overwrite::replace, "profile CSV");
     }
     file_ = std::fopen(path.c_str(), "ab");
-  } else {
-    file_ = std::fopen(path.c_str(), "wb");
+    if (file_ == nullptr) throw PlatformError("fopen", path.string(), errno);
+    return;
   }
-  if (file_ == nullptr) throw PlatformError("fopen", path.string(), errno);
-  if (mode == Mode::create) {
-    try {
-      write_checked(file_, std::string(kProfileCsvHeader) + "\n", path_);
-    } catch (...) {
-      std::fclose(file_);  // the destructor does not run for a constructor that throws
-      throw;
+  std::error_code error;
+  const auto status = std::filesystem::status(path, error);
+  if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) {
+    file_ = std::fopen(path.c_str(), "wb");  // a device or a pipe: written in place, nothing to publish
+    if (file_ == nullptr) throw PlatformError("fopen", path.string(), errno);
+  } else {
+    const TemporaryFile temporary = create_temporary_beside(path);
+    file_ = ::fdopen(temporary.fd, "wb");
+    if (file_ == nullptr) {
+      const int saved = errno;
+      ::close(temporary.fd);
+      std::filesystem::remove(temporary.path, error);
+      throw PlatformError("fdopen", temporary.path.string(), saved);
     }
+    pending_ = temporary.path;
+  }
+  try {
+    write_checked(file_, std::string(kProfileCsvHeader) + "\n", path_);
+  } catch (...) {
+    std::fclose(file_);  // the destructor does not run for a constructor that throws
+    if (!pending_.empty()) std::filesystem::remove(pending_, error);
+    throw;
   }
 }
 
 ProfileCsvWriter::~ProfileCsvWriter() {
   if (file_ != nullptr) std::fclose(file_);
+  std::error_code error;
+  if (!pending_.empty()) std::filesystem::remove(pending_, error);  // never published: no header-only CSV
 }
 
 void ProfileCsvWriter::append(const ProfileRow& row) {
   // One write + flush per row: after a crash or Ctrl-C at most the last line is incomplete.
   write_checked(file_, format_profile_row(row) + "\n", path_);
+  if (pending_.empty()) return;
+  // The first row: the sidecar, then the CSV (header and this row) replaces the target; the descriptor follows
+  // the renamed file, so later rows go on being appended to it.
+  if (publish_) publish_();
+  if (::rename(pending_.c_str(), path_.c_str()) != 0) {
+    throw PlatformError("rename", pending_.string() + " -> " + path_.string(), errno);
+  }
+  pending_.clear();
 }
 
 }  // namespace cosched::profiler

@@ -79,11 +79,17 @@ SweepOutcome run_profile(const SweepConfig& config, const config::PlatformConfig
   }
   const bool resuming = exists && options.resume;
   if (resuming) check_resume_compatible(read_profile_sidecar(options.output), sidecar);
-  // The sidecar is written after the CSV's header: check its path first, so a refused sidecar leaves no CSV.
+  // The sidecar is written with the CSV's first row: check its path first, so a refused sidecar leaves no CSV.
   check_output_path(sidecar_path(options.output), Overwrite::replace, "profile sidecar");
   ProfileCsvWriter writer(options.output,
                           resuming ? ProfileCsvWriter::Mode::resume : ProfileCsvWriter::Mode::create);
-  write_profile_sidecar(options.output, sidecar);
+  // A new CSV appears with its first row, and its sidecar just before it: a sweep whose first point fails (or that
+  // is interrupted before it) leaves neither a header-only CSV nor a sidecar, and keeps an old pair it would replace.
+  if (writer.published()) {
+    write_profile_sidecar(options.output, sidecar);
+  } else {
+    writer.on_publish([&] { write_profile_sidecar(options.output, sidecar); });
+  }
 
   const std::size_t todo = remaining_points(points, writer.existing_rows()).size();
   std::unique_ptr<ProgressReporter> progress;
@@ -108,7 +114,7 @@ SweepOutcome run_profile(const SweepConfig& config, const config::PlatformConfig
     sidecar.sweep["allocations"] = outcome.allocations;
     sidecar.sweep["resplits"] = outcome.resplits;
   }
-  write_profile_sidecar(options.output, sidecar);
+  if (writer.published()) write_profile_sidecar(options.output, sidecar);
   return outcome;
 }
 

@@ -38,14 +38,11 @@ std::vector<std::string> command_argv(const config::TomlTable& entry) {
 }
 
 std::vector<std::string> command_environment(const config::TomlTable& entry) {
-  std::vector<std::string> environment;
   const auto table = entry.table("env");
-  if (!table) return environment;
-  for (const auto& key : table->keys()) {
-    const auto value = table->string(key);
-    environment.push_back(key + "=" + *value);
-  }
-  return environment;
+  if (!table) return {};
+  std::vector<std::pair<std::string, std::string>> variables;
+  for (const auto& key : table->keys()) variables.emplace_back(key, *table->string(key));
+  return config::environment_entries(variables, table->where());
 }
 
 void read_commands(const config::TomlTable& root, SweepConfig& sweep) {
@@ -71,7 +68,6 @@ void read_commands(const config::TomlTable& root, SweepConfig& sweep) {
 void add_sweep_command(SweepConfig& sweep, CommandProfileSpec command, const std::string& where) {
   check_identifier(command.name, where + ": command name");
   config::check_command(command.argv, where + ": command " + command.name);
-  config::check_environment(command.environment, where + ": command " + command.name);
   for (const auto& other : sweep.commands) {
     if (other.name == command.name) {
       throw InputError(where, fmt::format("two commands are named '{}': give each its own name", command.name));

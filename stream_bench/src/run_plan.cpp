@@ -88,8 +88,8 @@ std::vector<std::size_t> fast_words_for(const KernelShape& shape, std::optional<
       continue;
     }
     const std::size_t words = platform::fast_element_count(array.words, *fast_fraction);
-    const std::size_t granules = (words + array.granule - 1) / array.granule;
-    fast.push_back(std::min(array.words, granules * array.granule));
+    // Whole granules, rounded down like the pages (never more fast bytes than asked), unless the array is whole.
+    fast.push_back(words == array.words ? words : words / array.granule * array.granule);
   }
   return fast;
 }

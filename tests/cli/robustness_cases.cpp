@@ -2,6 +2,8 @@
 // measured (profiles use --measurer knl-model), and the one launch that succeeds (a resume row's setup) runs /bin/true.
 #include "cli/robustness_cases.hpp"
 
+#include "support/machine_xml.hpp"
+
 namespace cosched::cli::robustness {
 namespace {
 
@@ -122,6 +124,24 @@ const std::string kWeight = "a task weight that is zero, negative, too large or 
 const std::string kCommandSweep =
     "a command sweep asked wrongly: kernels with commands, --name per --command, an unknown placement, an unterminated "
     "quote, a command task without a profile";
+
+// Issue #27: what the hostile audit found after issue #9's classes were fixed, most serious first.
+const std::string kTopologyXml =
+    "untrusted topology XML: an object without complete_nodeset (crashed hwloc), 20,000 nested objects (overflowed "
+    "its stack), a memory size or page count negative, huge or text";
+const std::string kTopo = "cosched topo --topology-xml bad.xml";
+const std::string kEnvEquals = "an env name holding '=' ({\"A=B\": \"x\"} became A=\"B=x\")";
+const std::string kPlanFiles =
+    "slurm-script -o onto a file of the plan (its manifest, a node's schedule, cosched itself), even with --force";
+const std::string kFirstPoint =
+    "a profile whose first point fails: no header-only CSV, no sidecar, an old pair replaced with --force kept";
+const std::string kMessages27 =
+    "messages: 1e999 in a journal, an ESC or a NUL in an SWF line, SWF header values, an empty journal resumed, an "
+    "option the online policy ignores, slurm-script --platform with a NaN capacity";
+// An SWF job line whose run time (field 4) is `run_time`.
+std::string swf_job_with_run_time(const std::string& run_time) {
+  return "1 0 0 " + run_time + " 1 -1 -1 1 -1 -1 1 1 1 -1 1 -1 -1 -1\n";
+}
 
 std::vector<Case> make_cases() {
   const std::string far = schedule_with("t-list-lpt", "1e12", "0.01");
@@ -512,6 +532,70 @@ std::vector<Case> make_cases() {
       {kCommandSweep, "cosched profile --config bad.toml -o o.csv", 3, "unterminated",
        {{"bad.toml", "[[commands]]\ncommand = \"'unterminated\"\n"}}},
       {kCommandSweep, kInstance + "w.json", 3, "without \"profile\""},
+      // ---- issue #27: untrusted hwloc XML ----
+      {kTopologyXml, kTopo, 3, "bad.xml: hwloc crashed with signal",
+       {{"bad.xml", test::machine_xml(R"(cpuset="0x1" complete_cpuset="0x1" nodeset="0x1" local_memory="1024")")}}},
+      {kTopologyXml, kTopo, 3, "bad.xml:5: elements nested more than 64 deep",
+       {{"bad.xml", test::machine_xml(test::kMachineXmlSets + R"( local_memory="1024")", test::nested_groups(20000))}}},
+      {kTopologyXml, kTopo, 3, R"(bad.xml:6: <object> local_memory="-5")",
+       {{"bad.xml", test::machine_xml(test::kMachineXmlSets + R"( local_memory="-5")")}}},
+      {kTopologyXml, kTopo, 3, R"(local_memory="99999999999999999999")",
+       {{"bad.xml", test::machine_xml(test::kMachineXmlSets + R"( local_memory="99999999999999999999")")}}},
+      {kTopologyXml, kTopo, 3, R"(local_memory="lots")",
+       {{"bad.xml", test::machine_xml(test::kMachineXmlSets + R"( local_memory="lots")")}}},
+      {kTopologyXml, kTopo, 3, R"(<page_type> count="-1")",
+       {{"bad.xml", test::machine_xml(test::kMachineXmlSets + R"( local_memory="1024")", "",
+                                  R"(<page_type size="4096" count="-1"/>)")}}},
+      {kTopologyXml, "cosched topo --json --topology-xml bad.xml", 3, "not well-formed",
+       {{"bad.xml", test::machine_xml(test::kMachineXmlSets + R"( local_memory="1024)")}}},
+      // ---- issue #27: data not what the file says ----
+      {kEnvEquals, kLaunchWorkload + "bad.json", 3, R"(the name "A=B" holds '=', so the child would see A="B=x")",
+       {{"bad.json", command_workload(R"("command":["/bin/echo"],"env":{"A=B":"x"})")}}},
+      {kEnvEquals, "cosched profile --config bad.toml -o o.csv", 3, R"(the name "A=B" holds '=')",
+       {{"bad.toml", "[[commands]]\ncommand = \"/bin/true\"\nenv = { \"A=B\" = \"x\" }\n"}}},
+      {kPlanFiles, "cosched slurm-script plan -o plan/manifest.json --force", 2, "which the script's jobs use", {},
+       kClusterPlan},
+      {kPlanFiles, "cosched slurm-script plan -o plan/node-001.schedule.json --force", 2,
+       "which the script's jobs use", {}, kClusterPlan},
+      {kPlanFiles, "cosched slurm-script plan -o plan/./node-000.instance.json --force", 2,
+       "which the script's jobs use", {}, kClusterPlan},
+      {kPlanFiles, "cosched slurm-script plan --platform plat.toml -o plat.toml --force", 2,
+       "which the script's jobs use", {}, kClusterPlan},
+      // ---- issue #27: no half-written outputs ----
+      {kFirstPoint,
+       "cosched profile --measurer stream --platform plat.toml --kernels stencil --footprints-mib 0.0001 --cores 1 "
+       "--chunks 0 --reps 1 -o p.csv --force",
+       2, "stencil needs two 3^3 grids"},
+      {kFirstPoint,
+       "cosched profile --measurer stream --platform plat.toml --kernels stencil --footprints-mib 0.0001 --cores 1 "
+       "--chunks 0 --reps 1 -o new.csv",
+       2, "stencil needs two 3^3 grids"},
+      // ---- issue #27: messages ----
+      {kMessages27, "cosched report big.jsonl", 3, "big.jsonl:2: not valid JSON at byte",
+       {{"big.jsonl", event("batch_start") + event("start", R"("task":"a","t":1e999)")}}},
+      {kMessages27, "cosched report big.jsonl", 3, "number overflow parsing '1e999'",
+       {{"big.jsonl", event("batch_start") + event("start", R"("task":"a","t":1e999)")}}},
+      {kMessages27, "cosched online --policy fcfs --trace esc.swf", 3, R"(got "1\x1b[31m0")",
+       {{"esc.swf", "; MaxProcs: 4\n" + swf_job_with_run_time("1\x1b[31m0")}}},
+      {kMessages27, "cosched online --policy fcfs --trace nul.swf", 3, R"(got "1\x000")",
+       {{"nul.swf", "; MaxProcs: 4\n" + swf_job_with_run_time(std::string("1\0" "0", 3))}}},
+      {kMessages27, "cosched online --policy fcfs --trace lots.swf", 3, R"(lots.swf:1: header MaxProcs)",
+       {{"lots.swf", "; MaxProcs: lots\n" + swf_job_with_run_time("10")}}},
+      {kMessages27, "cosched online --policy fcfs --trace neg.swf", 3, R"(neg.swf:1: header MaxProcs)",
+       {{"neg.swf", "; MaxProcs: -4\n" + swf_job_with_run_time("10")}}},
+      {kMessages27, "cosched online --policy fcfs --trace y.swf --from 2004-12-06", 3,
+       R"(y.swf:2: header UnixStartTime must be the trace's start in seconds since 1970 (UTC), an integer)",
+       {{"y.swf", "; MaxProcs: 4\n; UnixStartTime: yesterday\n" + swf_job_with_run_time("10")}}},
+      {kMessages27, "cosched launch --resume empty.jsonl s.json --workload w.json --platform plat.toml", 3,
+       "empty.jsonl: is empty", {{"empty.jsonl", ""}}},
+      {kMessages27, "cosched online --policy fcfs --reserve 3 --synthetic --jobs 5", 2,
+       "--reserve is not an option of the policy fcfs"},
+      {kMessages27, "cosched online --policy dbos --threshold 2 --synthetic --jobs 5", 2,
+       "--threshold is not an option of the policy dbos"},
+      {kMessages27, "cosched online --policy easy --rho 2 --synthetic --jobs 5", 2,
+       "(the policies that read it: split, dbos)"},
+      {kMessages27, "cosched slurm-script plan --platform nan.toml", 3, "nan.toml:3: key 'fast_memory.capacity_mib'",
+       {{"nan.toml", "cores = 2\n[fast_memory]\ncapacity_mib = nan\nchunks = 2\n"}}, kClusterPlan},
   };
 }
 

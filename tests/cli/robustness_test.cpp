@@ -158,6 +158,12 @@ TEST_P(Robustness, FailsWithItsExitCodeAndOneClearLineAndWritesNothing) {
   EXPECT_EQ(outcome.exit_code, row.exit_code) << outcome.err;
   EXPECT_EQ(std::count(outcome.err.begin(), outcome.err.end(), '\n'), 1) << "stderr:\n" << outcome.err;
   EXPECT_EQ(outcome.err.find("internal error"), std::string::npos) << outcome.err;
+  // Issue #27: a message quoting a hostile input (an ESC sequence, a NUL) escapes it: no control byte but the
+  // newline that ends the line (and tabs) reaches the terminal.
+  EXPECT_TRUE(std::none_of(outcome.err.begin(), outcome.err.end(), [](char c) {
+    const auto byte = static_cast<unsigned char>(c);
+    return (byte < 0x20 && c != '\n' && c != '\t') || byte == 0x7f;
+  })) << "a control byte in stderr: " << outcome.err;
   EXPECT_NE(outcome.err.find(row.fragment), std::string::npos) << "wanted \"" << row.fragment << "\" in " << outcome.err;
   EXPECT_EQ(snapshot(work), before) << "a failed command created or changed a file";
 }

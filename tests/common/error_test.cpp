@@ -25,6 +25,13 @@ TEST(ErrorTest, InputErrorPrefixesLocation) {
   EXPECT_EQ(error.kind(), ErrorKind::input);
 }
 
+// Issue #27, item 9: an SWF line with an ESC sequence echoed it to the terminal, one with a NUL cut the message.
+TEST(ErrorTest, ControlBytesOfAQuotedInputAreEscapedSoTheMessageIsOneWholeLine) {
+  const InputError error("t.swf:2", std::string("got \"1\x1b[31m0\", then \0 and \r\n, a\ttab and \x7f", 41));
+  EXPECT_EQ(std::string(error.what()), R"(t.swf:2: got "1\x1b[31m0", then \x00 and \x0d\x0a, a)" "\t" R"(tab and \x7f)");
+  EXPECT_EQ(printable("caf\xc3\xa9 ok"), "caf\xc3\xa9 ok");  // UTF-8 stays as it is
+}
+
 TEST(ErrorTest, PlatformErrorNamesCallAndErrno) {
   const PlatformError error("mbind", "cannot bind 4096 bytes", ENOMEM);
   const std::string text = error.what();

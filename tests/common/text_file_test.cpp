@@ -1,9 +1,14 @@
 #include "cosched/common/text_file.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
+#include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
+#include <string>
 
 #include "cosched/common/error.hpp"
 
@@ -25,6 +30,77 @@ TEST(TextFileTest, MissingFileIsAnInputErrorNamingFileAndPurpose) {
   } catch (const InputError& e) {
     EXPECT_STREQ(e.what(), "/nonexistent/cosched/run.jsonl: cannot open journal");
   }
+}
+
+// ---- outputs are written whole or not at all (issue #27: writing in place, with no temporary file and no rename,
+// went unnoticed by the suite) ----
+
+class AtomicWriteTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    folder_ = std::filesystem::path(::testing::TempDir()) / ("cosched-atomic-" + std::to_string(::getpid()));
+    std::filesystem::remove_all(folder_);
+    std::filesystem::create_directories(folder_);
+    target_ = folder_ / "out.json";
+    std::ofstream(target_, std::ios::binary) << kOld;
+  }
+  void TearDown() override { std::filesystem::remove_all(folder_); }
+
+  [[nodiscard]] std::vector<std::string> folder_entries() const {
+    std::vector<std::string> names;
+    for (const auto& entry : std::filesystem::directory_iterator(folder_)) {
+      names.push_back(entry.path().filename().string());
+    }
+    return names;
+  }
+
+  static inline const std::string kOld = "the old content\n";
+  std::filesystem::path folder_;
+  std::filesystem::path target_;
+};
+
+TEST_F(AtomicWriteTest, AReaderThatOpenedTheOldFileKeepsReadingTheOldContent) {
+  std::ifstream reader(target_, std::ios::binary);  // opened before the replacement
+  ASSERT_TRUE(reader.is_open());
+  write_text_file(target_, "the new content, longer than the old one\n", Overwrite::replace, "test output");
+  std::ostringstream seen;
+  seen << reader.rdbuf();
+  // A new file renamed over the old name: the open descriptor still reads the old inode, whole. An in-place write
+  // (truncate, then write) would show it the new bytes, or nothing.
+  EXPECT_EQ(seen.str(), kOld);
+  EXPECT_EQ(read_text_file(target_, "test output"), "the new content, longer than the old one\n");
+  EXPECT_EQ(folder_entries(), std::vector<std::string>{"out.json"}) << "a temporary file was left";
+}
+
+TEST_F(AtomicWriteTest, AFailedWriteLeavesTheOldFileIntactAndNoTemporaryFile) {
+  // A file size limit of 4 KiB makes the write of 64 KiB fail with EFBIG (SIGXFSZ ignored), as a full disk would.
+  struct rlimit saved {};
+  ASSERT_EQ(::getrlimit(RLIMIT_FSIZE, &saved), 0);
+  const auto previous_handler = std::signal(SIGXFSZ, SIG_IGN);
+  struct rlimit limited = saved;
+  limited.rlim_cur = 4096;
+  ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &limited), 0);
+  bool threw = false;
+  try {
+    write_text_file(target_, std::string(64 * 1024, 'x'), Overwrite::replace, "test output");
+  } catch (const PlatformError& error) {
+    threw = true;
+    EXPECT_NE(std::string(error.what()).find(target_.string()), std::string::npos) << error.what();
+  }
+  ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &saved), 0);
+  std::signal(SIGXFSZ, previous_handler);
+  EXPECT_TRUE(threw) << "a write beyond the file size limit succeeded";
+  EXPECT_EQ(read_text_file(target_, "test output"), kOld) << "the old file was changed by a failed write";
+  EXPECT_EQ(folder_entries(), std::vector<std::string>{"out.json"}) << "a temporary file was left";
+}
+
+TEST_F(AtomicWriteTest, ANewFileIsCreatedWithTheUsualPermissions) {
+  const auto fresh = folder_ / "fresh.txt";
+  const mode_t mask = ::umask(022);
+  write_text_file(fresh, "x", Overwrite::refuse, "test output");
+  ::umask(mask);
+  EXPECT_EQ(std::filesystem::status(fresh).permissions() & std::filesystem::perms::all,
+            std::filesystem::perms(0644));
 }
 
 }  // namespace

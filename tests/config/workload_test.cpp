@@ -289,13 +289,28 @@ TEST(WorkloadJson, ABadEnvIsAnInputErrorNamingTheTask) {
                           R"({"tasks": [{"id": "t", "command": ["p"], "env": {"A": 1}}]})",
                           R"({"tasks": [{"id": "t", "command": ["p"], "env": {"1A": "x"}}]})",
                           R"({"tasks": [{"id": "t", "command": ["p"], "env": {"A-B": "x"}}]})",
+                          R"({"tasks": [{"id": "t", "command": ["p"], "env": {"A=B": "x"}}]})",
                           R"({"tasks": [{"id": "t", "kernel": "triad", "footprint_bytes": 64, "env": {"A": "x"}}]})"}) {
     const std::string what = testing::input_error_of([&] { (void)parse_workload_json(bad, "w.json"); });
     EXPECT_NE(what.find("task \"t\""), std::string::npos) << bad << ": " << what;
   }
-  EXPECT_NO_THROW(check_environment({"_X=", "Y2=a b"}, "w"));
-  EXPECT_THROW(check_environment({"=x"}, "w"), InputError);
-  EXPECT_THROW(check_environment({"NOEQUALS"}, "w"), InputError);
+  EXPECT_EQ(environment_entries({{"_X", ""}, {"Y2", "a b"}, {"Z", "x=y"}}, "w"),
+            (std::vector<std::string>{"_X=", "Y2=a b", "Z=x=y"}));
+  EXPECT_THROW((void)environment_entries({{"", "x"}}, "w"), InputError);
+  EXPECT_THROW((void)environment_entries({{std::string("A\0B", 3), "x"}}, "w"), InputError);
+  EXPECT_THROW((void)environment_entries({{"A", std::string("x\0y", 3)}}, "w"), InputError);
+}
+
+// Issue #27, item 6: {"A=B": "x"} became A="B=x" — the name was only checked in the joined entry, up to its first
+// '='. The name is checked on its own now, and the message says what the child would have seen.
+TEST(WorkloadJson, AnEnvNameHoldingEqualsIsRefusedNotSplit) {
+  const std::string what = testing::input_error_of([] {
+    (void)parse_workload_json(R"({"tasks": [{"id": "t", "command": ["p"], "env": {"A=B": "x"}}]})", "w.json");
+  });
+  EXPECT_NE(what.find("w.json"), std::string::npos) << what;
+  EXPECT_NE(what.find("task \"t\""), std::string::npos) << what;
+  EXPECT_NE(what.find(R"(the name "A=B" holds '=', so the child would see A="B=x")"), std::string::npos) << what;
+  EXPECT_THROW((void)environment_entries({{"A=B", "x"}}, "w"), InputError);
 }
 
 }  // namespace

@@ -68,6 +68,24 @@ TEST(JournalReplay, AResumedSegmentRerunsWhatDidNotCompleteAndSumsTheSpans) {
   EXPECT_TRUE(replay.truncated_tail.has_value());
 }
 
+// Issue #27 (mutation testing): a replay that kept the old end of a task restarted in a later segment went unnoticed.
+// b failed in the first segment, started again in the resumed one and never ended there (the launcher died): its
+// last run has no end, so it is neither completed nor failed, and a resume runs it again.
+TEST(JournalReplay, ATaskRestartedInALaterSegmentAndNeverEndedThereHasNoEnd) {
+  const JournalReplay replay = replay_text(kHeader + start("a", 0) + end("a", 1.0) + start("b", 1.0) +
+                                           end("b", 1.5, "failed") + batch_end(1.5) + kResumedHeader + start("b", 0.2));
+  ASSERT_EQ(replay.tasks.size(), 2U);
+  const TaskReplay& b = replay.tasks[1];
+  EXPECT_EQ(b.runs, 2U);
+  EXPECT_EQ(b.segment, 1U);
+  ASSERT_TRUE(b.start.has_value());
+  EXPECT_DOUBLE_EQ(b.start->t, 0.2);  // the restart, not the first start
+  EXPECT_FALSE(b.end.has_value()) << "the end of the first run was kept for the restarted one";
+  EXPECT_FALSE(b.completed());
+  EXPECT_EQ(replay.completed_ids(), (std::vector<std::string>{"a"}));
+  EXPECT_FALSE(replay.finished());
+}
+
 TEST(JournalReplay, TasksOutsideThePlanAreKeptInOrderOfAppearance) {
   const JournalReplay replay = replay_text(kHeader + start("z", 0) + end("z", 1));
   ASSERT_EQ(replay.tasks.size(), 3U);

@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <string>
+#include <vector>
+
 #include "cosched/common/error.hpp"
 #include "cosched/profiler/sweep.hpp"
 #include "test_support.hpp"
@@ -176,6 +180,54 @@ TEST(ProfileCsv, StopRequestLeavesValidFileWithFinishedPoints) {
   const auto contents = read_profile_csv(path);
   EXPECT_FALSE(contents.truncated_tail);
   EXPECT_EQ(contents.rows.size(), 3U);
+}
+
+// Issue #27: a sweep whose first point failed left a header-only CSV (and its sidecar). The CSV now appears with its
+// first row: before it, the target is untouched — an old file replaced with --force included — and nothing is left
+// beside it.
+TEST(ProfileCsv, AFirstPointThatFailsLeavesNoCsvAndKeepsTheOldOne) {
+  const auto folder = testing::scratch_dir() / "first-point-fails";
+  std::filesystem::remove_all(folder);
+  std::filesystem::create_directories(folder);
+  const auto path = folder / "p.csv";
+  const std::string old = "an older profile\n";
+  testing::write_file(path, old);
+  CountingMeasurer measurer;
+  measurer.fail_at = 1;
+  {
+    ProfileCsvWriter writer(path, ProfileCsvWriter::Mode::create);
+    bool published = false;
+    writer.on_publish([&] { published = true; });
+    EXPECT_THROW((void)run_sweep(grid(2), measurer, writer, nullptr, nullptr), ResourceError);
+    EXPECT_FALSE(published) << "the sidecar would have been written for a CSV without rows";
+    EXPECT_FALSE(writer.published());
+  }
+  EXPECT_EQ(testing::read_text(path), old);
+  std::vector<std::string> entries;
+  for (const auto& entry : std::filesystem::directory_iterator(folder)) entries.push_back(entry.path().filename());
+  EXPECT_EQ(entries, std::vector<std::string>{"p.csv"}) << "a temporary CSV was left";
+}
+
+TEST(ProfileCsv, TheCsvAppearsWithItsFirstRowAfterItsSidecarAndKeepsRowsBeforeALaterFailure) {
+  const auto path = testing::scratch_dir() / "publish.csv";
+  std::filesystem::remove(path);
+  CountingMeasurer measurer;
+  measurer.fail_at = 3;
+  unsigned publishes = 0;
+  {
+    ProfileCsvWriter writer(path, ProfileCsvWriter::Mode::create);
+    writer.on_publish([&] {
+      ++publishes;
+      EXPECT_FALSE(std::filesystem::exists(path)) << "the sidecar is written before the CSV appears";
+    });
+    EXPECT_FALSE(std::filesystem::exists(path));
+    EXPECT_THROW((void)run_sweep(grid(2), measurer, writer, nullptr, nullptr), ResourceError);
+    EXPECT_TRUE(writer.published());
+  }
+  EXPECT_EQ(publishes, 1U);
+  const auto contents = read_profile_csv(path);  // the two finished points stay, for --resume
+  ASSERT_EQ(contents.rows.size(), 2U);
+  EXPECT_EQ(contents.rows[1].point, grid(2)[1]);
 }
 
 TEST(ProfileCsv, RowKeepsMedianAndSpread) {

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <string>
 
+#include "cosched/common/error.hpp"
 #include "cosched/profiler/measurer.hpp"
 #include "support/files.hpp"
 
@@ -21,12 +22,14 @@ class CountingMeasurer final : public PointMeasurer {
   unsigned finishes = 0;
   unsigned stop_after = 0;  // 0: never
   std::atomic<bool>* stop = nullptr;
+  unsigned fail_at = 0;     // this call throws a ResourceError (as a point that does not fit would); 0: never
 
   std::string_view name() const override { return "counting"; }
   void check_kernel(const std::string&) const override {}
   Measurement measure(const ProfilePoint& p) override {
     ++calls;
     if (stop != nullptr && calls == stop_after) stop->store(true);
+    if (calls == fail_at) throw ResourceError("fast tier over-committed (a test measurer)");
     const double base = static_cast<double>(p.footprint_bytes) / (1 << 20) / p.cores * (2.0 - p.chunks / 20.0);
     Measurement m;
     for (int rep = 0; rep < 3; ++rep) m.times_s.push_back(base + rep * 1e-3);

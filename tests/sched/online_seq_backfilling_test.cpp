@@ -83,6 +83,30 @@ TEST(Backfilling, BackfillsWithoutDelayingTheHead) {
   EXPECT_EQ(fcfs.at(2), 15.0);  // no overtaking
 }
 
+// Issue #27 (mutation testing): EASY with `<` instead of `<=` at the shadow time went unnoticed. A job whose estimate
+// ends exactly at the shadow time (10) cannot delay the head, which starts then: it backfills now. One just longer
+// (10.5) would take the processor the head needs at 10, and waits.
+TEST(Backfilling, EasyBackfillsAJobEndingExactlyAtTheShadowTime) {
+  const OnlineWorkload workload =
+      testing::rigid_workload({4}, {{0.0, 10.0, {3}}, {0.0, 5.0, {4}}, {0.0, 10.0}, {0.0, 10.5}});
+  const std::vector<RunningJob> running{{0, {3}, 0.0, 10.0}};
+  const std::vector<int> free{1};
+  for (const std::vector<std::size_t>& pending : {std::vector<std::size_t>{1, 2}, std::vector<std::size_t>{1, 3}}) {
+    std::map<std::size_t, double> start;
+    for (const Placement& placement : make_online_policy("easy", {}, workload)->plan({workload, 0.0, pending, running,
+                                                                                       free})) {
+      start[placement.job] = placement.start;
+    }
+    EXPECT_EQ(start.at(1), 10.0);  // the head's reservation: the shadow time
+    if (pending[1] == 2) {
+      ASSERT_TRUE(start.contains(2)) << "the job ending exactly at the shadow time was not backfilled";
+      EXPECT_EQ(start.at(2), 0.0);
+    } else {
+      EXPECT_FALSE(start.contains(3)) << "a job ending after the shadow time delays the head";
+    }
+  }
+}
+
 // EASY's extra resources: at the shadow time the head leaves one processor free, so one long job may take it now.
 TEST(Backfilling, EasyUsesWhatTheHeadLeavesFreeAtTheShadowTime) {
   const OnlineWorkload workload =

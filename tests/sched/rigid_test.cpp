@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <stdexcept>
+
 namespace cosched::sched {
 namespace {
 
@@ -37,6 +39,32 @@ TEST(PackScheduleTest, FirstFitGoesBackToEarlierPacks) {
   EXPECT_EQ(pack_schedule(tasks, PackFit::first_fit).pack, (std::vector<int>{0, 1, 0}));
   EXPECT_EQ(pack_schedule(tasks, PackFit::next_fit).pack, (std::vector<int>{0, 1, 2}));
   EXPECT_EQ(pack_schedule(tasks, PackFit::next_fit).start, (std::vector<double>{0.0, 3.0, 5.0}));
+}
+
+// Issue #27: the guard of the list scheduler's loop stays on in Release. A task demanding more than a capacity
+// (a caller's bug: Instance checks demands) never fits; with nothing running the loop would wait for ever, and an
+// off-by-one in `fits` made exactly that a hang instead of a failure. Now it is a logic_error (an internal error).
+TEST(ListScheduleTest, ATaskThatCanNeverFitIsAnInternalErrorNotAHang) {
+  const RigidTasks too_wide{{2}, {1, 3}, {1.0, 1.0}};
+  EXPECT_THROW((void)list_schedule(too_wide, ListOrder::longest_first), std::logic_error);
+  // A task demanding exactly the capacity fits (the boundary of `fits`).
+  const RigidTasks exact{{2, 1}, {2, 1, 1, 0}, {1.0, 2.0}};
+  EXPECT_EQ(list_schedule(exact, ListOrder::longest_first).start, (std::vector<double>{2.0, 0.0}));
+  EXPECT_EQ(pack_schedule(exact, PackFit::first_fit).pack, (std::vector<int>{1, 0}));
+}
+
+// Issue #27 (mutation testing): FF that picked the last fitting pack instead of the first went unnoticed (the test
+// above has one fitting pack only). Capacity 4; by non-increasing duration: (3) opens pack 0 (1 left), (4) pack 1
+// (0 left), (3) pack 2 (1 left); the last task (1) fits packs 0 and 2: FF (the core paper's PS_d) takes pack 0 and
+// starts at 0, NF takes the last pack, 2, and starts when packs 0 and 1 are done (5 + 4).
+TEST(PackScheduleTest, FirstFitTakesTheFirstOfSeveralFittingPacks) {
+  const RigidTasks tasks{{4}, {3, 4, 3, 1}, {5.0, 4.0, 3.0, 1.0}};
+  const RigidSchedule first_fit = pack_schedule(tasks, PackFit::first_fit);
+  EXPECT_EQ(first_fit.pack, (std::vector<int>{0, 1, 2, 0}));
+  EXPECT_EQ(first_fit.start, (std::vector<double>{0.0, 5.0, 9.0, 0.0}));
+  const RigidSchedule next_fit = pack_schedule(tasks, PackFit::next_fit);
+  EXPECT_EQ(next_fit.pack, (std::vector<int>{0, 1, 2, 2}));
+  EXPECT_EQ(next_fit.start, (std::vector<double>{0.0, 5.0, 9.0, 9.0}));
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "cosched/sched/algorithm.hpp"
+#include "cosched/sched/bicriteria.hpp"
 #include "cosched/sched/io.hpp"
 #include "cosched/sim/algorithms.hpp"
 #include "support/programs.hpp"
@@ -186,6 +187,57 @@ TEST_F(CliTest, PlanWritesTheWeightedCompletionSumAndItsLpBound) {
   EXPECT_LE(std::stod(fields[fields.size() - 2]), std::stod(fields[fields.size() - 5])) << all.out;
   EXPECT_EQ(fields.back(), "7.5") << all.out;
   EXPECT_NE(all.out.find("LP_printed"), std::string::npos) << all.out;
+}
+
+// Issue #27, item 5: the LP made every `plan` of a large instance far slower than planning it (32 s at 20k tasks).
+// It is solved up to kLpBoundMaxTasks tasks, beyond only with --lp-bound; without it the schedule has no LP field
+// and one note on stderr says why. One resource of capacity 1 keeps the forced LP at 1001 tasks cheap.
+std::string one_core_instance(std::size_t tasks) {
+  std::string text = R"({"resources": [{"name": "cores", "capacity": 1}], "tasks": [)";
+  for (std::size_t i = 0; i < tasks; ++i) {
+    text += std::string(i > 0 ? "," : "") + R"({"id": "t)" + std::to_string(i) + R"(", "times": [null, 1]})";
+  }
+  return text + "]}";
+}
+
+TEST_F(CliTest, PlanSolvesTheLpBoundUpToItsSizeLimitAndBeyondOnlyWhenAsked) {
+  const fs::path at_limit = write_instance("lp_at_limit.json", one_core_instance(kLpBoundMaxTasks));
+  const fs::path beyond = write_instance("lp_beyond.json", one_core_instance(kLpBoundMaxTasks + 1));
+  const std::string plan = "plan --algorithm d-list-lpt --instance ";
+
+  const CommandResult solved = run(plan + at_limit.string());
+  ASSERT_EQ(solved.exit_code, 0) << solved.err;
+  EXPECT_TRUE(nlohmann::json::parse(solved.out).contains("lower_bound_weighted_completion")) << solved.out;
+  EXPECT_EQ(solved.err, "");
+
+  const CommandResult skipped = run(plan + beyond.string());
+  ASSERT_EQ(skipped.exit_code, 0) << skipped.err;
+  EXPECT_FALSE(nlohmann::json::parse(skipped.out).contains("lower_bound_weighted_completion")) << skipped.out;
+  EXPECT_NE(skipped.err.find("not solved for 1001 tasks"), std::string::npos) << skipped.err;
+  EXPECT_NE(skipped.err.find("--lp-bound"), std::string::npos) << skipped.err;
+
+  // Asked for: one task per unit of time on one core, weights 1: sum w_j C_j = 1 + 2 + ... + 1001; the LP is below.
+  const CommandResult forced = run(plan + beyond.string() + " --lp-bound");
+  ASSERT_EQ(forced.exit_code, 0) << forced.err;
+  const auto schedule = nlohmann::json::parse(forced.out);
+  ASSERT_TRUE(schedule.contains("lower_bound_weighted_completion")) << forced.out;
+  EXPECT_GT(schedule["lower_bound_weighted_completion"].get<double>(), 0.0);
+  EXPECT_LE(schedule["lower_bound_weighted_completion"].get<double>(), 1001.0 * 1002.0 / 2.0 + 1e-6);
+  EXPECT_EQ(forced.err, "");
+
+  // The comparison: the LP columns read n/a (LP_bound, w_ratio, LP_paper) and - (LP_printed) on every row.
+  const CommandResult all = run("plan --algorithm all --instance " + beyond.string());
+  ASSERT_EQ(all.exit_code, 0) << all.err;
+  std::istringstream lines(all.out);
+  std::string header, first_row;
+  std::getline(lines, header);
+  std::getline(lines, first_row);
+  std::istringstream row(first_row);
+  const std::vector<std::string> fields{std::istream_iterator<std::string>(row), std::istream_iterator<std::string>()};
+  ASSERT_GE(fields.size(), 6U) << all.out;
+  EXPECT_EQ(fields[fields.size() - 5], "n/a") << all.out;  // LP_bound
+  EXPECT_EQ(fields[fields.size() - 2], "n/a") << all.out;  // LP_paper
+  EXPECT_EQ(fields.back(), "-") << all.out;                // LP_printed
 }
 
 TEST_F(CliTest, PlanReportsBadInputAndBadUsage) {

@@ -9,6 +9,7 @@
 #include <cerrno>
 
 #include "cosched/common/error.hpp"
+#include "cosched/common/json_input.hpp"
 #include "cosched/common/text_file.hpp"
 
 namespace cosched::launcher {
@@ -106,7 +107,9 @@ JournalContents parse_journal(const std::string& text, const std::string& source
         contents.truncated_line = line_number;
         break;
       }
-      throw InputError(where, "not a JSON object (only the last line of a journal may be cut short)");
+      // parse_json_text says why, with the byte: a syntax error, or a number that overflows a double (1e999).
+      (void)parse_json_text(line, where);
+      throw InputError(where, "not valid JSON (only the last line of a journal may be cut short)");
     }
     contents.events.push_back({line_number, event_from_json(object, where)});
   }

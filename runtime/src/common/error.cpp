@@ -12,6 +12,23 @@ std::string with_errno(const std::string& call, const std::string& message, int 
 }
 }  // namespace
 
+std::string printable(std::string_view text) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(text.size());
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if ((byte < 0x20 && c != '\t') || byte == 0x7f) {
+      out += "\\x";
+      out += kHex[byte >> 4];
+      out += kHex[byte & 0xf];
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
 PlatformError::PlatformError(const std::string& call, const std::string& message, int errno_value)
     : Error(ErrorKind::platform, with_errno(call, message, errno_value)) {}
 

@@ -15,4 +15,10 @@ SampleSummary summarize(std::vector<double> values) {
   return {middle, values.front(), values.back()};
 }
 
+double relative_half_range(const std::vector<double>& values) {
+  if (values.size() < 2) return 0.0;
+  const SampleSummary summary = summarize(values);
+  return summary.median > 0 ? (summary.max - summary.min) / (2.0 * summary.median) : 0.0;
+}
+
 }  // namespace cosched

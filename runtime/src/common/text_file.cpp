@@ -92,15 +92,11 @@ void write_text_file(const fs::path& path, std::string_view content, Overwrite o
     write_in_place(path, content);
     return;
   }
-  // mkstemp in the target's folder, so the rename stays within one file system and is atomic.
-  std::string hidden_name(1, '.');
-  hidden_name.append(path.filename().string()).append(".XXXXXX");
-  std::string temporary = (path.parent_path() / hidden_name).string();
-  const int fd = ::mkstemp(temporary.data());
-  if (fd < 0) throw PlatformError("mkstemp", temporary, errno);
+  const TemporaryFile temporary = create_temporary_beside(path);
+  const int fd = temporary.fd;
   const auto discard = [&] {
     ::close(fd);
-    ::unlink(temporary.c_str());
+    ::unlink(temporary.path.c_str());
   };
   try {
     write_all(fd, content, path.string());
@@ -108,24 +104,40 @@ void write_text_file(const fs::path& path, std::string_view content, Overwrite o
     discard();
     throw;
   }
-  // Outputs are meant to be read by people and other tools: the usual 0666 & ~umask, not mkstemp's 0600.
-  const mode_t mask = ::umask(0);
-  ::umask(mask);
-  if (::fchmod(fd, 0666 & ~mask) != 0 || ::fsync(fd) != 0) {
+  if (::fsync(fd) != 0) {
     const int error = errno;
     discard();
     throw PlatformError("fsync", path.string(), error);
   }
   if (::close(fd) != 0) {
     const int error = errno;
-    ::unlink(temporary.c_str());
+    ::unlink(temporary.path.c_str());
     throw PlatformError("close", path.string(), error);
   }
-  if (::rename(temporary.c_str(), path.c_str()) != 0) {
+  if (::rename(temporary.path.c_str(), path.c_str()) != 0) {
     const int error = errno;
-    ::unlink(temporary.c_str());
-    throw PlatformError("rename", temporary + " -> " + path.string(), error);
+    ::unlink(temporary.path.c_str());
+    throw PlatformError("rename", temporary.path.string() + " -> " + path.string(), error);
   }
+}
+
+TemporaryFile create_temporary_beside(const fs::path& target) {
+  // mkstemp in the target's folder, so the rename stays within one file system and is atomic.
+  std::string hidden_name(1, '.');
+  hidden_name.append(target.filename().string()).append(".XXXXXX");
+  std::string name = (target.parent_path() / hidden_name).string();
+  const int fd = ::mkstemp(name.data());
+  if (fd < 0) throw PlatformError("mkstemp", name, errno);
+  // Outputs are meant to be read by people and other tools: the usual 0666 & ~umask, not mkstemp's 0600.
+  const mode_t mask = ::umask(0);
+  ::umask(mask);
+  if (::fchmod(fd, 0666 & ~mask) != 0) {
+    const int error = errno;
+    ::close(fd);
+    ::unlink(name.c_str());
+    throw PlatformError("fchmod", name, error);
+  }
+  return {fd, name};
 }
 
 void flush_standard_output() {

@@ -164,10 +164,12 @@ void check_platform(const PlatformConfig& platform, const std::string& what) {
   }
 }
 
-PlatformConfig this_machine_platform(const std::string& tier_backend, double emulation_ratio, unsigned chunks) {
+PlatformConfig this_machine_platform(const std::string& tier_backend, double emulation_ratio, unsigned chunks,
+                                     std::uint64_t emulated_fast_bytes) {
   platform::TierOptions tier;
   tier.backend = tier_backend;
   tier.emulation_ratio = emulation_ratio;
+  tier.emulated_fast_bytes = static_cast<std::size_t>(emulated_fast_bytes);
   PlatformConfig config;
   config.name = "this-machine";
   config.source = "this machine";

@@ -87,22 +87,34 @@ void add_stream_tasks(Workload& workload, const StreamTaskGroup& group, const st
 
 std::span<const std::string_view> command_placeholders() noexcept { return kPlaceholders; }
 
-void check_environment(const std::vector<std::string>& variables, const std::string& where) {
-  for (const auto& variable : variables) {
-    const std::size_t equals = variable.find('=');
-    const std::string_view name = std::string_view(variable).substr(0, equals);
+std::vector<std::string> environment_entries(const std::vector<std::pair<std::string, std::string>>& variables,
+                                             const std::string& where) {
+  std::vector<std::string> entries;
+  for (const auto& [name, value] : variables) {
+    const std::string entry = name + "=" + value;
     const bool valid_name = !name.empty() && (std::isalpha(static_cast<unsigned char>(name[0])) != 0 || name[0] == '_') &&
                             std::all_of(name.begin(), name.end(), [](char c) {
                               return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
                             });
-    if (equals == std::string::npos || !valid_name) {
+    if (!valid_name) {
+      // The name is checked on its own, before the entry is joined: "A=B": "x" would otherwise read as A="B=x".
+      const std::size_t equals = name.find('=');
       throw InputError(where, fmt::format("environment entry '{}' is not NAME=VALUE with NAME a variable name "
-                                          "([A-Za-z_][A-Za-z0-9_]*)", variable));
+                                          "([A-Za-z_][A-Za-z0-9_]*){}",
+                                          entry,
+                                          equals == std::string::npos
+                                              ? ""
+                                              : fmt::format(": the name \"{}\" holds '=', so the child would see "
+                                                            "{}=\"{}\"",
+                                                            name, name.substr(0, equals),
+                                                            entry.substr(equals + 1))));
     }
-    if (variable.find('\0') != std::string::npos) {
+    if (entry.find('\0') != std::string::npos) {
       throw InputError(where, fmt::format("environment variable {} contains a NUL byte", name));
     }
+    entries.push_back(entry);
   }
+  return entries;
 }
 
 void check_command(const std::vector<std::string>& argv, const std::string& where) {

@@ -51,11 +51,12 @@ void read_command(const json& entry, WorkloadTask& task, const std::string& wher
   if (entry.contains("env")) {
     const json& env = entry.at("env");
     if (!env.is_object()) throw InputError(where, "\"env\" must be an object of NAME: \"value\" strings");
+    std::vector<std::pair<std::string, std::string>> variables;
     for (const auto& [name, value] : env.items()) {  // nlohmann keeps object keys sorted
       if (!value.is_string()) throw InputError(where, fmt::format("\"env\".{} must be a string", name));
-      task.environment.push_back(name + "=" + value.get<std::string>());
+      variables.emplace_back(name, value.get<std::string>());
     }
-    check_environment(task.environment, where + ": \"env\"");
+    task.environment = environment_entries(variables, where + ": \"env\"");
   }
   const json& argv = entry.at("command");
   if (!argv.is_array()) throw InputError(where, "\"command\" must be an array of strings (argv; no shell)");
@@ -162,7 +163,7 @@ Workload parse_workload_json(std::string_view text, const std::string& source, c
 Workload workload_from_json(const json& root, const std::string& source, const WorkloadReadOptions& options) {
   if (is_instance_json(root)) {
     // One parser per format: an Instance's tasks are read by sched's Instance parser, their attributes then by
-    // task_from_json (cli/workload_reading.hpp composes the two; config does not depend on sched).
+    // task_from_json (exec/workload_file.hpp composes the two; config does not depend on sched).
     throw InputError(source, "this is an Instance JSON (it has \"resources\"), not a workload: read it with the "
                              "Instance reader (sched::load_instance), then task_from_json on each task's attributes");
   }

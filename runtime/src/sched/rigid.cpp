@@ -5,6 +5,8 @@
 #include <numeric>
 #include <queue>
 
+#include "cosched/common/invariant.hpp"
+
 namespace cosched::sched {
 
 namespace {
@@ -74,7 +76,9 @@ RigidSchedule list_schedule(const RigidTasks& tasks, std::vector<std::size_t> or
     }
     waiting.resize(kept);
     if (waiting.empty()) break;
-    assert(!running.empty() && "a task demands more than a resource's capacity");
+    // Always checked: with nothing running and a task waiting, the loop would wait for a completion for ever.
+    check_invariant(!running.empty(), "a waiting task fits no free resources while nothing runs (a demand above a "
+                                      "capacity?)");
     now = running.top().time;
     while (!running.empty() && running.top().time == now) {
       const int* demand = tasks.demand.data() + running.top().task * d;

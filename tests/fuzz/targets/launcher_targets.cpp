@@ -8,7 +8,7 @@
 #include "cosched/launcher/journal/file.hpp"
 #include "cosched/launcher/journal/replay.hpp"
 #include "cosched/launcher/report.hpp"
-#include "cosched/stream/kernels.hpp"
+#include "cosched/exec/workload_file.hpp"
 #include "targets.hpp"
 
 namespace cosched::fuzz {
@@ -19,7 +19,7 @@ const config::WorkloadReadOptions& read_options() {
   static const config::WorkloadReadOptions options = [] {
     config::WorkloadReadOptions made;
     made.platform = config::knl_7210_flat_platform();
-    for (const auto& kernel : stream::kernel_table()) made.known_kernels.emplace_back(kernel.name);
+    made.known_kernels = exec::stream_kernel_names();
     return made;
   }();
   return options;

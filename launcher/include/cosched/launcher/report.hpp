@@ -52,6 +52,15 @@ struct JournalReport {
   [[nodiscard]] std::optional<double> error_contention() const;
 };
 
+// Observed over predicted duration (the plan's, the paper model's) of every task that ran to an end, split by
+// whether it ran alone or beside another task (overlapping it by more than 1 % of its own duration): the
+// contention that isolated profiles cannot see shows in the second list.
+struct DurationRatios {
+  std::vector<double> alone;
+  std::vector<double> corun;
+};
+[[nodiscard]] DurationRatios duration_ratios(const JournalReport& report);
+
 // The journal's replay (journal/replay.hpp) summarised. Throws InputError (file:line) for a malformed journal
 // or one whose events do not make sense together.
 [[nodiscard]] JournalReport summarize_journal(const std::filesystem::path& path);

@@ -10,6 +10,7 @@
 // The one reader (read_profile_csv) and the one writer (ProfileCsvWriter, format_profile_row); docs/formats.md.
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -50,11 +51,14 @@ struct ProfileCsvContents {
 class ProfileCsvWriter {
  public:
   enum class Mode { create, resume };
-  // create: truncates/creates the file and writes the header. resume: the file must exist with a valid header;
-  // a truncated last line is cut off before appending. Throws InputError / PlatformError (a failed write or
-  // flush, e.g. a full disk or /dev/full: rows that cannot be written are an error, never a silent loss).
+  // create: the header goes into a temporary file beside `path` (a device such as /dev/null is written in place),
+  // which replaces `path` only when the first row is appended: a sweep whose first point fails leaves no
+  // header-only CSV, and an existing file replaced with --force stays as it was (issue #27). resume: the file must
+  // exist with a valid header; a truncated last line is cut off before appending. Throws InputError /
+  // PlatformError (a failed write or flush, e.g. a full disk or /dev/full: rows that cannot be written are an
+  // error, never a silent loss).
   ProfileCsvWriter(const std::filesystem::path& path, Mode mode);
-  ~ProfileCsvWriter();
+  ~ProfileCsvWriter();  // a CSV never published (no row) is removed
   ProfileCsvWriter(const ProfileCsvWriter&) = delete;
   ProfileCsvWriter& operator=(const ProfileCsvWriter&) = delete;
 
@@ -62,11 +66,19 @@ class ProfileCsvWriter {
   [[nodiscard]] const std::vector<ProfileRow>& existing_rows() const noexcept { return existing_; }
   [[nodiscard]] bool dropped_truncated_tail() const noexcept { return dropped_tail_; }
 
+  // Called once, just before the CSV with its first row replaces `path` (create mode): the sidecar is written
+  // there, so that a sweep that writes no row writes no sidecar either.
+  void on_publish(std::function<void()> publish) { publish_ = std::move(publish); }
+  // Whether the CSV is at its path: resumed, written in place, or given its first row.
+  [[nodiscard]] bool published() const noexcept { return pending_.empty(); }
+
   void append(const ProfileRow& row);
 
  private:
   std::filesystem::path path_;
+  std::filesystem::path pending_;  // the temporary file until the first row (create mode); empty once published
   std::FILE* file_ = nullptr;
+  std::function<void()> publish_;
   std::vector<ProfileRow> existing_;
   bool dropped_tail_ = false;
 };

@@ -60,7 +60,8 @@ struct SweepConfig {
 inline constexpr std::string_view kCommandMeasurer = "command";
 
 // Appends a command to the sweep. Throws InputError(where, ...) for a bad argv (config::check_command), a name
-// that is not an identifier or is taken, an environment entry that is not NAME=VALUE, too many commands.
+// that is not an identifier or is taken, too many commands (its environment was checked where it was read:
+// config::environment_entries).
 void add_sweep_command(SweepConfig& sweep, CommandProfileSpec command, const std::string& where);
 
 // Reads a sweep file. Throws InputError("file:line", ...) naming an unknown key, a bad or out-of-range value, or a

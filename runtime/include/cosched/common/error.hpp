@@ -4,6 +4,7 @@
 // Internal invariants use assert(), not these.
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace cosched {
 
@@ -15,9 +16,13 @@ enum class ErrorKind {
   runtime,   // a task or measurement failed while running
 };
 
+// `text` with every control byte but tab written as \xNN: a message quoting a hostile file (an ESC sequence, a NUL,
+// a newline) stays one line that cannot drive the terminal and is not cut at the NUL (issue #27).
+[[nodiscard]] std::string printable(std::string_view text);
+
 class Error : public std::runtime_error {
  public:
-  Error(ErrorKind kind, const std::string& message) : std::runtime_error(message), kind_(kind) {}
+  Error(ErrorKind kind, const std::string& message) : std::runtime_error(printable(message)), kind_(kind) {}
   [[nodiscard]] ErrorKind kind() const noexcept { return kind_; }
 
  private:

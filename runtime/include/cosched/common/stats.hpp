@@ -19,4 +19,8 @@ struct SampleSummary {
 };
 [[nodiscard]] SampleSummary summarize(std::vector<double> values);
 
+// Half the range over the median, (max - min) / (2 median): how far repeated measurements of one thing spread —
+// the noise floor a prediction error is compared with. 0 for fewer than two values or a median that is not > 0.
+[[nodiscard]] double relative_half_range(const std::vector<double>& values);
+
 }  // namespace cosched

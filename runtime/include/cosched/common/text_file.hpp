@@ -29,6 +29,15 @@ void check_output_path(const std::filesystem::path& path, Overwrite overwrite, c
 void write_text_file(const std::filesystem::path& path, std::string_view content, Overwrite overwrite,
                      const std::string& what);
 
+// A new empty file beside `target` (its folder, so that renaming it onto `target` is atomic), named
+// .<target name>.XXXXXX, with the usual permissions (0666 & ~umask): where write_text_file builds an output, and
+// where an output written in steps (a profile CSV) waits for its first row. Throws PlatformError.
+struct TemporaryFile {
+  int fd = -1;
+  std::filesystem::path path;
+};
+[[nodiscard]] TemporaryFile create_temporary_beside(const std::filesystem::path& target);
+
 // Flushes standard output and reports a write error that happened on it (a full disk, a closed pipe): output
 // that could not be written is an error, not a success. Throws PlatformError.
 void flush_standard_output();

@@ -68,12 +68,13 @@ void to_json(nlohmann::json& json, const PlatformConfig& platform);
 void check_platform(const PlatformConfig& platform, const std::string& what);
 
 // This machine as the platform layer sees it: its allowed cores, the fast tier of `tier_backend` ("auto": the
-// backend chosen for this machine; emulated capacity: the platform layer's default) in `chunks` chunks (0 when the
-// backend has no fast tier). Throws UsageError for chunks or a ratio out of range, like platform::make_tier_backend
-// for an unusable backend.
+// backend chosen for this machine) in `chunks` chunks (0 when the backend has no fast tier); an emulated tier has
+// `emulated_fast_bytes` (0: the platform layer's default). Throws UsageError for chunks or a ratio out of range,
+// like platform::make_tier_backend for an unusable backend.
 [[nodiscard]] PlatformConfig this_machine_platform(const std::string& tier_backend = "auto",
                                                    double emulation_ratio = kDefaultEmulationRatio,
-                                                   unsigned chunks = kDefaultFastChunks);
+                                                   unsigned chunks = kDefaultFastChunks,
+                                                   std::uint64_t emulated_fast_bytes = 0);
 
 // The KNL 7210 flat-mode node the paper used (64 cores, 16 GiB MCDRAM in 20 chunks) — the default platform of
 // model profiles; configs/platforms/knl-7210-flat.toml holds the same values.

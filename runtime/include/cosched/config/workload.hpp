@@ -96,9 +96,12 @@ void add_stream_tasks(Workload& workload, const StreamTaskGroup& group, const st
 // {placeholder} that is not one of command_placeholders(). A {word} is a placeholder when word is
 // [A-Za-z_][A-Za-z0-9_]*; other braces ("{print $1}", "{}") are left alone.
 void check_command(const std::vector<std::string>& argv, const std::string& where);
-// Throws InputError(where, ...) naming the entry unless each is NAME=VALUE with NAME a shell variable name
-// ([A-Za-z_][A-Za-z0-9_]*) and no NUL byte: a command's environment, from a workload or a sweep file.
-void check_environment(const std::vector<std::string>& variables, const std::string& where);
+// A command's environment, from a workload's "env" or a sweep file's env table, as NAME=VALUE entries in the
+// order given. Throws InputError(where, ...) naming the entry unless each NAME is a shell variable name
+// ([A-Za-z_][A-Za-z0-9_]*; checked before joining, so a name "A=B" is refused, not read as A="B=...") and
+// neither holds a NUL byte.
+[[nodiscard]] std::vector<std::string> environment_entries(
+    const std::vector<std::pair<std::string, std::string>>& variables, const std::string& where);
 
 // How to read workload files. `platform` is needed for footprint_percent_of_fast (a TOML entry without it is an
 // error naming the key); `known_kernels`, when not empty, are the kernels a STREAM task may name (the caller's
@@ -114,7 +117,7 @@ struct WorkloadReadOptions {
                                            const WorkloadReadOptions& options = {});
 // JSON workloads only: an Instance JSON (a root with "resources") is refused, naming the composed reader — its
 // tasks are read by sched's one Instance parser, then task_from_json on each task's attributes
-// (cli/workload_reading.hpp; config does not depend on sched).
+// (exec/workload_file.hpp; config does not depend on sched).
 [[nodiscard]] Workload parse_workload_json(std::string_view text, const std::string& source,
                                            const WorkloadReadOptions& options = {});
 // The same from JSON already parsed (parse_json_text), for a reader that first looks at what a file holds.

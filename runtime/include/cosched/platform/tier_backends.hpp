@@ -134,8 +134,9 @@ struct TierBackendInfo {
 // Bytes of one page for rounding tier splits.
 [[nodiscard]] std::size_t page_bytes();
 
-// Elements of `count` doubles that go to the fast tier for fraction f in [0,1]: ceil(f * bytes) rounded up to a
-// whole page, capped at the array. Throws UsageError for f outside [0,1] or NaN.
+// Elements of `count` doubles that go to the fast tier for fraction f in [0,1]: the whole array when f * bytes
+// covers it, else f * bytes rounded DOWN to whole pages (never more than f: the arrays of a task stay within its
+// grant). Throws UsageError for f outside [0,1] or NaN.
 [[nodiscard]] std::size_t fast_element_count(std::size_t count, double fast_fraction);
 
 }  // namespace cosched::platform

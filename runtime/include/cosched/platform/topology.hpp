@@ -80,12 +80,19 @@ struct Core {
   unsigned package = 0;
 };
 
+// Limits of a saved hwloc XML topology, checked before hwloc reads it (docs/platform.md): real machines nest
+// under 20 levels (Machine, Package, Groups, caches, Core, PU, PCI bridges) and no NUMA node, cache or page
+// reaches a pebibyte.
+inline constexpr int kMaxTopologyXmlDepth = 64;
+inline constexpr std::uint64_t kMaxTopologyBytes = std::uint64_t{1} << 50;
+
 class Topology {
  public:
   // This machine through hwloc; only the PUs this process may use (cgroups, taskset, Slurm) count.
   [[nodiscard]] static Topology this_system();
   // A saved hwloc XML (never treated as this system: binding against it is not possible). Everything in the
-  // file counts as usable. Throws InputError naming the file when it is missing or does not parse.
+  // file counts as usable. Throws InputError naming the file when it is missing, is not well-formed, breaks the
+  // limits above, or crashes hwloc (which reads it in a child process first).
   [[nodiscard]] static Topology from_xml(const std::string& path);
   // Classifies plain facts (what the two above do after reading hwloc; tests feed hand-made facts).
   [[nodiscard]] static Topology from_facts(TopologyFacts facts);

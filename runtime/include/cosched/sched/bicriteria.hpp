@@ -112,6 +112,14 @@ enum class LpIntervals {
 // resource and finite interval. With LpIntervals::paper_printed the same LP on the printed intervals: not a bound.
 // 0 for an instance without tasks; empty when the solver does not report an optimum (no bound is claimed then),
 // which for paper_printed includes an infeasible LP (the tasks' least surfaces do not fit by 2 C*max).
+// The LP grows with the tasks (a column per task and interval) and CLP's time with it faster than linearly: `plan`
+// solves it by itself only up to this many tasks, where it costs at most about what planning does
+// (docs/bicriteria.md, "Where the LP is solved"); beyond, only when asked (`plan --lp-bound`).
+inline constexpr std::size_t kLpBoundMaxTasks = 1000;
+[[nodiscard]] inline bool lp_bound_affordable(const Instance& instance) {
+  return instance.task_count() <= kLpBoundMaxTasks;
+}
+
 [[nodiscard]] std::optional<double> weighted_completion_lower_bound(
     const Instance& instance, LpCompletionCost cost = LpCompletionCost::fastest_time_floor,
     LpIntervals intervals = LpIntervals::covering);

@@ -14,8 +14,10 @@
 #include "platform/system_topology.hpp"
 #include "platform/topology/fast_tier_classifier.hpp"
 #include "platform/topology/hwloc_facts.hpp"
+#include "platform/topology/crash_isolation.hpp"
 #include "platform/topology/mode_inference.hpp"
 #include "platform/topology/text.hpp"
+#include "platform/topology/xml_precheck.hpp"
 
 namespace cosched::platform {
 
@@ -122,9 +124,9 @@ Topology Topology::this_system() {
       topology_detail::read_facts(system_topology(), std::string(this_system_source), usable_cpuset()));
 }
 
-Topology Topology::from_xml(const std::string& path) {
-  std::error_code error;
-  if (!std::filesystem::is_regular_file(path, error)) throw InputError(path, "no such hwloc XML file");
+namespace {
+
+TopologyFacts read_xml_facts(const std::string& path) {
   HwlocTopologyOwner owner;
   if (hwloc_topology_init(&owner.topology) != 0) throw PlatformError("hwloc_topology_init", "failed", errno);
   // Keep everything the file describes: disallowed PUs/nodes and memory-side caches (KNL cache/hybrid MCDRAM).
@@ -135,8 +137,22 @@ Topology Topology::from_xml(const std::string& path) {
     throw InputError(path, "cannot be read as an hwloc XML topology");
   }
   if (hwloc_topology_load(owner.topology) != 0) throw InputError(path, "is not a valid hwloc XML topology");
-  return from_facts(
-      topology_detail::read_facts(owner.topology, path, hwloc_topology_get_topology_cpuset(owner.topology)));
+  return topology_detail::read_facts(owner.topology, path, hwloc_topology_get_topology_cpuset(owner.topology));
+}
+
+}  // namespace
+
+Topology Topology::from_xml(const std::string& path) {
+  std::error_code error;
+  if (!std::filesystem::is_regular_file(path, error)) throw InputError(path, "no such hwloc XML file");
+  // The file is untrusted: what can be checked is checked before hwloc sees it, and hwloc then reads it once in a
+  // child process, so whatever else crashes hwloc's import (docs/platform.md) ends the child, not us.
+  topology_detail::precheck_topology_xml(path);
+  if (const auto crash = topology_detail::crash_in_child([&] { (void)read_xml_facts(path); })) {
+    throw InputError(path, "hwloc " + *crash + " reading this file: it is not an hwloc XML topology hwloc can "
+                           "load (an object without its cpusets or nodesets, a broken reference?)");
+  }
+  return from_facts(read_xml_facts(path));
 }
 
 std::vector<unsigned> Topology::pus() const {

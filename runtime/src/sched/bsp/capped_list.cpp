@@ -6,6 +6,7 @@
 #include <numeric>
 #include <queue>
 
+#include "cosched/common/invariant.hpp"
 #include "sched/bsp/placement.hpp"
 
 namespace cosched::sched {
@@ -50,7 +51,8 @@ class ListScheduler {
         running.push({end, task.procs});
       }
       if (waiting == 0) break;
-      assert(!running.empty());
+      // Always checked: with nothing running and a task waiting, the loop would wait for a completion for ever.
+      check_invariant(!running.empty(), "a waiting BSP task fits no free processors while nothing runs");
       now = running.top().time;
       while (!running.empty() && running.top().time == now) {
         free += running.top().procs;

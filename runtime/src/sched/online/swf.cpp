@@ -6,6 +6,7 @@
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <optional>
 
 #include "cosched/common/checked.hpp"
 #include "cosched/common/error.hpp"
@@ -94,6 +95,50 @@ SwfRecord parse_record(std::string_view line, const std::string& where) {
   return record;
 }
 
+// The value of the header line "<key>: <value>" (leading blanks skipped), nullopt when the line is another key's.
+std::optional<std::string_view> header_value(std::string_view line, std::string_view key) {
+  while (!line.empty() && is_blank(line.front())) line.remove_prefix(1);
+  if (!line.starts_with(key) || !line.substr(key.size()).starts_with(':')) return std::nullopt;
+  line.remove_prefix(key.size() + 1);
+  while (!line.empty() && is_blank(line.front())) line.remove_prefix(1);
+  return line;
+}
+
+// The integer a header value starts with ("400", "400 (48 nodes)"); nullopt when it does not start with one.
+std::optional<std::int64_t> leading_integer(std::string_view value) {
+  std::int64_t number = 0;
+  const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), number);
+  if (error != std::errc() || (end != value.data() + value.size() && !is_blank(*end))) return std::nullopt;
+  return number;
+}
+
+// The header values cosched reads (the machine size, the trace's start for --from/--to) are checked where the
+// header is parsed: "MaxProcs: lots" was ignored and "UnixStartTime: yesterday" reported as missing.
+struct CheckedHeader {
+  std::string_view key;
+  std::int64_t min;
+  std::int64_t max;
+  std::string_view what;
+};
+constexpr std::array kCheckedHeaders{
+    CheckedHeader{"MaxProcs", 1, kMaxCapacity, "the machine's processor count"},
+    CheckedHeader{"UnixStartTime", 0, kMaxSwfUnixTime, "the trace's start in seconds since 1970 (UTC)"},
+};
+
+void check_header_line(std::string_view line, const std::string& where) {
+  for (const CheckedHeader& header : kCheckedHeaders) {
+    const auto value = header_value(line, header.key);
+    if (!value) continue;
+    const auto number = leading_integer(*value);
+    if (!number || *number < header.min || *number > header.max) {
+      throw InputError(where, fmt::format("header {} must be {}, an integer in [{}, {}], got \"{}\"", header.key,
+                                          header.what, header.min, header.max,
+                                          value->size() > 40 ? std::string(value->substr(0, 40)) + "..."
+                                                             : std::string(*value)));
+    }
+  }
+}
+
 }  // namespace
 
 const std::vector<std::string_view>& swf_field_names() {
@@ -128,6 +173,7 @@ SwfTrace parse_swf(std::string_view text, const std::string& source) {
     if (first == line.size()) continue;
     if (line[first] == ';') {
       trace.header.emplace_back(line.substr(first + 1));
+      check_header_line(trace.header.back(), where);
       continue;
     }
     if (trace.records.size() == kMaxSwfRecords) {
@@ -156,15 +202,7 @@ std::string to_swf(const SwfTrace& trace) {
 
 std::optional<std::int64_t> swf_header_integer(const SwfTrace& trace, std::string_view key) {
   for (const std::string& line : trace.header) {
-    std::string_view rest = line;
-    while (!rest.empty() && is_blank(rest.front())) rest.remove_prefix(1);
-    if (!rest.starts_with(key) || !rest.substr(key.size()).starts_with(':')) continue;
-    rest.remove_prefix(key.size() + 1);
-    while (!rest.empty() && is_blank(rest.front())) rest.remove_prefix(1);
-    std::int64_t value = 0;
-    const auto [end, error] = std::from_chars(rest.data(), rest.data() + rest.size(), value);
-    if (error != std::errc() || (end != rest.data() + rest.size() && !is_blank(*end))) return std::nullopt;
-    return value;
+    if (const auto value = header_value(line, key)) return leading_integer(*value);
   }
   return std::nullopt;
 }

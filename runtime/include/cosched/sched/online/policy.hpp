@@ -68,11 +68,15 @@ struct OnlineOptions {
 
 struct OnlinePolicyInfo {
   std::string_view name;
-  std::string_view summary;  // one line for --help and docs
+  std::string_view summary;                 // one line for --help and docs
+  std::vector<std::string_view> options;    // the OnlineOptions it reads, by their flags ("--rho")
 };
 
 [[nodiscard]] std::vector<OnlinePolicyInfo> online_policies();
 [[nodiscard]] std::vector<std::string> online_policy_names();
+// Throws UsageError naming the first of `given` (flags of OnlineOptions the user set: "--rho", "--reserve",
+// "--threshold") that the policy does not read, and the policies that do: an ignored option is a usage error.
+void check_online_policy_options(std::string_view name, std::span<const std::string_view> given);
 // Throws UsageError for an unknown name (listing the known ones) or options the policy refuses.
 [[nodiscard]] std::unique_ptr<OnlinePolicy> make_online_policy(std::string_view name, const OnlineOptions& options,
                                                                const OnlineWorkload& workload);

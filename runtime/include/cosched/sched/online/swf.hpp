@@ -27,6 +27,7 @@ inline constexpr std::size_t kMaxSwfBytes = std::size_t{1} << 30;
 inline constexpr std::size_t kMaxSwfLineLength = 4096;
 inline constexpr std::size_t kMaxSwfRecords = 10'000'000;
 inline constexpr double kMaxSwfInteger = 9007199254740992.0;  // 2^53
+inline constexpr std::int64_t kMaxSwfUnixTime = 253402300799;  // 9999-12-31T23:59:59Z: a header's UnixStartTime
 
 // One job line. Every field is -1 when unknown. Integer fields hold integers; times may have fractions.
 struct SwfRecord {
@@ -63,7 +64,8 @@ struct SwfTrace {
 
 // Parses SWF text. Throws InputError("<source>:<line>", ...) naming the field for a line that does not have 18
 // fields, a field that is not a number, NaN or infinite, a negative value other than -1, a fraction in an integer
-// field, or a value above its limit; and for text, a line or a record count above the limits.
+// field, or a value above its limit; a header MaxProcs (1..kMaxCapacity) or UnixStartTime (0..kMaxSwfUnixTime) that
+// is not an integer in range; and for text, a line or a record count above the limits.
 [[nodiscard]] SwfTrace parse_swf(std::string_view text, const std::string& source);
 // The bytes of a file: gzip (told by its magic bytes 1f 8b, not by its name; concatenated members are read in
 // turn) or plain text, then parse_swf. Throws InputError(source, ...) for a corrupt or truncated gzip stream and

@@ -1,0 +1,113 @@
+#include "cosched/profiler/launched_profile.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+
+#include "cosched/common/error.hpp"
+#include "cosched/profiler/command_measurer.hpp"
+#include "cosched/profiler/profile_context.hpp"
+#include "cosched/profiler/profile_csv.hpp"
+#include "cosched/profiler/progress.hpp"
+
+namespace cosched::profiler {
+
+namespace {
+
+// The sweep of `points` with `measurer` into a new CSV and its sidecar. The sidecar is written again at the end:
+// a measurer's description may grow while it runs (the command measurer records the placement each point got).
+SweepOutcome sweep_into(const std::vector<ProfilePoint>& points, PointMeasurer& measurer,
+                        const LaunchedProfileOptions& options, const std::filesystem::path& csv) {
+  SweepConfig sweep;
+  sweep.reps = options.reps;
+  sweep.warmup = 0;
+  write_profile_sidecar(csv, make_profile_sidecar(options.platform, sweep, measurer.describe()));
+  ProfileCsvWriter writer(csv, ProfileCsvWriter::Mode::create);
+  std::unique_ptr<ProgressReporter> progress;
+  if (options.progress != nullptr) {
+    progress = std::make_unique<ProgressReporter>(points.size(), options.progress,
+                                                  ::isatty(::fileno(options.progress)) != 0);
+  }
+  const SweepOutcome outcome = run_sweep(points, measurer, writer, progress.get(), nullptr);
+  if (progress) progress->finish();
+  write_profile_sidecar(csv, make_profile_sidecar(options.platform, sweep, measurer.describe()));
+  return outcome;
+}
+
+}  // namespace
+
+std::vector<unsigned> bracketing_chunks(std::uint64_t footprint_bytes, const config::PlatformConfig& platform) {
+  const auto fit = static_cast<unsigned>(std::min<double>(
+      platform.fast_chunks, std::ceil(static_cast<double>(footprint_bytes) / platform.chunk_bytes())));
+  std::vector<unsigned> chunks{0, (fit + 1) / 2, fit};
+  chunks.erase(std::unique(chunks.begin(), chunks.end()), chunks.end());  // a small footprint fits in one chunk
+  return chunks;
+}
+
+SweepOutcome profile_stream_groups(const std::vector<config::StreamTaskGroup>& groups,
+                                   const LaunchedProfileOptions& options, const std::filesystem::path& csv) {
+  std::vector<ProfilePoint> points;
+  TaskPasses::PerTask passes;
+  for (const auto& [kernel, footprint, count, group_passes] : groups) {
+    passes[{kernel, footprint}] = group_passes;
+    const std::vector<unsigned> chunks =
+        options.vary_chunks ? bracketing_chunks(footprint, options.platform) : std::vector<unsigned>{0};
+    for (unsigned cores = 1; cores <= options.platform.cores; ++cores) {
+      for (const unsigned k : chunks) points.push_back({kernel, footprint, cores, k});
+    }
+  }
+  ProcessMeasurer measurer(options.platform, options.tier, options.stream_bench, TaskPasses(std::move(passes)),
+                           options.reps, 0);
+  return sweep_into(points, measurer, options, csv);
+}
+
+std::vector<CommandProfileSpec> distinct_commands(config::Workload& workload) {
+  std::vector<CommandProfileSpec> commands;
+  for (auto& task : workload.tasks) {
+    if (task.is_stream()) {
+      throw UsageError(fmt::format("{}: task \"{}\" is a STREAM task: --workload runs batches of commands (the "
+                                   "built-in STREAM batch is `cosched demo` without --workload)",
+                                   workload.source, task.id));
+    }
+    const auto same = std::find_if(commands.begin(), commands.end(), [&](const auto& c) {
+      return c.argv == task.command && c.footprint_bytes == task.footprint_bytes;
+    });
+    if (same != commands.end()) {
+      if (task.profile.empty()) task.profile = same->name;
+      if (task.profile == same->name) continue;
+    }
+    CommandProfileSpec command;
+    command.name = task.profile.empty() ? fmt::format("cmd{}", commands.size()) : task.profile;
+    command.argv = task.command;
+    command.footprint_bytes = task.footprint_bytes;
+    command.timeout_s = task.timeout_s;
+    task.profile = command.name;
+    if (std::any_of(commands.begin(), commands.end(), [&](const auto& c) { return c.name == command.name; })) {
+      throw InputError(workload.source, fmt::format("profile \"{}\" names two different commands", command.name));
+    }
+    commands.push_back(std::move(command));
+  }
+  return commands;
+}
+
+SweepOutcome profile_commands(const std::vector<CommandProfileSpec>& commands, const LaunchedProfileOptions& options,
+                              const std::filesystem::path& csv) {
+  CommandMeasurer measurer(commands, options.tier, options.reps, 0);
+  const unsigned all = options.platform.fast_chunks;
+  std::vector<unsigned> chunks{0};
+  if (options.vary_chunks && measurer.varies_fast_memory()) chunks = {0, all / 2, all};
+  std::vector<ProfilePoint> points;
+  for (const auto& command : commands) {
+    for (unsigned cores = 1; cores <= options.platform.cores; ++cores) {
+      for (const unsigned k : chunks) {
+        points.push_back({command_kernel_name(command.name), command.footprint_bytes, cores, k});
+      }
+    }
+  }
+  return sweep_into(points, measurer, options, csv);
+}
+
+}  // namespace cosched::profiler

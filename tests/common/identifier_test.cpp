@@ -1,0 +1,44 @@
+// The id rule's own cases (issue #27, mutation testing: '/' or a leading '-' allowed in ids was caught only by one
+// test of another suite each). Ids name files (<log dir>/<id>.out), so the rule is what keeps them in their folder.
+#include "cosched/common/identifier.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "cosched/common/error.hpp"
+
+namespace cosched {
+namespace {
+
+TEST(Identifier, AcceptsTheSafeCharactersAnywhereButALeadingDotOrDash) {
+  for (const std::string& id : std::vector<std::string>{"a", "0", "_", "+x", "A.b_c+d-1", "a.", "a-", "t-list-lpt", "node-000.journal.jsonl",
+                               std::string(kMaxIdentifierLength, 'x')}) {
+    EXPECT_TRUE(is_safe_identifier(id)) << id;
+    EXPECT_NO_THROW(check_identifier(id, "w.json"));
+  }
+}
+
+TEST(Identifier, RefusesWhatCouldNameAnotherFileOrAnOption) {
+  for (const std::string& id : std::vector<std::string>{"", "a/b", "/a", "a/", "../x", "..", ".", ".hidden", "-", "-rf", "--force", "a b",
+                               "a\\b", "a:b", "a*", "caf\xc3\xa9", std::string("a\0b", 3), "a\n",
+                               std::string(kMaxIdentifierLength + 1, 'x')}) {
+    EXPECT_FALSE(is_safe_identifier(id)) << id;
+    EXPECT_THROW(check_identifier(id, "w.json"), InputError) << id;
+  }
+}
+
+TEST(Identifier, TheMessageNamesTheWhereTheIdAndTheRule) {
+  try {
+    check_identifier("a/b", "w.json: tasks[3]");
+    FAIL() << "no error";
+  } catch (const InputError& error) {
+    const std::string message = error.what();
+    EXPECT_EQ(message.rfind("w.json: tasks[3]: id \"a/b\" is not allowed", 0), 0U) << message;
+    EXPECT_NE(message.find("do not start with '.' or '-'"), std::string::npos) << message;
+  }
+}
+
+}  // namespace
+}  // namespace cosched
