@@ -392,5 +392,17 @@ TEST_F(CliTest, SimulatePrintsJsonSummariesAndWritesCsv) {
             json["algorithms"]["t-pack-ff"]["mean_ratio"]);
 }
 
+// `--algorithms all` is every registered algorithm that schedules the instances, the sim core's planners too (the
+// BSP ones refuse two resources).
+TEST_F(CliTest, SimulateAllRunsEveryRegisteredAlgorithmThatApplies) {
+  const CommandResult result = run("simulate --resources 3,2 --tasks 4 --instances 1 --algorithms all --json");
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const auto json = nlohmann::json::parse(result.out);
+  for (const std::string& name : sim::algorithm_names()) {
+    EXPECT_EQ(json["algorithms"].contains(name), name.rfind("bsp-", 0) != 0) << name;
+  }
+  EXPECT_GE(json["algorithms"]["model-search"]["mean_ratio"].get<double>(), 1.0);
+}
+
 }  // namespace
 }  // namespace cosched::sched

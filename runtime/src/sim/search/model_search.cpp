@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <chrono>
-
 #include <memory>
 #include <optional>
+#include <stdexcept>
 
 #include "cosched/sched/allocation.hpp"
 #include "cosched/sched/generator.hpp"
@@ -207,7 +207,8 @@ SearchOutcome model_search(const sched::Instance& instance, const sched::SearchL
     outcome.seconds = std::chrono::duration<double>(SteadyClock::now() - begin).count();
     return outcome;
   };
-  if (best_start == starts.end()) return finish({}, 0.0, "none");  // nothing applies: no task, nothing to plan
+  // The eight apply to every instance (d resources, any tasks): an empty list is a registry bug, not bad input.
+  if (best_start == starts.end()) throw std::logic_error("model-search: no registered algorithm plans this instance");
 
   search::Decoder decoder(instance);
   sched::Random random(limits.seed);
