@@ -6,12 +6,16 @@
 #include <vector>
 
 #include "cosched/sched/online/metrics.hpp"
+#include "cosched/sched/online/policy.hpp"
 #include "sched/online_support.hpp"
 
 namespace cosched::sched::online {
 namespace {
 
-JobOutcome ran(double start, double end, std::vector<int> alloc) { return {true, start, end, std::move(alloc)}; }
+// Released at `release` (the arrival's release: an open-loop replay).
+JobOutcome ran(double start, double end, std::vector<int> alloc, double release = 0.0) {
+  return {true, release, start, end, std::move(alloc)};
+}
 
 // Sequential jobs released at 0: reference times 10, 10 (seconds), 60 (the first of minutes: bins are [from, below)),
 // 100 (minutes) and 3600 (hours). Two end exactly at stretch 1 — not stretched: the bins count stretch > 1.
@@ -40,14 +44,14 @@ TEST(OnlineMetrics, TheStretchDividesByTheReferenceTimeNotTheActualRuntime) {
   const OnlineWorkload moldable = testing::table_workload({2}, {{testing::kInf, 10.0, 5.0}}, {0.0});
   const OnlineMetrics fast = online_metrics(moldable, std::vector<JobOutcome>{ran(0, 5, {2})});
   EXPECT_DOUBLE_EQ(fast.max_stretch, 0.5);
-  EXPECT_DOUBLE_EQ(stretch_at(moldable, 0, 5.0), 0.5);
+  EXPECT_DOUBLE_EQ((OnlineState{moldable, 0.0, {}, {}, {}, {}}.stretch_at(0, 5.0)), 0.5);
   // Started at 3 on one processor: flow 13, ran 10: stretch 1.3 (by the actual runtime it would also be 1.3; by
   // the two-processor time, 2.6).
   const OnlineMetrics late = online_metrics(moldable, std::vector<JobOutcome>{ran(3, 13, {1})});
   EXPECT_DOUBLE_EQ(late.max_stretch, 1.3);
 
   const OnlineWorkload rigid = testing::rigid_workload({4}, {{1.0, 4.0, {2}}});
-  const OnlineMetrics waited = online_metrics(rigid, std::vector<JobOutcome>{ran(3, 7, {2})});
+  const OnlineMetrics waited = online_metrics(rigid, std::vector<JobOutcome>{ran(3, 7, {2}, 1.0)});
   EXPECT_DOUBLE_EQ(waited.max_stretch, 1.5);  // (7 - 1) / 4
 }
 
