@@ -3,9 +3,11 @@
 // docs/formats.md "Node TOML"). The table goes to stdout (stderr when the node file itself goes to stdout).
 #include <fmt/core.h>
 
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cosched/profiler/calibration.hpp"
@@ -32,7 +34,23 @@ struct CalibrateFlags {
   std::optional<unsigned> rounds;
   std::string cores;
   bool quiet = false;
+  std::string compare;  // an earlier node file; empty: the file --force replaces, if any
+  double tolerance = profiler::kDefaultCalibrationTolerance;
 };
+
+// The calibration to compare with: --compare FILE, else the node file this run replaces (a second run in a row
+// with --force). Read before anything is measured: a --compare file that is not a node file is an input error,
+// a replaced file that is not one is only not compared.
+std::optional<std::pair<std::string, cosched::config::NodeModel>> previous_calibration(const CalibrateFlags& flags) {
+  if (!flags.compare.empty()) return std::pair{flags.compare, cosched::config::load_node_model(flags.compare)};
+  std::error_code error;
+  if (flags.output == "-" || !std::filesystem::is_regular_file(flags.output, error)) return std::nullopt;
+  try {
+    return std::pair{flags.output, cosched::config::load_node_model(flags.output)};
+  } catch (const cosched::Error&) {
+    return std::nullopt;
+  }
+}
 
 void run_calibrate_command(const CalibrateFlags& flags) {
   const auto overwrite = cosched::overwrite_if_forced(flags.force);
@@ -52,6 +70,7 @@ void run_calibrate_command(const CalibrateFlags& flags) {
     }
   }
   profiler::check_calibration_options(options);  // before the output is touched or anything measured
+  const auto previous = previous_calibration(flags);
 
   const profiler::Calibration calibration = profiler::calibrate(options, flags.quiet ? nullptr : stderr);
   cosched::write_text_file(flags.output, cosched::config::to_toml(calibration.model), overwrite, "node file");
@@ -62,6 +81,10 @@ void run_calibrate_command(const CalibrateFlags& flags) {
              calibration.allowed_cores, calibration.machine_was_busy() ? ": BUSY, the curves are what other work left"
                                                                         : "",
              flags.output == "-" ? "" : ", written to " + flags.output);
+  if (previous) {
+    const auto agreement = profiler::compare_calibrations(previous->second, calibration.model, flags.tolerance);
+    fmt::print(table, "{}", profiler::agreement_table(agreement, previous->first));
+  }
 }
 
 const cli::CommandRegistration registration{"calibrate", [](CLI::App& app) {
@@ -82,6 +105,14 @@ const cli::CommandRegistration registration{"calibrate", [](CLI::App& app) {
       ->check(CLI::Range(1U, profiler::kMaxCalibrationRounds));
   sub->add_option("--cores", flags->cores, "Core counts to measure, e.g. 1,2,4..8 (default 1..all allowed)");
   sub->add_flag("--quiet", flags->quiet, "No progress lines (the table is still printed)");
+  sub->add_option("--compare", flags->compare,
+                  "An earlier node file of this node: say whether every pool capacity agrees with it within "
+                  "--tolerance (default: the file --force replaces, if it is a node file)")
+      ->check(CLI::ExistingFile);
+  sub->add_option("--tolerance", flags->tolerance,
+                  "Relative change of a pool capacity still taken as agreement (default 0.15)")
+      ->capture_default_str()
+      ->check(cosched::app::finite_positive(10.0));
   sub->callback([flags] { run_calibrate_command(*flags); });
 }};
 

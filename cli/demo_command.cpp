@@ -10,6 +10,7 @@
 #include "command_registry.hpp"
 #include "cosched/common/error.hpp"
 #include "cosched/sched/algorithm.hpp"
+#include "cosched/sim/algorithms.hpp"
 #include "demo/demo.hpp"
 
 namespace {
@@ -34,8 +35,8 @@ const cosched::cli::CommandRegistration registration{"demo", [](CLI::App& app) {
                 "Inside a Slurm allocation: the batch scaled to its nodes, one job step per node (docs/cluster.md)");
   sub->add_option("--stream-bench", flags->stream_bench, "stream_bench executable (default: next to cosched)");
   sub->add_option("--algorithms", flags->algorithms,
-                  "Comma-separated registered algorithms to plan and launch (default: the eight of Sun et al. and "
-                  "bw-list-lpt; cosched plan --help lists them all)")
+                  "Comma-separated registered algorithms to plan and launch (default: the eight of Sun et al., "
+                  "bw-list-lpt and model-search; cosched plan --help lists them all)")
       ->delimiter(',');
   sub->add_option("--workload", flags->workload,
                   "Run your own batch of commands (workload JSON, docs/launcher.md) through the same pipeline")
@@ -51,7 +52,7 @@ const cosched::cli::CommandRegistration registration{"demo", [](CLI::App& app) {
     options.force = flags->force;
     options.output = flags->output;
     options.stream_bench = flags->stream_bench;
-    for (const auto& name : flags->algorithms) (void)cosched::sched::find_algorithm(name);  // before any work
+    for (const auto& name : flags->algorithms) (void)cosched::sim::find_algorithm(name);  // before any work
     options.algorithms = flags->algorithms;
     options.workload = flags->workload;
     if (flags->slurm && !options.workload.empty()) {

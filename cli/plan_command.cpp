@@ -7,8 +7,10 @@
 #include <string>
 
 #include "command_registry.hpp"
+#include "cosched/app/run_main.hpp"
 #include "cosched/common/error.hpp"
 #include "cosched/common/text_file.hpp"
+#include "cosched/sim/algorithms.hpp"
 #include "cosched/sim/prediction.hpp"
 #include "cosched/sim/plan.hpp"
 #include "cosched/sched/algorithm.hpp"
@@ -27,6 +29,7 @@ struct PlanOptions {
   bool force = false;
   std::size_t nodes = 0;  // 0: one node, a Schedule JSON; N: a cluster plan folder (docs/cluster.md)
   bool lp_bound = false;  // solve the LP bound on sum w_j C_j beyond sched::kLpBoundMaxTasks tasks too
+  cosched::sched::SearchLimits limits;  // for the algorithms that search (model-search); the others ignore it
 };
 
 // The ratio of a value to its lower bound; an instance without tasks has bounds of 0 and no meaningful ratio.
@@ -53,19 +56,20 @@ std::string printed_cell(std::optional<double> value) { return value ? fmt::form
 // bounds for the paper's comparison (docs/bicriteria.md): MRT's two-shelf makespan bound and the LP with the
 // paper's coefficients; last, LP_printed, the paper's LP on its printed intervals only — not a valid bound, shown
 // to measure how far the paper's ratios could have been against it.
-void print_comparison(const cosched::sched::Instance& instance, const Bounds& bounds) {
+void print_comparison(const cosched::sched::Instance& instance, const Bounds& bounds,
+                      const cosched::sched::SearchLimits& limits) {
   const bool contention = !instance.bandwidth().empty();
   fmt::print("{:<16} {:>14} {:>14} {:>8} {:>12}{} {:>14} {:>14} {:>8} {:>14} {:>14} {:>14}\n", "algorithm",
              "makespan", "L_min(d)", "ratio", "time (s)",
              contention ? fmt::format(" {:>14}", "contention") : std::string(), "sum_w_C", "LP_bound", "w_ratio",
              "two_shelf_LB", "LP_paper", "LP_printed");
-  for (const auto& algorithm : cosched::sched::algorithms()) {
+  for (const cosched::sched::Algorithm* algorithm : cosched::sim::algorithms()) {
     // An algorithm that does not apply to this instance (bsp-a1..a4 on two resources) gets a note, not a row.
     if (const std::string reason = algorithm->refusal(instance); !reason.empty()) {
       fmt::print("{:<12} skipped: {}\n", algorithm->name(), reason);
       continue;
     }
-    const auto result = cosched::sched::plan(*algorithm, instance, bounds.makespan);
+    const auto result = cosched::sched::plan(*algorithm, instance, bounds.makespan, limits);
     const double weighted = cosched::sched::weighted_completion_sum(instance, result.schedule.tasks);
     const std::string ratio = ratio_cell(result.schedule.makespan, bounds.makespan);
     std::string predicted;
@@ -102,7 +106,7 @@ Bounds comparison_bounds(const cosched::sched::Instance& instance, double makesp
 void run_cluster_plan(const PlanOptions& options) {
   if (options.algorithm == "all") throw cosched::UsageError("--nodes needs a single --algorithm, not all");
   if (options.output == "-") throw cosched::UsageError("--nodes needs --output DIR: the plan is a folder of files");
-  const cosched::sched::Algorithm& algorithm = cosched::sched::find_algorithm(options.algorithm);
+  const cosched::sched::Algorithm& algorithm = cosched::sim::find_algorithm(options.algorithm);
   const auto overwrite = cosched::overwrite_if_forced(options.force);
   cosched::sched::check_plan_folder(options.output, overwrite);
   const auto instance = cosched::sched::load_instance(options.instance);
@@ -121,7 +125,7 @@ void run_plan(const PlanOptions& options) {
   if (compare && options.output != "-") throw cosched::UsageError("--output needs a single --algorithm, not all");
   // Resolve the name and check the output before reading a possibly large instance: an existing output (even the
   // instance itself) is replaced only with --force.
-  const cosched::sched::Algorithm* algorithm = compare ? nullptr : &cosched::sched::find_algorithm(options.algorithm);
+  const cosched::sched::Algorithm* algorithm = compare ? nullptr : &cosched::sim::find_algorithm(options.algorithm);
   const auto overwrite = cosched::overwrite_if_forced(options.force);
   cosched::check_output_path(options.output, overwrite, "schedule");
   const auto instance = cosched::sched::load_instance(options.instance);
@@ -133,10 +137,10 @@ void run_plan(const PlanOptions& options) {
                        "--lp-bound solves it)\n", instance.task_count(), cosched::sched::kLpBoundMaxTasks);
   }
   if (compare) {
-    print_comparison(instance, comparison_bounds(instance, bound, solve_lp));
+    print_comparison(instance, comparison_bounds(instance, bound, solve_lp), options.limits);
     return;
   }
-  auto result = cosched::sched::plan(*algorithm, instance, bound);
+  auto result = cosched::sched::plan(*algorithm, instance, bound, options.limits);
   if (solve_lp) {
     result.schedule.lower_bound_weighted_completion = cosched::sched::weighted_completion_lower_bound(instance);
   }
@@ -151,8 +155,14 @@ const cosched::cli::CommandRegistration registration{"plan", [](CLI::App& app) {
   sub->add_option("--algorithm", options->algorithm,
                   fmt::format("{}, or all (comparison table; with a bandwidth model it adds the contention-aware "
                               "prediction)",
-                              fmt::join(cosched::sched::algorithm_names(), ", ")))
+                              fmt::join(cosched::sim::algorithm_names(), ", ")))
       ->required();
+  sub->add_option("--budget-ms", options->limits.budget_ms,
+                  "Wall time an algorithm that searches (model-search) may take, in ms, its starting plans included")
+      ->capture_default_str()
+      ->check(cosched::app::finite_positive(cosched::sched::kMaxSearchBudgetMs));
+  sub->add_option("--seed", options->limits.seed, "Seed of a searching algorithm's random choices")
+      ->capture_default_str();
   sub->add_option("-o,--output", options->output, "Write the Schedule JSON here (default -: stdout)");
   sub->add_flag("--force", options->force, "Replace an existing --output file (or plan folder)");
   sub->add_option("--nodes", options->nodes,

@@ -14,6 +14,7 @@
 #include "cosched/sched/generator.hpp"
 #include "cosched/sched/model.hpp"
 #include "cosched/sched/simulate.hpp"
+#include "cosched/sim/algorithms.hpp"
 #include "cosched/app/run_main.hpp"
 
 namespace {
@@ -41,8 +42,9 @@ cosched::sched::SimulationConfig make_config(const SimulateOptions& options) {
   config.instances = options.instances;
   config.seed = options.seed;
   config.algorithms = options.algorithms;
+  config.find_algorithm = cosched::sim::find_algorithm;  // every registered algorithm, the sim core's planners too
   const bool all = config.algorithms.size() == 1 && config.algorithms[0] == "all";
-  if (all) config.algorithms = cosched::sched::algorithm_names();
+  if (all) config.algorithms = cosched::sim::algorithm_names();
   cosched::sched::check_simulation_config(config);
   if (all) {
     // "all" means the algorithms that schedule these instances: bsp-a1..a4 refuse d > 1 (the refusal depends on
@@ -50,7 +52,7 @@ cosched::sched::SimulationConfig make_config(const SimulateOptions& options) {
     const auto sample =
         cosched::sched::generate_instance(config.generator, cosched::sched::instance_seed(config.seed, 0));
     std::erase_if(config.algorithms, [&](const std::string& name) {
-      return !cosched::sched::find_algorithm(name).refusal(sample).empty();
+      return !cosched::sim::find_algorithm(name).refusal(sample).empty();
     });
   }
   return config;

@@ -10,6 +10,7 @@
 #include "cosched/sched/algorithm.hpp"
 #include "cosched/sched/allocation.hpp"
 #include "cosched/sched/io.hpp"
+#include "cosched/sim/algorithms.hpp"
 #include "demo/demo_setup.hpp"
 
 namespace cosched::demo {
@@ -32,7 +33,7 @@ RunRow plan_and_launch(const DemoSetup& setup, const sched::Instance& instance, 
   row.configuration = configuration;
   row.algorithm = algorithm;
   const sched::PlanResult planned =
-      sched::plan(sched::find_algorithm(algorithm), instance, sched::lower_bound(instance));
+      sched::plan(sim::find_algorithm(algorithm), instance, sched::lower_bound(instance));
   row.planned = planned.schedule.makespan;
   row.scheduling_s = planned.seconds;
   const std::string stem = configuration + "-" + algorithm + (repeat > 0 ? fmt::format(".repeat{}", repeat) : "");

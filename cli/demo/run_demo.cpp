@@ -7,6 +7,7 @@
 #include "cosched/common/text_file.hpp"
 #include "cosched/sched/algorithm.hpp"
 #include "cosched/sched/io.hpp"
+#include "cosched/sim/algorithms.hpp"
 #include "demo/demo.hpp"
 #include "demo/demo_setup.hpp"
 
@@ -81,13 +82,17 @@ std::filesystem::path run_demo(const DemoOptions& options) {
   };
   std::vector<std::string> names = options.algorithms;
   if (names.empty()) {
+    // sched's table starts with the eight and bw-list-lpt; the sim core's planners follow (the last one is also
+    // the noise floor's plan).
     const auto registered = sched::algorithm_names();
     const std::size_t count = std::min<std::size_t>(9, registered.size());
     names.assign(registered.begin(), registered.begin() + static_cast<std::ptrdiff_t>(count));
+    for (std::string& planner : sim::planner_names()) names.push_back(std::move(planner));
   }
   say(fmt::format("cosched demo{}: calibrate and profile this node, plan a STREAM batch with the {} algorithms (the "
-                  "eight of Sun et al. and a bandwidth-aware one), launch each plan and compare observed with "
-                  "predicted makespans — the paper's model and the contention-aware one",
+                  "eight of Sun et al., a bandwidth-aware one and the planners that search under the contention "
+                  "model), launch each plan and compare observed with predicted makespans — the paper's model and "
+                  "the contention-aware one",
                   options.quick ? " (quick)" : "", names.size()));
   say("[1/7] choosing the batch, calibrating kernel passes and the node's memory bandwidth ...");
   DemoSetup setup = make_setup(options);
@@ -127,7 +132,7 @@ std::filesystem::path run_demo(const DemoOptions& options) {
   const exec::TierSetup& system_tier = instances.system_tier;
 
   // The algorithms that apply to the cores + fast memory instance (bsp-a1..a4 schedule one resource: skipped).
-  for (const auto& algorithm : sched::algorithms()) {
+  for (const sched::Algorithm* algorithm : sim::algorithms()) {
     if (const std::string reason = algorithm->refusal(tiered); !reason.empty()) {
       std::erase(names, std::string(algorithm->name()));
       say(fmt::format("      {} skipped: {}", algorithm->name(), reason));
@@ -143,7 +148,7 @@ std::filesystem::path run_demo(const DemoOptions& options) {
                     row.predicted_contention() ? fmt::format("{:7.2f} s", *row.predicted_contention()) : "      -",
                     row.observed()));
   }
-  // The noise floor: the last plan (the bandwidth-aware one) again, unchanged, to see what run-to-run noise alone
+  // The noise floor: the last plan (by default the model-driven planner's) again, unchanged, to see what run-to-run noise alone
   // does to an observed makespan.
   NoiseFloor noise{names.back(), {rows.back().observed()}};
   say(fmt::format("[5/7] noise floor: the {} plan launched {} more times ...", noise.algorithm,

@@ -13,6 +13,7 @@
 #include "cosched/platform/binding.hpp"
 #include "cosched/profiler/launched_profile.hpp"
 #include "cosched/sched/algorithm.hpp"
+#include "cosched/sim/algorithms.hpp"
 #include "cosched/sched/io.hpp"
 #include "demo/demo.hpp"
 #include "demo/demo_setup.hpp"
@@ -104,7 +105,7 @@ std::filesystem::path run_workload_demo(const DemoOptions& options) {
   if (!fast) instance = sched::leading_resources(instance, 1);
   write_text_file(setup.output / "instance.json", sched::instance_to_json(instance) + "\n", setup.overwrite(),
                   "instance");
-  const auto names = sched::algorithm_names();
+  const auto names = sim::algorithm_names();
   say(fmt::format("[2/3] planning and launching with the {} algorithms ...", names.size()));
   std::string table = "algorithm,lower_bound_s,predicted_s,observed_s,observed_over_predicted,tasks_ok,tasks_failed\n";
   for (std::size_t i = 0; i < names.size(); ++i) {

@@ -134,10 +134,11 @@ sched::TrafficTable task_traffic_table(const config::WorkloadTask& task, const N
                               std::vector<double>((platform.cores + 1) * (max_chunks + 1), 0.0));
   for (unsigned k = 0; k <= max_chunks; ++k) {
     const TierTraffic pass = stream_traffic_per_pass(task.kernel, task.footprint_bytes, k, platform);
+    const TierTraffic setup = stream_setup_traffic(task.footprint_bytes, k, platform);
     for (unsigned c = 0; c <= platform.cores; ++c) {
       const std::size_t index = c * (max_chunks + 1) + k;
-      traffic[node.fast_pool][index] += pass.fast_bytes * task.passes;
-      traffic[node.slow_pool][index] += pass.slow_bytes * task.passes;
+      traffic[node.fast_pool][index] += pass.fast_bytes * task.passes + setup.fast_bytes;
+      traffic[node.slow_pool][index] += pass.slow_bytes * task.passes + setup.slow_bytes;
     }
   }
   return traffic;

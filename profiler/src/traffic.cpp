@@ -24,6 +24,13 @@ TierTraffic stream_traffic_per_pass(const std::string& kernel, std::uint64_t foo
   return {fast * pass, (1.0 - fast) * pass * slow_pass_factor(platform)};
 }
 
+TierTraffic stream_setup_traffic(std::uint64_t footprint_bytes, unsigned chunks,
+                                 const config::PlatformConfig& platform) {
+  const auto setup = kSetupFootprints * static_cast<double>(footprint_bytes);
+  const double fast = platform.fast_chunks == 0 ? 0.0 : fast_fraction(footprint_bytes, chunks, platform.chunk_bytes());
+  return {fast * setup, (1.0 - fast) * setup};
+}
+
 NodeBandwidth node_bandwidth(const config::NodeModel& node) {
   NodeBandwidth bandwidth;
   for (std::size_t q = 0; q < node.pools.size(); ++q) {

@@ -1,11 +1,13 @@
 // Traffic per task (issue 10): the bytes a STREAM task moves from each tier and pool, from the kernel table, the
-// fast fraction and the emulated tier's re-streaming, computed by hand; and the instance that carries them.
+// fast fraction and the emulated tier's re-streaming, and (issue 23) its process's set-up — first touch and
+// validation — computed by hand; and the instance that carries them.
 #include "cosched/profiler/traffic.hpp"
 
 #include <gtest/gtest.h>
 
 #include "cosched/profiler/instance_builder.hpp"
 #include "cosched/profiler/knl_model.hpp"
+#include "cosched/sched/bandwidth.hpp"
 
 namespace cosched::profiler {
 namespace {
@@ -20,6 +22,24 @@ config::PlatformConfig platform_with(const std::string& backend) {
   p.tier_backend = backend;
   p.emulation_ratio = 5.0;
   return p;
+}
+
+// One task type of `passes` passes of triad over 120 MiB, two of them, and a profile of 0.1 s per pass at every
+// allocation of `platform`.
+struct FlatTriad {
+  config::Workload workload;
+  ProfileSet profiles;
+};
+FlatTriad flat_triad(const config::PlatformConfig& platform, unsigned passes) {
+  FlatTriad flat;
+  flat.workload.name = "w";
+  config::add_stream_tasks(flat.workload, {"triad", 120 * kMiB, 2, passes});
+  std::vector<ProfileRow> rows;
+  for (unsigned c = 1; c <= platform.cores; ++c) {
+    for (unsigned k = 0; k <= platform.fast_chunks; ++k) rows.push_back({{"triad", 120 * kMiB, c, k}, 0.1, 0.1, 0.1, 1, 1.0});
+  }
+  flat.profiles.add(rows, platform.chunk_bytes());
+  return flat;
 }
 
 TEST(Traffic, OnePassMovesTheFootprintSplitByTheFastFraction) {
@@ -44,31 +64,22 @@ TEST(Traffic, TheEmulatedSlowTierIsStreamedRatioTimes) {
 
 TEST(Traffic, TheInstanceCarriesThePoolsAndEveryTasksTrafficTimesItsPasses) {
   const auto platform = platform_with("emulated");
-  config::Workload workload;
-  workload.name = "w";
-  config::add_stream_tasks(workload, {"triad", 120 * kMiB, 2, 3});
-  std::vector<ProfileRow> rows;
-  for (unsigned c = 1; c <= platform.cores; ++c) {
-    for (unsigned k = 0; k <= platform.fast_chunks; ++k) {
-      rows.push_back({{"triad", 120 * kMiB, c, k}, 0.1, 0.1, 0.1, 1, 1.0});
-    }
-  }
-  ProfileSet profiles;
-  profiles.add(rows, platform.chunk_bytes());
+  const auto [workload, profiles] = flat_triad(platform, 3);
   NodeBandwidth node;
   node.model.pools.push_back({"dram", {1.0, 2.0}, {1e10, 1.2e10}});
   const sched::Instance instance = build_instance(workload, profiles, platform, &node);
   ASSERT_EQ(instance.bandwidth().pools.size(), 1U);
   ASSERT_NE(instance.tasks()[1].traffic, nullptr);
   const auto& dram = (*instance.tasks()[1].traffic)[0];
-  // 1 core, 2 chunks: 3 passes x (60 MiB fast + 5 x 60 MiB slow) = 3 x 360 MiB, all from the one DRAM pool.
-  EXPECT_DOUBLE_EQ(dram[1 * 5 + 2], 3.0 * 360.0 * kMiB);
-  EXPECT_DOUBLE_EQ(dram[2 * 5 + 4], 3.0 * 120.0 * kMiB);  // all fast: the footprint once per pass
-  // 3 x 120 MiB in 3 x 0.1 s: 1.26e9 bytes/s on average, below the 1e10 one core gets: it streams 12.6 % of the
-  // time, at 1e10 bytes/s.
+  // 1 core, 2 chunks: 3 passes x (60 MiB fast + 5 x 60 MiB slow) = 3 x 360 MiB, plus the set-up's 2 x 120 MiB
+  // (first touch and validation, never re-streamed), all from the one DRAM pool.
+  EXPECT_DOUBLE_EQ(dram[1 * 5 + 2], 3.0 * 360.0 * kMiB + 240.0 * kMiB);
+  EXPECT_DOUBLE_EQ(dram[2 * 5 + 4], 3.0 * 120.0 * kMiB + 240.0 * kMiB);  // all fast: the footprint once per pass
+  // (3 x 120 + 240) MiB in 3 x 0.1 s: 2.10e9 bytes/s on average, below the 1e10 one core gets: it streams 21 % of
+  // the time, at 1e10 bytes/s.
   const sched::FlowDemand flow = instance.demand(0, std::vector<int>{1, 4});
-  EXPECT_DOUBLE_EQ(flow.streaming_share, 120.0 * kMiB / 0.1 / 1e10);
-  EXPECT_DOUBLE_EQ(flow.bytes_per_s[0] * flow.streaming_share, 120.0 * kMiB / 0.1);
+  EXPECT_DOUBLE_EQ(flow.streaming_share, 600.0 * kMiB / 0.3 / 1e10);
+  EXPECT_DOUBLE_EQ(flow.bytes_per_s[0] * flow.streaming_share, 600.0 * kMiB / 0.3);
   // Without a node model: no pools, no traffic.
   const sched::Instance plain = build_instance(workload, profiles, platform);
   EXPECT_TRUE(plain.bandwidth().empty());
@@ -90,8 +101,48 @@ TEST(Traffic, ARealNodeSendsEachTiersBytesToItsPool) {
   task.footprint_bytes = 120 * kMiB;
   task.passes = 2;
   const auto traffic = task_traffic_table(task, bandwidth, platform_with("numa"));
-  EXPECT_DOUBLE_EQ(traffic[0][1 * 5 + 2], 2.0 * 60.0 * kMiB);  // half fast: mcdram
-  EXPECT_DOUBLE_EQ(traffic[1][1 * 5 + 2], 2.0 * 60.0 * kMiB);  // half slow: ddr, streamed once
+  // Half fast: 2 passes x 60 MiB and the set-up's half of 2 x 120 MiB from each pool.
+  EXPECT_DOUBLE_EQ(traffic[0][1 * 5 + 2], 2.0 * 60.0 * kMiB + 120.0 * kMiB);  // mcdram
+  EXPECT_DOUBLE_EQ(traffic[1][1 * 5 + 2], 2.0 * 60.0 * kMiB + 120.0 * kMiB);  // ddr, streamed once
+}
+
+// The set-up phase of a process: first touch writes the footprint once, validation reads it once; the fast
+// fraction splits it between the tiers and the emulated tier does not re-stream it.
+TEST(Traffic, AProcessSetUpMovesTwiceTheFootprintSplitByTheFastFraction) {
+  const auto emulated = platform_with("emulated");
+  const TierTraffic none = stream_setup_traffic(120 * kMiB, 0, emulated);
+  EXPECT_DOUBLE_EQ(none.fast_bytes, 0.0);
+  EXPECT_DOUBLE_EQ(none.slow_bytes, 240.0 * kMiB);  // not 5 x: only kernel passes are re-streamed
+  const TierTraffic quarter = stream_setup_traffic(120 * kMiB, 1, emulated);  // 30 of 120 MiB fast
+  EXPECT_DOUBLE_EQ(quarter.fast_bytes, 60.0 * kMiB);
+  EXPECT_DOUBLE_EQ(quarter.slow_bytes, 180.0 * kMiB);
+}
+
+// Hand-worked rates with the set-up bytes: two 1-core tasks on one pool of 1e10 bytes/s (whatever the cores),
+// each a 2-pass triad over 120 MiB, all slow on a real node, taking 0.1 s per pass alone: 2 x 120 MiB + 240 MiB
+// = 480 MiB in 0.2 s, 2.5166e9 bytes/s on average; one core alone gets 1e10, so it streams s = 0.25166 of its time
+// at 1e10 bytes/s (without the set-up: s = 0.12583). Together they ask 2e10 of the pool's 1e10 while streaming:
+// each gets r = 1/2 of its demand, and progresses at 1 / ((1 - s) + s / r) = 1 / (1 + s) = 0.79894 (without the
+// set-up bytes: 0.88824) — the set-up's bytes make co-running tasks slow each other more.
+TEST(Traffic, SetUpBytesEnterTheContentionRatesComputedByHand) {
+  const auto platform = platform_with("numa");
+  const auto [workload, profiles] = flat_triad(platform, 2);
+  config::NodeModel node;
+  node.provenance.tier_backend = "numa";
+  node.pools.push_back({"ddr", {"fast", "slow"}, {{1, 2}, {10.0, 10.0}}, {}});
+  const NodeBandwidth bandwidth = node_bandwidth(node);
+  const sched::Instance instance = build_instance(workload, profiles, platform, &bandwidth);
+  const std::vector<int> one_core_all_slow{1, 0};
+  const std::vector<sched::FlowDemand> flows{instance.demand(0, one_core_all_slow),
+                                             instance.demand(1, one_core_all_slow)};
+  const double share = 480.0 * kMiB / 0.2 / 1e10;
+  EXPECT_NEAR(share, 0.25166, 1e-5);
+  EXPECT_DOUBLE_EQ(flows[0].streaming_share, share);
+  EXPECT_DOUBLE_EQ(flows[0].bytes_per_s[0], 1e10);
+  const std::vector<double> rates = sched::progress_rates(instance.bandwidth(), flows);
+  ASSERT_EQ(rates.size(), 2U);
+  EXPECT_DOUBLE_EQ(rates[0], 1.0 / (1.0 + share));
+  EXPECT_NEAR(rates[1], 0.79894, 1e-5);
 }
 
 }  // namespace

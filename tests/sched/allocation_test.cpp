@@ -12,31 +12,6 @@ namespace {
 
 using testing::kInf;
 
-// Lines 5-12 of Algorithm 1 as written: sort all P allocations by time (ties by area, then index), keep an
-// allocation when its area is below every area seen so far.
-std::vector<AdmissibleAllocation> reference_admissible(const AllocationSpace& space, const TimeProfile& profile) {
-  std::vector<double> times(space.size());
-  profile.fill_times(space, times);
-  std::vector<AdmissibleAllocation> all;
-  for (std::size_t index = 0; index < space.size(); ++index) {
-    all.push_back({times[index], area(space, space.decode(index), times[index]), index});
-  }
-  std::sort(all.begin(), all.end(), [](const auto& a, const auto& b) {
-    if (a.time != b.time) return a.time < b.time;
-    if (a.area != b.area) return a.area < b.area;
-    return a.index < b.index;
-  });
-  std::vector<AdmissibleAllocation> admissible;
-  double min_area = kInf;
-  for (const auto& entry : all) {
-    if (entry.area < min_area) {
-      min_area = entry.area;
-      admissible.push_back(entry);
-    }
-  }
-  return admissible;
-}
-
 void expect_same_lists(const std::vector<AdmissibleAllocation>& actual,
                        const std::vector<AdmissibleAllocation>& expected, std::uint64_t seed) {
   ASSERT_EQ(actual.size(), expected.size()) << "seed " << seed;
@@ -57,7 +32,7 @@ TEST(AdmissibleScannerTest, MatchesSortAndScanOnDenseTablesWithPlateaus) {
     const Instance instance = testing::random_dense_instance(seed, capacities, 2);
     for (const auto& task : instance.tasks()) {
       scanner.scan(instance.space(), *task.profile, list);
-      expect_same_lists(list, reference_admissible(instance.space(), *task.profile), seed);
+      expect_same_lists(list, testing::sort_and_scan_front(instance.space(), *task.profile), seed);
       for (std::size_t k = 1; k < list.size(); ++k) {
         EXPECT_LT(list[k - 1].time, list[k].time);
         EXPECT_GT(list[k - 1].area, list[k].area);
@@ -77,7 +52,7 @@ TEST(AdmissibleScannerTest, MatchesSortAndScanOnSyntheticProfiles) {
     const Instance instance = generate_instance(config, seed);
     for (const auto& task : instance.tasks()) {
       scanner.scan(instance.space(), *task.profile, list);
-      expect_same_lists(list, reference_admissible(instance.space(), *task.profile), seed);
+      expect_same_lists(list, testing::sort_and_scan_front(instance.space(), *task.profile), seed);
     }
   }
 }

@@ -76,6 +76,55 @@ TEST(KnapsackTest, IsOptimalAgainstBruteForce) {
   }
 }
 
+// The dynamic programme as it was before issue 25: every capacity vector in AllocationSpace order, descending, a
+// fit test per state. The faster one (only the sub-box above each demand, first resource innermost) must choose
+// the same items, ties included.
+std::vector<std::size_t> full_table_knapsack(const std::vector<KnapsackItem>& items, const std::vector<int>& capacities) {
+  const AllocationSpace space(capacities);
+  const std::size_t d = capacities.size();
+  std::vector<double> best(space.size(), 0.0);
+  std::vector<std::vector<bool>> take(items.size());
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    const std::size_t offset = space.index_of(items[i].demand);
+    if (offset == 0) continue;
+    take[i].assign(space.size(), false);
+    for (std::size_t c = space.size(); c-- > offset;) {
+      const std::vector<int> have = space.decode(c);
+      bool fits = true;
+      for (std::size_t r = 0; r < d; ++r) fits = fits && items[i].demand[r] <= have[r];
+      if (fits && best[c - offset] + items[i].weight > best[c]) {
+        best[c] = best[c - offset] + items[i].weight;
+        take[i][c] = true;
+      }
+    }
+  }
+  std::vector<std::size_t> chosen;
+  std::size_t c = space.size() - 1;
+  for (std::size_t i = items.size(); i-- > 0;) {
+    if (take[i].empty() || take[i][c]) chosen.insert(chosen.begin(), i);
+    if (!take[i].empty() && take[i][c]) c -= space.index_of(items[i].demand);
+  }
+  return chosen;
+}
+
+TEST(KnapsackTest, ChoosesExactlyWhatTheFullTableChose) {
+  for (std::uint64_t seed = 0; seed < 300; ++seed) {
+    Random random(seed);
+    const std::size_t d = 1 + seed % 4;
+    std::vector<int> capacities;
+    for (std::size_t r = 0; r < d; ++r) capacities.push_back(1 + static_cast<int>(random.index(d == 1 ? 30 : 7)));
+    std::vector<KnapsackItem> items(1 + random.index(25));
+    for (auto& item : items) {
+      for (std::size_t r = 0; r < d; ++r) {
+        item.demand.push_back(static_cast<int>(random.index(static_cast<std::size_t>(capacities[r]) / 2 + 1)));
+      }
+      // Mostly small integers: many optima of equal weight, so the choice among them is what is compared.
+      item.weight = random.index(4) == 0 ? random.uniform_below(0, 3) : static_cast<double>(random.index(3));
+    }
+    EXPECT_EQ(max_weight_knapsack(items, capacities), full_table_knapsack(items, capacities)) << "seed " << seed;
+  }
+}
+
 TEST(KnapsackTest, TakesItemsWithoutDemandAndNothingFromNoItems) {
   EXPECT_TRUE(max_weight_knapsack({}, {4}).empty());
   const std::vector<KnapsackItem> items{{{0, 0}, 1.0}, {{2, 1}, 5.0}, {{1, 1}, 4.0}, {{1, 0}, 2.0}};

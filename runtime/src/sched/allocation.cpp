@@ -7,6 +7,8 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <memory>
+#include <optional>
 #include <queue>
 
 #include "cosched/common/error.hpp"
@@ -163,37 +165,37 @@ ResourceAllocation allocate_resources(const Instance& instance, double s) {
   ResourceAllocation result;
   if (n == 0) return result;
 
-  // Admissible lists of all tasks, flat; list j is admissible[offset[j] .. offset[j+1]).
-  std::vector<AdmissibleAllocation> admissible;
-  std::vector<std::size_t> offset(n + 1, 0);
-  {
-    AdmissibleScanner scanner;
-    std::vector<AdmissibleAllocation> list;
-    for (std::size_t j = 0; j < n; ++j) {
-      scanner.scan(instance.space(), *instance.tasks()[j].profile, list);
-      if (list.empty()) {
-        throw InputError("task \"" + instance.tasks()[j].id + "\"",
-                         "cannot run with any allocation (every execution time is infinite)");
-      }
-      admissible.insert(admissible.end(), list.begin(), list.end());
-      offset[j + 1] = admissible.size();
+  // Lines 5-12 happen inside the fronts: each task starts at its front's least area (its longest admissible time),
+  // and shortening a task moves it to the entry before.
+  std::vector<std::shared_ptr<const ParetoFront>> fronts(n);
+  std::vector<AdmissibleAllocation> start(n);
+  for (std::size_t j = 0; j < n; ++j) {
+    fronts[j] = instance.tasks()[j].profile->front(instance.space());
+    const std::optional<AdmissibleAllocation> longest = fronts[j]->least_area();
+    if (!longest) {
+      throw InputError("task \"" + instance.tasks()[j].id + "\"",
+                       "cannot run with any allocation (every execution time is infinite)");
     }
+    start[j] = *longest;
   }
 
-  // Lines 13-32: start every task at its longest admissible time (smallest area) and repeatedly shorten the task
-  // that defines t_max. Each step is logged so the best matrix is rebuilt at the end instead of copied n times.
-  std::vector<std::size_t> cursor(n);
+  // Lines 13-32: repeatedly shorten the task that defines t_max. Each step is logged so the best matrix is rebuilt
+  // at the end instead of copied n times.
+  std::vector<AdmissibleAllocation> current = start;
   detail::CompensatedSum total_area;
   std::vector<QueueEntry> heap_storage;
   heap_storage.reserve(n);
   for (std::size_t j = 0; j < n; ++j) {
-    cursor[j] = offset[j + 1] - 1;
-    total_area.add(admissible[cursor[j]].area);
-    heap_storage.push_back({admissible[cursor[j]].time, j});
+    total_area.add(current[j].area);
+    heap_storage.push_back({current[j].time, j});
   }
   std::priority_queue<QueueEntry, std::vector<QueueEntry>, LowerPriority> queue(LowerPriority{},
                                                                                 std::move(heap_storage));
-  std::vector<std::size_t> shortened;  // task shortened at each step
+  struct Step {
+    std::size_t task;
+    AdmissibleAllocation entry;  // what the task was shortened to
+  };
+  std::vector<Step> steps;
   double best = infinity;
   std::size_t best_step = 0;
   while (true) {
@@ -202,31 +204,31 @@ ResourceAllocation allocate_resources(const Instance& instance, double s) {
     const double value = std::max(area_term, top.time);
     if (value < best) {
       best = value;
-      best_step = shortened.size();
+      best_step = steps.size();
     }
     if (area_term >= top.time) break;  // the area only grows from here on
     queue.pop();
     const std::size_t k = top.task;
-    if (cursor[k] == offset[k]) break;  // task k has no shorter admissible allocation: |Q| < n
-    const double old_area = admissible[cursor[k]].area;
-    --cursor[k];
-    total_area.add(admissible[cursor[k]].area);
+    const std::optional<AdmissibleAllocation> shorter = fronts[k]->shorter_than(current[k]);
+    if (!shorter) break;  // task k has no shorter admissible allocation: |Q| < n
+    const double old_area = current[k].area;
+    current[k] = *shorter;
+    total_area.add(current[k].area);
     total_area.add(-old_area);
-    queue.push({admissible[cursor[k]].time, k});
-    shortened.push_back(k);
+    queue.push({current[k].time, k});
+    steps.push_back({k, *shorter});
   }
 
-  for (std::size_t j = 0; j < n; ++j) cursor[j] = offset[j + 1] - 1;
-  for (std::size_t step = 0; step < best_step; ++step) --cursor[shortened[step]];
+  std::vector<AdmissibleAllocation>& chosen = start;
+  for (std::size_t step = 0; step < best_step; ++step) chosen[steps[step].task] = steps[step].entry;
   result.allocation.resize(n);
   result.time.resize(n);
   detail::CompensatedSum exact_area;
   for (std::size_t j = 0; j < n; ++j) {
-    const auto& chosen = admissible[cursor[j]];
-    result.allocation[j] = chosen.index;
-    result.time[j] = chosen.time;
-    result.max_time = std::max(result.max_time, chosen.time);
-    exact_area.add(chosen.area);
+    result.allocation[j] = chosen[j].index;
+    result.time[j] = chosen[j].time;
+    result.max_time = std::max(result.max_time, chosen[j].time);
+    exact_area.add(chosen[j].area);
   }
   result.total_area = exact_area.value();
   result.bound = std::max(result.total_area / s, result.max_time);
@@ -235,6 +237,18 @@ ResourceAllocation allocate_resources(const Instance& instance, double s) {
 
 double lower_bound(const Instance& instance) {
   return allocate_resources(instance, static_cast<double>(instance.dimensions())).bound;
+}
+
+double allocation_bound(const Instance& instance, std::span<const std::size_t> allocation,
+                        std::span<const double> time) {
+  assert(allocation.size() == time.size());
+  detail::CompensatedSum total;
+  double longest = 0.0;
+  for (std::size_t j = 0; j < allocation.size(); ++j) {
+    total.add(area(instance.space(), instance.space().decode(allocation[j]), time[j]));
+    longest = std::max(longest, time[j]);
+  }
+  return std::max(total.value() / static_cast<double>(instance.dimensions()), longest);
 }
 
 }  // namespace cosched::sched

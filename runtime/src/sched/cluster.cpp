@@ -6,6 +6,7 @@
 #include <atomic>
 #include <chrono>
 #include <exception>
+#include <functional>
 #include <mutex>
 #include <numeric>
 #include <optional>
@@ -21,6 +22,42 @@ namespace {
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+void check_node_count(const Instance& instance, std::size_t nodes) {
+  if (nodes == 0 || nodes > kMaxClusterNodes) {
+    throw UsageError(fmt::format("--nodes must be in 1..{}, got {}", kMaxClusterNodes, nodes));
+  }
+  if (nodes > instance.task_count()) {
+    throw UsageError(fmt::format("--nodes {} exceeds the instance's {} tasks: a node would have nothing to run",
+                                 nodes, instance.task_count()));
+  }
+}
+
+// work(k) for every k < count on up to `threads` threads (0: the hardware's concurrency), each taking the next k
+// until none is left. The first exception stops the others from taking more and is rethrown here.
+void for_each_in_parallel(std::size_t count, unsigned threads, const std::function<void(std::size_t)>& work) {
+  std::atomic<std::size_t> next{0};
+  std::exception_ptr failure;
+  std::mutex failure_mutex;
+  const auto worker = [&] {
+    for (std::size_t k = next++; k < count; k = next++) {
+      try {
+        work(k);
+      } catch (...) {
+        const std::lock_guard lock(failure_mutex);
+        if (!failure) failure = std::current_exception();
+        next = count;
+      }
+    }
+  };
+  const unsigned hardware = std::max(1U, std::thread::hardware_concurrency());
+  const std::size_t workers = std::min<std::size_t>(count, threads == 0 ? hardware : threads);
+  std::vector<std::thread> pool;
+  for (std::size_t w = 1; w < workers; ++w) pool.emplace_back(worker);
+  worker();
+  for (auto& thread : pool) thread.join();
+  if (failure) std::rethrow_exception(failure);
 }
 
 // Node with the least area on top; among equal areas the one with fewer tasks (tasks of area 0 — a task that runs
@@ -39,13 +76,7 @@ struct NodeLoad {
 }  // namespace
 
 ClusterPartition partition_tasks(const Instance& instance, std::size_t nodes) {
-  if (nodes == 0 || nodes > kMaxClusterNodes) {
-    throw UsageError(fmt::format("--nodes must be in 1..{}, got {}", kMaxClusterNodes, nodes));
-  }
-  if (nodes > instance.task_count()) {
-    throw UsageError(fmt::format("--nodes {} exceeds the instance's {} tasks: a node would have nothing to run",
-                                 nodes, instance.task_count()));
-  }
+  check_node_count(instance, nodes);
   const double s = static_cast<double>(nodes) * static_cast<double>(instance.dimensions());
   const ResourceAllocation allocation = allocate_resources(instance, s);
   ClusterPartition partition;
@@ -89,38 +120,26 @@ Instance select_tasks(const Instance& instance, const std::vector<std::size_t>& 
 ClusterPlan plan_cluster(const Algorithm& algorithm, const Instance& instance, std::size_t nodes, unsigned threads) {
   ClusterPlan cluster;
   cluster.algorithm = std::string(algorithm.name());
+  check_node_count(instance, nodes);
   const auto partition_start = std::chrono::steady_clock::now();
+  // RA_d(N·d) starts every task at its front's least area: found here in parallel (each task's front is its own),
+  // then read by the split and, since the nodes' tasks keep their profiles, by every node's L_min(d) and plan.
+  // A task that cannot run at all is left for the split to report.
+  for_each_in_parallel(instance.task_count(), threads, [&](std::size_t j) {
+    (void)instance.tasks()[j].profile->front(instance.space())->least_area();
+  });
   cluster.partition = partition_tasks(instance, nodes);
   cluster.partition_seconds = seconds_since(partition_start);
 
   const auto plan_start = std::chrono::steady_clock::now();
   std::vector<std::optional<NodePlan>> planned(nodes);
-  // Nodes are independent: each worker takes the next node until none is left. The algorithms keep no state
-  // between calls, and the instances are read-only.
-  std::atomic<std::size_t> next{0};
-  std::exception_ptr failure;
-  std::mutex failure_mutex;
-  const auto work = [&] {
-    for (std::size_t k = next++; k < nodes; k = next++) {
-      try {
-        Instance node_instance = select_tasks(instance, cluster.partition.nodes[k]);
-        const double bound = lower_bound(node_instance);
-        PlanResult result = plan(algorithm, node_instance, bound);
-        planned[k].emplace(NodePlan{std::move(node_instance), std::move(result)});
-      } catch (...) {
-        const std::lock_guard lock(failure_mutex);
-        if (!failure) failure = std::current_exception();
-        next = nodes;
-      }
-    }
-  };
-  const unsigned hardware = std::max(1U, std::thread::hardware_concurrency());
-  const std::size_t workers = std::min<std::size_t>(nodes, threads == 0 ? hardware : threads);
-  std::vector<std::thread> pool;
-  for (std::size_t w = 1; w < workers; ++w) pool.emplace_back(work);
-  work();
-  for (auto& thread : pool) thread.join();
-  if (failure) std::rethrow_exception(failure);
+  // Nodes are independent. The algorithms keep no state between calls, and the instances are read-only.
+  for_each_in_parallel(nodes, threads, [&](std::size_t k) {
+    Instance node_instance = select_tasks(instance, cluster.partition.nodes[k]);
+    const double bound = lower_bound(node_instance);
+    PlanResult result = plan(algorithm, node_instance, bound);
+    planned[k].emplace(NodePlan{std::move(node_instance), std::move(result)});
+  });
   cluster.plan_seconds = seconds_since(plan_start);
 
   for (auto& node : planned) {

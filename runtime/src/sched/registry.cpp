@@ -77,10 +77,20 @@ const Algorithm& find_algorithm(std::string_view name) {
   throw UsageError(fmt::format("unknown algorithm \"{}\" (known: {})", name, fmt::join(algorithm_names(), ", ")));
 }
 
-PlanResult plan(const Algorithm& algorithm, const Instance& instance, double lower_bound) {
+void check_search_limits(const SearchLimits& limits) {
+  if (!(limits.budget_ms > 0.0) || !(limits.budget_ms <= kMaxSearchBudgetMs)) {
+    throw UsageError(fmt::format("the search budget must be a finite number of milliseconds > 0 and at most {}, "
+                                 "got {}",
+                                 kMaxSearchBudgetMs, limits.budget_ms));
+  }
+}
+
+PlanResult plan(const Algorithm& algorithm, const Instance& instance, double lower_bound,
+                const SearchLimits& limits) {
   if (std::string reason = algorithm.refusal(instance); !reason.empty()) throw UsageError(std::move(reason));
+  check_search_limits(limits);
   const auto begin = std::chrono::steady_clock::now();
-  PlanResult result{algorithm.schedule(instance), 0.0};
+  PlanResult result{algorithm.schedule_within(instance, limits), 0.0};
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
   result.schedule.lower_bound = lower_bound;
   require_valid(instance, result.schedule);

@@ -29,13 +29,13 @@ void check_simulation_config(const SimulationConfig& config) {
                                  "allocation phase may take: use fewer tasks or smaller capacities",
                                  config.generator.tasks, vectors, kMaxSimulationWork));
   }
-  for (const auto& name : config.algorithms) (void)find_algorithm(name);
+  for (const auto& name : config.algorithms) (void)config.find_algorithm(name);
 }
 
 std::vector<SimulationRecord> run_simulation(const SimulationConfig& config, const SimulationProgress& progress) {
   check_simulation_config(config);
   std::vector<const Algorithm*> selected;
-  for (const auto& name : config.algorithms) selected.push_back(&find_algorithm(name));
+  for (const auto& name : config.algorithms) selected.push_back(&config.find_algorithm(name));
   std::vector<SimulationRecord> records;
   records.reserve(config.instances * selected.size());
   for (std::size_t k = 0; k < config.instances; ++k) {

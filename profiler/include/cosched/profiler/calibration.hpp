@@ -61,6 +61,31 @@ void check_calibration_options(const CalibrationOptions& options);
 [[nodiscard]] Calibration calibrate(const CalibrationOptions& options, std::FILE* progress);
 [[nodiscard]] config::NodeModel calibrate_node(const CalibrationOptions& options, std::FILE* progress);
 
+// Two calibrations of one node, pool capacity by pool capacity: does `current` agree with `previous` (another run
+// of `cosched calibrate`, e.g. the file it replaces) within `tolerance`, |current / previous - 1| <= tolerance at
+// every (pool, core count) both measured? This VM's bandwidth is bimodal from one calibration to the next
+// (docs/calibration.md): a disagreement says that the node changed state between the two, and that predictions
+// made with either file describe one state only.
+inline constexpr double kDefaultCalibrationTolerance = 0.15;
+struct CapacityComparison {
+  std::string pool;
+  unsigned cores = 0;
+  double previous_gbs = 0.0;
+  double current_gbs = 0.0;
+  [[nodiscard]] double relative_change() const noexcept { return current_gbs / previous_gbs - 1.0; }
+};
+struct CalibrationAgreement {
+  double tolerance = kDefaultCalibrationTolerance;
+  std::vector<CapacityComparison> compared;  // every (pool, cores) in both, in the current model's order
+  std::vector<std::string> not_compared;     // pools or core counts only one of them has, in words
+  [[nodiscard]] bool agrees() const;          // every compared capacity within the tolerance
+};
+// Throws UsageError unless 0 < tolerance <= 10 (finite).
+[[nodiscard]] CalibrationAgreement compare_calibrations(const config::NodeModel& previous,
+                                                        const config::NodeModel& current, double tolerance);
+// One line per compared capacity (those beyond the tolerance marked DISAGREES) and a verdict naming `previous`.
+[[nodiscard]] std::string agreement_table(const CalibrationAgreement& agreement, const std::string& previous);
+
 // The result as a table for people: per pool and core count, each kernel's median GB/s with its range over the
 // rounds, and the model's GB/s; the pool line says EMULATED when the tiers are one emulated pool.
 [[nodiscard]] std::string calibration_table(const Calibration& calibration);

@@ -54,7 +54,8 @@ struct ProfileSet {
                                              const config::PlatformConfig& platform,
                                              const NodeBandwidth* bandwidth = nullptr);
 
-// A task's bytes per pool at every allocation (index p_cores * (P2 + 1) + p_chunks), all its passes.
+// A task's bytes per pool at every allocation (index p_cores * (P2 + 1) + p_chunks): all its passes and the
+// set-up of its process (stream_setup_traffic).
 [[nodiscard]] sched::TrafficTable task_traffic_table(const config::WorkloadTask& task, const NodeBandwidth& node,
                                                      const config::PlatformConfig& platform);
 

@@ -6,8 +6,7 @@
 // With f = fast_fraction(F, chunks) of it in the fast tier, the pass moves f*B bytes from the fast tier and
 // (1 - f)*B*s from the slow tier, s the backend's slow pass factor: 1 on a real node, the emulation ratio for the
 // emulated tier, whose kernels re-stream the slow part s times (docs/emulation.md). A task of P passes moves P
-// times that. Start-up, first touch and validation are not counted: they are a few passes' worth at most, and
-// the demand (traffic / whole-process time) already spreads over them.
+// times that, and a launched task — a stream_bench process — moves its set-up bytes besides (below).
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -27,6 +26,16 @@ struct TierTraffic {
 // slow pass factor). Throws UsageError for an unknown kernel.
 [[nodiscard]] TierTraffic stream_traffic_per_pass(const std::string& kernel, std::uint64_t footprint_bytes,
                                                   unsigned chunks, const config::PlatformConfig& platform);
+
+// What a stream_bench process moves besides its passes (issue 23, docs/fidelity.md): first touch writes every
+// array once (the OS zeroes each fresh page just before, a 2 MiB huge page at a time, and the zeroed lines are
+// still in the last-level cache when the initial values overwrite them: one write of the footprint reaches memory),
+// and the full validation of the fresh arrays after the last pass reads every array once. So 2 F bytes, split
+// between the tiers by the fast fraction and never re-streamed (the emulated tier re-streams kernel passes only).
+// Before issue 23 these bytes were left out, and a process's set-up counted as time that never contends.
+inline constexpr double kSetupFootprints = 2.0;
+[[nodiscard]] TierTraffic stream_setup_traffic(std::uint64_t footprint_bytes, unsigned chunks,
+                                               const config::PlatformConfig& platform);
 
 // The node's memory pools and which one serves each tier (the same one for an emulated tier: one DRAM).
 struct NodeBandwidth {

@@ -2,7 +2,10 @@
 // The moldable scheduling algorithms, each behind one small interface and registered by name (Sec. 4.5, 5.1):
 //   d-list-spt  d-list-lpt  d-pack-nf  d-pack-ff   direct:    RA_d(d) + LS_d / PS_d
 //   t-list-spt  t-list-lpt  t-pack-nf  t-pack-ff   transform: TF + RA_1(d) + LS_1 / PS_1
-// Adding an algorithm means adding one entry to the registry in src/sched/registry.cpp.
+// Adding an algorithm means adding one entry to the registry in src/sched/registry.cpp. Algorithms that evaluate
+// plans on the simulation core's clocks live above this layer, in the sim core's extension of this table
+// (cosched/sim/algorithms.hpp: every caller that lists or finds algorithms by name uses that one).
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -12,6 +15,17 @@
 #include "cosched/sched/schedule.hpp"
 
 namespace cosched::sched {
+
+// What a caller may give an algorithm that searches (the simulation core's model-driven planner): a wall-time
+// budget for the whole schedule() call and the seed of its random choices. Every other algorithm ignores it.
+inline constexpr double kDefaultSearchBudgetMs = 400.0;
+inline constexpr double kMaxSearchBudgetMs = 3'600'000.0;  // an hour: beyond it a typo, not a budget
+struct SearchLimits {
+  double budget_ms = kDefaultSearchBudgetMs;
+  std::uint64_t seed = 1;
+};
+// Throws UsageError unless the budget is finite, > 0 and at most kMaxSearchBudgetMs.
+void check_search_limits(const SearchLimits& limits);
 
 class Algorithm {
  public:
@@ -23,6 +37,12 @@ class Algorithm {
   // A schedule of every task; lower_bound is left 0 (see plan()), allocation_bound is set. Requires an empty
   // refusal().
   [[nodiscard]] virtual Schedule schedule(const Instance& instance) const = 0;
+  // The same within `limits`: an algorithm that searches stops within limits.budget_ms and draws its random
+  // choices from limits.seed; the others return schedule(instance).
+  [[nodiscard]] virtual Schedule schedule_within(const Instance& instance, const SearchLimits& limits) const {
+    (void)limits;
+    return schedule(instance);
+  }
 };
 
 // Every registered algorithm, in the order of the registry.
@@ -36,9 +56,10 @@ struct PlanResult {
   double seconds = 0.0;  // wall time of algorithm.schedule() alone
 };
 
-// Throws UsageError with algorithm.refusal(instance) when it is not empty. Runs `algorithm`, times it, records
-// `lower_bound` (L_min(d), computed once per instance by the caller) in the schedule and validates it
-// (require_valid: a violation is an internal error).
-[[nodiscard]] PlanResult plan(const Algorithm& algorithm, const Instance& instance, double lower_bound);
+// Throws UsageError with algorithm.refusal(instance) when it is not empty, or for limits check_search_limits
+// refuses. Runs `algorithm` (schedule_within `limits`), times it, records `lower_bound` (L_min(d), computed once per
+// instance by the caller) in the schedule and validates it (require_valid: a violation is an internal error).
+[[nodiscard]] PlanResult plan(const Algorithm& algorithm, const Instance& instance, double lower_bound,
+                              const SearchLimits& limits = {});
 
 }  // namespace cosched::sched

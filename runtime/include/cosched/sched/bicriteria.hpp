@@ -8,6 +8,7 @@
 // The algorithms themselves (bicriteria, gang, sequential-lptf, list-mrt, list-wlptf, list-saf) are registered in
 // src/sched/registry.cpp.
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -16,18 +17,21 @@
 
 namespace cosched::sched {
 
-// Each task's admissible allocations (time strictly increasing, normalised area strictly decreasing), so "the
-// cheapest allocation that fits a time limit" — the canonical allotment, cost order = normalised area as in RA_d —
-// is a binary search. Throws InputError naming a task whose times are all infinite.
+// "The cheapest allocation that fits a time limit" — the canonical allotment, cost order = normalised area as in
+// RA_d — read from each task's Pareto front (time strictly increasing, normalised area strictly decreasing), the
+// one RA_d and L_min(d) use. Throws InputError naming a task whose times are all infinite.
 class CanonicalAllotments {
  public:
   explicit CanonicalAllotments(const Instance& instance);
-  // The smallest-area allocation of `task` with time <= limit; nullptr when even the fastest is longer.
-  [[nodiscard]] const AdmissibleAllocation* within(std::size_t task, double limit) const;
-  [[nodiscard]] const AdmissibleAllocation& fastest(std::size_t task) const { return lists_[task].front(); }
+  // The smallest-area allocation of `task` with time <= limit; empty when even the fastest is longer.
+  [[nodiscard]] std::optional<AdmissibleAllocation> within(std::size_t task, double limit) const {
+    return fronts_[task]->within(limit);
+  }
+  [[nodiscard]] const AdmissibleAllocation& fastest(std::size_t task) const { return fastest_[task]; }
 
  private:
-  std::vector<std::vector<AdmissibleAllocation>> lists_;
+  std::vector<std::shared_ptr<const ParetoFront>> fronts_;
+  std::vector<AdmissibleAllocation> fastest_;
 };
 
 // 0/1 knapsack with a vector of capacities: the items maximising the total weight with sum of demands <= capacity

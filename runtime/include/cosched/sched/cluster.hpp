@@ -53,7 +53,8 @@ struct ClusterPlan {
 };
 
 // partition_tasks, then every node planned with `algorithm` (nodes in parallel, up to `threads`; 0: the
-// hardware's concurrency). Each schedule is validated (plan()).
+// hardware's concurrency). The tasks' least-area front entries, which the split starts from, are found first on
+// the same threads. Each schedule is validated (plan()).
 [[nodiscard]] ClusterPlan plan_cluster(const Algorithm& algorithm, const Instance& instance, std::size_t nodes,
                                        unsigned threads = 0);
 

@@ -8,6 +8,7 @@
 // streams one task's times through a reusable buffer, so nothing of size n·P is ever materialised.
 #include <nlohmann/json.hpp>
 
+#include <atomic>
 #include <cstddef>
 #include <memory>
 #include <span>
@@ -64,15 +65,29 @@ class AllocationSpace {
 // a_j(p) = sum_i p_i/P(i) * t_j(p) (Definition 2), +inf when t is +inf (footnote 3 of the paper).
 [[nodiscard]] double area(const AllocationSpace& space, std::span<const int> alloc, double time);
 
+class ParetoFront;
+
 // Execution times of one task. Contract: non-increasing in every resource, i.e. the monotone closure of
 // footnote 1 is already applied; +inf marks allocations the task cannot run with. Never NaN, never negative.
 class TimeProfile {
  public:
-  virtual ~TimeProfile() = default;
+  TimeProfile() = default;
+  // A copy is another task's profile: it starts without a front.
+  TimeProfile(const TimeProfile& /*other*/) {}
+  TimeProfile& operator=(const TimeProfile& /*other*/) { return *this; }
+  virtual ~TimeProfile();
   // Times at every allocation vector of `space` in row-major order; out.size() == space.size().
   virtual void fill_times(const AllocationSpace& space, std::span<double> out) const = 0;
   // The same value fill_times writes at `alloc`, bit for bit.
   [[nodiscard]] virtual double time_at(const AllocationSpace& space, std::span<const int> alloc) const = 0;
+
+  // The task's Pareto front on `space` (pareto_front.hpp). The front of the first space asked for is kept with the
+  // profile, so the lower bound, every algorithm and the cluster split share what any of them computed; another
+  // space gets a front of its own, not kept. Thread-safe. The front refers to this profile: it must not outlive it.
+  [[nodiscard]] std::shared_ptr<const ParetoFront> front(const AllocationSpace& space) const;
+
+ private:
+  mutable std::atomic<std::shared_ptr<const ParetoFront>> front_;
 };
 
 // Replaces t(p) by min over q <= p of t(q) (footnote 1) in one row-major sweep: when p is reached every p - e_i

@@ -4,8 +4,10 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "cosched/sched/algorithm.hpp"
 #include "cosched/sched/generator.hpp"
 
 namespace cosched::sched {
@@ -22,6 +24,9 @@ struct SimulationConfig {
   std::size_t instances = 100;
   std::uint64_t seed = 1;
   std::vector<std::string> algorithms{"d-list-lpt", "t-list-lpt", "d-pack-ff", "t-pack-ff"};  // Fig. 4's four
+  // Where the names are looked up: sched's own table, or a caller's extension of it (the simulation core's
+  // sim::find_algorithm, which adds the planners that evaluate plans on its clocks).
+  std::function<const Algorithm&(std::string_view)> find_algorithm = sched::find_algorithm;
 };
 
 struct SimulationRecord {

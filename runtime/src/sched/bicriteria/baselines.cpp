@@ -4,12 +4,12 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <optional>
 
 #include "cosched/common/error.hpp"
 #include "cosched/sched/allocation.hpp"
 #include "cosched/sched/rigid.hpp"
 #include "sched/bicriteria/algorithms.hpp"
-#include "sched/compensated_sum.hpp"
 
 namespace cosched::sched::detail {
 
@@ -33,34 +33,20 @@ double finite_time(const Instance& instance, std::size_t task, double time) {
 }  // namespace
 
 double allocation_bound(const Instance& instance, const AllottedList& list) {
-  CompensatedSum total;
-  double longest = 0.0;
-  for (std::size_t j = 0; j < list.allocation.size(); ++j) {
-    total.add(area(instance.space(), instance.space().decode(list.allocation[j]), list.time[j]));
-    longest = std::max(longest, list.time[j]);
-  }
-  return std::max(total.value() / static_cast<double>(instance.dimensions()), longest);
+  return sched::allocation_bound(instance, list.allocation, list.time);
 }
 
 namespace {
 
 // Each task's smallest allocation it can run with: the least sum_i p_i/P(i) with a finite time (1 processor for
-// d = 1), ties to the shorter time. "Sequential" on d resources.
+// d = 1), ties to the shorter time, then the lower index (ParetoFront::least_share). "Sequential" on d resources.
 AllottedList smallest_allocations(const Instance& instance) {
-  const AllocationSpace& space = instance.space();
   AllottedList list;
-  std::vector<double> times(space.size());
-  std::vector<double> shares(space.size());
-  for (std::size_t k = 0; k < space.size(); ++k) shares[k] = space.share_sum(space.decode(k));
   for (std::size_t j = 0; j < instance.task_count(); ++j) {
-    instance.tasks()[j].profile->fill_times(space, times);
-    std::size_t chosen = space.size() - 1;  // all resources: finite after the monotone closure if anything is
-    for (std::size_t k = 0; k < space.size(); ++k) {
-      if (!std::isfinite(times[k])) continue;
-      if (shares[k] < shares[chosen] || (shares[k] == shares[chosen] && times[k] < times[chosen])) chosen = k;
-    }
-    list.allocation.push_back(chosen);
-    list.time.push_back(finite_time(instance, j, times[chosen]));
+    const std::optional<AdmissibleAllocation> smallest =
+        instance.tasks()[j].profile->front(instance.space())->least_share();
+    list.allocation.push_back(smallest ? smallest->index : instance.space().size() - 1);
+    list.time.push_back(finite_time(instance, j, smallest ? smallest->time : std::numeric_limits<double>::infinity()));
   }
   return list;
 }

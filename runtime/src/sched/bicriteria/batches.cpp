@@ -14,7 +14,7 @@ namespace {
 
 struct Candidate {
   std::size_t task;
-  const AdmissibleAllocation* allotment;
+  AdmissibleAllocation allotment;
 };
 
 // A knapsack item: one task, or small tasks with the same allotment stacked on it one after the other.
@@ -30,11 +30,11 @@ std::vector<Item> merge_candidates(const Instance& instance, const std::vector<C
   std::vector<Item> items;
   std::map<std::size_t, std::vector<Candidate>> small_by_allotment;
   for (const Candidate& candidate : candidates) {
-    if (candidate.allotment->time <= length / 2) {
-      small_by_allotment[candidate.allotment->index].push_back(candidate);
+    if (candidate.allotment.time <= length / 2) {
+      small_by_allotment[candidate.allotment.index].push_back(candidate);
     } else {
       const double weight = instance.tasks()[candidate.task].weight;
-      items.push_back({{candidate}, candidate.allotment->time, weight});
+      items.push_back({{candidate}, candidate.allotment.time, weight});
     }
   }
   for (auto& [index, group] : small_by_allotment) {
@@ -43,12 +43,12 @@ std::vector<Item> merge_candidates(const Instance& instance, const std::vector<C
     });
     Item stack;
     for (const Candidate& candidate : group) {
-      if (!stack.members.empty() && stack.length + candidate.allotment->time > length) {
+      if (!stack.members.empty() && stack.length + candidate.allotment.time > length) {
         items.push_back(std::move(stack));
         stack = Item{};
       }
       stack.members.push_back(candidate);
-      stack.length += candidate.allotment->time;
+      stack.length += candidate.allotment.time;
       stack.weight += instance.tasks()[candidate.task].weight;
     }
     if (!stack.members.empty()) items.push_back(std::move(stack));
@@ -67,8 +67,8 @@ Batch make_batch(const std::vector<Item>& items, const std::vector<std::size_t>&
   for (std::size_t k : order) {
     for (const Candidate& member : items[k].members) {
       batch.tasks.push_back(member.task);
-      batch.allocation.push_back(member.allotment->index);
-      batch.time.push_back(member.allotment->time);
+      batch.allocation.push_back(member.allotment.index);
+      batch.time.push_back(member.allotment.time);
     }
   }
   return batch;
@@ -114,13 +114,13 @@ BatchPlan plan_batches(const Instance& instance) {
     std::vector<Candidate> candidates;
     for (std::size_t j = 0; j < n; ++j) {
       if (placed[j]) continue;
-      if (const AdmissibleAllocation* allotment = allotments.within(j, length)) candidates.push_back({j, allotment});
+      if (const auto allotment = allotments.within(j, length)) candidates.push_back({j, *allotment});
     }
     const std::vector<Item> items = merge_candidates(instance, candidates, length);
     std::vector<KnapsackItem> knapsack;
     knapsack.reserve(items.size());
     for (const Item& item : items) {
-      knapsack.push_back({instance.space().decode(item.members.front().allotment->index), item.weight});
+      knapsack.push_back({instance.space().decode(item.members.front().allotment.index), item.weight});
     }
     const std::vector<std::size_t> chosen = max_weight_knapsack(knapsack, capacities);
     Batch batch = make_batch(items, chosen, start, length);

@@ -1,4 +1,5 @@
-// `cosched plan` and `cosched simulate` end to end. Needs bin/cosched from the same build (a full build makes it
+// `cosched plan` and `cosched simulate` end to end (here, beside the simulation core: `plan` lists and compares
+// every registered algorithm, sched's and the sim core's planners, sim/algorithms.hpp). Needs bin/cosched from the same build (a full build makes it
 // before ctest runs); without it the tests are skipped, never passed vacuously.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
@@ -15,6 +16,7 @@
 #include "cosched/sched/algorithm.hpp"
 #include "cosched/sched/bicriteria.hpp"
 #include "cosched/sched/io.hpp"
+#include "cosched/sim/algorithms.hpp"
 #include "support/programs.hpp"
 
 namespace cosched::sched {
@@ -104,7 +106,7 @@ TEST_F(CliTest, PlanAllAddsTheContentionAwarePredictionWithABandwidthModel) {
     fields >> name >> makespan >> bound >> ratio >> seconds >> contention;
     makespans[name] = {makespan, contention};
   }
-  EXPECT_EQ(makespans.size(), algorithm_names().size()) << all.out;
+  EXPECT_EQ(makespans.size(), sim::algorithm_names().size()) << all.out;
   EXPECT_DOUBLE_EQ(makespans["d-list-lpt"].first, 1.0);
   EXPECT_DOUBLE_EQ(makespans["d-list-lpt"].second, 2.0);
   EXPECT_DOUBLE_EQ(makespans["bw-list-lpt"].first, 2.0);
@@ -169,7 +171,7 @@ TEST_F(CliTest, PlanWritesTheWeightedCompletionSumAndItsLpBound) {
   const CommandResult all = run("plan --instance " + instance_path.string() + " --algorithm all");
   ASSERT_EQ(all.exit_code, 0) << all.err;
   EXPECT_NE(all.out.find("sum_w_C"), std::string::npos) << all.out;
-  for (const std::string& name : algorithm_names()) EXPECT_NE(all.out.find(name), std::string::npos) << name;
+  for (const std::string& name : sim::algorithm_names()) EXPECT_NE(all.out.find(name), std::string::npos) << name;
   // The last three columns: the two-shelf bound (b cannot end within 1.5, so it takes both cores for 2 while the
   // work of 6 fills them for 3: 3, the optimum), the LP with the paper's coefficients, never above ours, and the LP
   // on the paper's printed intervals (1.5, 3], (3, 6], which charges each task 1.5 x its weight: 7.5 > the optimum 7
@@ -248,6 +250,31 @@ TEST_F(CliTest, PlanReportsBadInputAndBadUsage) {
   const CommandResult usage = run("plan --instance " + instance_path.string() + " --algorithm fastest");
   EXPECT_EQ(usage.exit_code, 2);
   EXPECT_NE(usage.err.find("unknown algorithm"), std::string::npos) << usage.err;
+}
+
+// The documented form `plan ... --algorithm model-search --budget-ms MS --seed S`: a valid schedule named
+// model-search, the same one for the same seed (the search converges long before the budget here), and a budget
+// that is not a finite number of milliseconds > 0 is a usage error.
+TEST_F(CliTest, PlanWithModelSearchTakesABudgetAndASeed) {
+  const fs::path instance_path = write_instance("cli_inst.json", kInstance);
+  const Instance instance = parse_instance(kInstance, "inst");
+  const std::string plan = "plan --instance " + instance_path.string() + " --algorithm model-search";
+  std::string first;
+  for (int launch = 0; launch < 2; ++launch) {
+    const fs::path output = scratch("model-search-" + std::to_string(launch) + ".json");
+    const CommandResult planned = run(plan + " --budget-ms 5000 --seed 3 --output " + output.string());
+    ASSERT_EQ(planned.exit_code, 0) << planned.err;
+    const std::string text = read_text(output);
+    const Schedule schedule = parse_schedule(text, instance, output.string());
+    EXPECT_EQ(schedule.algorithm, "model-search");
+    EXPECT_TRUE(find_violations(instance, schedule).empty());
+    if (launch == 0) first = text;
+    EXPECT_EQ(text, first);
+  }
+  for (const char* budget : {"0", "-5", "nan", "inf", "1e300"}) {
+    const CommandResult refused = run(plan + " --budget-ms " + budget);
+    EXPECT_EQ(refused.exit_code, 2) << budget << ": " << refused.err;
+  }
 }
 
 // A failing command says why in one line on stderr.
@@ -363,6 +390,18 @@ TEST_F(CliTest, SimulatePrintsJsonSummariesAndWritesCsv) {
   EXPECT_EQ(nlohmann::json::parse(run("simulate --resources 8,4 --tasks 20 --instances 2 --seed 3 --json").out)
                 ["algorithms"]["t-pack-ff"]["mean_ratio"],
             json["algorithms"]["t-pack-ff"]["mean_ratio"]);
+}
+
+// `--algorithms all` is every registered algorithm that schedules the instances, the sim core's planners too (the
+// BSP ones refuse two resources).
+TEST_F(CliTest, SimulateAllRunsEveryRegisteredAlgorithmThatApplies) {
+  const CommandResult result = run("simulate --resources 3,2 --tasks 4 --instances 1 --algorithms all --json");
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const auto json = nlohmann::json::parse(result.out);
+  for (const std::string& name : sim::algorithm_names()) {
+    EXPECT_EQ(json["algorithms"].contains(name), name.rfind("bsp-", 0) != 0) << name;
+  }
+  EXPECT_GE(json["algorithms"]["model-search"]["mean_ratio"].get<double>(), 1.0);
 }
 
 }  // namespace
