@@ -24,6 +24,7 @@
 #include "cosched/sched/allocation.hpp"
 #include "cosched/sched/cluster.hpp"
 #include "cosched/sched/cluster_manifest.hpp"
+#include "cosched/sim/algorithms.hpp"
 #include "cosched/sim/default_planner.hpp"
 #include "cosched/sim/gantt.hpp"
 #include "cosched/sim/prediction.hpp"
@@ -125,7 +126,7 @@ void launch_on_allocation(const RunFlags& flags, const launcher::RunFolder& fold
                           const cosched::sched::Instance* instance) {
   if (instance != nullptr) {
     const auto allocation = launcher::slurm::allocation_from_environment(launcher::slurm::process_environment());
-    const auto plan = cosched::sched::plan_cluster(sim::find_planner(flags.algorithm), *instance,
+    const auto plan = cosched::sched::plan_cluster(sim::find_algorithm(flags.algorithm), *instance,
                                                    allocation.nodes.size());
     cosched::sched::write_cluster_plan(folder.cluster_plan(), plan, folder.instance().string(),
                                        cosched::Overwrite::replace);
@@ -142,7 +143,7 @@ void launch_on_allocation(const RunFlags& flags, const launcher::RunFolder& fold
 void run_batch(const RunFlags& flags) {
   // Everything that can be refused is refused before any work: the algorithm, the folder, the node, the batch and
   // every command's program.
-  const cosched::sched::Algorithm& algorithm = sim::find_planner(flags.algorithm);
+  const cosched::sched::Algorithm& algorithm = sim::find_algorithm(flags.algorithm);
   const launcher::RunFolder folder =
       flags.output.empty() ? launcher::default_run_folder(flags.batch) : launcher::RunFolder{flags.output};
   launcher::check_run_folder(folder, flags.resume, flags.force, flags.slurm);

@@ -20,6 +20,7 @@
 #include "cosched/platform/binding.hpp"
 #include "cosched/profiler/profile_cache.hpp"
 #include "support/files.hpp"
+#include "support/node_fixture.hpp"
 #include "support/programs.hpp"
 
 namespace cosched::cli {
@@ -28,22 +29,7 @@ namespace {
 namespace fs = std::filesystem;
 using test_support::CommandResult;
 
-// One pool holding both tiers (an emulated tier is the slow one's memory): valid for any tier backend.
-const std::string kNodeToml = R"(format_version = 1
-[provenance]
-host = "fixture"
-date = "2026-11-25T12:00:00Z"
-method = "a test fixture"
-cosched_version = "0.1.0"
-tier_backend = "emulated"
-emulated = true
-references = []
-[[pools]]
-name = "dram"
-tiers = ["fast", "slow"]
-cores = [1, 2]
-gbs = [4.0, 5.0]
-)";
+const std::string& kNodeToml = test_support::kOnePoolNodeToml;
 const std::string kPlatformToml =
     "name = \"tiny\"\ncores = \"auto\"\n[fast_memory]\ncapacity_mib = 8\nchunks = 4\ntier_backend = \"emulated\"\n";
 const std::string kCommands = R"({"tasks":[{"id":"a","command":["/bin/true"]},{"id":"b","command":["/bin/true"]}]})";
@@ -252,6 +238,32 @@ TEST_F(RunCli, AnInterruptedRunIsResumedWithOnlyItsUnfinishedTasks) {
   write("g.json", kCommands);
   test_support::expect_one_line_error(run("g.json --resume", ""), 3, "not the one this run planned",
                                       "resume with another batch");
+}
+
+// The README's "Run your own batch", exactly as written (from a folder holding the example batch and build/bin), with
+// a cache of the test's own: the first run calibrates and measures every kind of task, the second measures nothing
+// and runs the batch.
+TEST_F(RunCli, TheReadmesExampleRunsAsWritten) {
+  fs::create_directories(dir_ / "configs" / "workloads");
+  fs::copy_file(fs::path(COSCHED_SOURCE_DIR) / "configs" / "workloads" / "my-batch.json",
+                dir_ / "configs" / "workloads" / "my-batch.json");
+  fs::create_directories(dir_ / "build");
+  fs::create_directory_symlink(test_support::built_program("cosched").parent_path(), dir_ / "build" / "bin");
+  const std::string environment = "env XDG_CACHE_HOME=" + (dir_ / "xdg").string() + " ";
+  const std::string dry_run = "build/bin/cosched run configs/workloads/my-batch.json --dry-run";
+  const std::string run = "build/bin/cosched run configs/workloads/my-batch.json";
+  ASSERT_NE(test_support::read_text(fs::path(COSCHED_SOURCE_DIR) / "README.md").find(dry_run), std::string::npos);
+  const CommandResult first = test_support::run_shell(environment + dry_run, dir_, 300);
+  ASSERT_EQ(first.exit_code, 0) << first.out << first.err;
+  EXPECT_NE(first.out.find("calibrating this node"), std::string::npos) << first.out;
+  EXPECT_NE(first.out.find("0 from the cache, 3 measured now"), std::string::npos) << first.out;
+  EXPECT_NE(first.out.find("core 0 |"), std::string::npos) << first.out;
+  const CommandResult second = test_support::run_shell(environment + run, dir_, 300);
+  ASSERT_EQ(second.exit_code, 0) << second.out << second.err;
+  EXPECT_NE(second.out.find("3 from the cache, 0 measured now"), std::string::npos) << second.out;
+  EXPECT_EQ(second.out.find("measuring"), std::string::npos) << second.out;
+  EXPECT_NE(second.out.find("done 6/6"), std::string::npos) << second.out;
+  EXPECT_NE(second.out.find("batch: predicted"), std::string::npos) << second.out;
 }
 
 // Bad input: one line, its exit code, and neither a run folder nor a cache.

@@ -1,5 +1,7 @@
 // `cosched demo --slurm --quick` inside an allocation of the local cluster's three nodes: the demo batch runs across
-// all of them, its last line names its output folder, and `cosched report` merges that folder's node journals.
+// all of them, its last line names its output folder, and `cosched report` merges that folder's node journals. Both
+// with whole nodes (--exclusive) and with a plain `salloc -N3` as docs/cluster.md shows it, which gives each node
+// one CPU (issue #24: every task then failed; the demo now plans for the CPUs Slurm gives, and says so).
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -9,13 +11,18 @@
 namespace cosched::slurm_test {
 namespace {
 
-TEST(SlurmDemo, QuickDemoRunsAcrossTheAllocationAndItsFolderIsReported) {
+class SlurmDemo : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(SlurmDemo, QuickDemoRunsAcrossTheAllocationAndItsFolderIsReported) {
   COSCHED_REQUIRE_SLURM_CLUSTER(3);
   const fs::path dir = test_support::scratch_dir();
+  const bool whole_nodes = GetParam().find("--exclusive") != std::string::npos;
   const CommandResult demo =
-      run_in_cluster("salloc --nodes=3 --exclusive " + cosched_program() + " demo --slurm --quick --output demo", dir,
-                     280);
+      run_in_cluster(GetParam() + " " + cosched_program() + " demo --slurm --quick --output demo", dir, 280);
   ASSERT_EQ(demo.exit_code, 0) << demo.out << demo.err;
+  EXPECT_EQ(demo.out.find("Slurm gives each node 1 CPU(s): planning for 1 core(s) per node") == std::string::npos,
+            whole_nodes)
+      << demo.out;
 
   // The last line names the folder, as the one-node demo's does: "demo output: DIR" (DIR as given).
   std::string last_line = demo.out.substr(0, demo.out.find_last_not_of('\n') + 1);
@@ -43,6 +50,12 @@ TEST(SlurmDemo, QuickDemoRunsAcrossTheAllocationAndItsFolderIsReported) {
   }
   EXPECT_EQ(slurm_nodes.size(), 3U);
 }
+
+INSTANTIATE_TEST_SUITE_P(WholeNodesAndPlainSalloc, SlurmDemo,
+                         ::testing::Values("salloc --nodes=3 --exclusive", "salloc -N3"),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                           return info.param.find("--exclusive") != std::string::npos ? "Exclusive" : "Plain";
+                         });
 
 }  // namespace
 }  // namespace cosched::slurm_test
