@@ -1,13 +1,15 @@
 #pragma once
 // A kernel's arrays kept across many measurements: allocated and first-touched once, then measured any number of
-// times with different fast fractions, reps and warm-ups. The profiler sweeps the fast chunks of one
-// (kernel, footprint, cores) over one session; run_stream is a session measured once.
+// times with different fast fractions, teams, reps and warm-ups. The profiler sweeps the core counts and fast
+// chunks of one (kernel, footprint) over one session; run_stream is a session measured once.
 #include <cstddef>
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "cosched/platform/memory_tier.hpp"
+#include "cosched/platform/topology.hpp"
 #include "cosched/stream/stream_run.hpp"
 
 namespace cosched::stream {
@@ -17,7 +19,16 @@ struct SessionRun {
   std::optional<double> fast_fraction;  // share of every array in the fast tier; unset = 0, as in StreamConfig
   unsigned reps = 10;
   unsigned warmup_reps = 1;
+  // The team: indices into platform::allowed_cores(), one per thread. Empty: the session's current team.
+  std::vector<unsigned> cores{};
 };
+
+// Whether a page lands in the same memory whichever of these cores (each given by its PUs) first touches it:
+// true when they all share one memory locality of `topology` (Core::cluster: the machine on a one-node machine,
+// else a socket or an SNC cluster), false when they span several or a core is not in the topology. Arrays that
+// one team first-touched serve another team only then (StreamSession::measure).
+[[nodiscard]] bool share_first_touch_placement(const platform::Topology& topology,
+                                               const std::vector<std::vector<unsigned>>& core_pus);
 
 // A full check of the arrays as they stand (see StreamSession::finish).
 struct SessionCheck {
@@ -25,24 +36,29 @@ struct SessionCheck {
   std::string validation_message;  // "" when validated
 };
 
-// Validation (docs/stream_bench.md, "Validation across a session"): the first measurement on freshly allocated
-// arrays compares every element; later ones compare one element per page of every array (a different one each
-// time) and, for ddot, every rep's exact sum. Arrays are compared in full again before they are released for a
-// re-allocation, and by finish() — so the last measurement of every allocation is checked in full.
+// Validation (docs/stream_bench.md, "Validation across a session"): the first measurement on freshly initialised
+// arrays (allocated, or written afresh for a new team) compares every element; later ones compare one element per
+// page of every array (a different one each time) and, for ddot, every rep's exact sum. Arrays are compared in
+// full again before they are released or initialised again, and by finish() — so the first and the last
+// measurement of every team on its arrays is checked in full.
 class StreamSession {
  public:
-  // Plans the run (kernel, threads, cores, array_bytes, stores; config.fast_fraction is the first split; reps and
-  // warm-ups are per measurement) and allocates and first-touches the arrays on a pinned team. Throws like
-  // run_stream, before allocating when the config is bad.
+  // Plans the run (kernel, threads, cores, array_bytes, stores; config.fast_fraction is the first split and
+  // config.cores the first team; reps and warm-ups are per measurement) and allocates and first-touches the arrays
+  // on a pinned team. Throws like run_stream, before allocating when the config is bad.
   StreamSession(const StreamConfig& config, platform::TierBackend& backend);
   ~StreamSession();
   StreamSession(const StreamSession&) = delete;
   StreamSession& operator=(const StreamSession&) = delete;
 
-  // Moves the split to run.fast_fraction (through TierBackend::resplit; when the backend cannot, the arrays are
-  // allocated and first-touched anew), then runs warm-ups and timed reps on a pinned team. Throws UsageError for
-  // reps == 0 or a fraction outside [0,1], ResourceError when the fast tier cannot take the new split, and like
-  // run_stream otherwise. A validation failure is reported in the result, not thrown.
+  // Moves the team to run.cores and the split to run.fast_fraction, then runs warm-ups and timed reps on a pinned
+  // team. A new team keeps the arrays when the cores that first-touched them and the new ones share one memory
+  // locality (share_first_touch_placement): its threads write the initial values again, no page is allocated or
+  // faulted in anew; otherwise the arrays are allocated and first-touched by the new team. A new split moves in
+  // place when the backend can (TierBackend::resplit), else the arrays are allocated and first-touched anew.
+  // Throws UsageError for reps == 0, a fraction outside [0,1] or a bad team, ResourceError when the fast tier
+  // cannot take the new split or the cores do not exist, and like run_stream otherwise. A validation failure is
+  // reported in the result, not thrown.
   [[nodiscard]] StreamResult measure(const SessionRun& run);
 
   // Compares every element of the arrays as the last measurement left them, unless that was already done. Call it
@@ -51,7 +67,12 @@ class StreamSession {
 
   [[nodiscard]] std::size_t allocations() const noexcept;  // of the kernel's array set, the first included
   [[nodiscard]] std::size_t resplits() const noexcept;     // split changes done without re-allocating
+  [[nodiscard]] std::size_t reinitialisations() const noexcept;  // new teams on kept arrays
   [[nodiscard]] std::size_t measurements() const noexcept;
+  // Wall time so far outside the kernels' reps: allocating, first-touching and initialising arrays again; and
+  // comparing results with their exact values (full and sampled checks). For the profiler's overhead figures.
+  [[nodiscard]] double preparation_s() const noexcept;
+  [[nodiscard]] double validation_s() const noexcept;
 
  private:
   struct State;
