@@ -125,12 +125,7 @@ struct StreamSession::State {
   bool initialise_again = false;          // kept for a new team, whose threads must write the initial values
   bool fresh = true;                      // not measured since initialised: the next measurement checks in full
   bool sampled_since_full_check = false;  // a finish(), re-allocation or re-initialisation compares all first
-  std::size_t allocations = 0;
-  std::size_t resplits = 0;
-  std::size_t reinitialisations = 0;
-  std::size_t measurements = 0;
-  double preparation_s = 0.0;
-  double validation_s = 0.0;
+  SessionCounts counts;
 
   [[nodiscard]] std::size_t words(std::size_t k) const { return plan.shape.arrays[k].words; }
 
@@ -144,7 +139,7 @@ struct StreamSession::State {
   void initialise() {
     const Clock::time_point start = Clock::now();
     (void)detail::run_pinned_team(plan, [this](unsigned thread) { work->first_touch(thread, spans); });
-    preparation_s += seconds_since(start);
+    counts.preparation_s += seconds_since(start);
     initialise_again = false;
     fresh = true;
     sampled_since_full_check = false;
@@ -162,8 +157,8 @@ struct StreamSession::State {
       check_split(backend, owned[k].span(), words(k), plan.fast_words[k]);
       spans[k] = owned[k].span();
     }
-    ++allocations;
-    preparation_s += seconds_since(start);
+    ++counts.allocations;
+    counts.preparation_s += seconds_since(start);
     touched_by = plan.core_pus;
     initialise();
     arrays_ready = true;
@@ -198,7 +193,7 @@ struct StreamSession::State {
     }
     for (std::size_t k : moved) spans[k] = owned[k].span();
     plan.fast_words = fast_words;
-    ++resplits;
+    ++counts.resplits;
     return true;
   }
 
@@ -207,7 +202,7 @@ struct StreamSession::State {
     std::vector<detail::SliceCheck> checks(threads);
     (void)detail::run_pinned_team(plan, [&](unsigned thread) { checks[thread] = work->check(thread, spans, {}); });
     sampled_since_full_check = false;
-    validation_s += seconds_since(start);
+    counts.validation_s += seconds_since(start);
     const std::string problem = describe_mismatches(checks, {}, plan.shape);
     return {problem.empty(), problem};
   }
@@ -260,7 +255,7 @@ struct StreamSession::State {
     if (problem.empty()) problem = split_problem;
     if (initialise_again) {
       initialise();
-      ++reinitialisations;
+      ++counts.reinitialisations;
     }
     return problem;
   }
@@ -273,12 +268,17 @@ StreamSession::StreamSession(const StreamConfig& config, platform::TierBackend& 
 
 StreamSession::~StreamSession() = default;
 
-std::size_t StreamSession::allocations() const noexcept { return state_->allocations; }
-std::size_t StreamSession::resplits() const noexcept { return state_->resplits; }
-std::size_t StreamSession::reinitialisations() const noexcept { return state_->reinitialisations; }
-std::size_t StreamSession::measurements() const noexcept { return state_->measurements; }
-double StreamSession::preparation_s() const noexcept { return state_->preparation_s; }
-double StreamSession::validation_s() const noexcept { return state_->validation_s; }
+const SessionCounts& StreamSession::counts() const noexcept { return state_->counts; }
+
+SessionCounts& SessionCounts::operator+=(const SessionCounts& other) noexcept {
+  allocations += other.allocations;
+  resplits += other.resplits;
+  reinitialisations += other.reinitialisations;
+  measurements += other.measurements;
+  preparation_s += other.preparation_s;
+  validation_s += other.validation_s;
+  return *this;
+}
 
 SessionCheck StreamSession::finish() {
   if (!state_->arrays_ready || !state_->sampled_since_full_check) return {};
@@ -294,7 +294,7 @@ StreamResult StreamSession::measure(const SessionRun& run) {
   // The offset walks through all of a stride's elements over successive measurements (97 is coprime with the
   // power-of-two stride).
   const detail::CheckSample sample =
-      sampled ? detail::CheckSample{s.sample_stride, s.measurements * 97 % s.sample_stride} : detail::CheckSample{};
+      sampled ? detail::CheckSample{s.sample_stride, s.counts.measurements * 97 % s.sample_stride} : detail::CheckSample{};
   const unsigned threads = s.threads;
   const unsigned total_reps = run.warmup_reps + run.reps;
   std::vector<double> times(total_reps, 0.0);
@@ -321,9 +321,9 @@ StreamResult StreamSession::measure(const SessionRun& run) {
     checks[thread] = s.work->check(thread, s.spans, sample);
 #pragma omp barrier
 #pragma omp master
-    s.validation_s += seconds_since(check_start);
+    s.counts.validation_s += seconds_since(check_start);
   });
-  ++s.measurements;
+  ++s.counts.measurements;
   s.fresh = false;
   s.sampled_since_full_check = sampled;
 

@@ -83,7 +83,7 @@ class StreamMeasurer final : public PointMeasurer {
                               {"emulated", cost.emulated},
                               {"topology", topology_summary()}};
     if (cost.emulated) context["emulation_ratio"] = options_.platform.emulation_ratio;
-    if (closed_.sessions > 0 || session_) context["sessions"] = session_totals();
+    if (closed_sessions_ > 0 || session_) context["sessions"] = session_totals();
     return context;
   }
 
@@ -92,27 +92,10 @@ class StreamMeasurer final : public PointMeasurer {
 
   // What the sessions did, for the sidecar: how the arrays were obtained and where the time outside the kernels'
   // reps went (docs/profiler.md, "Overhead accounting").
-  struct SessionTotals {
-    std::size_t sessions = 0;
-    std::size_t allocations = 0;
-    std::size_t reinitialisations = 0;
-    std::size_t resplits = 0;
-    double preparation_s = 0.0;
-    double validation_s = 0.0;
-    void add(const stream::StreamSession& session) {
-      ++sessions;
-      allocations += session.allocations();
-      reinitialisations += session.reinitialisations();
-      resplits += session.resplits();
-      preparation_s += session.preparation_s();
-      validation_s += session.validation_s();
-    }
-  };
-
   [[nodiscard]] nlohmann::json session_totals() const {
-    SessionTotals totals = closed_;
-    if (session_) totals.add(*session_);
-    return {{"sessions", totals.sessions},
+    stream::SessionCounts totals = closed_;
+    if (session_) totals += session_->counts();
+    return {{"sessions", closed_sessions_ + (session_ ? 1 : 0)},
             {"allocations", totals.allocations},
             {"reinitialisations", totals.reinitialisations},
             {"resplits", totals.resplits},
@@ -124,7 +107,8 @@ class StreamMeasurer final : public PointMeasurer {
   void close_session() {
     if (!session_) return;
     const stream::SessionCheck check = session_->finish();
-    closed_.add(*session_);
+    closed_ += session_->counts();
+    ++closed_sessions_;
     session_.reset();
     if (!check.validated) fail(last_point_, check.validation_message);
   }
@@ -159,7 +143,8 @@ class StreamMeasurer final : public PointMeasurer {
   std::unique_ptr<platform::TierBackend> backend_;
   std::unique_ptr<stream::StreamSession> session_;  // declared after backend_: destroyed before it
   SessionKey session_key_;
-  SessionTotals closed_;  // of the sessions already closed
+  stream::SessionCounts closed_;  // of the sessions already closed
+  std::size_t closed_sessions_ = 0;
   ProfilePoint last_point_;
 };
 

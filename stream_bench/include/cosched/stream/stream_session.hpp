@@ -23,6 +23,18 @@ struct SessionRun {
   std::vector<unsigned> cores{};
 };
 
+// What a session did so far: how it obtained its arrays, and the wall time it spent outside the kernels' reps
+// (for the profiler's overhead figures). Sums over sessions with +=.
+struct SessionCounts {
+  std::size_t allocations = 0;        // of the kernel's array set, the first included
+  std::size_t resplits = 0;           // split changes done without re-allocating
+  std::size_t reinitialisations = 0;  // new teams on kept arrays
+  std::size_t measurements = 0;
+  double preparation_s = 0.0;  // allocating, first-touching and initialising arrays again
+  double validation_s = 0.0;   // comparing results with their exact values (full and sampled checks)
+  SessionCounts& operator+=(const SessionCounts& other) noexcept;
+};
+
 // Whether a page lands in the same memory whichever of these cores (each given by its PUs) first touches it:
 // true when they all share one memory locality of `topology` (Core::cluster: the machine on a one-node machine,
 // else a socket or an SNC cluster), false when they span several or a core is not in the topology. Arrays that
@@ -65,14 +77,11 @@ class StreamSession {
   // when done: a session destroyed without finish() leaves its last sampled measurement unchecked in full.
   [[nodiscard]] SessionCheck finish();
 
-  [[nodiscard]] std::size_t allocations() const noexcept;  // of the kernel's array set, the first included
-  [[nodiscard]] std::size_t resplits() const noexcept;     // split changes done without re-allocating
-  [[nodiscard]] std::size_t reinitialisations() const noexcept;  // new teams on kept arrays
-  [[nodiscard]] std::size_t measurements() const noexcept;
-  // Wall time so far outside the kernels' reps: allocating, first-touching and initialising arrays again; and
-  // comparing results with their exact values (full and sampled checks). For the profiler's overhead figures.
-  [[nodiscard]] double preparation_s() const noexcept;
-  [[nodiscard]] double validation_s() const noexcept;
+  [[nodiscard]] const SessionCounts& counts() const noexcept;
+  [[nodiscard]] std::size_t allocations() const noexcept { return counts().allocations; }
+  [[nodiscard]] std::size_t resplits() const noexcept { return counts().resplits; }
+  [[nodiscard]] std::size_t reinitialisations() const noexcept { return counts().reinitialisations; }
+  [[nodiscard]] std::size_t measurements() const noexcept { return counts().measurements; }
 
  private:
   struct State;
