@@ -1,5 +1,6 @@
-// The session: arrays allocated and first-touched once, re-split between measurements when the backend can, and
-// every measurement validated (in full on fresh arrays and before they go, sampled in between).
+// The session: arrays allocated and first-touched once, re-split between measurements when the backend can, kept
+// for a new team when the memory locality allows (written afresh by it), and every measurement validated (in full
+// on freshly initialised arrays and before their contents go, sampled in between).
 #include "cosched/common/stats.hpp"
 #include "cosched/stream/stream_session.hpp"
 
@@ -222,10 +223,11 @@ struct StreamSession::State {
   std::string change_team(const std::vector<unsigned>& cores) {
     if (cores.empty() || cores == plan.cores) return "";
     detail::Team team = detail::plan_team(static_cast<unsigned>(cores.size()), cores);
-    const std::string problem = check_before_replacing("initialising the arrays for a new team");
     std::vector<std::vector<unsigned>> all_cores = touched_by;
     all_cores.insert(all_cores.end(), team.core_pus.begin(), team.core_pus.end());
     const bool keep = arrays_ready && share_first_touch_placement(platform::Topology::this_system(), all_cores);
+    const std::string problem =  // by the old team's work, which knows what its measurements left
+        check_before_replacing(keep ? "initialising the arrays for a new team" : "re-allocating for a new team");
     plan.cores = std::move(team.cores);
     plan.core_pus = std::move(team.core_pus);
     make_work();
@@ -293,8 +295,9 @@ StreamResult StreamSession::measure(const SessionRun& run) {
   const bool sampled = !s.fresh;
   // The offset walks through all of a stride's elements over successive measurements (97 is coprime with the
   // power-of-two stride).
-  const detail::CheckSample sample =
-      sampled ? detail::CheckSample{s.sample_stride, s.counts.measurements * 97 % s.sample_stride} : detail::CheckSample{};
+  const detail::CheckSample sample = sampled ? detail::CheckSample{s.sample_stride,
+                                                                   s.counts.measurements * 97 % s.sample_stride}
+                                             : detail::CheckSample{};
   const unsigned threads = s.threads;
   const unsigned total_reps = run.warmup_reps + run.reps;
   std::vector<double> times(total_reps, 0.0);
