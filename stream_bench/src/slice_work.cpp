@@ -138,11 +138,14 @@ double run_slice(const KernelSpec& kernel, const ArraySpans& spans, Slice slice,
   return sum;
 }
 
-SliceCheck check_slice(const KernelSpec& kernel, const ArraySpans& spans, Slice slice, CheckSample sample) noexcept {
+SliceCheck check_slice(const KernelSpec& kernel, const ArraySpans& spans, Slice slice, CheckSample outputs,
+                       CheckSample inputs) noexcept {
   SliceCheck check;
   for (ArrayId id : all_arrays) {
     if (!kernel.touched().contains(id)) continue;
-    const Pattern expected = kernel.writes.contains(id) ? result_pattern(kernel) : initial_pattern(id);
+    const bool written = kernel.writes.contains(id);
+    const Pattern expected = written ? result_pattern(kernel) : initial_pattern(id);
+    const CheckSample sample = written ? outputs : inputs;
     const auto array = static_cast<std::size_t>(id);
     for_each_part(spans[array], slice, [&](double* p, std::size_t first, std::size_t n) {
       if (sample.every_element() && count_pattern_mismatches(p, n, expected, first % initial_value_period) == 0) {

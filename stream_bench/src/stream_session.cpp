@@ -132,7 +132,8 @@ struct StreamSession::State {
 
   void make_work() {
     threads = static_cast<unsigned>(plan.cores.size());
-    const detail::WorkContext context{kernel, plan.shape, threads, plan.streaming_stores, cost.slow_pass_factor};
+    const detail::WorkContext context{kernel, plan.shape, threads, plan.streaming_stores, cost.slow_pass_factor,
+                                      sample_stride};
     work = kernel.elementwise() ? detail::make_elementwise_work(context) : kernel.make_work(context);
   }
 
