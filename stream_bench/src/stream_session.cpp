@@ -309,15 +309,22 @@ StreamResult StreamSession::measure(const SessionRun& run) {
   Clock::time_point check_start;
 
   std::vector<ThreadPlacement> placements = detail::run_pinned_team(s.plan, [&](unsigned thread) {
-    // Every rep starts and ends on a barrier, so thread 0's clock covers all threads' traffic.
-    for (unsigned rep = 0; rep < total_reps; ++rep) {
-#pragma omp barrier
+    // Every rep starts after a barrier and ends at one, so thread 0's clock covers all threads' traffic. The
+    // first starts after the team's own barrier (run_pinned_team); the barrier that ends a rep starts the next: a
+    // second one in between would add, outside the timed reps, the wait for every thread to pass the first (a
+    // thread's wake-up, milliseconds when other processes want the cores) — while each rep's own time still holds
+    // one barrier's release, as before.
 #pragma omp master
-      rep_start = Clock::now();
+    rep_start = Clock::now();
+    for (unsigned rep = 0; rep < total_reps; ++rep) {
       const double sum = s.work->run_rep(thread, s.spans, discarded[thread]);
 #pragma omp barrier
 #pragma omp master
-      times[rep] = std::chrono::duration<double>(Clock::now() - rep_start).count();
+      {
+        const Clock::time_point rep_end = Clock::now();
+        times[rep] = std::chrono::duration<double>(rep_end - rep_start).count();
+        rep_start = rep_end;
+      }
       if (rep >= run.warmup_reps) thread_sums[thread][rep - run.warmup_reps] = sum;
     }
 #pragma omp master
