@@ -58,10 +58,12 @@ void fill_statistics(StreamResult& result, std::uint64_t merit_count) {
 }
 
 // A sampled check compares one element per page of every array, and no more than about `sampled_pages` elements
-// of the largest: past that many pages the stride doubles. So a check costs at most a few thousand cache misses
-// per array, however large the footprint (one element of every page of a 256 MiB triad took as long as a tenth
-// of a pass), and a stride is always a power of two pages.
-constexpr std::size_t sampled_pages = 4096;
+// of the largest: past that many pages the stride doubles. So a check costs at most a few hundred cache misses
+// per array, however large the footprint — tens of microseconds, against a point's passes of milliseconds (one
+// element of every page of a 256 MiB triad took as long as a tenth of a pass) — and still lands in every thread's
+// slice and every tier part of any size that matters; the element-wise kernels add the edges of those. A stride
+// is always a power of two pages.
+constexpr std::size_t sampled_pages = 512;
 
 std::size_t sampled_check_stride(const KernelShape& shape) {
   const std::size_t page_elements = std::max<std::size_t>(1, platform::page_bytes() / sizeof(double));

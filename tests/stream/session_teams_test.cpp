@@ -10,6 +10,7 @@
 
 #include "cosched/common/error.hpp"
 #include "cosched/platform/binding.hpp"
+#include "cosched/platform/tier_backends.hpp"
 #include "cosched/platform/topology.hpp"
 #include "cosched/stream/kernels.hpp"
 #include "cosched/stream/stream_session.hpp"
@@ -118,6 +119,23 @@ TEST(SessionTeams, SampledCheckComparesTheEdgesOfTheTierSplit) {
   EXPECT_FALSE(sampled.validated);
   EXPECT_NE(sampled.validation_message.find("sampled"), std::string::npos) << sampled.validation_message;
   EXPECT_NE(sampled.validation_message.find("[" + std::to_string(last_fast) + "]"), std::string::npos)
+      << sampled.validation_message;
+}
+
+// Past 512 pages in the largest array the sampled stride doubles, so a check costs a few hundred cache misses
+// however large the arrays; a wrong region two strides long is still caught.
+TEST(SessionTeams, SampledStrideGrowsWithTheArraysAndStillCatchesAWrongRegion) {
+  TestTierBackend backend;
+  StreamConfig config = one_core_config("triad");
+  const std::size_t page = platform::page_bytes() / sizeof(double);
+  config.array_bytes = 600 * page * sizeof(double);  // 600 pages: past 512, one element in two pages
+  StreamSession session(config, backend);
+  ASSERT_TRUE(session.measure({0.0, 1, 0}).validated);
+  const platform::TieredSpan c = backend.allocated_spans.at(2);
+  for (std::size_t i = 100 * page; i < 104 * page; ++i) c[i] = -1.0;  // read by triad
+  const StreamResult sampled = session.measure({0.0, 1, 0});
+  EXPECT_FALSE(sampled.validated);
+  EXPECT_NE(sampled.validation_message.find("sampled (one in " + std::to_string(2 * page) + ")"), std::string::npos)
       << sampled.validation_message;
 }
 

@@ -52,7 +52,7 @@ struct SessionCheck {
 // Validation (docs/stream_bench.md, "Validation across a session"): the first measurement on freshly initialised
 // arrays (allocated, or written afresh for a new team) is checked in full — every element of the arrays the kernel
 // writes, a sample of those an element-wise kernel only reads; later ones compare a sample of every array (one
-// element per page, at most a few thousand per array, a different one each time, and the edges of the tier split
+// element per page, at most about 512 per array, a different one each time, and the edges of the tier split
 // and of the threads' slices) and, for ddot, every rep's exact sum. Arrays are checked in full again before they
 // are released or initialised again, and by finish() — so the first and the last measurement of every team on
 // its arrays is checked in full.
