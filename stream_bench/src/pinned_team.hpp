@@ -11,10 +11,9 @@
 namespace cosched::stream::detail {
 
 // Runs body(thread) on every thread of the team and returns where each ran (bound PUs read back after binding,
-// the PU observed after body). body may use OpenMP barriers: either every thread runs it or none does, and every
-// thread starts it right after the same barrier (a body that times the team from its first line needs no barrier
-// of its own). The caller's thread (OpenMP thread 0) gets its own binding back. Throws a thread's binding error,
-// or ResourceError when OpenMP started fewer threads.
+// the PU observed after body). body may use OpenMP barriers: either every thread runs it or none does. The
+// caller's thread (OpenMP thread 0) gets its own binding back. Throws a thread's binding error, or ResourceError
+// when OpenMP started fewer threads.
 std::vector<ThreadPlacement> run_pinned_team(const RunPlan& plan, const std::function<void(unsigned thread)>& body);
 
 }  // namespace cosched::stream::detail

@@ -307,34 +307,30 @@ StreamResult StreamSession::measure(const SessionRun& run) {
   std::vector<std::vector<double>> thread_sums(threads, std::vector<double>(run.reps, 0.0));
   std::vector<double> discarded(threads, 0.0);
   std::vector<detail::SliceCheck> checks(threads);
+  std::vector<double> check_s(threads, 0.0);
   Clock::time_point rep_start;
-  Clock::time_point check_start;
 
   std::vector<ThreadPlacement> placements = detail::run_pinned_team(s.plan, [&](unsigned thread) {
-    // Every rep starts after a barrier and ends at one, so thread 0's clock covers all threads' traffic. The
-    // first starts after the team's own barrier (run_pinned_team); the barrier that ends a rep starts the next: a
-    // second one in between would add, outside the timed reps, the wait for every thread to pass the first (a
-    // thread's wake-up, milliseconds when other processes want the cores) — while each rep's own time still holds
-    // one barrier's release, as before.
-#pragma omp master
-    rep_start = Clock::now();
+    // Every rep starts and ends on a barrier, so thread 0's clock covers all threads' traffic. The barrier that
+    // starts a rep also waits for a thread that slept at the end of the last one to be running again: its wake-up
+    // stays out of the rep's time (a single barrier between reps would put it in, milliseconds when other
+    // processes want the cores).
     for (unsigned rep = 0; rep < total_reps; ++rep) {
+#pragma omp barrier
+#pragma omp master
+      rep_start = Clock::now();
       const double sum = s.work->run_rep(thread, s.spans, discarded[thread]);
 #pragma omp barrier
 #pragma omp master
-      {
-        const Clock::time_point rep_end = Clock::now();
-        times[rep] = std::chrono::duration<double>(rep_end - rep_start).count();
-        rep_start = rep_end;
-      }
+      times[rep] = std::chrono::duration<double>(Clock::now() - rep_start).count();
       if (rep >= run.warmup_reps) thread_sums[thread][rep - run.warmup_reps] = sum;
     }
-#pragma omp master
-    check_start = Clock::now();
+    const Clock::time_point check_start = Clock::now();
     checks[thread] = s.work->check(thread, s.spans, sample);
+    check_s[thread] = seconds_since(check_start);
   });
-  // The checks end with the team (no barrier of their own: it would cost a wake-up for a figure).
-  s.counts.validation_s += seconds_since(check_start);
+  // The checks' own time: the slowest thread's (the team's end is the measurement's, not the check's).
+  s.counts.validation_s += *std::max_element(check_s.begin(), check_s.end());
   ++s.counts.measurements;
   s.fresh = false;
   s.sampled_since_full_check = sampled;

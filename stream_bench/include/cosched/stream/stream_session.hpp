@@ -31,8 +31,8 @@ struct SessionCounts {
   std::size_t reinitialisations = 0;  // new teams on kept arrays
   std::size_t measurements = 0;
   double preparation_s = 0.0;  // allocating, first-touching and initialising arrays again
-  double validation_s = 0.0;   // comparing results with their exact values (full and sampled checks, each
-                               // with the end of the team that ran it)
+  double validation_s = 0.0;   // comparing results with their exact values: full checks (with the team each
+                               // starts), sampled checks (the slowest thread's time)
   SessionCounts& operator+=(const SessionCounts& other) noexcept;
 };
 
