@@ -92,9 +92,9 @@ double CommandMeasurer::run_once(const CommandProfileSpec& command, const exec::
       command.timeout_s ? child.reap_within(*command.timeout_s) : std::optional(child.reap());
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
   if (!exit) {
-    child.signal_group(SIGTERM);
+    child.signal_tree(SIGTERM);
     if (!child.reap_within(kKillGraceSeconds)) {
-      child.signal_group(SIGKILL);
+      child.signal_tree(SIGKILL);
       (void)child.reap();
     }
     failure.failure = "timeout";
