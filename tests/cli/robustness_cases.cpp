@@ -123,6 +123,15 @@ const std::string kCommandSweep =
     "a command sweep asked wrongly: kernels with commands, --name per --command, an unknown placement, an unterminated "
     "quote, a command task without a profile";
 
+const std::string kIdleWait =
+    "a wait in range but absurd: a start or release_s of 1e9 s (was an idle wait until killed)";
+const std::string kContainment = "an unknown process-tree containment";
+// The fixture instance with task b released at `release` (an online node workload).
+std::string released_instance(const std::string& release) {
+  std::string b = task("b", "0.01");
+  return instance_with(task("a", "0.01") + "," + b.insert(b.size() - 1, R"(,"release_s":)" + release));
+}
+
 std::vector<Case> make_cases() {
   const std::string far = schedule_with("t-list-lpt", "1e12", "0.01");
   return {
@@ -512,6 +521,14 @@ std::vector<Case> make_cases() {
       {kCommandSweep, "cosched profile --config bad.toml -o o.csv", 3, "unterminated",
        {{"bad.toml", "[[commands]]\ncommand = \"'unterminated\"\n"}}},
       {kCommandSweep, kInstance + "w.json", 3, "without \"profile\""},
+      // ---- waits and process trees (issue 27) ----
+      {kIdleWait, "cosched launch wait.json --workload w.json --platform plat.toml --journal r.jsonl", 3, "--max-wait",
+       {{"wait.json", schedule_with("t-list-lpt", "1e9", "0.01")}}},
+      {kIdleWait, "cosched online --policy fcfs --workload rel.json --launch --platform plat.toml --journal r.jsonl", 3,
+       "--max-wait", {{"rel.json", released_instance("1e9")}}},
+      {kIdleWait, kLaunch + "--max-wait 0", 2, "--max-wait"},
+      {kIdleWait, kLaunch + "--max-wait nan", 2, "--max-wait"},
+      {kContainment, kLaunch + "--containment jail", 2, "--containment"},
   };
 }
 

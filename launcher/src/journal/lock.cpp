@@ -29,9 +29,13 @@ std::string program_of(pid_t pid) {
   return name;
 }
 
-// Whole text of the file open as `fd`, read with pread (the descriptor's offset is left alone).
+// Whole text of the file open as `fd`, read with pread (the descriptor's offset is left alone). A device given as
+// the journal (/dev/null, /dev/full) holds no run: "" (reading /dev/full would never end).
 std::string read_descriptor(int fd, const std::filesystem::path& path) {
   std::string text;
+  struct stat file {};
+  if (::fstat(fd, &file) != 0) throw PlatformError("fstat", "journal " + path.string(), errno);
+  if (!S_ISREG(file.st_mode)) return text;
   char buffer[1 << 16];
   off_t offset = 0;
   while (true) {
