@@ -4,12 +4,14 @@
 //   launcher  what WallClock::launch times per task: the task's argv and placement (exec::build_task_launch) and
 //             exec::ChildProcess::spawn — own process group and tree, watchdog registration, parent-death signal,
 //             binding set and read back, log files opened — until exec is confirmed
-// and then, once per round and outside both timings, the parts of the path timed alone (where the time goes):
+// and then, in a second phase (so as not to disturb the first), the parts of the path timed alone:
 //   build     exec::build_task_launch: argv, placeholders, the fast share's placement
 //   tree      opening and releasing one task's process tree (a cgroup made and removed, or nothing)
 //   journal   a task's start line (written, fsynced with the next end) and end line (written and fsynced)
 // --parent-mib N makes this process N MiB larger first (allocated and touched): a fork copies the page tables of
-// that much, a vfork-style spawn does not. Figures: min / median / max in ms, and launcher ÷ bare of the medians.
+// that much, a vfork-style spawn does not. The child is bound to PU --cpu (default: the last allowed one); unless
+// this process runs there too (taskset -c N), the launcher's time includes waiting for that PU — on a busy machine
+// most of it. Figures: min / median / max in ms, and launcher ÷ bare of the medians.
 //
 //   bin/spawn_bench [--rounds 200] [--parent-mib 0] [--child /bin/true] [--containment auto] [--cpu N]
 #include <spawn.h>
@@ -142,6 +144,8 @@ int run(const Options& options) {
       launcher_spawn();
       ms["bare"].push_back(bare_spawn_ms(options));
     }
+  }
+  for (int round = 0; round < options.rounds; ++round) {
     auto begin = Clock::now();
     (void)exec::build_task_launch(task, grant, tier, {}, logs);
     ms["build"].push_back(ms_since(begin));

@@ -40,8 +40,9 @@ void add_launch_flags(CLI::App& sub, LaunchFlags& flags) {
       ->check(finite_positive(kMaxSeconds))
       ->capture_default_str();
   sub.add_option("--containment", flags.containment,
-                 "How each task's process tree is held and killed with it: auto (cgroup where this process may "
-                 "make one, else process-group), cgroup, process-group (docs/launcher.md)")
+                 "How each task's process tree is held and killed with it: process-group (daemons that leave "
+                 "the group escape), cgroup (holds them too; about 1 ms more per task), auto (cgroup where this "
+                 "process may make one, else process-group); docs/launcher.md")
       ->check(CLI::IsMember(exec::tree_containment_names()))
       ->capture_default_str();
   sub.add_option("--log-dir", flags.log_dir, "Task stdout/stderr (default: <journal>.logs/, one pair of files per "

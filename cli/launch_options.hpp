@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cosched/config/platform.hpp"
+#include "cosched/exec/process_tree.hpp"
 #include "cosched/launcher/launch.hpp"
 
 namespace cosched::cli {
@@ -25,7 +26,7 @@ struct LaunchFlags {
   std::optional<double> timeout_s;
   double kill_grace_s = 2.0;
   double max_wait_s = launcher::kDefaultMaxWaitSeconds;
-  std::string containment = "auto";
+  std::string containment = std::string(exec::kDefaultTreeContainment);
   bool fail_fast = false;
   bool force = false;
   // --resume given at all: with --slurm it is a bare flag (every node's journal), otherwise it names the journal.

@@ -357,7 +357,7 @@ std::string format_summary(const LaunchSummary& summary) {
                       r.not_started, r.interrupted ? " (interrupted)" : "",
                       r.stopped_by_failure ? " (stopped by --fail-fast)" : "");
   if (!overheads.empty()) {
-    text += fmt::format("launch overhead per task (fork/exec + binding + placement): median {:.3f} ms, max {:.3f} ms\n",
+    text += fmt::format("launch overhead per task (spawn to exec + binding + placement): median {:.3f} ms, max {:.3f} ms\n",
                         median(overheads) * 1e3, summarize(overheads).max * 1e3);
   }
   text += sim::format_makespans({summary.lower_bound, summary.predicted_makespan, summary.predicted_makespan_contention,

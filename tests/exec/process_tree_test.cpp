@@ -194,8 +194,9 @@ TEST(ProcessTreeNames, AnUnknownContainmentIsAUsageErrorListingTheKnownOnes) {
   } catch (const UsageError& e) {
     EXPECT_NE(std::string(e.what()).find("process-group"), std::string::npos) << e.what();
   }
-  EXPECT_EQ(tree_containment_names().front(), "auto");
+  EXPECT_EQ(tree_containment_names().back(), "auto");
   EXPECT_NO_THROW((void)tree_containment("auto"));
+  EXPECT_EQ(tree_containment(kDefaultTreeContainment).name(), "process-group");
 }
 
 // Where clone3 is refused — a container runtime's seccomp filter answers ENOSYS, as an older kernel would — the

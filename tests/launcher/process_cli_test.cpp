@@ -168,6 +168,20 @@ TEST_F(ProcessCli, ATasksBackgroundChildDoesNotOutliveTheLaunch) {
   EXPECT_TRUE(eventually([&] { return !running(pids.front(), token_); })) << "left running: " << pids.front();
 }
 
+TEST_F(ProcessCli, WithCgroupContainmentEvenADaemonThatLeftTheGroupDoesNotOutliveItsTask) {
+  // setsid: the daemon's own session and group; only a cgroup still holds it (process-group lets it escape, as
+  // docs/launcher.md says).
+  write_batch("setsid /bin/sh -c 'echo $$ >> bg.pids; exec " + token_ +
+              "' & while [ ! -s bg.pids ]; do sleep 0.01; done");
+  const CommandResult launched = run("launch s.json --workload w.json --journal r.jsonl --containment cgroup");
+  if (launched.exit_code == 4) GTEST_SKIP() << "no usable cgroup v2 here: " << launched.err;
+  ASSERT_EQ(launched.exit_code, 0) << launched.err;
+  const auto pids = pids_in(dir_ / "bg.pids");
+  ASSERT_EQ(pids.size(), 1U);
+  EXPECT_TRUE(eventually([&] { return !running(pids.front(), token_); })) << "the daemon " << pids.front()
+                                                                          << " outlived its task";
+}
+
 TEST_F(ProcessCli, AProfiledCommandLeavesNoProcessBehind) {
   const CommandResult profiled =
       run("profile --command \"/bin/sh -c '" + token_ + " & echo \\$! >> bg.pids'\" --name bg --cores 1 --reps 3 "

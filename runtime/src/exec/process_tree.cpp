@@ -176,7 +176,7 @@ const std::array<const TreeContainment*, 2> kContainments{&kCgroup, &kProcessGro
 }  // namespace
 
 const TreeContainment& tree_containment(std::string_view name) {
-  if (name == kDefaultTreeContainment) {
+  if (name == kStrongestTreeContainment) {
     for (const TreeContainment* containment : kContainments) {
       if (!containment->unavailable_because()) return *containment;
     }
@@ -193,8 +193,9 @@ const TreeContainment& tree_containment(std::string_view name) {
 }
 
 std::vector<std::string> tree_containment_names() {
-  std::vector<std::string> names{std::string(kDefaultTreeContainment)};
+  std::vector<std::string> names;
   for (const TreeContainment* containment : kContainments) names.emplace_back(containment->name());
+  names.emplace_back(kStrongestTreeContainment);
   return names;
 }
 

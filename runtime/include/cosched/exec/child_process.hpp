@@ -1,7 +1,7 @@
 #pragma once
 // One task as a child process, never through a shell, placed before exec: in its own process group and its own
-// process tree (process_tree.hpp: a cgroup v2 where this process may make one, else the group; the whole tree is
-// killed when the task's first process ends, and by a watchdog when the launcher dies), killed if the launcher dies
+// process tree (process_tree.hpp: its process group, or a cgroup v2 of its own; the whole tree is killed when the
+// task's first process ends, and by a watchdog when the launcher dies), killed if the launcher dies
 // (PR_SET_PDEATHSIG), bound to its PUs with sched_setaffinity and the binding read back and compared, given a NUMA
 // memory policy when one is asked for, with extra environment variables when asked. Every failure before exec is
 // reported naming the step and errno: a task that could not be bound never runs unbound.
@@ -44,7 +44,7 @@ struct ChildSpec {
   // Weighted interleave: the system-wide node weights the child's policy needs, held while it runs
   // (platform::InterleaveWeightsLease: refused when a running child holds other weights).
   std::map<unsigned, unsigned> interleave_weights;
-  // How its process tree is held and ended (process_tree.hpp): "auto", "cgroup" or "process-group".
+  // How its process tree is held and ended (process_tree.hpp): "process-group", "cgroup" or "auto".
   std::string containment = std::string(kDefaultTreeContainment);
 };
 

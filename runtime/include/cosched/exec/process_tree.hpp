@@ -3,14 +3,16 @@
 // background is killed when the task ends (its first process exits), times out, is stopped, or when the process
 // that launched it dies — SIGKILL included. The containment is one seam with two variants, chosen by name:
 //
-//   cgroup         a cgroup v2 of its own per task (<this process's cgroup>/cosched-<pid>/task-<n>), joined by the
-//                  child before exec; the tree is ended with cgroup.kill. It holds every descendant, daemons that
-//                  leave the process group on purpose (setsid, double fork) included. Needs a cgroup v2 hierarchy
-//                  with cgroup.kill (Linux >= 5.14) where this process may create cgroups (root, or a delegated
-//                  subtree, e.g. a systemd user service).
-//   process-group  the process group the child makes itself (setpgid(0, 0)); the tree is ended by signalling the
-//                  group. Works everywhere, without privileges; a process that leaves the group on purpose (setsid,
-//                  setpgid: a daemon) leaves the tree and is not killed.
+//   process-group  (the default) the process group the child makes itself (setpgid(0, 0)); the tree is ended by
+//                  signalling the group. Works everywhere, without privileges, and costs nothing at a task's start.
+//                  A process that leaves the group on purpose (setsid, setpgid: a daemon, a double fork into a new
+//                  session) leaves the tree and is not killed.
+//   cgroup         a cgroup v2 of its own per task (<this process's cgroup>/cosched-<pid>/task-<n>), the child
+//                  created in it (clone3 CLONE_INTO_CGROUP); the tree is ended with cgroup.kill. It holds every
+//                  descendant, daemons that leave the process group included. Needs a cgroup v2 hierarchy with
+//                  cgroup.kill (Linux >= 5.14) where this process may make cgroups (root, or a delegated subtree,
+//                  e.g. a systemd user service). A task's start costs about a millisecond more: the kernel sets up
+//                  each new cgroup's first task (docs/launcher.md, "Launch overhead").
 //   auto           cgroup where this process can use it, else process-group.
 //
 // Launcher death: a watchdog process (one per process that starts children, forked on the first start or by
@@ -65,13 +67,14 @@ class TreeContainment {
   [[nodiscard]] virtual std::unique_ptr<ProcessTree> open_tree() const = 0;
 };
 
-inline constexpr std::string_view kDefaultTreeContainment = "auto";
+inline constexpr std::string_view kDefaultTreeContainment = "process-group";
+inline constexpr std::string_view kStrongestTreeContainment = "auto";
 
 // The containment named `name`: "cgroup", "process-group", or "auto" (the first of them this process can use).
 // Throws UsageError for an unknown name (listing the known ones), ResourceError for one this machine does not
 // offer (saying why).
 [[nodiscard]] const TreeContainment& tree_containment(std::string_view name);
-// "auto", then every variant.
+// Every variant, then "auto".
 [[nodiscard]] std::vector<std::string> tree_containment_names();
 
 // Starts this process's watchdog now (it is otherwise started by the first child), so that its fork is not part
