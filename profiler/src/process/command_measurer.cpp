@@ -12,6 +12,7 @@
 #include <optional>
 
 #include "cosched/common/error.hpp"
+#include "cosched/exec/process_tree.hpp"
 #include "process/process_measurers.hpp"
 #include "cosched/platform/topology.hpp"
 
@@ -185,6 +186,7 @@ std::unique_ptr<PointMeasurer> make_command_measurer(const MeasurerOptions& opti
   tier.autohbw_threshold_bytes = options.placement.autohbw_threshold_bytes;
   tier.autohbw_library = options.placement.autohbw_library;
   if (options.commands.empty()) throw UsageError("measurer command: no command to profile (--command)");
+  exec::start_tree_watchdog();  // its fork is not part of the first point's time
   return std::make_unique<CommandMeasurer>(options.commands, std::move(tier), options.reps, options.warmup);
 }
 

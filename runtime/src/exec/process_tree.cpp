@@ -45,11 +45,10 @@ class GroupTree final : public ProcessTree {
 
 class ProcessGroupContainment final : public TreeContainment {
  public:
-  [[nodiscard]] std::string_view name() const noexcept override { return "process-group"; }
-  [[nodiscard]] std::string_view summary() const noexcept override {
-    return "the task's own process group; a process that leaves it on purpose (setsid) escapes";
-  }
-  [[nodiscard]] bool holds_escaping_processes() const noexcept override { return false; }
+  ProcessGroupContainment()
+      : TreeContainment("process-group", "the task's own process group; a process that leaves it on purpose "
+                                         "(setsid) escapes",
+                        false) {}
   [[nodiscard]] std::optional<std::string> unavailable_because() const override { return std::nullopt; }
   [[nodiscard]] std::unique_ptr<ProcessTree> open_tree() const override { return std::make_unique<GroupTree>(); }
 };
@@ -108,11 +107,10 @@ class CgroupTree final : public ProcessTree {
 
 class CgroupContainment final : public TreeContainment {
  public:
-  [[nodiscard]] std::string_view name() const noexcept override { return "cgroup"; }
-  [[nodiscard]] std::string_view summary() const noexcept override {
-    return "a cgroup v2 per task, ended with cgroup.kill; holds daemons that leave the process group";
-  }
-  [[nodiscard]] bool holds_escaping_processes() const noexcept override { return true; }
+  CgroupContainment()
+      : TreeContainment("cgroup", "a cgroup v2 per task, ended with cgroup.kill; holds daemons that leave the "
+                                  "process group",
+                        true) {}
 
   [[nodiscard]] std::optional<std::string> unavailable_because() const override {
     const std::lock_guard<std::mutex> lock(mutex_);

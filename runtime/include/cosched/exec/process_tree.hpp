@@ -55,16 +55,25 @@ class ProcessTree {
 
 class TreeContainment {
  public:
+  // `holds_escaping`: whether a process that leaves its process group on purpose (setsid, a double-forked daemon)
+  // is still killed with its task.
+  TreeContainment(std::string_view name, std::string_view summary, bool holds_escaping)
+      : name_(name), summary_(summary), holds_escaping_(holds_escaping) {}
   virtual ~TreeContainment() = default;
-  [[nodiscard]] virtual std::string_view name() const noexcept = 0;
-  [[nodiscard]] virtual std::string_view summary() const noexcept = 0;
-  // True when a process that leaves its process group on purpose (setsid, a double-forked daemon) is still killed
-  // with its task.
-  [[nodiscard]] virtual bool holds_escaping_processes() const noexcept = 0;
+  TreeContainment(const TreeContainment&) = delete;
+  TreeContainment& operator=(const TreeContainment&) = delete;
+
+  [[nodiscard]] std::string_view name() const noexcept { return name_; }
+  [[nodiscard]] std::string_view summary() const noexcept { return summary_; }
+  [[nodiscard]] bool holds_escaping_processes() const noexcept { return holds_escaping_; }
   // Why this process cannot use it here; nullopt when it can.
   [[nodiscard]] virtual std::optional<std::string> unavailable_because() const = 0;
   // A new tree for one task. Throws PlatformError when its cgroup cannot be made.
   [[nodiscard]] virtual std::unique_ptr<ProcessTree> open_tree() const = 0;
+
+ private:
+  std::string_view name_, summary_;
+  bool holds_escaping_;
 };
 
 inline constexpr std::string_view kDefaultTreeContainment = "process-group";
