@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <string>
 
+#include "cosched/common/host.hpp"
 #include "cosched/common/error.hpp"
 #include "cosched/launcher/journal/file.hpp"
 #include "cosched/launcher/journal/lock.hpp"

@@ -19,6 +19,7 @@
 #include <thread>
 #include <vector>
 
+#include "cosched/common/host.hpp"
 #include "cosched/launcher/journal/file.hpp"
 #include "cosched/launcher/journal/recorder.hpp"
 #include "support/programs.hpp"

@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "cosched/common/error.hpp"
+#include "cosched/common/host.hpp"
 #include "cosched/launcher/journal/file.hpp"
 #include "cosched/launcher/journal/recorder.hpp"
 
