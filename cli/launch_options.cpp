@@ -4,6 +4,7 @@
 
 #include "cosched/common/checked.hpp"
 #include "cosched/common/error.hpp"
+#include "cosched/exec/process_tree.hpp"
 #include "cosched/launcher/cluster/slurm.hpp"
 #include "cosched/platform/command_placement.hpp"
 #include "cosched/app/run_main.hpp"
@@ -33,7 +34,19 @@ void add_launch_flags(CLI::App& sub, LaunchFlags& flags) {
   sub.add_option("--kill-grace", flags.kill_grace_s, "Seconds between SIGTERM and SIGKILL")
       ->check(app::finite_range(0.0, kMaxSeconds))
       ->capture_default_str();
-  sub.add_option("--log-dir", flags.log_dir, "Task stdout/stderr (default: <journal>.logs/)");
+  sub.add_option("--max-wait", flags.max_wait_s,
+                 "Longest idle wait for a planned start or release the plan may ask for, in seconds; a plan that "
+                 "would idle longer is refused before any work")
+      ->check(app::finite_positive(kMaxSeconds))
+      ->capture_default_str();
+  sub.add_option("--containment", flags.containment,
+                 "How each task's process tree is held and killed with it: process-group (daemons that leave "
+                 "the group escape), cgroup (holds them too; about 1 ms more per task), auto (cgroup where this "
+                 "process may make one, else process-group); docs/launcher.md")
+      ->check(CLI::IsMember(exec::tree_containment_names()))
+      ->capture_default_str();
+  sub.add_option("--log-dir", flags.log_dir, "Task stdout/stderr (default: <journal>.logs/, one pair of files per "
+                                             "attempt)");
   sub.add_flag("--fail-fast", flags.fail_fast, "Stop the batch at the first failed task");
   sub.add_flag("--force", flags.force, "Replace an existing journal (a new run; --resume continues one instead)")
       ->excludes(resume);
@@ -70,6 +83,8 @@ launcher::LaunchSettings launch_settings(const LaunchFlags& flags, const config:
   settings.tier = exec::make_tier_setup(node.tier_backend, node.emulation_ratio, node.chunk_bytes(),
                                             flags.placement);
   settings.log_dir = flags.log_dir;
+  settings.max_wait_s = flags.max_wait_s;
+  settings.containment = flags.containment;
   settings.slurm = launcher::slurm::step_from_environment(launcher::slurm::process_environment());
   return settings;
 }
@@ -89,6 +104,8 @@ std::vector<std::string> step_launch_options(const LaunchFlags& flags) {
   }
   if (flags.timeout_s) options.insert(options.end(), {"--timeout", fmt::format("{}", *flags.timeout_s)});
   options.insert(options.end(), {"--kill-grace", fmt::format("{}", flags.kill_grace_s)});
+  options.insert(options.end(), {"--max-wait", fmt::format("{}", flags.max_wait_s)});
+  options.insert(options.end(), {"--containment", flags.containment});
   if (flags.fail_fast) options.emplace_back("--fail-fast");
   return options;
 }

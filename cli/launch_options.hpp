@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cosched/config/platform.hpp"
+#include "cosched/exec/process_tree.hpp"
 #include "cosched/launcher/launch.hpp"
 
 namespace cosched::cli {
@@ -24,6 +25,8 @@ struct LaunchFlags {
   unsigned chunks = config::kDefaultFastChunks;
   std::optional<double> timeout_s;
   double kill_grace_s = 2.0;
+  double max_wait_s = launcher::kDefaultMaxWaitSeconds;
+  std::string containment = std::string(exec::kDefaultTreeContainment);
   bool fail_fast = false;
   bool force = false;
   // --resume given at all: with --slurm it is a bare flag (every node's journal), otherwise it names the journal.
@@ -32,7 +35,7 @@ struct LaunchFlags {
 };
 
 // Adds --platform, --journal, --resume, --tier-backend, --placement, --chunks, --timeout, --kill-grace,
-// --log-dir, --fail-fast and --force to `sub`.
+// --max-wait, --containment, --log-dir, --fail-fast and --force to `sub`.
 void add_launch_flags(CLI::App& sub, LaunchFlags& flags);
 
 struct LaunchNode {
@@ -50,7 +53,7 @@ struct LaunchNode {
                                                        const std::filesystem::path& default_journal);
 
 // The options a node's step of `cosched launch PLAN --slurm` passes on: --platform, --tier-backend, --chunks,
-// --timeout, --kill-grace, --fail-fast when given. Throws UsageError for --journal, --log-dir (the plan folder
+// --timeout, --kill-grace, --max-wait, --containment, --fail-fast when given. Throws UsageError for --journal, --log-dir (the plan folder
 // holds every node's journal and logs).
 [[nodiscard]] std::vector<std::string> step_launch_options(const LaunchFlags& flags);
 

@@ -222,7 +222,7 @@ void write_results(const DemoSetup& setup, const std::vector<RunRow>& rows, cons
                   "({} tasks) — co-runners share memory bandwidth that isolated profiles do not see.\n",
              mean(alone), alone.size(), mean(corun), corun.size());
   const std::optional<double> load = load_average();
-  fmt::print(out, "Launch overhead per task (fork/exec + binding + placement): min {:.3f} ms, median {:.3f} ms, "
+  fmt::print(out, "Launch overhead per task (spawn to exec + binding + placement): min {:.3f} ms, median {:.3f} ms, "
                   "max {:.3f} ms over {} launches{}.\n",
              overheads.empty() ? 0.0 : *std::min_element(overheads.begin(), overheads.end()) * 1e3,
              median_or_zero(overheads) * 1e3,

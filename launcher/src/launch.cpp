@@ -1,16 +1,21 @@
 #include "cosched/launcher/launch.hpp"
 
+#include <unistd.h>
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <optional>
 
 #include "cosched/common/stats.hpp"
 #include "cosched/common/error.hpp"
 #include "cosched/common/checked.hpp"
 #include "cosched/common/text_file.hpp"
 #include "cosched/launcher/journal/inputs.hpp"
+#include "cosched/launcher/journal/lock.hpp"
 #include "cosched/launcher/journal/recorder.hpp"
 #include "cosched/launcher/journal/replay.hpp"
 #include "cosched/sim/policies.hpp"
@@ -43,34 +48,31 @@ void check_plan_times(const sim::LaunchPlan& plan, const std::string& source) {
   }
 }
 
-bool has_a_run(const std::filesystem::path& journal) {
-  std::error_code error;
-  const auto size = std::filesystem::file_size(journal, error);
-  return !error && size > 0;
-}
+// Checks the journal before anything runs, holding its lock (so that no other launch can start or resume it between
+// this check and the end of the run). A new run refuses an existing journal unless --force; a resumed run replays
+// it (the one replay, shared with `cosched report`, read through the locked descriptor) and refuses it unless it
+// was written for these inputs. Returns what the journal says ran.
+struct JournalHistory {
+  std::vector<std::string> completed;        // ids whose last run ended ok: not run again
+  std::map<std::string, std::size_t> runs;   // how many times each task started before this launch
+};
 
-// Checks the journal before anything runs. A new run refuses an existing journal unless --force; a resumed run
-// replays it (the one replay, shared with `cosched report`) and refuses it unless it was written for these
-// inputs. Returns the ids the journal says completed.
-std::vector<std::string> prepare_journal(const LaunchSettings& settings, const BatchInputs& inputs) {
+JournalHistory prepare_journal(const LaunchSettings& settings, const BatchInputs& inputs, const JournalLock& lock) {
   const std::filesystem::path& path = settings.journal;
-  check_output_path(path, Overwrite::replace, "journal");  // not a folder, and its folder exists
+  const std::string text = lock.read_all();
   if (!settings.resume) {
-    if (has_a_run(path) && !settings.force) {
+    if (!text.empty() && !settings.force) {
       throw UsageError(fmt::format("journal {} already has a run: pass --resume {} to continue it, --force to "
                                    "replace it, or another --journal",
                                    path.string(), path.string()));
     }
     return {};
   }
-  if (!has_a_run(path)) {
-    std::error_code error;
-    if (std::filesystem::exists(path, error)) {
-      throw InputError(path.string(), "is empty: it holds no run to resume (start one without --resume)");
-    }
-    throw UsageError(fmt::format("--resume {}: no such journal", path.string()));
+  // The lock created a missing journal (check_resumable refused that case first): an empty one holds no run.
+  if (text.find_first_not_of(" \t\r\n") == std::string::npos) {
+    throw InputError(path.string(), "is empty: it holds no run to resume (start one without --resume)");
   }
-  const JournalReplay replay = replay_journal(path);
+  const JournalReplay replay = replay_journal(parse_journal(text, path.string()));
   const BatchStart& first = replay.segments.front().header;
   if (!first.inputs) {
     throw InputError(path.string(), "the journal carries no digests of its schedule, workload and platform (an "
@@ -81,7 +83,44 @@ std::vector<std::string> prepare_journal(const LaunchSettings& settings, const B
     throw InputError(path.string(), fmt::format("cannot resume: not the inputs the journal was written for — {}",
                                                 fmt::join(differences, "; ")));
   }
-  return replay.completed_ids();
+  JournalHistory history{replay.completed_ids(), {}};
+  for (const TaskReplay& task : replay.tasks) history.runs[task.id] = task.runs;
+  return history;
+}
+
+// A plan whose predicted run leaves the node idle, waiting for a planned start or a release, longer than
+// settings.max_wait_s (a start of 10^9 s is in range, but nobody means to wait 31 years) is refused before any work.
+// The waits are those of the prediction under the same policy: what the launcher itself would wait, with the
+// predicted durations (a late task only shortens a wait).
+void check_idle_waits(const sim::EngineResult& predicted, const sim::LaunchPlan& plan, const LaunchSettings& settings) {
+  std::vector<std::size_t> order;
+  for (std::size_t j = 0; j < predicted.runs.size(); ++j) {
+    if (predicted.runs[j].state == sim::TaskState::done) order.push_back(j);
+  }
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return predicted.runs[a].launch.start < predicted.runs[b].launch.start;
+  });
+  double busy_until = 0.0;  // the batch starts at 0
+  for (const std::size_t j : order) {
+    const sim::TaskRun& run = predicted.runs[j];
+    const double idle = run.launch.start - busy_until;
+    if (idle > settings.max_wait_s) {
+      throw InputError(settings.schedule_source.empty() ? "schedule" : settings.schedule_source,
+                       fmt::format("task \"{}\" would start at {:g} s, after the node has idled {:g} s waiting for it "
+                                   "(its planned start or release), more than --max-wait {:g} s: check the plan's "
+                                   "times, or pass a larger --max-wait",
+                                   plan.tasks[j].id, run.launch.start, idle, settings.max_wait_s));
+    }
+    busy_until = std::max(busy_until, run.completion.end);
+  }
+}
+
+// --resume of a journal that does not exist: refused before the lock would create it.
+void check_resumable(const LaunchSettings& settings) {
+  std::error_code error;
+  if (settings.resume && !std::filesystem::exists(settings.journal, error)) {
+    throw UsageError(fmt::format("--resume {}: no such journal", settings.journal.string()));
+  }
 }
 
 // The folder of the tasks' stdout/stderr: --log-dir, or <journal>.logs beside the journal.
@@ -109,6 +148,7 @@ BatchStart batch_header(const sim::LaunchPlan& plan, const std::vector<TaskPredi
   BatchStart header;
   header.time_utc = iso8601_utc_micro(std::chrono::system_clock::now());
   header.host = host_name();
+  header.launcher_pid = static_cast<int>(::getpid());
   header.policy = policy;
   header.algorithm = plan.algorithm;
   header.schedule = settings.schedule_source;
@@ -233,21 +273,39 @@ LaunchSummary launch(const sim::LaunchPlan& full_plan, const config::Workload& w
   // The policy is checked before the journal and the log folder are touched: a bad name leaves nothing behind.
   (void)sim::make_policy(settings.policy, full_plan);
   const BatchInputs inputs = batch_inputs(full_plan, workload, settings.tier);  // every id must have a command
+  (void)checked_number(settings.max_wait_s, positive_up_to(kMaxSeconds), "launch", "max_wait_s");
+  // An unknown containment, or one this machine does not offer, is refused before any work.
+  (void)exec::tree_containment(settings.containment);
+  check_output_path(settings.journal, Overwrite::replace, "journal");  // not a folder, and its folder exists
+  check_resumable(settings);
   LaunchSummary summary;
-  summary.already_completed = prepare_journal(settings, inputs);
-  summary.plan = sim::remaining_plan(full_plan, summary.already_completed);
+  std::optional<sim::EngineResult> predicted;
+  // A new run's plan, its prediction and its waits are known before the journal is read: a plan that would idle
+  // too long is refused before the journal exists. A resumed run's are known once the journal says what is left.
+  const auto plan_what_is_left = [&] {
+    summary.plan = sim::remaining_plan(full_plan, summary.already_completed);
+    predicted = sim::predict(summary.plan, settings.policy);
+    check_idle_waits(*predicted, summary.plan, settings);
+  };
+  if (!settings.resume) plan_what_is_left();
+
+  // From here to the last line, this launch is the journal's one writer.
+  JournalLock lock = JournalLock::acquire(settings.journal);
+  const JournalHistory history = prepare_journal(settings, inputs, lock);
+  if (settings.resume) {
+    summary.already_completed = history.completed;
+    plan_what_is_left();
+  }
   const sim::LaunchPlan& plan = summary.plan;
   summary.lower_bound = plan.lower_bound;
   const std::filesystem::path log_dir = prepare_log_dir(settings);
-
-  const sim::EngineResult predicted = sim::predict(plan, settings.policy);
-  summary.predicted_makespan = predicted.observed_makespan;
+  summary.predicted_makespan = predicted->observed_makespan;
   std::optional<sim::EngineResult> contention;
   if (!plan.bandwidth.empty()) {
     contention = sim::predict_contention(plan, settings.policy);
     summary.predicted_makespan_contention = contention->observed_makespan;
   }
-  const std::vector<TaskPrediction> predictions = task_predictions(predicted, contention);
+  const std::vector<TaskPrediction> predictions = task_predictions(*predicted, contention);
 
   auto pool = make_node_pool(plan, settings.tier);
   auto policy = sim::make_policy(settings.policy, plan);
@@ -260,14 +318,25 @@ LaunchSummary launch(const sim::LaunchPlan& full_plan, const config::Workload& w
                                                                             : std::filesystem::path();
 
   // --force: the new run replaces the old journal (checked above), now that nothing else can refuse it.
-  if (!settings.resume && settings.force) std::filesystem::remove(settings.journal);
-  JournalWriter journal(settings.journal);
+  if (!settings.resume && settings.force) lock.truncate();
+  JournalWriter journal(std::move(lock));
   journal.append(batch_header(plan, predictions, summary, settings, policy->name(), journal.repaired_bytes(), inputs));
 
+  // Each attempt of a task has its own logs: a resumed task does not overwrite what its earlier attempts wrote.
+  std::vector<unsigned> attempts;
+  for (const sim::PlannedTask& task : plan.tasks) {
+    const auto earlier = history.runs.find(task.id);
+    attempts.push_back(1 + (earlier == history.runs.end() ? 0U : static_cast<unsigned>(earlier->second)));
+  }
   const exec::TierSetup tier = settings.tier;
+  // Tasks' process trees are watched from the start, off the first task's critical path (exec/process_tree.hpp).
+  exec::start_tree_watchdog();
   WallClock clock(
       [&](std::size_t task, const platform::Grant& grant) {
-        return exec::build_task_launch(workload.find(plan.tasks[task].id), grant, tier, stream_bench, log_dir);
+        exec::TaskLaunch launch = exec::build_task_launch(workload.find(plan.tasks[task].id), grant, tier,
+                                                          stream_bench, exec::TaskLogs{log_dir, attempts[task]});
+        launch.spec.containment = settings.containment;
+        return launch;
       },
       settings.clock);
   JournalRecorder recorder(journal, plan, predictions);
@@ -284,7 +353,7 @@ LaunchSummary launch(const sim::LaunchPlan& full_plan, const config::Workload& w
   for (std::size_t j = 0; j < plan.tasks.size(); ++j) {
     const sim::TaskRun& run = summary.observed.runs[j];
     if (run.state != sim::TaskState::done) continue;
-    const sim::TaskRun& sim = predicted.runs[j];
+    const sim::TaskRun& sim = predicted->runs[j];
     summary.tasks.push_back({plan.tasks[j].id, sim.launch.start, sim.completion.end, predictions[j].contention_start,
                              predictions[j].contention_end, run.launch.start, run.completion.end,
                              run.launch.overhead_s, run.completion.status});
@@ -322,7 +391,7 @@ std::string format_summary(const LaunchSummary& summary) {
                       r.not_started, r.interrupted ? " (interrupted)" : "",
                       r.stopped_by_failure ? " (stopped by --fail-fast)" : "");
   if (!overheads.empty()) {
-    text += fmt::format("launch overhead per task (fork/exec + binding + placement): median {:.3f} ms, max {:.3f} ms\n",
+    text += fmt::format("launch overhead per task (spawn to exec + binding + placement): median {:.3f} ms, max {:.3f} ms\n",
                         median(overheads) * 1e3, summarize(overheads).max * 1e3);
   }
   text += sim::format_makespans({summary.lower_bound, summary.predicted_makespan, summary.predicted_makespan_contention,

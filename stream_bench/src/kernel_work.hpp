@@ -31,6 +31,7 @@ struct WorkContext {
   unsigned threads = 1;
   bool streaming_stores = false;
   double slow_pass_factor = 1.0;  // the tier cost model's (1 on real tiers)
+  std::size_t sample_stride = 1;  // of the session's sampled checks (a power of two)
 };
 
 struct Mismatch {

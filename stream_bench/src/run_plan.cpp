@@ -42,36 +42,44 @@ namespace detail {
 
 namespace {
 
-std::vector<unsigned> choose_cores(const StreamConfig& config, std::size_t allowed) {
-  if (config.cores.empty()) {
-    if (config.threads > allowed) {
+std::vector<unsigned> choose_cores(unsigned threads, const std::vector<unsigned>& cores, std::size_t allowed) {
+  if (cores.empty()) {
+    if (threads > allowed) {
       throw ResourceError(fmt::format("{} threads requested but this process may use only {} cores (its cpuset)",
-                                      config.threads, allowed));
+                                      threads, allowed));
     }
-    std::vector<unsigned> first(config.threads);
-    for (unsigned k = 0; k < config.threads; ++k) first[k] = k;
+    std::vector<unsigned> first(threads);
+    for (unsigned k = 0; k < threads; ++k) first[k] = k;
     return first;
   }
-  if (config.cores.size() != config.threads) {
-    throw UsageError(fmt::format("{} cores listed ({}) for {} threads: give one core per thread",
-                                 config.cores.size(), fmt::join(config.cores, ","), config.threads));
+  if (cores.size() != threads) {
+    throw UsageError(fmt::format("{} cores listed ({}) for {} threads: give one core per thread", cores.size(),
+                                 fmt::join(cores, ","), threads));
   }
-  for (unsigned core : config.cores) {
+  for (unsigned core : cores) {
     if (core >= allowed) {
       throw ResourceError(fmt::format("core index {} does not exist: this process may use cores 0..{}", core,
                                       allowed - 1));
     }
   }
-  std::vector<unsigned> sorted = config.cores;
+  std::vector<unsigned> sorted = cores;
   std::sort(sorted.begin(), sorted.end());
   if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) {
-    throw UsageError(fmt::format("cores {} list a core twice: each thread needs its own core",
-                                 fmt::join(config.cores, ",")));
+    throw UsageError(fmt::format("cores {} list a core twice: each thread needs its own core", fmt::join(cores, ",")));
   }
-  return config.cores;
+  return cores;
 }
 
 }  // namespace
+
+Team plan_team(unsigned threads, const std::vector<unsigned>& cores) {
+  if (threads == 0) throw UsageError("threads must be at least 1");
+  const auto allowed = platform::allowed_cores();
+  Team team;
+  team.cores = choose_cores(threads, cores, allowed.size());
+  for (unsigned core : team.cores) team.core_pus.push_back(allowed[core]);
+  return team;
+}
 
 std::uint64_t config_footprint(const KernelSpec& kernel, std::size_t array_bytes) noexcept {
   const std::uint64_t whole = array_bytes / sizeof(double) * sizeof(double);
@@ -119,9 +127,9 @@ RunPlan plan_run(const StreamConfig& config) {
                                    footprint, plan.kernel->array_count(), config.array_bytes, plan.shape.too_small));
     }
   }
-  const auto allowed = platform::allowed_cores();
-  plan.cores = choose_cores(config, allowed.size());
-  for (unsigned core : plan.cores) plan.core_pus.push_back(allowed[core]);
+  Team team = plan_team(config.threads, config.cores);
+  plan.cores = std::move(team.cores);
+  plan.core_pus = std::move(team.core_pus);
 
   const std::size_t needed = footprint <= available ? plan.shape.footprint_bytes() : SIZE_MAX;
   if (needed > available) {

@@ -11,6 +11,16 @@
 
 namespace cosched::stream::detail {
 
+// The cores a team runs on, one per thread.
+struct Team {
+  std::vector<unsigned> cores;                  // indices into allowed_cores()
+  std::vector<std::vector<unsigned>> core_pus;  // the PUs of each of those cores
+};
+
+// `cores` (empty: the first `threads` allowed cores) checked against this process's cpuset. Throws UsageError for
+// a core listed twice or a count that does not match, ResourceError for cores that do not exist.
+[[nodiscard]] Team plan_team(unsigned threads, const std::vector<unsigned>& cores);
+
 struct RunPlan {
   const KernelSpec* kernel = nullptr;
   std::vector<unsigned> cores;                  // indices into allowed_cores(), one per thread

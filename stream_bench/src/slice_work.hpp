@@ -33,9 +33,10 @@ double run_slice(const KernelSpec& kernel, const ArraySpans& spans, Slice slice,
                  bool streaming, double& discarded) noexcept;
 
 // Compares the sampled elements of every touched array over the slice with the table's expected values: the
-// written array holds element(initial values), the others still hold their initial values.
+// written array holds element(initial values), the others still hold their initial values. The arrays the kernel
+// writes are compared as `outputs` says, those it only reads as `inputs` says.
 [[nodiscard]] SliceCheck check_slice(const KernelSpec& kernel, const ArraySpans& spans, Slice slice,
-                                     CheckSample sample = {}) noexcept;
+                                     CheckSample outputs, CheckSample inputs) noexcept;
 
 // The reduction's exact expected sum over the slice (0 for kernels that are not reductions).
 [[nodiscard]] double expected_sum(const KernelSpec& kernel, Slice slice) noexcept;

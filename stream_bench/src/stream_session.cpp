@@ -1,5 +1,6 @@
-// The session: arrays allocated and first-touched once, re-split between measurements when the backend can, and
-// every measurement validated (in full on fresh arrays and before they go, sampled in between).
+// The session: arrays allocated and first-touched once, re-split between measurements when the backend can, kept
+// for a new team when the memory locality allows (written afresh by it), and every measurement validated (in full
+// on freshly initialised arrays and before their contents go, sampled in between).
 #include "cosched/common/stats.hpp"
 #include "cosched/stream/stream_session.hpp"
 
@@ -22,6 +23,10 @@ namespace cosched::stream {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
 
 // Holds a backend to the seam's contract: the array has the requested size and split, and both parts exist.
 void check_split(const platform::TierBackend& backend, const platform::TieredSpan& span, std::size_t count,
@@ -52,8 +57,25 @@ void fill_statistics(StreamResult& result, std::uint64_t merit_count) {
   result.worst_merit = rate(merit_count, result.max_time_s);
 }
 
+// A sampled check compares one element per page of every array, and no more than about `sampled_pages` elements
+// of the largest: past that many pages the stride doubles. So a check costs at most a few hundred cache misses
+// per array, however large the footprint — tens of microseconds, against a point's passes of milliseconds (one
+// element of every page of a 256 MiB triad took as long as a tenth of a pass) — and still lands in every thread's
+// slice and every tier part of any size that matters; the element-wise kernels add the edges of those. A stride
+// is always a power of two pages.
+constexpr std::size_t sampled_pages = 512;
+
+std::size_t sampled_check_stride(const KernelShape& shape) {
+  const std::size_t page_elements = std::max<std::size_t>(1, platform::page_bytes() / sizeof(double));
+  std::size_t largest = 0;
+  for (const ArrayLayout& array : shape.arrays) largest = std::max<std::size_t>(largest, array.words);
+  std::size_t stride = page_elements;
+  while (largest / stride > sampled_pages) stride *= 2;
+  return stride;
+}
+
 // "" when every compared element was right, else the count and the first wrong one.
-std::string describe_mismatches(const std::vector<detail::SliceCheck>& checks, bool sampled,
+std::string describe_mismatches(const std::vector<detail::SliceCheck>& checks, detail::CheckSample sample,
                                 const KernelShape& shape) {
   std::size_t mismatches = 0;
   std::size_t checked = 0;
@@ -65,7 +87,8 @@ std::string describe_mismatches(const std::vector<detail::SliceCheck>& checks, b
   }
   if (mismatches == 0) return "";
   return fmt::format("{} of {} {}elements wrong; first: {}[{}] = {} (expected {})", mismatches, checked,
-                     sampled ? "sampled (one per page) " : "", shape.arrays.at(first->array).name, first->index,
+                     sample.every_element() ? "" : fmt::format("sampled (one in {}) ", sample.stride),
+                     shape.arrays.at(first->array).name, first->index,
                      first->found, first->expected);
 }
 
@@ -77,12 +100,10 @@ struct StreamSession::State {
         kernel(*plan.kernel),
         backend(tiers),
         cost(tiers.cost_model()),
-        page_elements(std::max<std::size_t>(1, platform::page_bytes() / sizeof(double))),
-        threads(static_cast<unsigned>(plan.cores.size())) {
-    const detail::WorkContext context{kernel, plan.shape, threads, plan.streaming_stores, cost.slow_pass_factor};
+        sample_stride(sampled_check_stride(plan.shape)) {
     (void)detail::slow_passes_for(cost.slow_pass_factor);  // a broken cost model fails before allocating
     assert(kernel.elementwise() || kernel.make_work != nullptr);  // a table entry that is not element-wise has a work
-    work = kernel.elementwise() ? detail::make_elementwise_work(context) : kernel.make_work(context);
+    make_work();
     owned.resize(plan.shape.arrays.size());
     spans.resize(plan.shape.arrays.size());
   }
@@ -93,26 +114,44 @@ struct StreamSession::State {
   State(const State&) = delete;
   State& operator=(const State&) = delete;
 
-  detail::RunPlan plan;  // plan.fast_words is the arrays' current split
+  detail::RunPlan plan;  // plan.fast_words is the arrays' current split, plan.cores the current team
   const KernelSpec& kernel;
   platform::TierBackend& backend;
   platform::TierCostModel cost;
-  std::size_t page_elements;
-  unsigned threads;
-  std::unique_ptr<detail::KernelWork> work;
+  std::size_t sample_stride;  // of a sampled check (sampled_check_stride)
+  unsigned threads = 0;
+  std::unique_ptr<detail::KernelWork> work;  // for the current team
   std::vector<platform::TieredArray> owned;  // indexed like plan.shape.arrays; empty for an array of 0 words
   detail::ArraySpanList spans;
+  std::vector<std::vector<unsigned>> touched_by;  // the PUs of the cores that first-touched the arrays
   bool arrays_ready = false;              // allocated, consistently split, first-touched
-  bool fresh = true;                      // not measured since allocation: the next measurement checks in full
-  bool sampled_since_full_check = false;  // a finish() or re-allocation must compare everything first
-  std::size_t allocations = 0;
-  std::size_t resplits = 0;
-  std::size_t measurements = 0;
+  bool initialise_again = false;          // kept for a new team, whose threads must write the initial values
+  bool fresh = true;                      // not measured since initialised: the next measurement checks in full
+  bool sampled_since_full_check = false;  // a finish(), re-allocation or re-initialisation compares all first
+  SessionCounts counts;
 
   [[nodiscard]] std::size_t words(std::size_t k) const { return plan.shape.arrays[k].words; }
 
+  void make_work() {
+    threads = static_cast<unsigned>(plan.cores.size());
+    const detail::WorkContext context{kernel, plan.shape, threads, plan.streaming_stores, cost.slow_pass_factor,
+                                      sample_stride};
+    work = kernel.elementwise() ? detail::make_elementwise_work(context) : kernel.make_work(context);
+  }
+
+  // The current team writes the initial values: the first touch of fresh pages, or kept pages written afresh.
+  void initialise() {
+    const Clock::time_point start = Clock::now();
+    (void)detail::run_pinned_team(plan, [this](unsigned thread) { work->first_touch(thread, spans); });
+    counts.preparation_s += seconds_since(start);
+    initialise_again = false;
+    fresh = true;
+    sampled_since_full_check = false;
+  }
+
   // Releases the old arrays first, so their memory and fast-tier bytes are free for the new ones.
   void allocate() {
+    const Clock::time_point start = Clock::now();
     arrays_ready = false;
     for (auto& array : owned) array = {};
     for (auto& span : spans) span = {};
@@ -122,11 +161,11 @@ struct StreamSession::State {
       check_split(backend, owned[k].span(), words(k), plan.fast_words[k]);
       spans[k] = owned[k].span();
     }
-    ++allocations;
-    (void)detail::run_pinned_team(plan, [this](unsigned thread) { work->first_touch(thread, spans); });
+    ++counts.allocations;
+    counts.preparation_s += seconds_since(start);
+    touched_by = plan.core_pus;
+    initialise();
     arrays_ready = true;
-    fresh = true;
-    sampled_since_full_check = false;
   }
 
   // Moves every array's split through the backend; false (nothing changed) when it cannot. A refused or broken
@@ -158,29 +197,71 @@ struct StreamSession::State {
     }
     for (std::size_t k : moved) spans[k] = owned[k].span();
     plan.fast_words = fast_words;
-    ++resplits;
+    ++counts.resplits;
     return true;
   }
 
   SessionCheck full_check() {
+    const Clock::time_point start = Clock::now();
     std::vector<detail::SliceCheck> checks(threads);
     (void)detail::run_pinned_team(plan, [&](unsigned thread) { checks[thread] = work->check(thread, spans, {}); });
     sampled_since_full_check = false;
-    const std::string problem = describe_mismatches(checks, false, plan.shape);
+    counts.validation_s += seconds_since(start);
+    const std::string problem = describe_mismatches(checks, {}, plan.shape);
     return {problem.empty(), problem};
+  }
+
+  // A full check before the arrays' contents are replaced, unless the last measurement was checked in full; ""
+  // when it passes, else the problem prefixed with `before`.
+  std::string check_before_replacing(const char* before) {
+    if (!arrays_ready || !sampled_since_full_check) return "";
+    const SessionCheck check = full_check();
+    return check.validated ? "" : fmt::format("before {}: {}", before, check.validation_message);
+  }
+
+  // Gives the session the team of `cores` (none: keep the team). The arrays stay when every core that touched them
+  // and every new one share a memory locality; the new team then initialises them again (prepare() does) so that
+  // its first measurement shows every element it did not write. Returns a failure of the old team's last
+  // measurement, found by the full check done first ("" if none).
+  std::string change_team(const std::vector<unsigned>& cores) {
+    if (cores.empty() || cores == plan.cores) return "";
+    detail::Team team = detail::plan_team(static_cast<unsigned>(cores.size()), cores);
+    std::vector<std::vector<unsigned>> all_cores = touched_by;
+    all_cores.insert(all_cores.end(), team.core_pus.begin(), team.core_pus.end());
+    const bool keep = arrays_ready && share_first_touch_placement(platform::Topology::this_system(), all_cores);
+    const std::string problem =  // by the old team's work, which knows what its measurements left
+        check_before_replacing(keep ? "initialising the arrays for a new team" : "re-allocating for a new team");
+    plan.cores = std::move(team.cores);
+    plan.core_pus = std::move(team.core_pus);
+    make_work();
+    if (keep) {
+      initialise_again = true;
+    } else {
+      arrays_ready = false;  // prepare() allocates anew for this team
+    }
+    return problem;
   }
 
   // Puts the arrays at `fast_words`; returns a failure of the full check done before re-allocating ("" if none).
   std::string move_split(const std::vector<std::size_t>& fast_words) {
     if (arrays_ready && fast_words == plan.fast_words) return "";
     if (arrays_ready && resplit_all(fast_words)) return "";
-    std::string problem;
-    if (arrays_ready && sampled_since_full_check) {
-      const SessionCheck check = full_check();
-      if (!check.validated) problem = "before re-allocating for a new split: " + check.validation_message;
-    }
+    const std::string problem = check_before_replacing("re-allocating for a new split");
     plan.fast_words = fast_words;
     allocate();
+    return problem;
+  }
+
+  // The team and the split of `run`, the arrays ready for it; the first problem found on the way ("" if none).
+  std::string prepare(const SessionRun& run) {
+    const std::vector<std::size_t> fast_words = detail::fast_words_for(plan.shape, run.fast_fraction);  // checks it
+    std::string problem = change_team(run.cores);
+    const std::string split_problem = move_split(fast_words);
+    if (problem.empty()) problem = split_problem;
+    if (initialise_again) {
+      initialise();
+      ++counts.reinitialisations;
+    }
     return problem;
   }
 };
@@ -192,9 +273,17 @@ StreamSession::StreamSession(const StreamConfig& config, platform::TierBackend& 
 
 StreamSession::~StreamSession() = default;
 
-std::size_t StreamSession::allocations() const noexcept { return state_->allocations; }
-std::size_t StreamSession::resplits() const noexcept { return state_->resplits; }
-std::size_t StreamSession::measurements() const noexcept { return state_->measurements; }
+const SessionCounts& StreamSession::counts() const noexcept { return state_->counts; }
+
+SessionCounts& SessionCounts::operator+=(const SessionCounts& other) noexcept {
+  allocations += other.allocations;
+  resplits += other.resplits;
+  reinitialisations += other.reinitialisations;
+  measurements += other.measurements;
+  preparation_s += other.preparation_s;
+  validation_s += other.validation_s;
+  return *this;
+}
 
 SessionCheck StreamSession::finish() {
   if (!state_->arrays_ready || !state_->sampled_since_full_check) return {};
@@ -204,23 +293,28 @@ SessionCheck StreamSession::finish() {
 StreamResult StreamSession::measure(const SessionRun& run) {
   State& s = *state_;
   if (run.reps == 0) throw UsageError("reps must be at least 1");
-  const std::string earlier_problem = s.move_split(detail::fast_words_for(s.plan.shape, run.fast_fraction));
+  const std::string earlier_problem = s.prepare(run);
 
   const bool sampled = !s.fresh;
-  // A stride of one page compares one element of every page; the offset walks through all of a page's elements
-  // over successive measurements (97 is coprime with any power-of-two page).
-  const detail::CheckSample sample =
-      sampled ? detail::CheckSample{s.page_elements, s.measurements * 97 % s.page_elements} : detail::CheckSample{};
+  // The offset walks through all of a stride's elements over successive measurements (97 is coprime with the
+  // power-of-two stride).
+  const detail::CheckSample sample = sampled ? detail::CheckSample{s.sample_stride,
+                                                                   s.counts.measurements * 97 % s.sample_stride}
+                                             : detail::CheckSample{};
   const unsigned threads = s.threads;
   const unsigned total_reps = run.warmup_reps + run.reps;
   std::vector<double> times(total_reps, 0.0);
   std::vector<std::vector<double>> thread_sums(threads, std::vector<double>(run.reps, 0.0));
   std::vector<double> discarded(threads, 0.0);
   std::vector<detail::SliceCheck> checks(threads);
+  std::vector<double> check_s(threads, 0.0);
   Clock::time_point rep_start;
 
   std::vector<ThreadPlacement> placements = detail::run_pinned_team(s.plan, [&](unsigned thread) {
-    // Every rep starts and ends on a barrier, so thread 0's clock covers all threads' traffic.
+    // Every rep starts and ends on a barrier, so thread 0's clock covers all threads' traffic. The barrier that
+    // starts a rep also waits for a thread that slept at the end of the last one to be running again: its wake-up
+    // stays out of the rep's time (a single barrier between reps would put it in, milliseconds when other
+    // processes want the cores).
     for (unsigned rep = 0; rep < total_reps; ++rep) {
 #pragma omp barrier
 #pragma omp master
@@ -231,9 +325,13 @@ StreamResult StreamSession::measure(const SessionRun& run) {
       times[rep] = std::chrono::duration<double>(Clock::now() - rep_start).count();
       if (rep >= run.warmup_reps) thread_sums[thread][rep - run.warmup_reps] = sum;
     }
+    const Clock::time_point check_start = Clock::now();
     checks[thread] = s.work->check(thread, s.spans, sample);
+    check_s[thread] = seconds_since(check_start);
   });
-  ++s.measurements;
+  // The checks' own time: the slowest thread's (the team's end is the measurement's, not the check's).
+  s.counts.validation_s += *std::max_element(check_s.begin(), check_s.end());
+  ++s.counts.measurements;
   s.fresh = false;
   s.sampled_since_full_check = sampled;
 
@@ -265,7 +363,7 @@ StreamResult StreamSession::measure(const SessionRun& run) {
   fill_statistics(result, shape.merit_count(s.kernel.merit));
 
   std::string problem = earlier_problem;
-  if (problem.empty()) problem = describe_mismatches(checks, sampled, shape);
+  if (problem.empty()) problem = describe_mismatches(checks, sample, shape);
   if (const std::optional<double> expected_sum = s.work->expected_sum()) {
     const double expected = *expected_sum;
     for (unsigned rep = 0; rep < run.reps; ++rep) {

@@ -147,6 +147,15 @@ std::string swf_job_with_run_time(const std::string& run_time) {
   return "1 0 0 " + run_time + " 1 -1 -1 1 -1 -1 1 1 1 -1 1 -1 -1 -1\n";
 }
 
+const std::string kIdleWait =
+    "a wait in range but absurd: a start or release_s of 1e9 s (was an idle wait until killed)";
+const std::string kContainment = "an unknown process-tree containment";
+// The fixture instance with task b released at `release` (an online node workload).
+std::string released_instance(const std::string& release) {
+  std::string b = task("b", "0.01");
+  return instance_with(task("a", "0.01") + "," + b.insert(b.size() - 1, R"(,"release_s":)" + release));
+}
+
 std::vector<Case> make_cases() {
   const std::string far = schedule_with("t-list-lpt", "1e12", "0.01");
   return {
@@ -600,6 +609,14 @@ std::vector<Case> make_cases() {
        "(the policies that read it: split, dbos)"},
       {kMessages27, "cosched slurm-script plan --platform nan.toml", 3, "nan.toml:3: key 'fast_memory.capacity_mib'",
        {{"nan.toml", "cores = 2\n[fast_memory]\ncapacity_mib = nan\nchunks = 2\n"}}, kClusterPlan},
+      // ---- waits and process trees (issue 27) ----
+      {kIdleWait, "cosched launch wait.json --workload w.json --platform plat.toml --journal r.jsonl", 3, "--max-wait",
+       {{"wait.json", schedule_with("t-list-lpt", "1e9", "0.01")}}},
+      {kIdleWait, "cosched online --policy fcfs --workload rel.json --launch --platform plat.toml --journal r.jsonl", 3,
+       "--max-wait", {{"rel.json", released_instance("1e9")}}},
+      {kIdleWait, kLaunch + "--max-wait 0", 2, "--max-wait"},
+      {kIdleWait, kLaunch + "--max-wait nan", 2, "--max-wait"},
+      {kContainment, kLaunch + "--containment jail", 2, "--containment"},
       // ---- issue #27 item 7: was 2 s of work and a folder left behind, or an empty runs/ folder ----
       {kChecksFirst, "cosched demo --quick --stream-bench /no/such/path", 2, "--stream-bench /no/such/path"},
       {kChecksFirst, "cosched demo --quick --workload w.json --stream-bench /no/such/path", 2, "/no/such/path"},

@@ -31,7 +31,7 @@ TEST(ChildProcess, RecordsExitCodes) {
 
 TEST(ChildProcess, RecordsTheSignalThatEndedIt) {
   ChildProcess child = ChildProcess::spawn({{"/bin/sleep", "30"}, first_pu(), {}, {}, {}, {}, {}});
-  child.signal_group(SIGTERM);
+  child.signal_tree(SIGTERM);
   const ExitInfo exit = child.reap();
   EXPECT_EQ(exit.signal, SIGTERM);
   EXPECT_FALSE(exit.ok());

@@ -188,7 +188,7 @@ TEST(CommandEnvironment, TheTasksVariablesReachTheChildAndThePlacementsWin) {
 TEST(ChildTimeout, ReapWithinReturnsNothingWhileTheChildRuns) {
   ChildProcess child = ChildProcess::spawn({{"/bin/sleep", "30"}, {platform::allowed_pus().front()}, {}, {}, {}, {}, {}});
   EXPECT_FALSE(child.reap_within(0.05).has_value());
-  child.signal_group(SIGKILL);
+  child.signal_tree(SIGKILL);
   const auto exit = child.reap_within(30.0);
   ASSERT_TRUE(exit.has_value());
   EXPECT_EQ(exit->signal, SIGKILL);

@@ -30,7 +30,7 @@ WorkloadTask command_task(const std::string& id) {
 
 TEST(TaskLogs, ASafeIdNamesItsFilesInsideTheLogFolder) {
   TierSetup tier;
-  const TaskLaunch launch = build_task_launch(command_task("triad-96MiB-0"), one_core(), tier, "", "/logs");
+  const TaskLaunch launch = build_task_launch(command_task("triad-96MiB-0"), one_core(), tier, "", TaskLogs("/logs"));
   EXPECT_EQ(launch.spec.stdout_path, "/logs/triad-96MiB-0.out");
   EXPECT_EQ(launch.spec.stderr_path, "/logs/triad-96MiB-0.err");
 }
@@ -38,13 +38,23 @@ TEST(TaskLogs, ASafeIdNamesItsFilesInsideTheLogFolder) {
 TEST(TaskLogs, AnIdThatWouldEscapeTheLogFolderIsRefused) {
   TierSetup tier;
   for (const char* id : {"../evil", "a/b", "/etc/passwd", ".hidden", "", "-rf"}) {
-    EXPECT_THROW((void)build_task_launch(command_task(id), one_core(), tier, "", "/logs"), InputError) << id;
+    EXPECT_THROW((void)build_task_launch(command_task(id), one_core(), tier, "", TaskLogs("/logs")), InputError) << id;
   }
+}
+
+TEST(TaskLogs, EachAttemptHasItsOwnFiles) {
+  // A task resumed after a failure writes new files; the first attempt's stay as they were (issue 27, item 6).
+  TierSetup tier;
+  const TaskLaunch first = build_task_launch(command_task("k2"), one_core(), tier, "", TaskLogs("/logs", 1));
+  const TaskLaunch second = build_task_launch(command_task("k2"), one_core(), tier, "", TaskLogs("/logs", 2));
+  EXPECT_EQ(first.spec.stderr_path, "/logs/k2.err");
+  EXPECT_EQ(second.spec.stdout_path, "/logs/k2.attempt2.out");
+  EXPECT_EQ(second.spec.stderr_path, "/logs/k2.attempt2.err");
 }
 
 TEST(TaskLogs, WithoutALogFolderNoFileIsNamed) {
   TierSetup tier;
-  const TaskLaunch launch = build_task_launch(command_task("../evil"), one_core(), tier, "", "");
+  const TaskLaunch launch = build_task_launch(command_task("../evil"), one_core(), tier, "", TaskLogs());
   EXPECT_TRUE(launch.spec.stdout_path.empty());
 }
 

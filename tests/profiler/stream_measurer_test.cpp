@@ -1,10 +1,13 @@
-// The stream measurer keeps one StreamSession per (kernel, footprint, cores): the chunk counts of one such triple
-// reuse its arrays (the emulated tier moves the split in place), a new triple allocates anew.
+// The stream measurer keeps one StreamSession per (kernel, footprint): its core counts and chunk counts reuse the
+// arrays (the emulated tier moves the split in place; a new team writes them afresh where the machine's memory
+// locality allows), a new kernel or footprint allocates anew.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <vector>
 
+#include "cosched/platform/binding.hpp"
+#include "cosched/platform/topology.hpp"
 #include "cosched/profiler/measurer.hpp"
 #include "cosched/profiler/profile_csv.hpp"
 #include "cosched/profiler/sweep.hpp"
@@ -85,6 +88,37 @@ TEST(StreamMeasurer, SweepCountsAllocationsAndResplits) {
   EXPECT_EQ(outcome.allocations, 1U);
   EXPECT_EQ(outcome.resplits, 2U);  // 64 KiB chunks over 128 KiB: fractions 0, 1/2, 1, 1, 1
   EXPECT_GE(outcome.measure_s, outcome.kernel_s);
+}
+
+TEST(StreamMeasurer, KeepsTheArraysAcrossCoreCountsWhereTheMachineAllowsAndReportsItsSessions) {
+  if (!have_stream_measurer()) GTEST_SKIP() << "built without the stream library";
+  const auto allowed = platform::allowed_cores();
+  if (allowed.size() < 2) GTEST_SKIP() << "needs two allowed cores";
+  const auto measurer = make_measurer("stream", small_emulated_platform());
+  std::vector<ProfilePoint> points;
+  for (unsigned cores : {1U, 2U}) {
+    for (unsigned chunks = 0; chunks <= 2; ++chunks) points.push_back({"triad", 192 << 10, cores, chunks});
+  }
+  points.push_back({"triad", 96 << 10, 1, 0});  // another footprint: another session
+  ProfileCsvWriter writer(testing::scratch_dir() / "cores.csv", ProfileCsvWriter::Mode::create);
+  const SweepOutcome outcome = run_sweep(points, *measurer, writer, nullptr, nullptr);
+  EXPECT_EQ(outcome.measured, points.size());
+  const nlohmann::json sessions = measurer->describe().at("sessions");
+  EXPECT_EQ(sessions.at("sessions"), 2);
+  EXPECT_EQ(sessions.at("allocations"), outcome.allocations);
+  // The second core count either writes the kept arrays afresh or allocates its own; on a machine with one NUMA
+  // node every core shares the memory locality, so the arrays are kept.
+  const std::size_t reinitialisations = sessions.at("reinitialisations");
+  EXPECT_EQ(outcome.allocations + reinitialisations, 3U);
+  if (platform::Topology::this_system().numa_nodes().size() == 1) {
+    EXPECT_EQ(reinitialisations, 1U);
+  }
+  EXPECT_EQ(sessions.at("resplits"), outcome.resplits);
+  // Allocation and first touch, and the checks, happened inside the measurer, outside the kernels' reps.
+  const double preparation = sessions.at("preparation_s"), validation = sessions.at("validation_s");
+  EXPECT_GT(preparation, 0.0);
+  EXPECT_GT(validation, 0.0);
+  EXPECT_LE(preparation + validation + outcome.kernel_s, outcome.measure_s);
 }
 
 }  // namespace

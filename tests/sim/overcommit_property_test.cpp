@@ -3,6 +3,8 @@
 // keeps the policies' order rules.
 #include <gtest/gtest.h>
 
+#include <stdexcept>
+
 #include <algorithm>
 #include <map>
 #include <random>
@@ -115,6 +117,28 @@ TEST(OvercommitProperty, APolicyThatPicksTooMuchIsRefusedAndReported) {
   EXPECT_FALSE(result.overcommit_refusals.empty());
   EXPECT_LE(result.peak_in_use[0], 2);
   EXPECT_LE(result.peak_in_use[1], 4);
+}
+
+// A policy that starts a task twice (the same index twice in one answer) is a bug in the policy: the engine says so
+// in Release builds too, where its pending count would otherwise wrap and its loop wait forever (issue #27).
+TEST(OvercommitProperty, APolicyThatStartsATaskTwiceIsAnInternalErrorNotAHang) {
+  class Twice final : public Policy {
+   public:
+    [[nodiscard]] std::string_view name() const override { return "twice"; }
+    [[nodiscard]] std::vector<StartChoice> select(const EngineView& view) override {
+      if (view.runs[0].state != TaskState::pending) return {};
+      return {{0, view.plan.tasks[0].demand}, {0, view.plan.tasks[0].demand}};
+    }
+    [[nodiscard]] std::optional<double> next_wakeup(const EngineView&) const override { return std::nullopt; }
+  };
+  LaunchPlan plan;
+  plan.resource_names = {"cores", "fast_chunks"};
+  plan.capacities = {4, 4};
+  plan.tasks = {{"a", {1, 1}, 0, 1, -1}, {"b", {1, 1}, 0, 1, -1}};
+  Twice policy;
+  auto pool = sim::make_abstract_pool(plan.resource_names, plan.capacities);
+  SimulatedClock clock(plan);
+  EXPECT_THROW((void)run_engine(plan, policy, clock, *pool), std::logic_error);
 }
 
 }  // namespace

@@ -82,11 +82,11 @@ void WallClock::fire_timers() {
   const double t = now();
   for (auto& run : running_) {
     if (run.kill_at && t >= *run.kill_at) {
-      run.child.signal_group(SIGKILL);
+      run.child.signal_tree(SIGKILL);
       run.kill_at.reset();
     } else if (!run.timed_out && !run.stopping && run.deadline && t >= *run.deadline) {
       run.timed_out = true;
-      run.child.signal_group(SIGTERM);
+      run.child.signal_tree(SIGTERM);
       run.kill_at = t + options_.kill_grace_s;
     }
   }
@@ -165,7 +165,7 @@ std::vector<sim::Completion> WallClock::stop_running() {
   const double t = now();
   for (auto& run : running_) {
     run.stopping = true;
-    run.child.signal_group(SIGTERM);
+    run.child.signal_tree(SIGTERM);
     run.kill_at = t + options_.kill_grace_s;
   }
   std::vector<sim::Completion> done;

@@ -38,6 +38,7 @@ json write(const BatchStart& e) {
     resources.push_back({{"name", resource.name}, {"capacity", resource.capacity}});
   }
   json out = {{"time_utc", e.time_utc},         {"host", e.host},
+              {"launcher_pid", optional_json(e.launcher_pid)},
               {"clock", e.clock},               {"policy", e.policy},
               {"algorithm", e.algorithm},       {"schedule", e.schedule},
               {"workload", e.workload},         {"label", e.label},
@@ -146,6 +147,7 @@ BatchStart read_batch_start(const JsonFields& f) {
   BatchStart e;
   e.time_utc = f.text("time_utc");
   e.host = f.text("host");
+  e.launcher_pid = optional_int(f, "launcher_pid", 1, kMaxInt);
   e.clock = f.text("clock");
   e.policy = f.text("policy");
   e.algorithm = f.text("algorithm");

@@ -51,34 +51,41 @@ void write_all(int fd, const std::string& text, const std::filesystem::path& pat
 
 }  // namespace
 
-JournalWriter::JournalWriter(const std::filesystem::path& path) : path_(path) {
-  fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (fd_ < 0) throw PlatformError("open", "cannot open journal " + path.string(), errno);
-  repaired_bytes_ = partial_tail_bytes(fd_, path);
+JournalWriter::JournalWriter(JournalLock lock) : lock_(std::move(lock)) {
+  const int fd = lock_.fd();
+  const std::filesystem::path& path = lock_.path();
+  lock_.keep();  // from here on the file is the run's journal
+  repaired_bytes_ = partial_tail_bytes(fd, path);
   if (repaired_bytes_ > 0) {
-    const off_t size = ::lseek(fd_, 0, SEEK_END);
-    if (::ftruncate(fd_, size - static_cast<off_t>(repaired_bytes_)) != 0) {
-      const int saved = errno;
-      ::close(fd_);
-      throw PlatformError("ftruncate", "cannot cut the partial last line of " + path.string(), saved);
+    const off_t size = ::lseek(fd, 0, SEEK_END);
+    if (::ftruncate(fd, size - static_cast<off_t>(repaired_bytes_)) != 0) {
+      throw PlatformError("ftruncate", "cannot cut the partial last line of " + path.string(), errno);
     }
   }
-  // O_APPEND after the repair: every later write lands at the end even if someone else appended meanwhile.
-  if (::fcntl(fd_, F_SETFL, O_APPEND) != 0) {
-    const int saved = errno;
-    ::close(fd_);
-    throw PlatformError("fcntl", "cannot set O_APPEND on " + path.string(), saved);
+  // O_APPEND after the repair: every write lands at the end.
+  const int flags = ::fcntl(fd, F_GETFL);
+  if (flags < 0 || ::fcntl(fd, F_SETFL, flags | O_APPEND) != 0) {
+    throw PlatformError("fcntl", "cannot set O_APPEND on " + path.string(), errno);
   }
 }
 
+JournalWriter::JournalWriter(const std::filesystem::path& path) : JournalWriter(JournalLock::acquire(path)) {}
+
 JournalWriter::~JournalWriter() {
-  if (fd_ >= 0) ::close(fd_);
+  // The last start lines, if any, before the lock goes (nothing to report a failure to here).
+  if (unsynced_) (void)::fsync(lock_.fd());
+}
+
+void JournalWriter::sync() {
+  if (::fsync(lock_.fd()) != 0) throw PlatformError("fsync", lock_.path().string(), errno);
+  unsynced_ = false;
 }
 
 void JournalWriter::append(const JournalEvent& event) {
-  // One write(2) per line keeps a line whole unless the process dies inside the call; fsync makes it durable.
-  write_all(fd_, to_json(event).dump() + "\n", path_);
-  if (::fsync(fd_) != 0) throw PlatformError("fsync", path_.string(), errno);
+  // One write(2) per line keeps a line whole unless the process dies inside the call.
+  write_all(lock_.fd(), to_json(event).dump() + "\n", lock_.path());
+  unsynced_ = true;
+  if (!std::holds_alternative<TaskStart>(event)) sync();
 }
 
 JournalContents read_journal(const std::filesystem::path& path) {

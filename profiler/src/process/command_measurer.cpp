@@ -12,6 +12,7 @@
 #include <optional>
 
 #include "cosched/common/error.hpp"
+#include "cosched/exec/process_tree.hpp"
 #include "process/process_measurers.hpp"
 #include "cosched/platform/topology.hpp"
 
@@ -92,9 +93,9 @@ double CommandMeasurer::run_once(const CommandProfileSpec& command, const exec::
       command.timeout_s ? child.reap_within(*command.timeout_s) : std::optional(child.reap());
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
   if (!exit) {
-    child.signal_group(SIGTERM);
+    child.signal_tree(SIGTERM);
     if (!child.reap_within(kKillGraceSeconds)) {
-      child.signal_group(SIGKILL);
+      child.signal_tree(SIGKILL);
       (void)child.reap();
     }
     failure.failure = "timeout";
@@ -185,6 +186,7 @@ std::unique_ptr<PointMeasurer> make_command_measurer(const MeasurerOptions& opti
   tier.autohbw_threshold_bytes = options.placement.autohbw_threshold_bytes;
   tier.autohbw_library = options.placement.autohbw_library;
   if (options.commands.empty()) throw UsageError("measurer command: no command to profile (--command)");
+  exec::start_tree_watchdog();  // its fork is not part of the first point's time
   return std::make_unique<CommandMeasurer>(options.commands, std::move(tier), options.reps, options.warmup);
 }
 

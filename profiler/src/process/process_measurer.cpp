@@ -9,6 +9,7 @@
 #include "cosched/common/error.hpp"
 #include "process/process_measurers.hpp"
 #include "cosched/exec/child_process.hpp"
+#include "cosched/exec/process_tree.hpp"
 #include "cosched/platform/topology.hpp"
 #include "cosched/stream/kernels.hpp"
 
@@ -122,6 +123,7 @@ std::unique_ptr<PointMeasurer> make_process_measurer(const MeasurerOptions& opti
   const config::PlatformConfig& platform = options.platform;
   exec::TierSetup tier =
       exec::make_tier_setup(platform.tier_backend, platform.emulation_ratio, platform.chunk_bytes());
+  exec::start_tree_watchdog();  // its fork is not part of the first point's time
   return std::make_unique<ProcessMeasurer>(platform, std::move(tier), exec::default_stream_bench_path(),
                                            TaskPasses(options.passes), options.reps, options.warmup);
 }

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <tuple>
+#include <vector>
 
 #include "cosched/common/error.hpp"
 #include "cosched/platform/tier_backends.hpp"
@@ -43,21 +44,22 @@ class StreamMeasurer final : public PointMeasurer {
 
   void check_kernel(const std::string& kernel) const override { (void)stream::find_kernel(kernel); }
 
-  // Points of one (kernel, footprint, cores) share a session: the sweep runs their chunk counts one after the
-  // other (chunks innermost), so the arrays are allocated and first-touched once and only their split moves.
+  // Points of one (kernel, footprint) share a session: the sweep runs their core counts and, innermost, their
+  // chunk counts one after the other, so the arrays are allocated and first-touched once where the machine allows
+  // (one memory locality: stream::StreamSession::measure), and only their split and the team change.
   Measurement measure(const ProfilePoint& point) override {
     const double fraction = fast_fraction(point.footprint_bytes, point.chunks, options_.platform.chunk_bytes());
-    const SessionKey key{point.kernel, point.footprint_bytes, point.cores};
+    const SessionKey key{point.kernel, point.footprint_bytes};
     if (!session_ || key != session_key_) {
-      finish();
-      session_.reset();  // frees the old arrays (and their fast bytes) before the new ones are allocated
+      close_session();  // frees the old arrays (and their fast bytes) before the new ones are allocated
       session_ = std::make_unique<stream::StreamSession>(session_config(point, fraction), *backend_);
       session_key_ = key;
     }
     const std::size_t allocations_before = session_->allocations();
     const std::size_t resplits_before = session_->resplits();
     const std::size_t measured_before = session_->measurements();
-    const stream::StreamResult result = session_->measure({fraction, options_.reps, options_.warmup});
+    const stream::StreamResult result =
+        session_->measure({fraction, options_.reps, options_.warmup, first_cores(point.cores)});
     if (!result.validated) fail(point, result.validation_message);
 
     Measurement measurement;
@@ -72,11 +74,7 @@ class StreamMeasurer final : public PointMeasurer {
     return measurement;
   }
 
-  void finish() override {
-    if (!session_) return;
-    const stream::SessionCheck check = session_->finish();
-    if (!check.validated) fail(last_point_, check.validation_message);
-  }
+  void finish() override { close_session(); }
 
   nlohmann::json describe() const override {
     const auto cost = backend_->cost_model();
@@ -85,11 +83,42 @@ class StreamMeasurer final : public PointMeasurer {
                               {"emulated", cost.emulated},
                               {"topology", topology_summary()}};
     if (cost.emulated) context["emulation_ratio"] = options_.platform.emulation_ratio;
+    if (closed_sessions_ > 0 || session_) context["sessions"] = session_totals();
     return context;
   }
 
  private:
-  using SessionKey = std::tuple<std::string, std::uint64_t, unsigned>;  // kernel, footprint_bytes, cores
+  using SessionKey = std::tuple<std::string, std::uint64_t>;  // kernel, footprint_bytes
+
+  // What the sessions did, for the sidecar: how the arrays were obtained and where the time outside the kernels'
+  // reps went (docs/profiler.md, "Overhead accounting").
+  [[nodiscard]] nlohmann::json session_totals() const {
+    stream::SessionCounts totals = closed_;
+    if (session_) totals += session_->counts();
+    return {{"sessions", closed_sessions_ + (session_ ? 1 : 0)},
+            {"allocations", totals.allocations},
+            {"reinitialisations", totals.reinitialisations},
+            {"resplits", totals.resplits},
+            {"preparation_s", totals.preparation_s},
+            {"validation_s", totals.validation_s}};
+  }
+
+  // Checks the open session's arrays in full (unless its last measurement was) and frees them.
+  void close_session() {
+    if (!session_) return;
+    const stream::SessionCheck check = session_->finish();
+    closed_ += session_->counts();
+    ++closed_sessions_;
+    session_.reset();
+    if (!check.validated) fail(last_point_, check.validation_message);
+  }
+
+  // The first `cores` allowed cores: the team of a point.
+  static std::vector<unsigned> first_cores(unsigned cores) {
+    std::vector<unsigned> team(cores);
+    for (unsigned k = 0; k < cores; ++k) team[k] = k;
+    return team;
+  }
 
   stream::StreamConfig session_config(const ProfilePoint& point, double fraction) const {
     // The footprint is the whole task: split evenly over the arrays the kernel touches (as in the paper: write
@@ -114,6 +143,8 @@ class StreamMeasurer final : public PointMeasurer {
   std::unique_ptr<platform::TierBackend> backend_;
   std::unique_ptr<stream::StreamSession> session_;  // declared after backend_: destroyed before it
   SessionKey session_key_;
+  stream::SessionCounts closed_;  // of the sessions already closed
+  std::size_t closed_sessions_ = 0;
   ProfilePoint last_point_;
 };
 

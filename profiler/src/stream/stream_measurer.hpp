@@ -1,7 +1,8 @@
 #pragma once
 // PointMeasurer that runs the stream kernels in-process (cosched::stream), pinned to the first N allowed cores,
 // with the point's fast fraction placed through the platform's tier backend. Consecutive points of one
-// (kernel, footprint, cores) share one stream::StreamSession; finish() checks the last one in full.
+// (kernel, footprint) share one stream::StreamSession, across core counts where the memory locality allows;
+// finish() checks the last one in full.
 #include <memory>
 
 #include "cosched/profiler/measurer.hpp"

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <sys/prctl.h>
@@ -17,68 +18,63 @@
 #include <cmath>
 #include <cerrno>
 #include <cstring>
+#include <cstdint>
 #include <cstdlib>
+#include <memory>
 #include <utility>
 
 #include "cosched/common/error.hpp"
+#include "clone_vfork.hpp"
+#include "tree_watchdog.hpp"
+#include "unique_fd.hpp"
 
 namespace cosched::exec {
 
 namespace {
 
-// Steps of the child before exec, reported through the pipe when one fails.
-// `placed` is not a failure: the child reports that it is bound and waits for the parent's go.
-enum class Step : int { process_group, death_signal, signals, redirect, binding, binding_check, mempolicy, exec, placed };
+using detail::UniqueFd;
+
+// Steps of the child before exec, reported when one fails.
+enum class Step : int {
+  none,
+  process_group,
+  death_signal,
+  launcher_gone,
+  join_tree,
+  redirect,
+  binding,
+  binding_check,
+  mempolicy,
+  signals,
+  exec
+};
 
 const char* step_name(Step step) {
   switch (step) {
+    case Step::none: return "nothing";
     case Step::process_group: return "setpgid";
     case Step::death_signal: return "prctl(PR_SET_PDEATHSIG)";
-    case Step::signals: return "sigprocmask";
+    case Step::launcher_gone: return "getppid (the launcher died while starting it)";
+    case Step::join_tree: return "joining its cgroup (cgroup.procs)";
     case Step::redirect: return "dup2 (stdout/stderr)";
     case Step::binding: return "sched_setaffinity (binding)";
     case Step::binding_check: return "sched_getaffinity (binding check: the kernel did not apply the cpuset)";
     case Step::mempolicy: return "set_mempolicy";
+    case Step::signals: return "sigprocmask";
     case Step::exec: return "execve";
-    case Step::placed: return "placement";
   }
   return "?";
 }
 
-struct ChildMessage {
-  Step step;
-  int error;
-};
-
-// Owns a file descriptor.
-class Fd {
- public:
-  explicit Fd(int fd = -1) : fd_(fd) {}
-  Fd(Fd&& other) noexcept : fd_(other.release()) {}
-  Fd& operator=(Fd&& other) noexcept {
-    reset(other.release());
-    return *this;
-  }
-  ~Fd() { reset(); }
-  [[nodiscard]] int get() const noexcept { return fd_; }
-  int release() noexcept { return std::exchange(fd_, -1); }
-  void reset(int fd = -1) noexcept {
-    if (fd_ >= 0) ::close(fd_);
-    fd_ = fd;
-  }
-
- private:
-  int fd_;
-};
-
-Fd open_output(const std::filesystem::path& path) {
+UniqueFd open_output(const std::filesystem::path& path) {
   const char* name = path.empty() ? "/dev/null" : path.c_str();
   const int fd = ::open(name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) throw RuntimeFailure(fmt::format("open {}: {}", name, std::strerror(errno)));
-  return Fd(fd);
+  return UniqueFd(fd);
 }
 
-// Everything the child needs, prepared by the parent: after fork only async-signal-safe calls are allowed.
+// Everything the child needs, prepared by the parent: the child shares this memory until exec (CLONE_VM) and only
+// reads it, but for `failed_step` and `failed_errno`, where it says which step failed.
 struct Prepared {
   std::string path;
   std::vector<char*> argv;
@@ -88,7 +84,13 @@ struct Prepared {
   bool has_memory_policy = false;
   std::vector<std::string> environment;  // the child's whole environment, NAME=VALUE
   std::vector<char*> envp;
-  Fd stdin_fd, stdout_fd, stderr_fd;
+  UniqueFd stdin_fd, stdout_fd, stderr_fd;
+  int join_fd = -1;  // the tree's cgroup.procs, -1: the process group is the tree
+  const detail::WatchSlot* watch = nullptr;
+  detail::VforkChild how;  // what clone_vfork did for the child already
+  pid_t parent = 0;
+  volatile Step failed_step = Step::none;
+  volatile int failed_errno = 0;
 };
 
 // This process's environment with `overrides` (NAME=VALUE) replacing or adding variables.
@@ -107,55 +109,115 @@ std::vector<std::string> child_environment(const std::vector<std::string>& overr
   return result;
 }
 
-[[noreturn]] void fail_in_child(int pipe_fd, Step step) {
-  const ChildMessage failure{step, errno};
-  // Nothing to do if this write fails: the parent then sees an exit status 127 without a reason.
-  [[maybe_unused]] const ssize_t n = ::write(pipe_fd, &failure, sizeof failure);
+[[noreturn]] void fail_in_child(Prepared& prepared, Step step) {
+  prepared.failed_errno = errno;
+  prepared.failed_step = step;
   ::_exit(127);
 }
 
-[[noreturn]] void run_child(const Prepared& prepared, int pipe_fd, int go_fd, pid_t parent) {
-  if (::setpgid(0, 0) != 0) fail_in_child(pipe_fd, Step::process_group);
+// The child, from clone to exec. It runs on its own stack in the parent's memory while the parent waits
+// (CLONE_VFORK): async-signal-safe calls only, nothing allocated, nothing of the parent's changed but the failure.
+int run_child(void* argument) {
+  Prepared& prepared = *static_cast<Prepared*>(argument);
+  // The parent's signal handlers must never run here, in its memory: every signal is blocked (by the parent,
+  // around clone) until each handled one is back to its default (exec would reset them, but only at exec).
+  for (int sig = 1; !prepared.how.handlers_cleared && sig < _NSIG; ++sig) {
+    struct sigaction current {};
+    if (sig == SIGKILL || sig == SIGSTOP || ::sigaction(sig, nullptr, &current) != 0) continue;
+    if (current.sa_handler == SIG_DFL || current.sa_handler == SIG_IGN) continue;
+    struct sigaction restore {};
+    restore.sa_handler = SIG_DFL;
+    ::sigaction(sig, &restore, nullptr);
+  }
+  if (::setpgid(0, 0) != 0) fail_in_child(prepared, Step::process_group);
   // A launcher killed with SIGKILL must not leave its tasks running: the journal says they did not complete.
-  if (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) fail_in_child(pipe_fd, Step::death_signal);
-  if (::getppid() != parent) ::_exit(127);  // the launcher already died
-  sigset_t none;
-  sigemptyset(&none);
-  if (::sigprocmask(SIG_SETMASK, &none, nullptr) != 0) fail_in_child(pipe_fd, Step::signals);
+  if (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) fail_in_child(prepared, Step::death_signal);
+  if (::getppid() != prepared.parent) fail_in_child(prepared, Step::launcher_gone);
+  // Into its tree before its program can start anything, so that nothing it starts is outside it.
+  if (prepared.join_fd >= 0 && !prepared.how.created_in_cgroup && ::write(prepared.join_fd, "0", 1) != 1) {
+    fail_in_child(prepared, Step::join_tree);
+  }
+  prepared.watch->watch_own_group();
   if (::dup2(prepared.stdin_fd.get(), STDIN_FILENO) < 0 || ::dup2(prepared.stdout_fd.get(), STDOUT_FILENO) < 0 ||
       ::dup2(prepared.stderr_fd.get(), STDERR_FILENO) < 0) {
-    fail_in_child(pipe_fd, Step::redirect);
+    fail_in_child(prepared, Step::redirect);
   }
-  if (::sched_setaffinity(0, sizeof prepared.cpus, &prepared.cpus) != 0) fail_in_child(pipe_fd, Step::binding);
+  if (::sched_setaffinity(0, sizeof prepared.cpus, &prepared.cpus) != 0) fail_in_child(prepared, Step::binding);
+  // The binding read back before the program runs (after exec a program may legitimately rebind itself: hwloc
+  // binds to every PU while it discovers the machine).
   cpu_set_t applied;
   CPU_ZERO(&applied);
   if (::sched_getaffinity(0, sizeof applied, &applied) != 0 || !CPU_EQUAL(&applied, &prepared.cpus)) {
-    fail_in_child(pipe_fd, Step::binding_check);
+    fail_in_child(prepared, Step::binding_check);
   }
   if (prepared.has_memory_policy &&
       ::syscall(SYS_set_mempolicy, prepared.memory_mode, prepared.nodemask.data(),
                 static_cast<unsigned long>(prepared.nodemask.size() * 64 + 1)) != 0) {
-    fail_in_child(pipe_fd, Step::mempolicy);
+    fail_in_child(prepared, Step::mempolicy);
   }
-  // Placed: let the parent read the binding back while nothing can change it (after exec the program may
-  // rebind itself — hwloc does while it discovers the machine), and exec only on its go.
-  const ChildMessage placed{Step::placed, 0};
-  if (::write(pipe_fd, &placed, sizeof placed) != static_cast<ssize_t>(sizeof placed)) ::_exit(127);
-  char go = 0;
-  if (::read(go_fd, &go, 1) != 1 || go != 1) ::_exit(127);
+  sigset_t none;
+  sigemptyset(&none);
+  if (::sigprocmask(SIG_SETMASK, &none, nullptr) != 0) fail_in_child(prepared, Step::signals);
   ::execve(prepared.path.c_str(), prepared.argv.data(), prepared.envp.data());
-  fail_in_child(pipe_fd, Step::exec);
+  fail_in_child(prepared, Step::exec);
 }
 
-std::vector<unsigned> affinity_of(pid_t pid) {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  if (::sched_getaffinity(pid, sizeof set, &set) != 0) return {};
-  std::vector<unsigned> pus;
-  for (unsigned cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
-    if (CPU_ISSET(cpu, &set)) pus.push_back(cpu);
+// The child's stack: one per thread that starts children, reused (the thread waits while its child uses it).
+// Sanitizer builds use far more stack than the child's calls need.
+constexpr std::size_t kChildStackBytes = 256 * 1024;
+char* child_stack_top() {
+  thread_local const std::unique_ptr<char[]> stack(new char[kChildStackBytes + 64]);
+  // The stack grows down on every architecture Linux runs cosched on; 64-byte aligned top, kChildStackBytes below.
+  const auto top = reinterpret_cast<std::uintptr_t>(stack.get() + kChildStackBytes + 64) & ~std::uintptr_t{63};
+  return reinterpret_cast<char*>(top);
+}
+
+Prepared prepare(const ChildSpec& spec) {
+  Prepared prepared;
+  prepared.path = resolve_executable(spec.argv.front()).string();
+  for (const auto& arg : spec.argv) prepared.argv.push_back(const_cast<char*>(arg.c_str()));
+  prepared.argv.push_back(nullptr);
+  CPU_ZERO(&prepared.cpus);
+  for (unsigned pu : spec.pus) {
+    if (pu >= CPU_SETSIZE) throw RuntimeFailure(fmt::format("PU {} beyond CPU_SETSIZE", pu));
+    CPU_SET(pu, &prepared.cpus);
   }
-  return pus;
+  if (!spec.memory.nodes.empty()) {
+    prepared.has_memory_policy = true;
+    prepared.memory_mode = spec.memory.mode;
+    for (unsigned node : spec.memory.nodes) {
+      if (node >= prepared.nodemask.size() * 64) throw RuntimeFailure(fmt::format("NUMA node {} too large", node));
+      prepared.nodemask[node / 64] |= 1UL << (node % 64);
+    }
+  }
+  prepared.environment = child_environment(spec.environment);
+  for (auto& variable : prepared.environment) prepared.envp.push_back(variable.data());
+  prepared.envp.push_back(nullptr);
+  prepared.stdin_fd = UniqueFd(::open("/dev/null", O_RDONLY | O_CLOEXEC));
+  if (prepared.stdin_fd.get() < 0) throw RuntimeFailure(fmt::format("open /dev/null: {}", std::strerror(errno)));
+  prepared.stdout_fd = open_output(spec.stdout_path);
+  prepared.stderr_fd = open_output(spec.stderr_path);
+  prepared.parent = ::getpid();
+  return prepared;
+}
+
+// What waitid reported: an exit code for a normal exit, else the signal that ended the process.
+ExitInfo exit_info_of(const siginfo_t& info) {
+  ExitInfo exit;
+  if (info.si_code == CLD_EXITED) {
+    exit.exit_code = info.si_status;
+  } else {
+    exit.signal = info.si_status;
+  }
+  return exit;
+}
+
+// waitid for `pid`, retried on EINTR.
+bool wait_for(pid_t pid, siginfo_t& info, int options) {
+  while (::waitid(P_PID, static_cast<id_t>(pid), &info, options) != 0) {
+    if (errno != EINTR) return false;
+  }
+  return true;
 }
 
 }  // namespace
@@ -187,110 +249,59 @@ ChildProcess ChildProcess::spawn(const ChildSpec& spec) {
   if (spec.argv.empty()) throw InputError("", "a task needs a command");
   if (spec.pus.empty()) throw RuntimeFailure("a task must be bound to at least one PU");
   const auto begin = std::chrono::steady_clock::now();
-
-  Prepared prepared;
-  prepared.path = resolve_executable(spec.argv.front()).string();
-  for (const auto& arg : spec.argv) prepared.argv.push_back(const_cast<char*>(arg.c_str()));
-  prepared.argv.push_back(nullptr);
-  CPU_ZERO(&prepared.cpus);
-  for (unsigned pu : spec.pus) {
-    if (pu >= CPU_SETSIZE) throw RuntimeFailure(fmt::format("PU {} beyond CPU_SETSIZE", pu));
-    CPU_SET(pu, &prepared.cpus);
-  }
-  if (!spec.memory.nodes.empty()) {
-    prepared.has_memory_policy = true;
-    prepared.memory_mode = spec.memory.mode;
-    for (unsigned node : spec.memory.nodes) {
-      if (node >= prepared.nodemask.size() * 64) throw RuntimeFailure(fmt::format("NUMA node {} too large", node));
-      prepared.nodemask[node / 64] |= 1UL << (node % 64);
-    }
-  }
-  prepared.environment = child_environment(spec.environment);
-  for (auto& variable : prepared.environment) prepared.envp.push_back(variable.data());
-  prepared.envp.push_back(nullptr);
-  // Before fork: a child whose weights conflict with a running one's never starts.
+  Prepared prepared = prepare(spec);
+  // Before the child exists: a child whose weights conflict with a running one's never starts.
   std::unique_ptr<platform::InterleaveWeightsLease> weights;
   if (!spec.interleave_weights.empty()) {
     weights = std::make_unique<platform::InterleaveWeightsLease>(spec.interleave_weights);
   }
-  prepared.stdin_fd = Fd(::open("/dev/null", O_RDONLY | O_CLOEXEC));
-  if (prepared.stdin_fd.get() < 0) throw RuntimeFailure(fmt::format("open /dev/null: {}", std::strerror(errno)));
-  prepared.stdout_fd = open_output(spec.stdout_path);
-  prepared.stderr_fd = open_output(spec.stderr_path);
+  std::unique_ptr<ProcessTree> tree = tree_containment(spec.containment).open_tree();
+  prepared.join_fd = tree->join_fd();
+  detail::WatchSlot watch = detail::WatchSlot::reserve();
+  prepared.watch = &watch;
 
-  int pipe_fds[2];
-  if (::pipe2(pipe_fds, O_CLOEXEC) != 0) throw PlatformError("pipe2", "cannot create the launch pipe", errno);
-  Fd read_end(pipe_fds[0]);
-  Fd write_end(pipe_fds[1]);
-  if (::pipe2(pipe_fds, O_CLOEXEC) != 0) throw PlatformError("pipe2", "cannot create the go pipe", errno);
-  Fd go_read(pipe_fds[0]);
-  Fd go_write(pipe_fds[1]);
-
-  const pid_t parent = ::getpid();
-  const pid_t pid = ::fork();
-  if (pid < 0) throw PlatformError("fork", "cannot start task " + spec.argv.front(), errno);
-  if (pid == 0) run_child(prepared, write_end.get(), go_read.get(), parent);
-
-  write_end.reset();
-  go_read.reset();
-  // Also set the group from the parent: whichever runs first, signals to -pid reach the child from now on.
-  ::setpgid(pid, pid);
-  const auto read_message = [&](ChildMessage& message) {
-    ssize_t n;
-    do {
-      n = ::read(read_end.get(), &message, sizeof message);
-    } while (n < 0 && errno == EINTR);
-    return n == static_cast<ssize_t>(sizeof message);
-  };
-  const auto abandon = [&](const std::string& why) {
-    go_write.reset();  // the child reads EOF and exits without exec
-    ::kill(pid, SIGKILL);
-    ::waitpid(pid, nullptr, 0);
-    return RuntimeFailure(why);
-  };
-  ChildMessage message{};
-  if (!read_message(message)) throw abandon(fmt::format("cannot start {}: the child died before exec", spec.argv.front()));
-  if (message.step != Step::placed) {
-    throw abandon(fmt::format("cannot start {}: {} failed: {}", spec.argv.front(), step_name(message.step),
-                              std::strerror(message.error)));
+  // Every signal blocked around clone: no handler of ours may run in the child while it shares our memory.
+  sigset_t all, previous;
+  sigfillset(&all);
+  ::pthread_sigmask(SIG_BLOCK, &all, &previous);
+  const detail::VforkResult started = detail::clone_vfork(run_child, &prepared, child_stack_top(), kChildStackBytes,
+                                                          tree->cgroup_fd(), prepared.how);
+  ::pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+  const pid_t pid = started.pid;
+  const int pidfd = started.pidfd;
+  if (pid < 0) {
+    tree->release();
+    throw PlatformError("clone", "cannot start task " + spec.argv.front(), started.error);
   }
-  // The parent's own check of the binding, while the child waits before exec.
-  std::vector<unsigned> wanted = spec.pus;
-  std::sort(wanted.begin(), wanted.end());
-  wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
-  const std::vector<unsigned> bound = affinity_of(pid);
-  if (bound != wanted) {
-    throw abandon(fmt::format("task process {} is bound to PUs {{{}}}, not the {{{}}} asked for", pid,
-                              fmt::join(bound, ","), fmt::join(wanted, ",")));
-  }
-  const char go = 1;
-  if (::write(go_write.get(), &go, 1) != 1) throw abandon("cannot release the task process to exec");
-  go_write.reset();
-  if (read_message(message)) {
-    ::waitpid(pid, nullptr, 0);
-    throw RuntimeFailure(fmt::format("cannot start {}: {} failed: {}", spec.argv.front(), step_name(message.step),
-                                     std::strerror(message.error)));
-  }
-  // EOF: exec succeeded (the pipe closed on exec). From here on the child is ours to reap.
-  // Through syscall(2): glibc 2.36 declares pidfd_open without C linkage for C++.
-  const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
-  ChildProcess child(pid, pidfd, 0.0);
-  if (pidfd < 0) {
-    const int saved = errno;
-    child.signal_group(SIGKILL);
-    throw PlatformError("pidfd_open", fmt::format("cannot watch task process {}", pid), saved);
+  // The child has exec'd or exited: CLONE_VFORK returns only then.
+  ChildProcess child(pid, pidfd, std::move(tree), std::move(watch));
+  child.tree_->adopt(pid);
+  if (prepared.failed_step != Step::none) {
+    const Step step = prepared.failed_step;
+    const int error = prepared.failed_errno;
+    (void)child.reap();  // it exited 127 before exec; the destructor has nothing left to do
+    throw RuntimeFailure(fmt::format("cannot start {}: {} failed: {}", spec.argv.front(), step_name(step),
+                                     std::strerror(error)));
   }
   child.overhead_s_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
   child.weights_ = std::move(weights);
   return child;
 }
 
+ChildProcess::ChildProcess(int pid, int pidfd, std::unique_ptr<ProcessTree> tree, detail::WatchSlot watch)
+    : pid_(pid),
+      pidfd_(pidfd),
+      tree_(std::move(tree)),
+      watch_(std::make_unique<detail::WatchSlot>(std::move(watch))) {}
+
 ChildProcess::ChildProcess(ChildProcess&& other) noexcept
     : pid_(std::exchange(other.pid_, -1)),
       pidfd_(std::exchange(other.pidfd_, -1)),
       overhead_s_(other.overhead_s_),
       reaped_(std::exchange(other.reaped_, true)),
-      weights_(std::move(other.weights_)) {}
+      weights_(std::move(other.weights_)),
+      tree_(std::move(other.tree_)),
+      watch_(std::move(other.watch_)) {}
 
 ChildProcess& ChildProcess::operator=(ChildProcess&& other) noexcept {
   if (this != &other) {
@@ -300,6 +311,8 @@ ChildProcess& ChildProcess::operator=(ChildProcess&& other) noexcept {
     overhead_s_ = other.overhead_s_;
     reaped_ = std::exchange(other.reaped_, true);
     weights_ = std::move(other.weights_);
+    tree_ = std::move(other.tree_);
+    watch_ = std::move(other.watch_);
   }
   return *this;
 }
@@ -308,10 +321,16 @@ ChildProcess::~ChildProcess() { close_and_forget(); }
 
 void ChildProcess::close_and_forget() noexcept {
   if (pid_ > 0 && !reaped_) {
-    ::kill(-pid_, SIGKILL);
+    if (tree_) tree_->kill_all();
     ::kill(pid_, SIGKILL);
-    ::waitpid(pid_, nullptr, 0);
+    if (watch_) watch_->release();
+    siginfo_t info{};
+    (void)wait_for(pid_, info, WEXITED);
   }
+  if (watch_) watch_->release();
+  watch_.reset();
+  if (tree_) tree_->release();
+  tree_.reset();
   if (pidfd_ >= 0) ::close(pidfd_);
   pid_ = -1;
   pidfd_ = -1;
@@ -319,34 +338,31 @@ void ChildProcess::close_and_forget() noexcept {
   weights_.reset();
 }
 
-void ChildProcess::signal_group(int signal) const {
-  if (pid_ <= 0 || reaped_) return;
-  if (::kill(-pid_, signal) != 0 && errno == ESRCH) ::kill(pid_, signal);
+void ChildProcess::signal_tree(int signal) const {
+  if (pid_ <= 0 || reaped_ || !tree_) return;
+  tree_->signal(signal);
 }
 
-namespace {
-// What waitid reported: an exit code for a normal exit, else the signal that ended the process.
-ExitInfo exit_info_of(const siginfo_t& info) {
-  ExitInfo exit;
-  if (info.si_code == CLD_EXITED) {
-    exit.exit_code = info.si_status;
-  } else {
-    exit.signal = info.si_status;
-  }
-  return exit;
+ExitInfo ChildProcess::end_tree(const siginfo_t& exited) {
+  // The leader is a zombie: its pid, which names the process group, cannot be reused until it is reaped below.
+  tree_->kill_all();
+  watch_->release();  // nothing left for the watchdog to kill
+  siginfo_t reaped{};
+  if (!wait_for(pid_, reaped, WEXITED)) throw PlatformError("waitid", fmt::format("task process {}", pid_), errno);
+  reaped_ = true;
+  weights_.reset();
+  tree_->release();
+  return exit_info_of(exited);
 }
-}  // namespace
 
 std::optional<ExitInfo> ChildProcess::try_reap() {
   if (reaped_) return std::nullopt;
   siginfo_t info{};
-  if (::waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOHANG) != 0) {
+  if (!wait_for(pid_, info, WEXITED | WNOHANG | WNOWAIT)) {
     throw PlatformError("waitid", fmt::format("task process {}", pid_), errno);
   }
   if (info.si_pid == 0) return std::nullopt;
-  reaped_ = true;
-  weights_.reset();
-  return exit_info_of(info);
+  return end_tree(info);
 }
 
 std::optional<ExitInfo> ChildProcess::reap_within(double seconds) {
@@ -365,16 +381,10 @@ std::optional<ExitInfo> ChildProcess::reap_within(double seconds) {
 }
 
 ExitInfo ChildProcess::reap() {
-  while (true) {
-    siginfo_t info{};
-    if (::waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED) != 0) {
-      if (errno == EINTR) continue;
-      throw PlatformError("waitid", fmt::format("task process {}", pid_), errno);
-    }
-    reaped_ = true;
-    weights_.reset();
-    return exit_info_of(info);
-  }
+  if (reaped_) throw RuntimeFailure(fmt::format("task process {} was already reaped", pid_));
+  siginfo_t info{};
+  if (!wait_for(pid_, info, WEXITED | WNOWAIT)) throw PlatformError("waitid", fmt::format("task process {}", pid_), errno);
+  return end_tree(info);
 }
 
 }  // namespace cosched::exec

@@ -60,17 +60,23 @@ std::string substitute_placeholders(const std::string& arg, const platform::Gran
   return text;
 }
 
+TaskLogPaths task_log_paths(const TaskLogs& logs, const std::string& id) {
+  // Ids are checked where workloads are parsed; checked again here, where they name files, so that no id can ever
+  // write outside the log folder.
+  check_identifier(id, "task log file in " + logs.folder.string());
+  const std::string stem = logs.attempt <= 1 ? id : fmt::format("{}.attempt{}", id, logs.attempt);
+  return {logs.folder / (stem + ".out"), logs.folder / (stem + ".err")};
+}
+
 TaskLaunch build_task_launch(const config::WorkloadTask& task, const platform::Grant& grant, const TierSetup& tier,
-                             const std::filesystem::path& stream_bench, const std::filesystem::path& log_dir) {
+                             const std::filesystem::path& stream_bench, const TaskLogs& logs) {
   TaskLaunch launch;
   launch.timeout_s = task.timeout_s;
   launch.spec.pus = grant.cores.all_pus();
-  if (!log_dir.empty()) {
-    // Ids are checked where workloads are parsed; checked again here, where they name files, so that no id can
-    // ever write outside the log folder.
-    check_identifier(task.id, "task log file in " + log_dir.string());
-    launch.spec.stdout_path = log_dir / (task.id + ".out");
-    launch.spec.stderr_path = log_dir / (task.id + ".err");
+  if (!logs.folder.empty()) {
+    const TaskLogPaths paths = task_log_paths(logs, task.id);
+    launch.spec.stdout_path = paths.out;
+    launch.spec.stderr_path = paths.err;
   }
   // The backend decides how the child gets its share (platform::TierBackendInfo::child_placement).
   platform::ChildPlacementRequest request;

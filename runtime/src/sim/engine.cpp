@@ -4,7 +4,6 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
-#include <cassert>
 #include <chrono>
 #include <cmath>
 #include <numeric>
@@ -14,6 +13,7 @@
 #include <stdexcept>
 
 #include "cosched/common/error.hpp"
+#include "cosched/common/invariant.hpp"
 #include "sim/release_queue.hpp"
 
 namespace cosched::sim {
@@ -143,7 +143,10 @@ class EngineRun {
   bool start_selected() {
     bool refused = false;
     for (const StartChoice& choice : timed([&] { return policy_.select(view()); })) {
-      assert(choice.task < result_.runs.size() && result_.runs[choice.task].state == TaskState::pending);
+      // Checked in Release too: a task started twice would leave the pending count wrapped, and the loop that waits
+      // for it to reach zero would never end.
+      check_invariant(choice.task < result_.runs.size() && result_.runs[choice.task].state == TaskState::pending,
+                      "a policy selected a task that is not pending");
       if (!start(choice.task, choice.demand)) refused = true;
       drain();  // a launch that failed at once ends at once
       if (halted_) break;
@@ -198,7 +201,7 @@ class EngineRun {
 
   void finish(const Completion& completion) {
     TaskRun& run = result_.runs[completion.task];
-    assert(run.state == TaskState::running);
+    check_invariant(run.state == TaskState::running, "a completion for a task that is not running");
     run.completion = completion;
     run.state = TaskState::done;
     --running_;

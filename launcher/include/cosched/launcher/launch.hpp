@@ -28,6 +28,9 @@ class LaunchObserver : public sim::EngineObserver {
  public:
   virtual void launching(const sim::LaunchPlan& /*plan*/, const sim::EngineResult& /*predicted*/) {}
 };
+// The longest the launcher waits with the node idle for a planned start or a release, unless told otherwise
+// (--max-wait): one day. A plan whose prediction idles longer is refused before any work (launch()).
+inline constexpr double kDefaultMaxWaitSeconds = 86'400.0;
 
 struct LaunchSettings {
   std::filesystem::path journal;
@@ -44,6 +47,9 @@ struct LaunchSettings {
   std::string label;                   // free text for the header (e.g. the demo's configuration)
   std::optional<SlurmStep> slurm;      // the Slurm step this launch runs in, for the header
   LaunchObserver* observer = nullptr;  // also told of the run (not owned); null: the journal only
+  double max_wait_s = kDefaultMaxWaitSeconds;  // the longest idle wait the plan may ask for (finite, > 0)
+  // How each task's process tree is held and ended (exec/process_tree.hpp): auto, cgroup, process-group.
+  std::string containment = std::string(exec::kDefaultTreeContainment);
 };
 
 struct TaskDeviation {
@@ -77,11 +83,14 @@ struct LaunchSummary {
 // schedules fast chunks, a budget of that many chunks of tier.chunk_bytes.
 [[nodiscard]] std::unique_ptr<sim::NodeResources> make_node_pool(const sim::LaunchPlan& plan, const exec::TierSetup& tier);
 
-// Runs the plan (or what is left of it). Everything is checked before anything runs: UsageError when the journal
-// already has a run (without resume or force), when it or the log folder is not a usable path, or when there is
-// no journal to resume; InputError when a time of the plan is not finite or beyond kMaxSeconds, when a task id
-// has no entry in the workload, or when the resumed journal is malformed or was written for another schedule,
-// workload or platform (the message names which, and what the journal was written for).
+// Runs the plan (or what is left of it), as the journal's one writer: the journal is locked (journal/lock.hpp) from
+// before it is read until its last line. Everything is checked before anything runs: UsageError when another
+// process holds the journal (naming it), when the journal already has a run (without resume or force), when it or
+// the log folder is not a usable path, or when there is no journal to resume; InputError when a time of the plan
+// is not finite or beyond kMaxSeconds, when its predicted run would leave the node idle longer than
+// settings.max_wait_s, when a task id has no entry in the workload, or when the resumed journal is malformed or
+// was written for another schedule, workload or platform (the message names which, and what the journal was
+// written for).
 [[nodiscard]] LaunchSummary launch(const sim::LaunchPlan& plan, const config::Workload& workload,
                                    const LaunchSettings& settings);
 

@@ -55,10 +55,27 @@ struct TaskLaunch {
 // {fast_bytes} = the fast-tier bytes granted. Unknown {names} are left as they are.
 [[nodiscard]] std::string substitute_placeholders(const std::string& arg, const platform::Grant& grant, std::size_t fast_bytes);
 
-// `stream_bench` is the stream_bench executable; `log_dir` (may be empty: /dev/null) gets <id>.out / <id>.err.
+// Where a task's stdout and stderr go: <folder>/<id>.out and .err for its first attempt, <id>.attempt<k>.out and
+// .err for its k-th (a resumed task keeps what its earlier attempts wrote). No folder: /dev/null.
+struct TaskLogs {
+  TaskLogs() = default;
+  TaskLogs(std::filesystem::path folder_, unsigned attempt_ = 1) : folder(std::move(folder_)), attempt(attempt_) {}
+  TaskLogs(const char* folder_) : TaskLogs(std::filesystem::path(folder_)) {}
+  std::filesystem::path folder;
+  unsigned attempt = 1;  // 1 for the first
+};
+
+struct TaskLogPaths {
+  std::filesystem::path out, err;
+};
+
+// The log files of task `id` (checked with check_identifier right here, where it names files: no id can write
+// outside the folder). Throws InputError for an unsafe id.
+[[nodiscard]] TaskLogPaths task_log_paths(const TaskLogs& logs, const std::string& id);
+
+// `stream_bench` is the stream_bench executable; `logs` says where the task's stdout and stderr go.
 [[nodiscard]] TaskLaunch build_task_launch(const config::WorkloadTask& task, const platform::Grant& grant, const TierSetup& tier,
-                                           const std::filesystem::path& stream_bench,
-                                           const std::filesystem::path& log_dir);
+                                           const std::filesystem::path& stream_bench, const TaskLogs& logs);
 
 // The stream_bench executable next to the running cosched binary (build/bin), else in PATH.
 [[nodiscard]] std::filesystem::path default_stream_bench_path();

@@ -28,7 +28,7 @@ enum class TaskStatus { ok, failed, timeout, killed };
 struct LaunchRecord {
   double start = 0.0;               // engine seconds
   int pid = -1;                     // -1 on the simulated clock
-  double overhead_s = 0.0;          // fork/exec + binding + placement
+  double overhead_s = 0.0;          // spawn to exec + binding + placement
   std::vector<std::string> argv;
   std::size_t fast_bytes = 0;       // fast-tier bytes the task was given
   std::string placement;            // how the fast share was applied, in words

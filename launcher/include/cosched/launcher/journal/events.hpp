@@ -62,6 +62,9 @@ struct SlurmStep {
 struct BatchStart {
   std::string time_utc;
   std::string host;
+  // The launching process (the journal's lock holder while the segment runs); nullopt in journals written before
+  // it was recorded.
+  std::optional<int> launcher_pid;
   std::string clock = "wall";
   std::string policy;
   std::string algorithm;

@@ -1,7 +1,10 @@
 #pragma once
-// The run journal: an append-only JSON-lines file, one event per line, flushed and fsynced per event so that a
-// launcher killed at any instant (SIGKILL included) leaves every completed event on disk. At worst the last line
-// is cut short; the reader reports and ignores it, and a writer reopening the file cuts it off before appending.
+// The run journal: an append-only JSON-lines file, one event per line. Every line is written with one write(2), so
+// a launcher killed at any instant (SIGKILL included) leaves every line it wrote in the page cache and so on disk,
+// at worst the last one cut short; the reader reports and ignores that one, and a writer reopening the file cuts it
+// off before appending. Lines are fsynced before the run goes on: every event but a task's start at once; a start
+// at the next line that is (a task's end, the batch's end), so the start of a task is durable before its end is
+// — an fsync is a disk round trip, kept off the path from one task start to the next (docs/launcher.md).
 // Each line is one typed event (journal/events.hpp); this file only knows lines.
 #include <cstddef>
 #include <filesystem>
@@ -10,28 +13,35 @@
 #include <vector>
 
 #include "cosched/launcher/journal/events.hpp"
+#include "cosched/launcher/journal/lock.hpp"
 
 namespace cosched::launcher {
 
 class JournalWriter {
  public:
-  // Creates the file or opens it for appending. A partial last line (no trailing newline: the previous writer
-  // died mid-write) is cut off first; repaired_bytes() says how many bytes went. Throws PlatformError.
+  // Appends to the journal `lock` holds, keeping the lock until the writer goes. A partial last line (no trailing
+  // newline: the previous writer died mid-write) is cut off first; repaired_bytes() says how many bytes went.
+  // Throws PlatformError.
+  explicit JournalWriter(JournalLock lock);
+  // Locks `path` (JournalLock::acquire: UsageError when another process writes it) and appends to it.
   explicit JournalWriter(const std::filesystem::path& path);
   ~JournalWriter();
   JournalWriter(const JournalWriter&) = delete;
   JournalWriter& operator=(const JournalWriter&) = delete;
 
-  // Writes `event` as one line (to_json) and fsyncs.
+  // Writes `event` as one line (to_json); fsyncs it, except a task's start, which is fsynced with the next line
+  // that is (see above) or when the writer goes.
   void append(const JournalEvent& event);
 
   [[nodiscard]] std::size_t repaired_bytes() const noexcept { return repaired_bytes_; }
-  [[nodiscard]] const std::filesystem::path& path() const noexcept { return path_; }
+  [[nodiscard]] const std::filesystem::path& path() const noexcept { return lock_.path(); }
 
  private:
-  std::filesystem::path path_;
-  int fd_ = -1;
+  void sync();
+
+  JournalLock lock_;
   std::size_t repaired_bytes_ = 0;
+  bool unsynced_ = false;  // lines written since the last fsync
 };
 
 struct JournalLine {

@@ -1,0 +1,216 @@
+// Issue 27, end to end through the built `cosched`: a journal has one writer (a second launch, resume or --force
+// of a journal in use is refused at once, naming the holder, and changes nothing), a SIGKILLed launcher's lock and
+// task trees go with it, no task or profiled command leaves a process behind, and a resumed task keeps the logs of
+// its earlier attempts. Each test states the case, the exit code and what must remain on disk.
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <functional>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "cosched/common/host.hpp"
+#include "cosched/launcher/journal/file.hpp"
+#include "cosched/launcher/journal/recorder.hpp"
+#include "support/programs.hpp"
+
+namespace cosched::launcher {
+namespace {
+
+namespace fs = std::filesystem;
+using test_support::CommandResult;
+
+// Not a speed threshold: what has not happened after this long will not.
+constexpr std::chrono::seconds kHangBound{60};
+
+// Every file under `dir` with its content (folders as "<folder>").
+std::map<std::string, std::string> snapshot(const fs::path& dir) {
+  std::map<std::string, std::string> files;
+  for (const auto& entry : fs::recursive_directory_iterator(dir)) {
+    const std::string name = fs::relative(entry.path(), dir).string();
+    if (name.rfind("stdout-", 0) == 0 || name.rfind("stderr-", 0) == 0 || name.rfind("bg", 0) == 0) continue;
+    files[name] = entry.is_directory() ? "<folder>" : test_support::read_text(entry.path());
+  }
+  return files;
+}
+
+bool running(pid_t pid, const std::string& token) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+  const std::size_t paren = text.rfind(')');
+  if (paren == std::string::npos || paren + 2 >= text.size()) return false;
+  if (text[paren + 2] == 'Z' || text[paren + 2] == 'X') return false;
+  std::ifstream cmdline("/proc/" + std::to_string(pid) + "/cmdline");
+  std::string args((std::istreambuf_iterator<char>(cmdline)), std::istreambuf_iterator<char>());
+  std::replace(args.begin(), args.end(), '\0', ' ');
+  return args.find(token) != std::string::npos;
+}
+
+bool eventually(const std::function<bool()>& condition) {
+  const auto deadline = std::chrono::steady_clock::now() + kHangBound;
+  while (!condition()) {
+    if (std::chrono::steady_clock::now() > deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return true;
+}
+
+// The pids, one a line, in `file`.
+std::vector<pid_t> pids_in(const fs::path& file) {
+  std::vector<pid_t> pids;
+  std::ifstream in(file);
+  for (pid_t pid = 0; in >> pid;) pids.push_back(pid);
+  return pids;
+}
+
+class ProcessCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!fs::exists(test_support::built_program("cosched"))) GTEST_SKIP() << "bin/cosched is not built";
+    dir_ = test_support::scratch_dir();
+    token_ = "sleep 4" + std::to_string(::getpid() % 1000) + ".5";
+  }
+  void TearDown() override {
+    if (background_ > 0) {
+      ::kill(-background_, SIGKILL);
+      ::waitpid(background_, nullptr, 0);
+    }
+  }
+
+  fs::path write(const std::string& name, const std::string& text) const {
+    return test_support::write_file(dir_ / name, text);
+  }
+  CommandResult run(const std::string& arguments) const {
+    return test_support::run_program("cosched", arguments, dir_);
+  }
+  // Starts `cosched arguments...` in the test's folder, in its own process group; stdout and stderr to bg.out.
+  void start(const std::vector<std::string>& arguments) {
+    std::vector<std::string> argv{test_support::built_program("cosched").string()};
+    argv.insert(argv.end(), arguments.begin(), arguments.end());
+    std::vector<char*> raw;
+    for (auto& word : argv) raw.push_back(word.data());
+    raw.push_back(nullptr);
+    const std::string out = (dir_ / "bg.out").string();
+    background_ = ::fork();
+    if (background_ == 0) {
+      ::setpgid(0, 0);
+      const int fd = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      if (fd < 0 || ::chdir(dir_.c_str()) != 0) ::_exit(127);
+      ::dup2(fd, STDOUT_FILENO);
+      ::dup2(fd, STDERR_FILENO);
+      ::execv(raw[0], raw.data());
+      ::_exit(127);
+    }
+  }
+  // A schedule of tasks a and b, one after the other on one core, and the workload they run.
+  void write_batch(const std::string& command_a) {
+    write("s.json", R"({"algorithm":"t-list-lpt","tasks":[{"id":"a","alloc":[1],"start":0,"duration":0.1},)"
+                    R"({"id":"b","alloc":[1],"start":0.1,"duration":0.1}]})");
+    write("w.json", R"({"tasks":[{"id":"a","command":["/bin/sh","-c",")" + command_a +
+                        R"("]},{"id":"b","command":["/bin/true"]}]})");
+  }
+
+  fs::path dir_;
+  std::string token_;  // the command line of the sleeps the tasks leave behind
+  pid_t background_ = -1;
+};
+
+TEST_F(ProcessCli, ASecondWriterOfAJournalInUseIsRefusedAtOnceNamingTheHolderAndChangesNothing) {
+  // Task a, first attempt: leaves a background sleep, says so on stderr and runs until killed; second attempt: ok.
+  write_batch("if [ -f again ]; then echo second >&2; exit 0; fi; touch again; echo first >&2; " + token_ +
+              " & echo $! >> bg.pids; echo $$ >> bg.pids; exec " + token_);
+  start({"launch", "s.json", "--workload", "w.json", "--journal", "r.jsonl"});
+  // Once a runs and b (on the other core) has ended, the first launch writes nothing until a ends.
+  ASSERT_TRUE(eventually([&] {
+    return pids_in(dir_ / "bg.pids").size() == 2 &&
+           test_support::read_text(dir_ / "r.jsonl").find(R"("event":"end")") != std::string::npos;
+  })) << test_support::read_text(dir_ / "bg.out");
+  const auto before = snapshot(dir_);
+
+  for (const std::string second : {"launch s.json --workload w.json --resume r.jsonl",
+                                   "launch s.json --workload w.json --journal r.jsonl --force"}) {
+    const CommandResult refused = run(second);
+    test_support::expect_one_line_error(refused, 2, "r.jsonl is in use", second);
+    EXPECT_NE(refused.err.find("pid " + std::to_string(background_)), std::string::npos) << refused.err;
+    EXPECT_NE(refused.err.find("host " + host_name()), std::string::npos) << refused.err;
+    EXPECT_EQ(snapshot(dir_), before) << second << " changed a file of the run in progress";
+  }
+
+  // The holder dies by SIGKILL: its lock goes with it, and so does its task's whole tree (the watchdog).
+  ::kill(background_, SIGKILL);
+  ::waitpid(background_, nullptr, 0);
+  background_ = -1;
+  for (const pid_t pid : pids_in(dir_ / "bg.pids")) {
+    EXPECT_TRUE(eventually([&] { return !running(pid, token_); })) << "process " << pid << " outlived its launcher";
+  }
+  const CommandResult resumed = run("launch s.json --workload w.json --resume r.jsonl");
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
+  // Every attempt kept its logs: the first one's stderr was not overwritten by the second.
+  EXPECT_EQ(test_support::read_text(dir_ / "r.jsonl.logs" / "a.err"), "first\n");
+  EXPECT_EQ(test_support::read_text(dir_ / "r.jsonl.logs" / "a.attempt2.err"), "second\n");
+}
+
+TEST_F(ProcessCli, ATasksBackgroundChildDoesNotOutliveTheLaunch) {
+  write_batch(token_ + " & echo $! >> bg.pids");
+  const CommandResult launched = run("launch s.json --workload w.json --journal r.jsonl");
+  ASSERT_EQ(launched.exit_code, 0) << launched.err;
+  const auto pids = pids_in(dir_ / "bg.pids");
+  ASSERT_EQ(pids.size(), 1U);
+  EXPECT_TRUE(eventually([&] { return !running(pids.front(), token_); })) << "left running: " << pids.front();
+}
+
+TEST_F(ProcessCli, WithCgroupContainmentEvenADaemonThatLeftTheGroupDoesNotOutliveItsTask) {
+  // setsid: the daemon's own session and group; only a cgroup still holds it (process-group lets it escape, as
+  // docs/launcher.md says).
+  write_batch("setsid /bin/sh -c 'echo $$ >> bg.pids; exec " + token_ +
+              "' & while [ ! -s bg.pids ]; do sleep 0.01; done");
+  const CommandResult launched = run("launch s.json --workload w.json --journal r.jsonl --containment cgroup");
+  if (launched.exit_code == 4) GTEST_SKIP() << "no usable cgroup v2 here: " << launched.err;
+  ASSERT_EQ(launched.exit_code, 0) << launched.err;
+  const auto pids = pids_in(dir_ / "bg.pids");
+  ASSERT_EQ(pids.size(), 1U);
+  EXPECT_TRUE(eventually([&] { return !running(pids.front(), token_); })) << "the daemon " << pids.front()
+                                                                          << " outlived its task";
+}
+
+TEST_F(ProcessCli, AProfiledCommandLeavesNoProcessBehind) {
+  const CommandResult profiled =
+      run("profile --command \"/bin/sh -c '" + token_ + " & echo \\$! >> bg.pids'\" --name bg --cores 1 --reps 3 "
+          "--warmup 0 --quiet -o p.csv");
+  ASSERT_EQ(profiled.exit_code, 0) << profiled.err;
+  const auto pids = pids_in(dir_ / "bg.pids");
+  EXPECT_EQ(pids.size(), 3U);
+  for (const pid_t pid : pids) {
+    EXPECT_TRUE(eventually([&] { return !running(pid, token_); })) << "the profile left " << pid << " running";
+  }
+}
+
+TEST_F(ProcessCli, APlanThatWouldIdleLongerThanMaxWaitIsRefusedBeforeAnyWork) {
+  // b starts at 10^9 s: in range (kMaxSeconds), but 31 years of waiting. Refused with exit 3, nothing written.
+  write("far.json", R"({"algorithm":"t-list-lpt","tasks":[{"id":"a","alloc":[1],"start":0,"duration":0.1},)"
+                    R"({"id":"b","alloc":[1],"start":1e9,"duration":0.1}]})");
+  write("w.json", R"({"tasks":[{"id":"a","command":["/bin/true"]},{"id":"b","command":["/bin/true"]}]})");
+  const auto before = snapshot(dir_);
+  test_support::expect_one_line_error(run("launch far.json --workload w.json --journal r.jsonl"), 3, "--max-wait",
+                                      "a start of 1e9 s");
+  test_support::expect_one_line_error(run("launch far.json --workload w.json --journal r.jsonl --max-wait 60"), 3,
+                                      "more than --max-wait 60 s", "--max-wait 60");
+  EXPECT_EQ(snapshot(dir_), before);
+  // A wait within the bound runs: b starts 0.2 s after a ends.
+  write("near.json", R"({"algorithm":"t-list-lpt","tasks":[{"id":"a","alloc":[1],"start":0,"duration":0.1},)"
+                     R"({"id":"b","alloc":[1],"start":0.3,"duration":0.1}]})");
+  EXPECT_EQ(run("launch near.json --workload w.json --journal r.jsonl --max-wait 60").exit_code, 0);
+}
+
+}  // namespace
+}  // namespace cosched::launcher
