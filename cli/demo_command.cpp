@@ -26,7 +26,8 @@ struct DemoFlags {
 };
 
 const cosched::cli::CommandRegistration registration{"demo", [](CLI::App& app) {
-  auto* sub = app.add_subcommand("demo", "The main job: profile this node, plan a batch with nine algorithms, launch each, compare");
+  auto* sub = app.add_subcommand("demo", "The main job: profile this node, plan a batch with the eight algorithms, "
+                                         "bw-list-lpt and model-search, launch each, compare");
   auto flags = std::make_shared<DemoFlags>();
   sub->add_flag("--quick", flags->quick, "Under a minute: fewer and shorter tasks, one profiling run per point");
   sub->add_option("--output", flags->output, "Output folder (default: ./cosched-demo-<UTC time>)");

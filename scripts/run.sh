@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The main job (README): set up the machine, build what it needs (cosched and stream_bench; scripts/test.sh builds
-# the test suite), then `cosched demo` — profile this node, plan a batch of STREAM tasks with nine algorithms,
+# the test suite), then `cosched demo` — profile this node, plan a batch of STREAM tasks with every algorithm,
 # launch each, compare observed with predicted makespans.
 # Usage: scripts/run.sh [--quick] [--output DIR]   (the last line printed names the output folder)
 set -euo pipefail
