@@ -342,7 +342,7 @@ LaunchSummary launch(const sim::LaunchPlan& full_plan, const config::Workload& w
   JournalRecorder recorder(journal, plan, predictions);
   std::optional<BothObservers> both;
   if (settings.observer != nullptr) {
-    settings.observer->launching(plan, contention ? *contention : predicted);
+    settings.observer->launching(plan, contention ? *contention : *predicted);
     both.emplace(recorder, *settings.observer);
   }
   sim::EngineObserver* observer = both ? static_cast<sim::EngineObserver*>(&*both) : &recorder;
