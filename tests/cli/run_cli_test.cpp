@@ -17,7 +17,6 @@
 #include <thread>
 #include <vector>
 
-#include "cosched/platform/binding.hpp"
 #include "cosched/profiler/profile_cache.hpp"
 #include "support/files.hpp"
 #include "support/node_fixture.hpp"
@@ -189,15 +188,20 @@ std::size_t count_events(const std::vector<nlohmann::json>& events, const std::s
 }
 
 TEST_F(RunCli, AnInterruptedRunIsResumedWithOnlyItsUnfinishedTasks) {
-  if (platform::allowed_cores().size() < 2) GTEST_SKIP() << "needs 2 cores: task b holds one while a ends";
-  // b waits for a gate: open while it is profiled, closed while it runs, until the run is interrupted.
-  const fs::path gate = dir_ / "gate";
-  write("g.json", R"({"tasks":[{"id":"a","command":["/bin/true"]},)"
-                  R"({"id":"b","command":["/bin/sh","-c","while [ ! -e )" + gate.string() +
-                      R"( ]; do sleep 0.05; done"]}]})");
-  write("gate", "open");
+  // Each task waits for its own gate: open while it is profiled, closed while it runs. Whichever task the planner
+  // starts first is let through and ends; then the run is interrupted, the other one unfinished (running, or
+  // waiting for the cores the first held).
+  const auto gate = [&](const std::string& task) { return dir_ / ("gate-" + task); };
+  const auto waits_for = [&](const std::string& task) {
+    return R"({"id":")" + task + R"(","command":["/bin/sh","-c","while [ ! -e )" + gate(task).string() +
+           R"( ]; do sleep 0.05; done"]})";
+  };
+  write("g.json", R"({"tasks":[)" + waits_for("a") + "," + waits_for("b") + "]}");
+  write("gate-a", "open");
+  write("gate-b", "open");
   ASSERT_EQ(run("g.json --dry-run").exit_code, 0);
-  fs::remove(gate);
+  fs::remove(gate("a"));
+  fs::remove(gate("b"));
 
   const fs::path journal = dir_ / "cosched-run-g" / "journal.jsonl";
   const pid_t pid = ::fork();
@@ -212,25 +216,36 @@ TEST_F(RunCli, AnInterruptedRunIsResumedWithOnlyItsUnfinishedTasks) {
             "1", "--platform", "p.toml", static_cast<char*>(nullptr));
     ::_exit(127);
   }
-  bool a_ended = false;
-  for (int tick = 0; tick < 3000 && !a_ended; ++tick) {  // at most a minute: only a hang would take that long
-    a_ended = count_events(journal_events(journal), "end", "a") == 1;
-    if (!a_ended) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  std::string first;  // the task started first, let through
+  bool first_ended = false;
+  for (int tick = 0; tick < 3000 && !first_ended; ++tick) {  // at most a minute: only a hang would take that long
+    const auto events = journal_events(journal);
+    if (first.empty()) {
+      for (const std::string task : {"a", "b"}) {
+        if (first.empty() && count_events(events, "start", task) == 1) first = task;
+      }
+      if (!first.empty()) write("gate-" + first, "open");
+    }
+    first_ended = !first.empty() && count_events(events, "end", first) == 1;
+    if (!first_ended) std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   ::kill(pid, SIGINT);
   int status = 0;
   ASSERT_EQ(::waitpid(pid, &status, 0), pid);
-  ASSERT_TRUE(a_ended) << test_support::read_text(dir_ / "run.txt");
+  ASSERT_TRUE(first_ended) << test_support::read_text(dir_ / "run.txt");
   ASSERT_TRUE(WIFEXITED(status));
   EXPECT_EQ(WEXITSTATUS(status), 6) << test_support::read_text(dir_ / "run.txt");
   EXPECT_NE(test_support::read_text(dir_ / "run.txt").find("cosched run g.json --resume"), std::string::npos);
 
-  write("gate", "open");
+  const std::string other = first == "a" ? "b" : "a";
+  const std::size_t other_starts_before = count_events(journal_events(journal), "start", other);
+  write("gate-" + other, "open");
   const CommandResult resumed = run("g.json --resume", "");
   ASSERT_EQ(resumed.exit_code, 0) << resumed.out << resumed.err;
   const auto events = journal_events(journal);
-  EXPECT_EQ(count_events(events, "start", "a"), 1U) << "a completed before the interruption: not run again";
-  EXPECT_EQ(count_events(events, "start", "b"), 2U);
+  EXPECT_EQ(count_events(events, "start", first), 1U) << first << " completed before the interruption: not run again";
+  EXPECT_EQ(count_events(events, "start", other), other_starts_before + 1) << other << " unfinished: run again";
+  EXPECT_EQ(count_events(events, "end", other), other_starts_before + 1);
   EXPECT_EQ(std::count_if(events.begin(), events.end(),
                           [](const nlohmann::json& event) { return event.value("event", "") == "batch_start"; }),
             2);
