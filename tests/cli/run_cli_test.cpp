@@ -281,6 +281,16 @@ TEST_F(RunCli, TheReadmesExampleRunsAsWritten) {
   EXPECT_NE(second.out.find("batch: predicted"), std::string::npos) << second.out;
 }
 
+// `demo --workload` checks its batch before it makes its folder (issue #27): a good batch still gets the folder and
+// every file the demo writes there (the robustness rows check the refusals).
+TEST_F(RunCli, TheWorkloadDemoStillRunsAGoodBatchIntoItsFolder) {
+  const CommandResult result = test_support::run_program("cosched", "demo --quick --workload b.json --output out", dir_);
+  ASSERT_EQ(result.exit_code, 0) << result.out << result.err;
+  EXPECT_EQ(names_in(dir_ / "out"), (std::vector<std::string>{"instance.json", "profile-commands.csv",
+                                                              "profile-commands.json", "results.csv", "runs"}));
+  EXPECT_FALSE(fs::is_empty(dir_ / "out" / "runs"));
+}
+
 // Bad input: one line, its exit code, and neither a run folder nor a cache.
 TEST_F(RunCli, BadInputIsOneLineWithItsExitCodeBeforeAnythingIsWritten) {
   write("bad.json", R"({"tasks":[{"id":"a","command":["/no/such/program"]}]})");
