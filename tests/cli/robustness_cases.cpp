@@ -601,6 +601,7 @@ std::vector<Case> make_cases() {
        {{"y.swf", "; MaxProcs: 4\n; UnixStartTime: yesterday\n" + swf_job_with_run_time("10")}}},
       {kMessages27, "cosched launch --resume empty.jsonl s.json --workload w.json --platform plat.toml", 3,
        "empty.jsonl: is empty", {{"empty.jsonl", ""}}},
+      {kMessages27, "cosched report empty.jsonl", 3, "empty.jsonl: is empty", {{"empty.jsonl", ""}}},
       {kMessages27, "cosched online --policy fcfs --reserve 3 --synthetic --jobs 5", 2,
        "--reserve is not an option of the policy fcfs"},
       {kMessages27, "cosched online --policy dbos --threshold 2 --synthetic --jobs 5", 2,
