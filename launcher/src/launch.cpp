@@ -298,7 +298,6 @@ LaunchSummary launch(const sim::LaunchPlan& full_plan, const config::Workload& w
   }
   const sim::LaunchPlan& plan = summary.plan;
   summary.lower_bound = plan.lower_bound;
-  const std::filesystem::path log_dir = prepare_log_dir(settings);
   summary.predicted_makespan = predicted->observed_makespan;
   std::optional<sim::EngineResult> contention;
   if (!plan.bandwidth.empty()) {
@@ -316,6 +315,9 @@ LaunchSummary launch(const sim::LaunchPlan& full_plan, const config::Workload& w
   const std::filesystem::path stream_bench = !settings.stream_bench.empty() ? settings.stream_bench
                                              : has_stream_tasks             ? exec::default_stream_bench_path()
                                                                             : std::filesystem::path();
+  // The log folder is made once this node has been found to hold the plan (a plan wider than the node is refused
+  // above with nothing left behind).
+  const std::filesystem::path log_dir = prepare_log_dir(settings);
 
   // --force: the new run replaces the old journal (checked above), now that nothing else can refuse it.
   if (!settings.resume && settings.force) lock.truncate();

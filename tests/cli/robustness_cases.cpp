@@ -150,6 +150,10 @@ std::string swf_job_with_run_time(const std::string& run_time) {
 const std::string kIdleWait =
     "a wait in range but absurd: a start or release_s of 1e9 s (was an idle wait until killed)";
 const std::string kContainment = "an unknown process-tree containment";
+// Issue 27's audit: checks before any folder (item 7's kind) in launch, not only in the demo.
+const std::string kWiderThanNode = "a plan wider than this node: no log folder left";
+// A platform of as many cores as a platform may have (4096): more than the machines the suite runs on.
+const std::string kHugePlatform = "name = \"huge\"\ncores = 4096\n[fast_memory]\ncapacity_mib = 64\nchunks = 2\n";
 // The fixture instance with task b released at `release` (an online node workload).
 std::string released_instance(const std::string& release) {
   std::string b = task("b", "0.01");
@@ -601,6 +605,7 @@ std::vector<Case> make_cases() {
        {{"y.swf", "; MaxProcs: 4\n; UnixStartTime: yesterday\n" + swf_job_with_run_time("10")}}},
       {kMessages27, "cosched launch --resume empty.jsonl s.json --workload w.json --platform plat.toml", 3,
        "empty.jsonl: is empty", {{"empty.jsonl", ""}}},
+      {kMessages27, "cosched report empty.jsonl", 3, "empty.jsonl: is empty", {{"empty.jsonl", ""}}},
       {kMessages27, "cosched online --policy fcfs --reserve 3 --synthetic --jobs 5", 2,
        "--reserve is not an option of the policy fcfs"},
       {kMessages27, "cosched online --policy dbos --threshold 2 --synthetic --jobs 5", 2,
@@ -617,6 +622,10 @@ std::vector<Case> make_cases() {
       {kIdleWait, kLaunch + "--max-wait 0", 2, "--max-wait"},
       {kIdleWait, kLaunch + "--max-wait nan", 2, "--max-wait"},
       {kContainment, kLaunch + "--containment jail", 2, "--containment"},
+      {kWiderThanNode, "cosched launch s.json --workload w.json --platform huge.toml --journal r.jsonl", 4,
+       "this node has", {{"huge.toml", kHugePlatform}}},
+      {kWiderThanNode, "cosched launch s.json --workload w.json --platform huge.toml --journal r.jsonl --log-dir logs",
+       4, "this node has", {{"huge.toml", kHugePlatform}}},
       // ---- issue #27 item 7: was 2 s of work and a folder left behind, or an empty runs/ folder ----
       {kChecksFirst, "cosched demo --quick --stream-bench /no/such/path", 2, "--stream-bench /no/such/path"},
       {kChecksFirst, "cosched demo --quick --workload w.json --stream-bench /no/such/path", 2, "/no/such/path"},

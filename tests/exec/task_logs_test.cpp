@@ -48,8 +48,19 @@ TEST(TaskLogs, EachAttemptHasItsOwnFiles) {
   const TaskLaunch first = build_task_launch(command_task("k2"), one_core(), tier, "", TaskLogs("/logs", 1));
   const TaskLaunch second = build_task_launch(command_task("k2"), one_core(), tier, "", TaskLogs("/logs", 2));
   EXPECT_EQ(first.spec.stderr_path, "/logs/k2.err");
-  EXPECT_EQ(second.spec.stdout_path, "/logs/k2.attempt2.out");
-  EXPECT_EQ(second.spec.stderr_path, "/logs/k2.attempt2.err");
+  EXPECT_EQ(second.spec.stdout_path, "/logs/k2@attempt2.out");
+  EXPECT_EQ(second.spec.stderr_path, "/logs/k2@attempt2.err");
+}
+
+TEST(TaskLogs, NoAttemptOfATaskWritesAnotherTasksFiles) {
+  // "k2.attempt2" is a valid id: its first attempt's files must not be task k2's second attempt's (a resume of k2
+  // overwrote k2.attempt2's stderr when attempts were named <id>.attempt<k>).
+  TierSetup tier;
+  const TaskLaunch k2_again = build_task_launch(command_task("k2"), one_core(), tier, "", TaskLogs("/logs", 2));
+  const TaskLaunch other = build_task_launch(command_task("k2.attempt2"), one_core(), tier, "", TaskLogs("/logs", 1));
+  EXPECT_NE(k2_again.spec.stdout_path, other.spec.stdout_path);
+  EXPECT_NE(k2_again.spec.stderr_path, other.spec.stderr_path);
+  EXPECT_EQ(other.spec.stderr_path, "/logs/k2.attempt2.err");
 }
 
 TEST(TaskLogs, WithoutALogFolderNoFileIsNamed) {

@@ -157,7 +157,7 @@ TEST_F(ProcessCli, ASecondWriterOfAJournalInUseIsRefusedAtOnceNamingTheHolderAnd
   ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
   // Every attempt kept its logs: the first one's stderr was not overwritten by the second.
   EXPECT_EQ(test_support::read_text(dir_ / "r.jsonl.logs" / "a.err"), "first\n");
-  EXPECT_EQ(test_support::read_text(dir_ / "r.jsonl.logs" / "a.attempt2.err"), "second\n");
+  EXPECT_EQ(test_support::read_text(dir_ / "r.jsonl.logs" / "a@attempt2.err"), "second\n");
 }
 
 TEST_F(ProcessCli, ATasksBackgroundChildDoesNotOutliveTheLaunch) {

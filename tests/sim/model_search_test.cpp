@@ -143,6 +143,17 @@ TEST(ModelSearchTest, IsRegisteredAfterSchedsAlgorithmsAndTakesItsLimitsThroughP
   }
 }
 
+// Past kModelSearchMaxTasks it refuses before any work (its starting plans' predictions would overrun any budget),
+// so `plan --algorithm all` skips it and `plan --algorithm model-search` is a usage error naming the limit.
+TEST(ModelSearchTest, RefusesBatchesLargerThanItsLimitBeforeAnyWork) {
+  const ModelSearch planner;
+  const sched::Instance at_limit = sched::testing::random_dense_instance(3, {2, 2}, kModelSearchMaxTasks);
+  EXPECT_EQ(planner.refusal(at_limit), "");
+  const sched::Instance beyond = sched::testing::random_dense_instance(3, {2, 2}, kModelSearchMaxTasks + 1);
+  EXPECT_NE(planner.refusal(beyond).find("up to 2000 tasks"), std::string::npos) << planner.refusal(beyond);
+  EXPECT_THROW((void)sched::plan(find_algorithm("model-search"), beyond, 0.0, kUnhurried), UsageError);
+}
+
 // A budget far below what the starting plans take still gives a valid plan, the best starting one or better.
 TEST(ModelSearchTest, ATinyBudgetStillGivesTheBestStartingPlanOrBetter) {
   const sched::Instance instance = random_instance_with_traffic(12);

@@ -31,7 +31,12 @@ class Replayer {
       line_ = line.line;
       std::visit([this](const auto& event) { on(event); }, line.event);
     }
-    if (replay_.segments.empty()) throw InputError(contents_.source, "no batch_start: not a cosched journal");
+    if (replay_.segments.empty()) {
+      // An empty file says so (as `launch --resume` does), not that it is some other kind of file.
+      const bool empty = contents_.events.empty() && !contents_.truncated_tail;
+      throw InputError(contents_.source, empty ? "is empty: it holds no event (no batch_start: not a cosched journal)"
+                                               : "no batch_start: not a cosched journal");
+    }
     return std::move(replay_);
   }
 

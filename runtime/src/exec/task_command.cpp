@@ -64,7 +64,9 @@ TaskLogPaths task_log_paths(const TaskLogs& logs, const std::string& id) {
   // Ids are checked where workloads are parsed; checked again here, where they name files, so that no id can ever
   // write outside the log folder.
   check_identifier(id, "task log file in " + logs.folder.string());
-  const std::string stem = logs.attempt <= 1 ? id : fmt::format("{}.attempt{}", id, logs.attempt);
+  // '@' is outside the id alphabet: no task's first-attempt stem can equal another's later attempt ("a.attempt2"
+  // is a valid id, "a@attempt2" is not).
+  const std::string stem = logs.attempt <= 1 ? id : fmt::format("{}@attempt{}", id, logs.attempt);
   return {logs.folder / (stem + ".out"), logs.folder / (stem + ".err")};
 }
 

@@ -55,8 +55,9 @@ struct TaskLaunch {
 // {fast_bytes} = the fast-tier bytes granted. Unknown {names} are left as they are.
 [[nodiscard]] std::string substitute_placeholders(const std::string& arg, const platform::Grant& grant, std::size_t fast_bytes);
 
-// Where a task's stdout and stderr go: <folder>/<id>.out and .err for its first attempt, <id>.attempt<k>.out and
-// .err for its k-th (a resumed task keeps what its earlier attempts wrote). No folder: /dev/null.
+// Where a task's stdout and stderr go: <folder>/<id>.out and .err for its first attempt, <id>@attempt<k>.out and
+// .err for its k-th (a resumed task keeps what its earlier attempts wrote; '@' is not an id character, so no other
+// task's files have these names). No folder: /dev/null.
 struct TaskLogs {
   TaskLogs() = default;
   TaskLogs(std::filesystem::path folder_, unsigned attempt_ = 1) : folder(std::move(folder_)), attempt(attempt_) {}

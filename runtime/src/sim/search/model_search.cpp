@@ -1,5 +1,7 @@
 #include "cosched/sim/model_search.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <chrono>
 #include <memory>
@@ -275,6 +277,14 @@ SearchOutcome model_search(const sched::Instance& instance, const sched::SearchL
     if (predicted <= best_start->predicted) return finish(std::move(searched), predicted, "search");
   }
   return finish(std::move(best_start->schedule), best_start->predicted, best_start->algorithm);
+}
+
+std::string ModelSearch::refusal(const sched::Instance& instance) const {
+  if (instance.task_count() <= kModelSearchMaxTasks) return {};
+  return fmt::format("model-search plans batches of up to {} tasks (each starting plan is predicted on the "
+                     "contention clock before its --budget-ms can stop it); this instance has {}: use another "
+                     "algorithm, e.g. bw-list-lpt or t-pack-ff",
+                     kModelSearchMaxTasks, instance.task_count());
 }
 
 sched::Schedule ModelSearch::schedule(const sched::Instance& instance) const {
