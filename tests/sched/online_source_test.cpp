@@ -55,19 +55,17 @@ TEST(OnlineSource, TheWholeTraceWithoutDates) {
 }
 
 TEST(OnlineSource, TheSyntheticSourceIsTheGeneratorWithTheSameOptions) {
+  const SyntheticOptions options{50, 16, 5.0, 12.0, 7};  // jobs, procs, delta, load, seed
   OnlineSource source;
-  source.jobs = 50;
-  source.procs = 16;
-  source.delta = 5.0;
-  source.load = 12.0;
-  source.seed = 7;
-  SyntheticOptions options;
-  options.jobs = 50;
-  options.procs = 16;
-  options.delta = 5.0;
-  options.load = 12.0;
-  options.seed = 7;
+  source.jobs = options.jobs;
+  source.procs = options.procs;
+  source.delta = options.delta;
+  source.load = options.load;
+  source.seed = options.seed;
   expect_same_jobs(workload_from_source(source), make_synthetic_workload(options));
+  // The generator's own processor count where the source leaves it unset.
+  source.procs.reset();
+  EXPECT_EQ(workload_from_source(source).instance.resources().front().capacity, SyntheticOptions{}.procs);
 }
 
 TEST(OnlineSource, DatesAreCheckedAsFlags) {
