@@ -139,10 +139,9 @@ void run_on_node(const OnlineFlags& flags, const std::shared_ptr<const online::O
   settings.schedule_source = "online policy " + flags.policy;
   settings.workload_source = flags.workload;
   if (!flags.output.empty()) cosched::check_output_path(flags.output, flags.overwrite(), "online metrics");
-  fmt::print("running {} jobs of {} as they are released ({} policy) on {} cores{}, tier backend {}{}; journal {}\n",
-             plan.tasks.size(), flags.workload, flags.policy, node.node.cores,
-             node.node.fast_chunks > 0 ? fmt::format(" + {} fast chunks", node.node.fast_chunks) : std::string(),
-             settings.tier.backend, settings.tier.emulated() ? " (EMULATED fast tier)" : "", settings.journal.string());
+  fmt::print("running {} jobs of {} as they are released ({} policy) on {}; journal {}\n", plan.tasks.size(),
+             flags.workload, flags.policy, launcher::describe_node(node.node, settings.tier),
+             settings.journal.string());
   cosched::flush_standard_output();
   const launcher::LaunchSummary summary = launcher::launch(plan, commands, settings);
   report_run(flags, summary.plan, summary.observed, "wall", replay);
