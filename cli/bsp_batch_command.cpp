@@ -3,15 +3,13 @@
 #include <fmt/core.h>
 
 #include <memory>
-#include <numeric>
 #include <string>
-#include <vector>
 
 #include "command_registry.hpp"
 #include "cosched/common/error.hpp"
 #include "cosched/common/text_file.hpp"
 #include "cosched/sched/bsp.hpp"
-#include "cosched/sched/generator.hpp"
+#include "cosched/sched/bsp_batch.hpp"
 #include "cosched/sched/io.hpp"
 #include "cosched/sched/online/swf.hpp"
 
@@ -28,39 +26,11 @@ struct BspBatchFlags {
   bool force = false;
 };
 
-// The paper samples "tasks ... selected randomly from all the tasks" of a log; req = the job's processors
-// (allocated, else requested), t(req) = its run time. Jobs wider than m, without a run time or a size are not
-// usable (select_swf_jobs; the count is reported).
 void run_bsp_batch(const BspBatchFlags& flags) {
   const auto overwrite = cosched::overwrite_if_forced(flags.force);
   cosched::check_output_path(flags.output, overwrite, "instance");
-  const auto trace = sched::online::load_swf(flags.trace);
-  sched::online::SwfOptions options;
-  options.procs = flags.procs;
-  const auto selection = sched::online::select_swf_jobs(trace, options);
-  const std::size_t usable = selection.kept.size();
-  if (flags.tasks > usable) {
-    throw cosched::UsageError(fmt::format("--tasks {}: {} has {} usable jobs on {} processors", flags.tasks,
-                                          flags.trace, usable, flags.procs));
-  }
-  // The first `tasks` positions of a seeded Fisher-Yates shuffle: a uniform sample without replacement.
-  sched::Random random(flags.seed);
-  std::vector<std::size_t> pick(usable);
-  std::iota(pick.begin(), pick.end(), std::size_t{0});
-  for (std::size_t k = 0; k < flags.tasks; ++k) std::swap(pick[k], pick[k + random.index(usable - k)]);
-  std::vector<sched::Task> tasks;
-  for (std::size_t k = 0; k < flags.tasks; ++k) {
-    const auto& record = trace.records[selection.kept[pick[k]]];
-    tasks.push_back({fmt::format("job-{}", record.job_number),
-                     std::make_shared<sched::BspProfile>(selection.sizes[pick[k]], record.run_time)});
-  }
-  const nlohmann::json attributes = {
-      {"workload", fmt::format("{} BSP tasks sampled (seed {}) from {}: {} usable of {} jobs, {} wider than {} "
-                               "processors",
-                               flags.tasks, flags.seed, flags.trace, usable, selection.records_read,
-                               selection.wider_than_machine, flags.procs)}};
-  const sched::Instance instance({{"procs", flags.procs}}, std::move(tasks), attributes);
-  sched::check_serial_time(instance, flags.trace);
+  const auto instance =
+      sched::sample_bsp_batch(sched::online::load_swf(flags.trace), {flags.procs, flags.tasks, flags.seed}, flags.trace);
   cosched::write_text_file(flags.output, sched::instance_to_json(instance) + "\n", overwrite, "instance");
 }
 

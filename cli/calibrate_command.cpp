@@ -3,11 +3,9 @@
 // docs/formats.md "Node TOML"). The table goes to stdout (stderr when the node file itself goes to stdout).
 #include <fmt/core.h>
 
-#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "cosched/profiler/calibration.hpp"
@@ -38,20 +36,6 @@ struct CalibrateFlags {
   double tolerance = profiler::kDefaultCalibrationTolerance;
 };
 
-// The calibration to compare with: --compare FILE, else the node file this run replaces (a second run in a row
-// with --force). Read before anything is measured: a --compare file that is not a node file is an input error,
-// a replaced file that is not one is only not compared.
-std::optional<std::pair<std::string, cosched::config::NodeModel>> previous_calibration(const CalibrateFlags& flags) {
-  if (!flags.compare.empty()) return std::pair{flags.compare, cosched::config::load_node_model(flags.compare)};
-  std::error_code error;
-  if (flags.output == "-" || !std::filesystem::is_regular_file(flags.output, error)) return std::nullopt;
-  try {
-    return std::pair{flags.output, cosched::config::load_node_model(flags.output)};
-  } catch (const cosched::Error&) {
-    return std::nullopt;
-  }
-}
-
 void run_calibrate_command(const CalibrateFlags& flags) {
   const auto overwrite = cosched::overwrite_if_forced(flags.force);
   cosched::check_output_path(flags.output, overwrite, "node file");
@@ -70,7 +54,7 @@ void run_calibrate_command(const CalibrateFlags& flags) {
     }
   }
   profiler::check_calibration_options(options);  // before the output is touched or anything measured
-  const auto previous = previous_calibration(flags);
+  const auto previous = profiler::previous_calibration(flags.compare, flags.output);
 
   const profiler::Calibration calibration = profiler::calibrate(options, flags.quiet ? nullptr : stderr);
   cosched::write_text_file(flags.output, cosched::config::to_toml(calibration.model), overwrite, "node file");

@@ -71,11 +71,8 @@ void run_launch(const LaunchCommandFlags& flags) {
   settings.schedule_source = flags.schedule;
   settings.workload_source = flags.workload;
 
-  fmt::print("launching {} tasks of {} ({} policy) on {} cores{}, tier backend {}{}; journal {}\n", plan.tasks.size(),
-             plan.algorithm, flags.policy, node.cores,
-             node.fast_chunks > 0 ? fmt::format(" + {} fast chunks", node.fast_chunks) : std::string(),
-             settings.tier.backend, settings.tier.emulated() ? " (EMULATED fast tier)" : "",
-             settings.journal.string());
+  fmt::print("launching {} tasks of {} ({} policy) on {}; journal {}\n", plan.tasks.size(), plan.algorithm,
+             flags.policy, launcher::describe_node(node, settings.tier), settings.journal.string());
   fmt::print("{}\n", launcher::describe_predictions(plan, inputs.instance_given));
   // Before any task runs: output that cannot be written (stdout on a full disk) fails the launch, not after it.
   cosched::flush_standard_output();

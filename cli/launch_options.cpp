@@ -53,14 +53,7 @@ void add_launch_flags(CLI::App& sub, LaunchFlags& flags) {
 }
 
 LaunchNode launch_node(const LaunchFlags& flags) {
-  LaunchNode result;
-  if (!flags.platform.empty()) result.platform_file = config::load_platform_config(flags.platform);
-  result.node = result.platform_file
-                    ? *result.platform_file
-                    : config::this_machine_platform(flags.tier_backend.empty() ? "auto" : flags.tier_backend,
-                                                    config::kDefaultEmulationRatio, flags.chunks);
-  if (!flags.tier_backend.empty()) result.node.tier_backend = flags.tier_backend;
-  return result;
+  return config::run_platform(flags.platform, flags.tier_backend, flags.chunks);
 }
 
 launcher::LaunchSettings launch_settings(const LaunchFlags& flags, const config::PlatformConfig& node,

@@ -38,10 +38,7 @@ struct LaunchFlags {
 // --max-wait, --containment, --log-dir, --fail-fast and --force to `sub`.
 void add_launch_flags(CLI::App& sub, LaunchFlags& flags);
 
-struct LaunchNode {
-  std::optional<config::PlatformConfig> platform_file;  // when --platform was given
-  config::PlatformConfig node;                          // the file's, or this machine as detected
-};
+using LaunchNode = config::RunPlatform;
 
 // The node the run uses: --platform, or this machine (with --tier-backend and --chunks).
 [[nodiscard]] LaunchNode launch_node(const LaunchFlags& flags);

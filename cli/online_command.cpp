@@ -5,7 +5,6 @@
 #include <fmt/ranges.h>
 
 #include <memory>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -22,9 +21,9 @@
 #include "cosched/sched/online/jobs_csv.hpp"
 #include "cosched/sched/online/metrics.hpp"
 #include "cosched/sched/online/policy.hpp"
-#include "cosched/sched/online/swf.hpp"
-#include "cosched/sched/online/swf_window.hpp"
+#include "cosched/sched/online/source.hpp"
 #include "cosched/sched/online/synthetic.hpp"
+#include "cosched/sim/online_report.hpp"
 #include "launch_options.hpp"
 #include "cosched/app/run_main.hpp"
 #include "cosched/exec/workload_file.hpp"
@@ -39,17 +38,9 @@ struct OnlineFlags {
   std::string policy;
   online::OnlineOptions options;
   std::vector<std::string_view> policy_options_given;  // "--rho", "--reserve", "--threshold" when set
-  std::optional<int> procs;
-  std::string trace;
-  std::optional<std::size_t> jobs;
-  std::optional<std::uint64_t> downey_seed;
-  std::string campaigns;  // a campaign rule (campaigns.hpp); trace only
-  std::string from;       // YYYY-MM-DD; trace only
-  std::string to;
+  online::OnlineSource source;  // a trace (with its window) or the synthetic workload
+  std::string campaigns;        // a campaign rule (campaigns.hpp); trace only
   bool synthetic = false;
-  double delta = 10.0;
-  double load = 270.0;
-  std::uint64_t seed = 1;
   std::string workload;
   bool launch = false;
   bool json = false;
@@ -64,19 +55,20 @@ struct OnlineFlags {
 };
 
 void check_flag_combination(const OnlineFlags& flags) {
-  const int sources = static_cast<int>(!flags.trace.empty()) + static_cast<int>(flags.synthetic) +
+  const auto& source = flags.source;
+  const int sources = static_cast<int>(!source.trace.empty()) + static_cast<int>(flags.synthetic) +
                       static_cast<int>(!flags.workload.empty());
   if (sources != 1) throw cosched::UsageError("give exactly one of --trace FILE, --synthetic, --workload FILE");
   if (flags.launch && flags.workload.empty()) {
     throw cosched::UsageError("--launch runs a node workload: it needs --workload FILE (an Instance JSON)");
   }
-  if (!flags.workload.empty() && flags.procs) {
+  if (!flags.workload.empty() && source.procs) {
     throw cosched::UsageError("--procs is for traces and synthetic workloads: a node workload's resources come "
                               "from its Instance JSON");
   }
-  if (flags.downey_seed && flags.trace.empty()) throw cosched::UsageError("--downey-seed needs --trace");
+  if (source.downey_seed && source.trace.empty()) throw cosched::UsageError("--downey-seed needs --trace");
   online::check_online_policy_options(flags.policy, flags.policy_options_given);
-  if (flags.trace.empty() && (!flags.campaigns.empty() || !flags.from.empty() || !flags.to.empty())) {
+  if (source.trace.empty() && (!flags.campaigns.empty() || !source.from.empty() || !source.to.empty())) {
     throw cosched::UsageError("--campaigns, --from and --to read a trace: add --trace FILE (a node workload gives "
                               "its campaigns as the task attribute \"campaign\")");
   }
@@ -89,96 +81,23 @@ void check_flag_combination(const OnlineFlags& flags) {
   }
 }
 
-// The Unix time of a --from / --to date; `day_after` moves it to the end of that day (--to is inclusive).
-std::optional<std::int64_t> date_flag(const std::string& text, std::string_view flag, bool day_after) {
-  if (text.empty()) return std::nullopt;
-  const auto date = online::parse_utc_date(text);
-  if (!date) throw cosched::UsageError(fmt::format("{}: '{}' is not a date YYYY-MM-DD (year >= 1970)", flag, text));
-  return day_after ? *date + 86400 : *date;
-}
-
-online::SwfTrace trace_in_window(const OnlineFlags& flags) {
-  const auto from = date_flag(flags.from, "--from", false);
-  const auto to = date_flag(flags.to, "--to", true);
-  if (from && to && *from >= *to) {
-    throw cosched::UsageError(fmt::format("--from {} is after --to {}", flags.from, flags.to));
-  }
-  online::SwfTrace trace = online::load_swf(flags.trace);
-  if (!from && !to) return trace;
-  return online::swf_window(trace, from, to);
-}
-
-online::OnlineWorkload simulated_workload(const OnlineFlags& flags) {
-  if (!flags.trace.empty()) {
-    online::SwfOptions options;
-    options.procs = flags.procs;
-    options.max_jobs = flags.jobs;
-    options.downey_seed = flags.downey_seed;
-    return online::workload_from_swf(trace_in_window(flags), options);
-  }
-  online::SyntheticOptions options;
-  options.jobs = flags.jobs.value_or(options.jobs);
-  options.procs = flags.procs.value_or(options.procs);
-  options.delta = flags.delta;
-  options.load = flags.load;
-  options.seed = flags.seed;
-  return online::make_synthetic_workload(options);
+// The run's context as its outputs name it.
+sim::OnlineRunInfo run_info(const OnlineFlags& flags, std::string_view clock, const sim::ReplaySummary& replay) {
+  return {flags.policy, flags.options, std::string(clock), replay, flags.campaigns, flags.source.from,
+          flags.source.to};
 }
 
 void print_metrics(const OnlineFlags& flags, const online::OnlineWorkload& workload,
-                   const online::OnlineMetrics& metrics, std::string_view clock, const sim::ReplaySummary& replay) {
+                   const online::OnlineMetrics& metrics, const sim::OnlineRunInfo& info) {
   if (!flags.output.empty() || flags.json) {
-    nlohmann::json root = online::to_json(metrics);
-    root["policy"] = flags.policy;
-    root["workload"] = workload.source;
-    root["clock"] = clock;
-    root["replay"] = replay.mode;
-    root["replay_followers"] = replay.followers;
-    root["options"] = {{"rho", flags.options.rho},
-                       {"reserve", flags.options.reserve},
-                       {"threshold", flags.options.threshold}};
-    if (!flags.campaigns.empty()) root["campaign_rule"] = flags.campaigns;
-    if (!flags.from.empty()) root["from"] = flags.from;
-    if (!flags.to.empty()) root["to"] = flags.to;
-    const std::string text = root.dump(2) + "\n";
+    const std::string text = sim::online_run_json(metrics, workload, info).dump(2) + "\n";
     if (!flags.output.empty()) cosched::write_text_file(flags.output, text, flags.overwrite(), "online metrics");
     if (flags.json) {
       fmt::print("{}", text);
       return;
     }
   }
-  fmt::print("{} ({} clock): {} jobs on {} {}, load {:.1f}; policy {}\n", workload.source, clock, metrics.jobs,
-             metrics.procs, workload.instance.resources().front().name, metrics.load, flags.policy);
-  fmt::print("  completed       {}\n", metrics.completed);
-  fmt::print("  replay          {}: {} jobs released after earlier work of their user, the rest as logged\n",
-             replay.mode, replay.followers);
-  fmt::print("  max stretch     {:.4g}\n  mean stretch    {:.4g}\n", metrics.max_stretch, metrics.mean_stretch);
-  fmt::print("  max flow        {:.6g} s\n  mean flow       {:.6g} s\n", metrics.max_flow, metrics.mean_flow);
-  fmt::print("  utilization     {:.3f}\n  makespan        {:.6g} s\n", metrics.utilization, metrics.makespan);
-  fmt::print("  scheduling      {:.3f} s over {} events ({:.1f} us per event, longest call {:.3f} ms)\n",
-             metrics.scheduling_seconds, metrics.events, metrics.scheduling_seconds_per_event * 1e6,
-             metrics.scheduling_max_seconds * 1e3);
-  fmt::print("  stretch > 1 by job size:");
-  for (const auto& bin : metrics.fairness) {
-    if (bin.jobs == 0) continue;
-    const double percent = 100.0 * static_cast<double>(bin.stretched) / static_cast<double>(bin.jobs);
-    fmt::print(" {} {:.1f}% of {}", bin.label, percent, bin.jobs);
-  }
-  fmt::print("\n  ({})\n", online::stretch_normalisation());
-  if (metrics.campaigns == 0) return;
-  fmt::print("  campaigns       {} of {} users: mean stretch {:.4g} ({:.4g} without the {} above {:g}), max {:.4g}; "
-             "at 1 {:.1f}%, < 1.4 {:.1f}%, < 2.15 {:.1f}%; Jain's index over users {:.3f}\n  ({})\n",
-             metrics.campaigns, metrics.users, metrics.mean_campaign_stretch,
-             metrics.mean_campaign_stretch_without_outliers, metrics.campaign_outliers, online::kCampaignOutlierStretch,
-             metrics.max_campaign_stretch,
-             100.0 * metrics.campaigns_at_stretch_1, 100.0 * metrics.campaigns_below_1_4,
-             100.0 * metrics.campaigns_below_2_15, metrics.jain_fairness, online::campaign_stretch_normalisation());
-}
-
-// The campaigns of a run: detected in a trace by --campaigns, given by a node workload's tasks, else none.
-std::vector<std::size_t> campaigns_of(const OnlineFlags& flags, const online::OnlineWorkload& workload) {
-  if (!flags.campaigns.empty()) return online::detect_campaigns(workload, online::campaign_rule(flags.campaigns));
-  return online::given_campaigns(workload);
+  fmt::print("{}", sim::format_online_run(metrics, workload, info));
 }
 
 // The online plan of `workload`, released as --replay says (campaigns: the units a closed loop releases).
@@ -194,42 +113,35 @@ sim::LaunchPlan replay_plan(const OnlineFlags& flags, std::shared_ptr<const onli
 void report_run(const OnlineFlags& flags, const sim::LaunchPlan& plan, const sim::EngineResult& result,
                 std::string_view clock, const sim::ReplaySummary& replay) {
   const online::OnlineWorkload& workload = *plan.online;
-  online::OnlineMetrics metrics = sim::run_metrics(plan, result);
-  const std::vector<std::size_t> campaigns = campaigns_of(flags, workload);
-  if (!campaigns.empty()) {
-    online::add_campaign_metrics(metrics, workload, sim::job_outcomes(result), campaigns);
-  }
+  const std::vector<std::size_t> campaigns = online::campaigns_of(workload, flags.campaigns);
+  const online::OnlineMetrics metrics = sim::online_run_metrics(plan, result, campaigns);
+  const sim::OnlineRunInfo info = run_info(flags, clock, replay);
   if (!flags.jobs_out.empty() || !flags.swf_out.empty()) {
     const std::vector<online::JobRecord> records = sim::job_records(plan, result, campaigns);
     if (!flags.jobs_out.empty()) {
       cosched::write_text_file(flags.jobs_out, online::to_jobs_csv(records), flags.overwrite(), "jobs CSV");
     }
     if (!flags.swf_out.empty()) {
-      std::vector<std::string> header{
-          fmt::format(" Note: the {} schedule of {} under the online policy {} ({} replay), written by cosched "
-                      "online; job number k is row k of the jobs CSV (the workload's k-th job)",
-                      clock, workload.source, flags.policy, replay.mode)};
-      const std::string text = online::to_swf(online::swf_of_jobs(records, plan.capacities.front(), std::move(header)));
-      cosched::write_text_file(flags.swf_out, text, flags.overwrite(), "SWF schedule");
+      cosched::write_text_file(flags.swf_out, sim::online_schedule_swf(records, plan, info), flags.overwrite(),
+                               "SWF schedule");
     }
   }
-  print_metrics(flags, workload, metrics, clock, replay);
+  print_metrics(flags, workload, metrics, info);
 }
 
 void run_on_node(const OnlineFlags& flags, const std::shared_ptr<const online::OnlineWorkload>& workload,
                  const cosched::config::Workload& commands, const cosched::cli::LaunchNode& node) {
   sim::ReplaySummary replay;
-  const sim::LaunchPlan plan = replay_plan(flags, workload, campaigns_of(flags, *workload), replay);
+  const sim::LaunchPlan plan = replay_plan(flags, workload, online::campaigns_of(*workload, flags.campaigns), replay);
   launcher::LaunchSettings settings = cosched::cli::launch_settings(
       flags.run, node.node, std::filesystem::path(flags.workload).replace_extension(".online.journal.jsonl"));
   settings.policy = flags.policy;
   settings.schedule_source = "online policy " + flags.policy;
   settings.workload_source = flags.workload;
   if (!flags.output.empty()) cosched::check_output_path(flags.output, flags.overwrite(), "online metrics");
-  fmt::print("running {} jobs of {} as they are released ({} policy) on {} cores{}, tier backend {}{}; journal {}\n",
-             plan.tasks.size(), flags.workload, flags.policy, node.node.cores,
-             node.node.fast_chunks > 0 ? fmt::format(" + {} fast chunks", node.node.fast_chunks) : std::string(),
-             settings.tier.backend, settings.tier.emulated() ? " (EMULATED fast tier)" : "", settings.journal.string());
+  fmt::print("running {} jobs of {} as they are released ({} policy) on {}; journal {}\n", plan.tasks.size(),
+             flags.workload, flags.policy, launcher::describe_node(node.node, settings.tier),
+             settings.journal.string());
   cosched::flush_standard_output();
   const launcher::LaunchSummary summary = launcher::launch(plan, commands, settings);
   report_run(flags, summary.plan, summary.observed, "wall", replay);
@@ -255,13 +167,13 @@ void run_online(const OnlineFlags& flags) {
         online::online_workload_from_instance(*file.instance, flags.workload));
     if (flags.launch) return run_on_node(flags, workload, file.workload, node);
     sim::ReplaySummary replay;
-    const sim::LaunchPlan plan = replay_plan(flags, workload, campaigns_of(flags, *workload), replay);
+    const sim::LaunchPlan plan = replay_plan(flags, workload, online::campaigns_of(*workload, flags.campaigns), replay);
     report_run(flags, plan, sim::predict(plan, flags.policy), "simulated", replay);
     return;
   }
-  auto workload = std::make_shared<const online::OnlineWorkload>(simulated_workload(flags));
+  auto workload = std::make_shared<const online::OnlineWorkload>(online::workload_from_source(flags.source));
   sim::ReplaySummary replay;
-  const sim::LaunchPlan plan = replay_plan(flags, workload, campaigns_of(flags, *workload), replay);
+  const sim::LaunchPlan plan = replay_plan(flags, workload, online::campaigns_of(*workload, flags.campaigns), replay);
   report_run(flags, plan, sim::predict(plan, flags.policy), "simulated", replay);
 }
 
@@ -289,25 +201,25 @@ const cosched::cli::CommandRegistration registration{"online", [](CLI::App& app)
       ->check(CLI::Range(0, 1 << 24));
   sub->add_option("--threshold", flags->options.threshold, "fcfs-reservation, dasedf-reservation: stretch threshold T")
       ->check(cosched::app::finite_range(0.0, 1e9));
-  sub->add_option("--procs", flags->procs, "Processors m (trace: default its MaxProcs; synthetic: default 300)")
+  sub->add_option("--procs", flags->source.procs, "Processors m (trace: default its MaxProcs; synthetic: default 300)")
       ->check(CLI::Range(1, 1 << 20));
-  sub->add_option("--trace", flags->trace, "SWF trace (plain or gzip)");
-  sub->add_option("--jobs", flags->jobs, "Trace: the first N usable jobs; synthetic: N jobs (default 20000)")
+  sub->add_option("--trace", flags->source.trace, "SWF trace (plain or gzip)");
+  sub->add_option("--jobs", flags->source.jobs, "Trace: the first N usable jobs; synthetic: N jobs (default 20000)")
       ->check(CLI::Range(std::size_t{1}, online::kMaxSyntheticJobs));
-  sub->add_option("--downey-seed", flags->downey_seed, "Trace: moldable jobs by the Downey model, with this seed")
+  sub->add_option("--downey-seed", flags->source.downey_seed, "Trace: moldable jobs by the Downey model, with this seed")
       ->check(CLI::NonNegativeNumber);
   sub->add_option("--campaigns", flags->campaigns,
                   "Trace: detect users' campaigns (last, arrival, max: seed 002) and report the campaign stretch");
-  sub->add_option("--from", flags->from, "Trace: only jobs submitted from this date (YYYY-MM-DD, 00:00 UTC)");
-  sub->add_option("--to", flags->to, "Trace: only jobs submitted up to this date, inclusive (YYYY-MM-DD, UTC)");
+  sub->add_option("--from", flags->source.from, "Trace: only jobs submitted from this date (YYYY-MM-DD, 00:00 UTC)");
+  sub->add_option("--to", flags->source.to, "Trace: only jobs submitted up to this date, inclusive (YYYY-MM-DD, UTC)");
   sub->add_flag("--synthetic", flags->synthetic, "The paper's synthetic sequential workload (Sec. 4)");
-  sub->add_option("--delta", flags->delta, "Synthetic: ratio of the largest to the smallest job size (Delta)")
+  sub->add_option("--delta", flags->source.delta, "Synthetic: ratio of the largest to the smallest job size (Delta)")
       ->check(cosched::app::finite_range(1.0, online::kMaxSyntheticDelta))
       ->capture_default_str();
-  sub->add_option("--load", flags->load, "Synthetic: target load (processors' worth of work per unit time)")
+  sub->add_option("--load", flags->source.load, "Synthetic: target load (processors' worth of work per unit time)")
       ->check(cosched::app::finite_positive(online::kMaxSyntheticLoad))
       ->capture_default_str();
-  sub->add_option("--seed", flags->seed, "Synthetic: seed (runs are deterministic)")
+  sub->add_option("--seed", flags->source.seed, "Synthetic: seed (runs are deterministic)")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   sub->add_option("--workload", flags->workload, "Node workload: Instance JSON whose tasks carry release_s");

@@ -3,7 +3,6 @@
 #include <fmt/ranges.h>
 
 #include <memory>
-#include <optional>
 #include <string>
 
 #include "command_registry.hpp"
@@ -11,8 +10,7 @@
 #include "cosched/common/error.hpp"
 #include "cosched/common/text_file.hpp"
 #include "cosched/sim/algorithms.hpp"
-#include "cosched/sim/prediction.hpp"
-#include "cosched/sim/plan.hpp"
+#include "cosched/sim/comparison.hpp"
 #include "cosched/sched/algorithm.hpp"
 #include "cosched/sched/allocation.hpp"
 #include "cosched/sched/bicriteria.hpp"
@@ -31,76 +29,6 @@ struct PlanOptions {
   bool lp_bound = false;  // solve the LP bound on sum w_j C_j beyond sched::kLpBoundMaxTasks tasks too
   cosched::sched::SearchLimits limits;  // for the algorithms that search (model-search); the others ignore it
 };
-
-// The ratio of a value to its lower bound; an instance without tasks has bounds of 0 and no meaningful ratio.
-std::string ratio_cell(double value, std::optional<double> bound) {
-  return bound && *bound > 0 ? fmt::format("{:.4f}", value / *bound) : "n/a";
-}
-
-// The lower bounds of an instance, the same on every row of the comparison.
-struct Bounds {
-  double makespan = 0.0;                      // L_min(d)
-  std::optional<double> two_shelf;            // seed 001's makespan reference (one resource only)
-  std::optional<double> weighted;             // the LP on sum w_j C_j
-  std::optional<double> weighted_paper_cost;  // the same LP with the paper's objective coefficients
-  std::optional<double> weighted_printed;     // the LP on the paper's printed intervals: a diagnostic, NOT a bound
-};
-
-std::string bound_cell(std::optional<double> bound) { return bound ? fmt::format("{:.6g}", *bound) : "n/a"; }
-// "-": the printed LP is infeasible (the tasks cannot all end by 2 C*max), which is not a missing bound.
-std::string printed_cell(std::optional<double> value) { return value ? fmt::format("{:.6g}", *value) : "-"; }
-
-// With a bandwidth model (`cosched instance --node`), a column: the makespan the contention-aware clock predicts
-// for the schedule launched with its own policy (list or pack) — what `cosched launch` will predict. Then seed 001's
-// columns: sum w_j C_j, its LP lower bound (the same on every row, like L_min(d)) and their ratio, and two more
-// bounds for the paper's comparison (docs/bicriteria.md): MRT's two-shelf makespan bound and the LP with the
-// paper's coefficients; last, LP_printed, the paper's LP on its printed intervals only — not a valid bound, shown
-// to measure how far the paper's ratios could have been against it.
-void print_comparison(const cosched::sched::Instance& instance, const Bounds& bounds,
-                      const cosched::sched::SearchLimits& limits) {
-  const bool contention = !instance.bandwidth().empty();
-  fmt::print("{:<16} {:>14} {:>14} {:>8} {:>12}{} {:>14} {:>14} {:>8} {:>14} {:>14} {:>14}\n", "algorithm",
-             "makespan", "L_min(d)", "ratio", "time (s)",
-             contention ? fmt::format(" {:>14}", "contention") : std::string(), "sum_w_C", "LP_bound", "w_ratio",
-             "two_shelf_LB", "LP_paper", "LP_printed");
-  for (const cosched::sched::Algorithm* algorithm : cosched::sim::algorithms()) {
-    // An algorithm that does not apply to this instance (bsp-a1..a4 on two resources) gets a note, not a row.
-    if (const std::string reason = algorithm->refusal(instance); !reason.empty()) {
-      fmt::print("{:<12} skipped: {}\n", algorithm->name(), reason);
-      continue;
-    }
-    const auto result = cosched::sched::plan(*algorithm, instance, bounds.makespan, limits);
-    const double weighted = cosched::sched::weighted_completion_sum(instance, result.schedule.tasks);
-    const std::string ratio = ratio_cell(result.schedule.makespan, bounds.makespan);
-    std::string predicted;
-    if (contention) {
-      const auto plan = cosched::sim::plan_from_schedule(instance, result.schedule);
-      predicted = fmt::format(" {:>14.6g}", cosched::sim::predict_contention(plan, "auto").observed_makespan);
-    }
-    fmt::print("{:<16} {:>14.6g} {:>14.6g} {:>8} {:>12.6f}{} {:>14.6g} {:>14} {:>8} {:>14} {:>14} {:>14}\n",
-               algorithm->name(), result.schedule.makespan, bounds.makespan, ratio, result.seconds, predicted,
-               weighted, bound_cell(bounds.weighted), ratio_cell(weighted, bounds.weighted),
-               bound_cell(bounds.two_shelf), bound_cell(bounds.weighted_paper_cost),
-               printed_cell(bounds.weighted_printed));
-  }
-}
-
-// The bounds of the comparison; the three LPs only when `solve_lp` (else their cells read n/a and -).
-Bounds comparison_bounds(const cosched::sched::Instance& instance, double makespan_bound, bool solve_lp) {
-  using cosched::sched::LpCompletionCost;
-  using cosched::sched::LpIntervals;
-  using cosched::sched::weighted_completion_lower_bound;
-  Bounds bounds;
-  bounds.makespan = makespan_bound;
-  bounds.two_shelf = cosched::sched::two_shelf_lower_bound(instance);
-  if (solve_lp) {
-    bounds.weighted = weighted_completion_lower_bound(instance);
-    bounds.weighted_paper_cost = weighted_completion_lower_bound(instance, LpCompletionCost::interval_start);
-    bounds.weighted_printed =
-        weighted_completion_lower_bound(instance, LpCompletionCost::interval_start, LpIntervals::paper_printed);
-  }
-  return bounds;
-}
 
 // `--nodes N --output DIR`: the batch split over N identical nodes, one schedule per node and a manifest.
 void run_cluster_plan(const PlanOptions& options) {
@@ -137,7 +65,8 @@ void run_plan(const PlanOptions& options) {
                        "--lp-bound solves it)\n", instance.task_count(), cosched::sched::kLpBoundMaxTasks);
   }
   if (compare) {
-    print_comparison(instance, comparison_bounds(instance, bound, solve_lp), options.limits);
+    cosched::sim::print_comparison(stdout, instance, cosched::sched::comparison_bounds(instance, bound, solve_lp),
+                                   options.limits);
     return;
   }
   auto result = cosched::sched::plan(*algorithm, instance, bound, options.limits);

@@ -14,13 +14,13 @@
 #include "cosched/common/error.hpp"
 #include "cosched/common/text_file.hpp"
 #include "cosched/config/platform.hpp"
-#include "cosched/config/count_list.hpp"
 #include "cosched/config/workload.hpp"
 #include "cosched/platform/command_placement.hpp"
 #include "cosched/profiler/measurer.hpp"
 #include "cosched/profiler/profile_context.hpp"
 #include "cosched/profiler/profile_session.hpp"
 #include "cosched/profiler/sweep_config.hpp"
+#include "cosched/profiler/sweep_overrides.hpp"
 #include "cosched/stream/kernels.hpp"
 #include "cosched/app/run_main.hpp"
 
@@ -30,88 +30,12 @@ namespace prof = cosched::profiler;
 namespace config = cosched::config;
 
 struct ProfileFlags {
-  std::string config;
-  std::vector<std::string> kernels;
-  std::vector<double> footprints_mib;
-  std::vector<double> footprints_percent;
-  std::string cores;
-  std::string chunks;
-  std::optional<unsigned> reps;
-  std::optional<unsigned> warmup;
-  std::vector<unsigned> passes;
-  std::string platform;
-  std::string tier_backend;
-  std::optional<double> emulation_ratio;
-  std::string measurer;
-  std::vector<std::string> commands;
-  std::vector<std::string> names;
-  std::optional<double> command_timeout_s;
-  std::optional<double> command_footprint_mib;
-  std::string placement;
-  std::optional<unsigned> autohbw_threshold_kib;
-  std::string autohbw_library;
+  prof::SweepOverrides sweep;  // the sweep file and the flags that override it
   std::string output;
   bool resume = false;
   bool force = false;
   bool quiet = false;
 };
-
-// --command (repeatable) with its --name, --command-timeout and --command-footprint-mib: commands of the sweep.
-void add_flag_commands(const ProfileFlags& flags, prof::SweepConfig& sweep) {
-  if (flags.commands.empty()) {
-    if (!flags.names.empty() || flags.command_timeout_s || flags.command_footprint_mib) {
-      throw cosched::UsageError("--name, --command-timeout and --command-footprint-mib go with --command");
-    }
-    return;
-  }
-  if (!flags.names.empty() && flags.names.size() != flags.commands.size()) {
-    throw cosched::UsageError(fmt::format("{} --name for {} --command: give one name per command, in order",
-                                          flags.names.size(), flags.commands.size()));
-  }
-  if (!flags.kernels.empty()) throw cosched::UsageError("--kernels and --command: profile them in separate sweeps");
-  if (!flags.measurer.empty() && flags.measurer != prof::kCommandMeasurer) {
-    throw cosched::UsageError(fmt::format("--command is measured by measurer {}, not {}", prof::kCommandMeasurer,
-                                          flags.measurer));
-  }
-  for (std::size_t i = 0; i < flags.commands.size(); ++i) {
-    const std::string where = fmt::format("--command '{}'", flags.commands[i]);
-    prof::CommandProfileSpec command;
-    try {
-      command.argv = prof::split_command_line(flags.commands[i], where);
-      command.name = flags.names.empty() ? prof::default_command_name(command.argv) : flags.names[i];
-      command.timeout_s = flags.command_timeout_s;
-      if (flags.command_footprint_mib) command.footprint_bytes = config::footprint_bytes_from_mib(*flags.command_footprint_mib);
-      prof::add_sweep_command(sweep, std::move(command), where);
-    } catch (const cosched::InputError& e) {
-      throw cosched::UsageError(e.what());  // a flag, not a file: a usage error
-    }
-  }
-  sweep.kernels.clear();
-  sweep.measurer = std::string(prof::kCommandMeasurer);
-}
-
-prof::SweepConfig sweep_from_flags(const ProfileFlags& flags) {
-  prof::SweepConfig sweep = flags.config.empty() ? prof::SweepConfig{} : prof::load_sweep_config(flags.config);
-  if (!flags.kernels.empty()) sweep.kernels = flags.kernels;
-  if (!flags.footprints_mib.empty() || !flags.footprints_percent.empty()) {
-    sweep.footprints_mib = flags.footprints_mib;
-    sweep.footprints_percent_of_fast = flags.footprints_percent;
-  }
-  if (!flags.cores.empty()) sweep.cores = config::parse_count_list(flags.cores);
-  if (!flags.chunks.empty()) sweep.chunks = config::parse_count_list(flags.chunks);
-  if (flags.reps) sweep.reps = *flags.reps;
-  if (flags.warmup) sweep.warmup = *flags.warmup;
-  if (!flags.passes.empty()) sweep.passes = prof::pass_counts(flags.passes, "--passes");
-  if (!flags.platform.empty()) sweep.platform_file = flags.platform;
-  if (!flags.tier_backend.empty()) sweep.tier_backend = flags.tier_backend;
-  if (flags.emulation_ratio) sweep.emulation_ratio = *flags.emulation_ratio;
-  if (!flags.measurer.empty()) sweep.measurer = flags.measurer;
-  add_flag_commands(flags, sweep);
-  if (!flags.placement.empty()) sweep.placement.mechanism = flags.placement;
-  if (flags.autohbw_threshold_kib) sweep.placement.autohbw_threshold_bytes = std::size_t{*flags.autohbw_threshold_kib} * 1024;
-  if (!flags.autohbw_library.empty()) sweep.placement.autohbw_library = flags.autohbw_library;
-  return sweep;
-}
 
 // Before any work: the CSV is a file in an existing folder, and an existing one is continued (--resume) or
 // replaced (--force) only when asked.
@@ -122,23 +46,6 @@ void check_profile_output(const ProfileFlags& flags) {
   }
 }
 
-// What the sidecar says about fast memory and how it was applied, on stderr too: a command's profile must not be
-// read as if its chunks were honoured when they were not.
-void print_command_notes(const std::string& output) {
-  const prof::ProfileSidecar sidecar = prof::read_profile_sidecar(output);
-  if (const auto note = sidecar.measurer.find("fast_memory"); note != sidecar.measurer.end()) {
-    fmt::print(stderr, "profile: fast memory {}\n", note->get<std::string>());
-  }
-  if (const auto applied = sidecar.measurer.find("placements_applied"); applied != sidecar.measurer.end()) {
-    for (const auto& [chunks, placement] : applied->items()) {
-      const auto& fraction = placement.at("applied_fraction");
-      fmt::print(stderr, "profile: chunks={}: {} (fast fraction applied: {})\n", chunks,
-                 placement.at("placement").get<std::string>(),
-                 fraction.is_null() ? std::string("not held by this mechanism") : fmt::format("{:.4f}", fraction.get<double>()));
-    }
-  }
-}
-
 // The summary on stderr (none with --quiet: errors only): points, where the fast memory of commands went, the
 // overhead, and the failed points.
 void report_profile(const ProfileFlags& flags, const prof::SweepConfig& sweep, const prof::SweepOutcome& outcome,
@@ -146,7 +53,9 @@ void report_profile(const ProfileFlags& flags, const prof::SweepConfig& sweep, c
   if (flags.quiet) return;
   fmt::print(stderr, "profile: {} points measured, {} already done, into {}\n", outcome.measured, outcome.skipped,
              flags.output);
-  if (!sweep.commands.empty() && outcome.measured > 0) print_command_notes(flags.output);
+  if (!sweep.commands.empty() && outcome.measured > 0) {
+    fmt::print(stderr, "{}", prof::format_command_notes(prof::read_profile_sidecar(flags.output)));
+  }
   if (measures && outcome.measured > 0) {
     fmt::print(stderr, "profile: sweep {:.1f} s, {} {:.1f} s: overhead {:.1f} % (profiler's own {:.2f} %, the rest is {})\n",
                outcome.wall_s, sweep.commands.empty() ? "kernel passes" : "command runs", outcome.kernel_s,
@@ -161,7 +70,7 @@ void report_profile(const ProfileFlags& flags, const prof::SweepConfig& sweep, c
 
 void run_profile_command(const ProfileFlags& flags) {
   check_profile_output(flags);
-  const prof::SweepConfig sweep = sweep_from_flags(flags);
+  const prof::SweepConfig sweep = prof::sweep_from_overrides(flags.sweep);
   const config::PlatformConfig platform = prof::resolve_sweep_platform(sweep);
   prof::ProfileRunOptions options;
   options.output = flags.output;
@@ -192,52 +101,52 @@ void run_profile_command(const ProfileFlags& flags) {
 const cosched::cli::CommandRegistration registration{"profile", [](CLI::App& app) {
   auto* sub = app.add_subcommand("profile", "Profile kernels over cores x fast-memory chunks (CSV + JSON sidecar)");
   auto flags = std::make_shared<ProfileFlags>();
-  sub->add_option("--config", flags->config, "Sweep config TOML (configs/profiles/); flags override it");
-  sub->add_option("--kernels", flags->kernels, "Kernels: " + cosched::stream::kernel_names())->delimiter(',');
-  sub->add_option("--footprints-mib", flags->footprints_mib, "Task footprints in MiB (all arrays together)")
+  sub->add_option("--config", flags->sweep.config, "Sweep config TOML (configs/profiles/); flags override it");
+  sub->add_option("--kernels", flags->sweep.kernels, "Kernels: " + cosched::stream::kernel_names())->delimiter(',');
+  sub->add_option("--footprints-mib", flags->sweep.footprints_mib, "Task footprints in MiB (all arrays together)")
       ->delimiter(',')
       ->check(cosched::app::finite_positive(static_cast<double>(config::kMaxFootprintBytes) / (1 << 20)));
-  sub->add_option("--footprints-percent-of-fast", flags->footprints_percent,
+  sub->add_option("--footprints-percent-of-fast", flags->sweep.footprints_percent,
                   "Task footprints as % of the platform's fast capacity (as in Fig. 2 of the paper)")
       ->delimiter(',')
       ->check(cosched::app::finite_positive(config::kMaxFootprintPercentOfFast));
-  sub->add_option("--cores", flags->cores, "Core counts: list and ranges, e.g. 1,2,4..8 (default 1..platform)");
-  sub->add_option("--chunks", flags->chunks, "Fast chunks: list and ranges, e.g. 0..20 (default 0..platform)");
-  sub->add_option("--reps", flags->reps, "Timed repetitions per point (median and spread recorded)")
+  sub->add_option("--cores", flags->sweep.cores, "Core counts: list and ranges, e.g. 1,2,4..8 (default 1..platform)");
+  sub->add_option("--chunks", flags->sweep.chunks, "Fast chunks: list and ranges, e.g. 0..20 (default 0..platform)");
+  sub->add_option("--reps", flags->sweep.reps, "Timed repetitions per point (median and spread recorded)")
       ->check(CLI::Range(1U, prof::kMaxSweepReps));
-  sub->add_option("--warmup", flags->warmup, "Untimed warm-up repetitions per point")
+  sub->add_option("--warmup", flags->sweep.warmup, "Untimed warm-up repetitions per point")
       ->check(CLI::Range(0U, prof::kMaxSweepWarmup));
-  sub->add_option("--platform", flags->platform, "Platform TOML (configs/platforms/)");
-  sub->add_option("--tier-backend", flags->tier_backend, "Override the platform's tier backend");
-  sub->add_option("--emulation-ratio", flags->emulation_ratio, "Emulated backend only: slow:fast bandwidth ratio")
+  sub->add_option("--platform", flags->sweep.platform, "Platform TOML (configs/platforms/)");
+  sub->add_option("--tier-backend", flags->sweep.tier_backend, "Override the platform's tier backend");
+  sub->add_option("--emulation-ratio", flags->sweep.emulation_ratio, "Emulated backend only: slow:fast bandwidth ratio")
       ->check(cosched::app::finite_range(config::kMinEmulationRatio, config::kMaxEmulationRatio));
-  sub->add_option("--passes", flags->passes,
+  sub->add_option("--passes", flags->sweep.passes,
                   "Kernel passes of each timed task run (process measurer; times stay per pass); two counts LOW,HIGH "
                   "time both and keep a run's fixed cost apart, so any passes are predicted")
       ->delimiter(',')
       ->check(CLI::Range(1U, config::kMaxPasses));
-  sub->add_option("--measurer", flags->measurer,
+  sub->add_option("--measurer", flags->sweep.measurer,
                   "How times are obtained: stream (kernels in-process, default), process (whole stream_bench "
                   "processes, as launched), knl-model (the KNL 7210 model)")
       ->check(CLI::IsMember(prof::measurer_names()));
-  sub->add_option("--command", flags->commands,
+  sub->add_option("--command", flags->sweep.commands,
                   "Profile a program instead of kernels (repeatable): a command line split like a shell's words, "
                   "no shell; placeholders {threads}, {cpuset}, {cores}, {fast_bytes} as in cosched launch");
-  sub->add_option("--name", flags->names, "Name of each --command, in order (default: its program's file name)");
-  sub->add_option("--command-timeout", flags->command_timeout_s,
+  sub->add_option("--name", flags->sweep.names, "Name of each --command, in order (default: its program's file name)");
+  sub->add_option("--command-timeout", flags->sweep.command_timeout_s,
                   "Seconds a command run may take; longer runs are killed and their point marked timeout")
       ->check(cosched::app::finite_positive(cosched::kMaxSeconds));
-  sub->add_option("--command-footprint-mib", flags->command_footprint_mib,
+  sub->add_option("--command-footprint-mib", flags->sweep.command_footprint_mib,
                   "The commands' memory footprint in MiB: what a fast fraction is of (weighted-interleave)")
       ->check(cosched::app::finite_positive(static_cast<double>(config::kMaxFootprintBytes) / (1 << 20)));
-  sub->add_option("--placement", flags->placement,
+  sub->add_option("--placement", flags->sweep.placement,
                   "How commands get fast memory on a tier that places them: preferred (default), bind, "
                   "weighted-interleave, autohbw, none")
       ->check(CLI::IsMember(cosched::platform::command_placement_names()));
-  sub->add_option("--autohbw-threshold-kib", flags->autohbw_threshold_kib,
+  sub->add_option("--autohbw-threshold-kib", flags->sweep.autohbw_threshold_kib,
                   "Placement autohbw: allocations of at least this many KiB go to high-bandwidth memory")
       ->check(CLI::Range(1U, 1U << 30));
-  sub->add_option("--autohbw-library", flags->autohbw_library, "Placement autohbw: path of libautohbw.so");
+  sub->add_option("--autohbw-library", flags->sweep.autohbw_library, "Placement autohbw: path of libautohbw.so");
   sub->add_option("-o,--output", flags->output, "Profile CSV to write")->required();
   auto* resume = sub->add_flag("--resume", flags->resume, "Continue a partial CSV, skipping points already measured");
   sub->add_flag("--force", flags->force, "Overwrite an existing CSV")->excludes(resume);

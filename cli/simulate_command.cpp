@@ -1,9 +1,7 @@
 // `cosched simulate`: the synthetic-workload study of Sec. 5.4 / Fig. 4 (ratios to L_min(d), scheduling times).
 #include <fmt/core.h>
-#include <fmt/format.h>
 
 #include <memory>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -14,7 +12,7 @@
 #include "cosched/sched/generator.hpp"
 #include "cosched/sched/model.hpp"
 #include "cosched/sched/simulate.hpp"
-#include "cosched/sim/algorithms.hpp"
+#include "cosched/sim/simulation.hpp"
 #include "cosched/app/run_main.hpp"
 
 namespace {
@@ -42,31 +40,7 @@ cosched::sched::SimulationConfig make_config(const SimulateOptions& options) {
   config.instances = options.instances;
   config.seed = options.seed;
   config.algorithms = options.algorithms;
-  config.find_algorithm = cosched::sim::find_algorithm;  // every registered algorithm, the sim core's planners too
-  const bool all = config.algorithms.size() == 1 && config.algorithms[0] == "all";
-  if (all) config.algorithms = cosched::sim::algorithm_names();
-  cosched::sched::check_simulation_config(config);
-  if (all) {
-    // "all" means the algorithms that schedule these instances: bsp-a1..a4 refuse d > 1 (the refusal depends on
-    // d and on tasks running on one unit, the same for every generated instance — the first one tells).
-    const auto sample =
-        cosched::sched::generate_instance(config.generator, cosched::sched::instance_seed(config.seed, 0));
-    std::erase_if(config.algorithms, [&](const std::string& name) {
-      return !cosched::sim::find_algorithm(name).refusal(sample).empty();
-    });
-  }
-  return config;
-}
-
-std::string csv_text(const SimulateOptions& options, const std::vector<cosched::sched::SimulationRecord>& records) {
-  const std::string profile = options.profile.empty() ? "mixed" : options.profile;
-  std::string text = "instance,d,resources,tasks,profile,algorithm,makespan,lower_bound,ratio,seconds\n";
-  for (const auto& r : records) {
-    text += fmt::format("{},{},{},{},{},{},{:.17g},{:.17g},{:.17g},{:.9g}\n", r.instance, options.resources.size(),
-                        fmt::join(options.resources, ";"), options.tasks, profile, r.algorithm, r.makespan,
-                        r.lower_bound, r.ratio, r.seconds);
-  }
-  return text;
+  return cosched::sim::with_registered_algorithms(std::move(config));
 }
 
 void run_simulate(const SimulateOptions& options) {
@@ -75,33 +49,14 @@ void run_simulate(const SimulateOptions& options) {
   const auto records = cosched::sched::run_simulation(config);
   const auto summaries = cosched::sched::summarise(records, config.algorithms);
   if (!options.csv.empty()) {
-    cosched::write_text_file(options.csv, csv_text(options, records), options.overwrite(), "simulation CSV");
+    cosched::write_text_file(options.csv, cosched::sched::simulation_csv(config, records), options.overwrite(),
+                             "simulation CSV");
   }
   if (options.json) {
-    nlohmann::json root;
-    root["resources"] = options.resources;
-    root["tasks"] = options.tasks;
-    root["instances"] = options.instances;
-    root["seed"] = options.seed;
-    root["profile"] = options.profile.empty() ? "mixed" : options.profile;
-    root["algorithms"] = nlohmann::json::object();
-    for (const auto& s : summaries) {
-      root["algorithms"][s.algorithm] = {{"mean_ratio", s.mean_ratio},
-                                         {"median_ratio", s.median_ratio},
-                                         {"max_ratio", s.max_ratio},
-                                         {"mean_seconds", s.mean_seconds}};
-    }
-    fmt::print("{}\n", root.dump(2));
+    fmt::print("{}\n", cosched::sched::simulation_summary_json(config, summaries).dump(2));
     return;
   }
-  fmt::print("d = {} ({}), {} tasks, {} instances, seed {}\n", options.resources.size(),
-             fmt::join(options.resources, ","), options.tasks, options.instances, options.seed);
-  fmt::print("{:<12} {:>11} {:>13} {:>10} {:>14}\n", "algorithm", "mean ratio", "median ratio", "max ratio",
-             "mean time (s)");
-  for (const auto& s : summaries) {
-    fmt::print("{:<12} {:>11.4f} {:>13.4f} {:>10.4f} {:>14.6f}\n", s.algorithm, s.mean_ratio, s.median_ratio,
-               s.max_ratio, s.mean_seconds);
-  }
+  fmt::print("{}", cosched::sched::format_simulation_summary(config, summaries));
 }
 
 const cosched::cli::CommandRegistration registration{"simulate", [](CLI::App& app) {

@@ -5,7 +5,6 @@
 #include <filesystem>
 #include <memory>
 #include <string>
-#include <vector>
 
 #include "cosched/launcher/cluster/slurm_launch.hpp"
 #include "command_registry.hpp"
@@ -30,36 +29,6 @@ struct SlurmScriptFlags {
   bool force = false;
 };
 
-// What the script's jobs read or write: the plan's own files (its manifest; each node's schedule, instance, journal
-// and step log), the platform they are given and cosched itself. --force replaces an existing output the user
-// named, but not one of these: the plan folder would lose its manifest or a node its schedule (issue #27).
-void refuse_output_onto_the_plan(const std::filesystem::path& output, const std::filesystem::path& plan,
-                                 const cosched::sched::ClusterManifest& manifest,
-                                 const cosched::launcher::slurm::ScriptOptions& options) {
-  if (output == "-") return;
-  namespace fs = std::filesystem;
-  std::vector<fs::path> used{plan / "manifest.json", options.cosched};
-  for (std::size_t k = 0; k < manifest.nodes.size(); ++k) {
-    const auto& node = manifest.nodes[k];
-    for (const auto& name : {node.schedule, node.instance, node.journal, cosched::sched::node_file_name(k, ".step.log")}) {
-      used.push_back(plan / name);
-    }
-  }
-  if (options.launch_options.size() == 2) used.emplace_back(options.launch_options[1]);  // --platform FILE
-  // weakly_canonical: a symbolic link or a "plan/./manifest.json" names the same file.
-  std::error_code target_error;
-  const fs::path target = fs::weakly_canonical(fs::absolute(output), target_error);
-  for (const auto& file : used) {
-    std::error_code error;
-    const fs::path canonical = fs::weakly_canonical(file, error);
-    if (!target_error && !error && canonical == target) {
-      throw cosched::UsageError(fmt::format("{}: is {}, which the script's jobs use; --force does not replace it: "
-                                            "write the script elsewhere (e.g. {})",
-                                            output.string(), file.string(), (plan / "job.sbatch").string()));
-    }
-  }
-}
-
 void run_slurm_script(const SlurmScriptFlags& flags) {
   try {
     cosched::check_identifier(flags.job_name, "--job-name");
@@ -81,7 +50,7 @@ void run_slurm_script(const SlurmScriptFlags& flags) {
     (void)cosched::config::load_platform_config(flags.platform);
     options.launch_options = {"--platform", std::filesystem::absolute(flags.platform).string()};
   }
-  refuse_output_onto_the_plan(flags.output, plan, manifest, options);
+  cosched::launcher::slurm::check_script_output(flags.output, manifest, options);
   cosched::write_text_file(flags.output, cosched::launcher::slurm::sbatch_script(manifest, options), overwrite,
                            "sbatch script");
 }

@@ -3,15 +3,11 @@
 
 #include <stdlib.h>
 
-#include <algorithm>
-#include <cmath>
-#include <numeric>
-
-#include "cosched/common/stats.hpp"
 #include "cosched/common/error.hpp"
 #include "cosched/common/text_file.hpp"
 #include "cosched/exec/child_process.hpp"
 #include "cosched/launcher/journal/recorder.hpp"
+#include "cosched/launcher/run_comparison.hpp"
 #include "cosched/platform/binding.hpp"
 #include "cosched/common/host.hpp"
 #include "cosched/common/utc_time.hpp"
@@ -21,22 +17,22 @@ namespace cosched::demo {
 
 namespace {
 
-// The demo's figures are empty-safe: a run where every task failed still prints its table.
-double median_or_zero(const std::vector<double>& values) { return values.empty() ? 0.0 : median(values); }
-
-double mean(const std::vector<double>& values) {
-  return values.empty() ? 0.0 : std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
+// The runs as the launcher's comparison of runs sees them (the rows outlive them).
+std::vector<launcher::ComparedRun> compared_runs(const std::vector<RunRow>& rows) {
+  std::vector<launcher::ComparedRun> runs;
+  for (const auto& row : rows) {
+    runs.push_back({row.configuration, row.algorithm, row.planned, row.scheduling_s, row.journal, &row.report});
+  }
+  return runs;
 }
 
-std::vector<double> concat(const std::vector<RunRow>& rows, std::vector<double> launcher::DurationRatios::*field,
-                           const std::string& configuration) {
-  std::vector<double> all;
+// The reports of the rows with cores and fast memory scheduled: what the fidelity figures are over.
+std::vector<const launcher::JournalReport*> cores_and_fast_reports(const std::vector<RunRow>& rows) {
+  std::vector<const launcher::JournalReport*> reports;
   for (const auto& row : rows) {
-    if (row.configuration != configuration) continue;
-    const std::vector<double>& ratios = row.durations.*field;
-    all.insert(all.end(), ratios.begin(), ratios.end());
+    if (row.configuration == "cores+fast") reports.push_back(&row.report);
   }
-  return all;
+  return reports;
 }
 
 // A run's row in results.json: the journal report as `cosched report --json` writes it (without its per-task
@@ -91,43 +87,8 @@ std::string plot(const DemoSetup& setup, const std::string& script, const std::v
   }
 }
 
-// |observed/predicted - 1| of the cores+fast rows, for the paper model's prediction or the contention-aware one.
-std::vector<double> abs_errors(const std::vector<RunRow>& rows, bool contention) {
-  std::vector<double> errors;
-  for (const auto& row : rows) {
-    if (row.configuration != "cores+fast") continue;
-    if (!contention) {
-      errors.push_back(std::fabs(row.ratio() - 1.0));
-    } else if (const auto ratio = row.ratio_contention()) {
-      errors.push_back(std::fabs(*ratio - 1.0));
-    }
-  }
-  return errors;
-}
-
-double largest(const std::vector<double>& values) {
-  return values.empty() ? 0.0 : *std::max_element(values.begin(), values.end());
-}
-
 std::string optional_cell(const std::optional<double>& value, const char* format) {
   return value ? fmt::format(fmt::runtime(format), *value) : std::string("-");
-}
-
-// results.csv: one line per run.
-std::string rows_csv(const std::vector<RunRow>& rows, bool emulated) {
-  std::string csv =
-      "configuration,algorithm,lower_bound_s,planned_makespan_s,predicted_makespan_s,"
-      "predicted_makespan_contention_s,observed_makespan_s,observed_over_predicted,observed_over_lower_bound,"
-      "scheduling_time_s,tasks_ok,tasks_failed,emulated,journal\n";
-  for (const auto& row : rows) {
-    const double over_bound = row.lower_bound() > 0 ? row.observed() / row.lower_bound() : 0.0;
-    csv += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", row.configuration, row.algorithm,
-                       row.lower_bound(), row.planned, row.predicted(),
-                       row.predicted_contention() ? fmt::format("{}", *row.predicted_contention()) : std::string(),
-                       row.observed(), row.ratio(), over_bound, row.scheduling_s,
-                       row.tasks_ok(), row.tasks_failed(), emulated, row.journal.filename().string());
-  }
-  return csv;
 }
 
 // Fig. 3(b)'s table: per algorithm, observed (predicted) makespan in each memory configuration.
@@ -166,7 +127,8 @@ void write_mixed_results(const DemoSetup& mixed, const std::vector<RunRow>& rows
                   "from it (bandwidth-bound kernels more than gemm or gups); the other columns leave every task's "
                   "memory slow or to the system. Files: {}\n",
              (mixed.output / "results.csv").string());
-  write_text_file(mixed.output / "results.csv", rows_csv(rows, emulated), mixed.overwrite(), "demo results");
+  write_text_file(mixed.output / "results.csv", launcher::results_csv(compared_runs(rows), emulated), mixed.overwrite(),
+                  "demo results");
 }
 
 void write_results(const DemoSetup& setup, const std::vector<RunRow>& rows, const NoiseFloor& noise, double total_s) {
@@ -186,13 +148,7 @@ void write_results(const DemoSetup& setup, const std::vector<RunRow>& rows, cons
                row.lower_bound() > 0 ? row.observed() / row.lower_bound() : 0.0, row.scheduling_s * 1e3,
                row.tasks_failed() > 0 ? fmt::format("  ({} tasks failed)", row.tasks_failed()) : "");
   }
-  const auto errors = abs_errors(rows, false);
-  const auto errors_contention = abs_errors(rows, true);
-  const double median_error = median_or_zero(errors);
-  const double worst_error = largest(errors);
-  const bool have_contention = !errors_contention.empty();
-  const double median_error_contention = median_or_zero(errors_contention);
-  const double worst_error_contention = largest(errors_contention);
+  const launcher::PredictionFidelity fidelity = launcher::prediction_fidelity(cores_and_fast_reports(rows));
   const double noise_floor = noise.relative_half_range();
 
   // Fig. 3(b): three memory configurations.
@@ -203,36 +159,35 @@ void write_results(const DemoSetup& setup, const std::vector<RunRow>& rows, cons
                     "the emulated FAST tier; on a KNL it would be MCDRAM in cache mode.\n");
   }
 
-  std::vector<double> overheads;
+  std::vector<const launcher::JournalReport*> every_report;
+  std::vector<launcher::DurationRatios> durations;
   for (const auto& row : rows) {
-    for (const auto& task : row.report.tasks) {
-      if (!task.status.empty()) overheads.push_back(task.launch_overhead_s);
-    }
+    every_report.push_back(&row.report);
+    if (row.configuration == "cores+fast") durations.push_back(row.durations);
   }
-  const auto alone = concat(rows, &launcher::DurationRatios::alone, "cores+fast");
-  const auto corun = concat(rows, &launcher::DurationRatios::corun, "cores+fast");
+  const launcher::LaunchOverheads overheads = launcher::launch_overheads(every_report);
+  const launcher::DurationSummary tasks = launcher::duration_summary(durations);
   fmt::print(out, "\nFidelity over the {} algorithms, |observed/predicted - 1|: paper model median {:.2f} %, worst "
                   "{:.2f} %; contention-aware {}; noise floor ±{:.2f} % ({} launches of {}){}\n",
-             errors.size(), median_error * 100, worst_error * 100,
-             have_contention ? fmt::format("median {:.2f} %, worst {:.2f} %", median_error_contention * 100,
-                                           worst_error_contention * 100)
-                             : std::string("unavailable (no bandwidth model)"),
+             fidelity.errors.size(), fidelity.median_error * 100, fidelity.worst_error * 100,
+             fidelity.have_contention() ? fmt::format("median {:.2f} %, worst {:.2f} %",
+                                                      fidelity.median_error_contention * 100,
+                                                      fidelity.worst_error_contention * 100)
+                                        : std::string("unavailable (no bandwidth model)"),
              noise_floor * 100, noise.observed.size(), noise.algorithm, note);
   fmt::print(out, "Task durations observed/predicted: {:.3f} when running alone ({} tasks), {:.3f} when co-running "
                   "({} tasks) — co-runners share memory bandwidth that isolated profiles do not see.\n",
-             mean(alone), alone.size(), mean(corun), corun.size());
+             tasks.alone_mean, tasks.ratios.alone.size(), tasks.corun_mean, tasks.ratios.corun.size());
   const std::optional<double> load = load_average();
   fmt::print(out, "Launch overhead per task (spawn to exec + binding + placement): min {:.3f} ms, median {:.3f} ms, "
                   "max {:.3f} ms over {} launches{}.\n",
-             overheads.empty() ? 0.0 : *std::min_element(overheads.begin(), overheads.end()) * 1e3,
-             median_or_zero(overheads) * 1e3,
-             overheads.empty() ? 0.0 : *std::max_element(overheads.begin(), overheads.end()) * 1e3, overheads.size(),
+             overheads.min_s * 1e3, overheads.median_s * 1e3, overheads.max_s * 1e3, overheads.launches,
              load ? fmt::format(" (load average now {:.1f}: other processes share these cores and slow "
                                      "everything, the tasks most)", *load)
                        : std::string());
 
   // Files.
-  const std::string csv = rows_csv(rows, emulated);
+  const std::string csv = launcher::results_csv(compared_runs(rows), emulated);
   nlohmann::json json_rows = nlohmann::json::array();
   for (const auto& row : rows) json_rows.push_back(row_json(row));
   nlohmann::json passes = nlohmann::json::array();
@@ -255,25 +210,24 @@ void write_results(const DemoSetup& setup, const std::vector<RunRow>& rows, cons
       {"calibration_seconds", setup.calibration_s},
       {"rows", json_rows},
       {"fidelity",
-       {{"median_abs_error", median_error},
-        {"worst_abs_error", worst_error},
+       {{"median_abs_error", fidelity.median_error},
+        {"worst_abs_error", fidelity.worst_error},
         {"median_abs_error_contention",
-         have_contention ? nlohmann::json(median_error_contention) : nlohmann::json(nullptr)},
+         fidelity.have_contention() ? nlohmann::json(fidelity.median_error_contention) : nlohmann::json(nullptr)},
         {"worst_abs_error_contention",
-         have_contention ? nlohmann::json(worst_error_contention) : nlohmann::json(nullptr)},
+         fidelity.have_contention() ? nlohmann::json(fidelity.worst_error_contention) : nlohmann::json(nullptr)},
         {"noise_floor", noise_floor},
         {"noise_floor_method", "(max - min) / (2 median) of the observed makespans of one plan launched repeatedly"},
         {"noise_floor_algorithm", noise.algorithm},
         {"noise_floor_observed", noise.observed},
-        {"duration_ratio_alone_mean", mean(alone)},
-        {"duration_ratio_corun_mean", mean(corun)},
-        {"tasks_alone", alone.size()},
-        {"tasks_corun", corun.size()},
-        {"launch_overhead_median_s", median_or_zero(overheads)},
-        {"launch_overhead_min_s", overheads.empty() ? 0.0 : *std::min_element(overheads.begin(), overheads.end())},
+        {"duration_ratio_alone_mean", tasks.alone_mean},
+        {"duration_ratio_corun_mean", tasks.corun_mean},
+        {"tasks_alone", tasks.ratios.alone.size()},
+        {"tasks_corun", tasks.ratios.corun.size()},
+        {"launch_overhead_median_s", overheads.median_s},
+        {"launch_overhead_min_s", overheads.min_s},
         {"load_average_1min_at_end", load ? nlohmann::json(*load) : nlohmann::json(nullptr)},
-        {"launch_overhead_max_s",
-         overheads.empty() ? 0.0 : *std::max_element(overheads.begin(), overheads.end())}}},
+        {"launch_overhead_max_s", overheads.max_s}}},
       {"total_seconds", total_s}};
   // Written whole or not at all: the plotting script reads the CSV next.
   write_text_file(setup.output / "results.json", summary.dump(2) + "\n", setup.overwrite(), "demo results");

@@ -363,6 +363,12 @@ LaunchSummary launch(const sim::LaunchPlan& full_plan, const config::Workload& w
   return summary;
 }
 
+std::string describe_node(const config::PlatformConfig& node, const exec::TierSetup& tier) {
+  return fmt::format("{} cores{}, tier backend {}{}", node.cores,
+                     node.fast_chunks > 0 ? fmt::format(" + {} fast chunks", node.fast_chunks) : std::string(),
+                     tier.backend, tier.emulated() ? " (EMULATED fast tier)" : "");
+}
+
 std::string format_summary(const LaunchSummary& summary) {
   std::string text;
   if (!summary.already_completed.empty()) {

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 
 #include "cosched/common/error.hpp"
 #include "cosched/profiler/calibration.hpp"
@@ -69,6 +70,18 @@ std::string agreement_table(const CalibrationAgreement& agreement, const std::st
                         agreement.tolerance * 100);
   }
   return text;
+}
+
+std::optional<std::pair<std::string, config::NodeModel>> previous_calibration(const std::string& compare,
+                                                                              const std::string& output) {
+  if (!compare.empty()) return std::pair{compare, config::load_node_model(compare)};
+  std::error_code error;
+  if (output == "-" || !std::filesystem::is_regular_file(output, error)) return std::nullopt;
+  try {
+    return std::pair{output, config::load_node_model(output)};
+  } catch (const Error&) {
+    return std::nullopt;
+  }
 }
 
 }  // namespace cosched::profiler

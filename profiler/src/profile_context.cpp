@@ -160,4 +160,21 @@ void check_resume_compatible(const ProfileSidecar& existing, const ProfileSideca
   }
 }
 
+std::string format_command_notes(const ProfileSidecar& sidecar) {
+  std::string text;
+  if (const auto note = sidecar.measurer.find("fast_memory"); note != sidecar.measurer.end()) {
+    text += fmt::format("profile: fast memory {}\n", note->get<std::string>());
+  }
+  if (const auto applied = sidecar.measurer.find("placements_applied"); applied != sidecar.measurer.end()) {
+    for (const auto& [chunks, placement] : applied->items()) {
+      const auto& fraction = placement.at("applied_fraction");
+      text += fmt::format("profile: chunks={}: {} (fast fraction applied: {})\n", chunks,
+                          placement.at("placement").get<std::string>(),
+                          fraction.is_null() ? std::string("not held by this mechanism")
+                                             : fmt::format("{:.4f}", fraction.get<double>()));
+    }
+  }
+  return text;
+}
+
 }  // namespace cosched::profiler

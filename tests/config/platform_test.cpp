@@ -103,6 +103,24 @@ TEST(PlatformJson, CarriesEveryFieldAndTheChunkSize) {
   EXPECT_EQ(json.at("source"), "built-in");
 }
 
+// The platform of a run: the file when given (its backend replaced by a given one), else this machine with the
+// given backend and chunks.
+TEST(RunPlatform, TheFileWhenGivenElseThisMachine) {
+  const std::string knl = COSCHED_SOURCE_DIR "/configs/platforms/knl-7210-flat.toml";
+  const RunPlatform from_file = run_platform(knl, "", kDefaultFastChunks);
+  ASSERT_TRUE(from_file.platform_file.has_value());
+  testing::expect_same_platform(from_file.node, load_platform_config(knl));
+  EXPECT_EQ(from_file.node.tier_backend, from_file.platform_file->tier_backend);
+  const RunPlatform overridden = run_platform(knl, "emulated", kDefaultFastChunks);
+  EXPECT_EQ(overridden.node.tier_backend, "emulated");
+  EXPECT_EQ(overridden.platform_file->tier_backend, from_file.platform_file->tier_backend) << "the file as read";
+  const RunPlatform machine = run_platform("", "emulated", 10);
+  EXPECT_FALSE(machine.platform_file.has_value());
+  testing::expect_same_platform(machine.node, this_machine_platform("emulated", kDefaultEmulationRatio, 10));
+  EXPECT_EQ(machine.node.tier_backend, "emulated");
+  EXPECT_THROW((void)run_platform(knl + ".missing", "", kDefaultFastChunks), InputError);
+}
+
 TEST(ThisMachine, ChunksAndRatioOutOfRangeAreUsageErrors) {
   const auto machine = this_machine_platform("emulated", 5.0, 20);
   EXPECT_GE(machine.cores, 1U);

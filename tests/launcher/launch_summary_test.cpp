@@ -18,6 +18,21 @@ TEST(LaunchSummary, GivesTheErrorOfEachPrediction) {
   EXPECT_DOUBLE_EQ(summary.error_contention().value(), 0.0);
 }
 
+// The line before a run says the node's cores, its fast chunks when it has any, and the tier backend (emulated
+// ones said loudly).
+TEST(LaunchSummary, TheNodeOfARunInWords) {
+  config::PlatformConfig node;
+  node.cores = 4;
+  node.fast_chunks = 0;
+  exec::TierSetup tier;
+  EXPECT_EQ(describe_node(node, tier), "4 cores, tier backend none");
+  node.fast_chunks = 20;
+  tier.backend = "emulated";
+  EXPECT_EQ(describe_node(node, tier), "4 cores + 20 fast chunks, tier backend emulated (EMULATED fast tier)");
+  tier.backend = "numa";
+  EXPECT_EQ(describe_node(node, tier), "4 cores + 20 fast chunks, tier backend numa");
+}
+
 TEST(LaunchSummary, ShowsBothPredictionsOrSaysWhyOneIsMissing) {
   LaunchSummary summary;
   summary.lower_bound = 1.0;

@@ -125,6 +125,33 @@ sched::ClusterManifest two_node_manifest() {
   return manifest;
 }
 
+// The script is not written onto a file its jobs use, whatever the name it is given; elsewhere, and to stdout, it
+// is.
+TEST(Slurm, TheScriptIsNotWrittenOntoAFileItsJobsUse) {
+  const std::filesystem::path plan = std::filesystem::path(::testing::TempDir()) / "script-output-plan";
+  slurm::ScriptOptions options;
+  options.cosched = "/opt/cosched/bin/cosched";
+  options.plan = plan;
+  options.launch_options = {"--platform", (plan.parent_path() / "script-output.toml").string()};
+  const sched::ClusterManifest manifest = two_node_manifest();
+  for (const std::filesystem::path& used :
+       {plan / "manifest.json", plan / "." / "manifest.json", plan / sched::node_file_name(1, ".schedule.json"),
+        plan / sched::node_file_name(0, ".instance.json"), plan / sched::node_file_name(1, ".journal.jsonl"),
+        plan / sched::node_file_name(0, ".step.log"), plan.parent_path() / "script-output.toml",
+        std::filesystem::path("/opt/cosched/bin/cosched")}) {
+    try {
+      slurm::check_script_output(used, manifest, options);
+      ADD_FAILURE() << used << " was accepted";
+    } catch (const UsageError& e) {
+      EXPECT_NE(std::string(e.what()).find("which the script's jobs use"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find((plan / "job.sbatch").string()), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_NO_THROW(slurm::check_script_output("-", manifest, options));
+  EXPECT_NO_THROW(slurm::check_script_output(plan / "job.sbatch", manifest, options));
+  EXPECT_NO_THROW(slurm::check_script_output(plan / sched::node_file_name(2, ".schedule.json"), manifest, options));
+}
+
 TEST(Slurm, SbatchScriptCarriesNodesTimeExclusiveAndTheLaunch) {
   slurm::ScriptOptions options;
   options.cosched = "/opt/cosched/bin/cosched";

@@ -26,6 +26,25 @@ config::MemoryPool pool(const char* name, std::vector<unsigned> cores, std::vect
   return {name, {"slow"}, {std::move(cores), std::move(gbs)}, {}};
 }
 
+// What a calibration is compared with: --compare's file (which must be a node file), else the node file the run
+// replaces when it is one; nothing for stdout, a missing file or a file that is not a node file.
+TEST(CalibrationAgreement, ThePreviousCalibrationIsTheComparedOrTheReplacedNodeFile) {
+  const std::string knl = std::string(COSCHED_SOURCE_DIR) + "/configs/nodes/knl-7210-flat.toml";
+  const std::filesystem::path not_a_node = std::filesystem::path(::testing::TempDir()) / "previous-not-a-node.toml";
+  std::ofstream(not_a_node) << "this is not = [a node file\n";
+  const auto compared = previous_calibration(knl, "-");
+  ASSERT_TRUE(compared.has_value());
+  EXPECT_EQ(compared->first, knl);
+  EXPECT_FALSE(compared->second.pools.empty());
+  const auto replaced = previous_calibration("", knl);
+  ASSERT_TRUE(replaced.has_value());
+  EXPECT_EQ(replaced->first, knl);
+  EXPECT_FALSE(previous_calibration("", "-").has_value());
+  EXPECT_FALSE(previous_calibration("", not_a_node.string() + ".missing").has_value());
+  EXPECT_FALSE(previous_calibration("", not_a_node.string()).has_value());
+  EXPECT_THROW((void)previous_calibration(not_a_node.string(), "-"), InputError);
+}
+
 TEST(CalibrationAgreement, EveryCapacityWithinTheToleranceAgrees) {
   const auto before = node({pool("dram", {1, 2}, {45.0, 90.0})});
   const auto after = node({pool("dram", {1, 2}, {49.5, 81.0})});  // +10 %, -10 %

@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <string>
+#include <vector>
+
 #include "cosched/common/error.hpp"
 
 namespace cosched::sched {
@@ -63,6 +67,32 @@ TEST(SimulationTest, UnknownAlgorithmIsAUsageError) {
   auto config = small_config();
   config.algorithms = {"d-list-random"};
   EXPECT_THROW((void)run_simulation(config), UsageError);
+}
+
+// The outputs of a run: a CSV row per (instance, algorithm) with the run's parameters, the JSON summary and the
+// table, the profile named "mixed" unless one is fixed.
+TEST(SimulationTest, TheOutputsCarryTheRunsParametersAndEveryRecord) {
+  SimulationConfig config = small_config();
+  const auto records = run_simulation(config);
+  const auto summaries = summarise(records, config.algorithms);
+  const std::string csv = simulation_csv(config, records);
+  EXPECT_EQ(csv.rfind("instance,d,resources,tasks,profile,algorithm,makespan,lower_bound,ratio,seconds\n", 0), 0u);
+  EXPECT_EQ(static_cast<std::size_t>(std::count(csv.begin(), csv.end(), '\n')), records.size() + 1);
+  EXPECT_NE(csv.find("\n0,3,8;4;2,30,mixed,d-list-lpt,"), std::string::npos) << csv;
+  const nlohmann::json json = simulation_summary_json(config, summaries);
+  EXPECT_EQ(json.at("resources"), (std::vector<int>{8, 4, 2}));
+  EXPECT_EQ(json.at("tasks"), 30u);
+  EXPECT_EQ(json.at("instances"), 3u);
+  EXPECT_EQ(json.at("seed"), 17u);
+  EXPECT_EQ(json.at("profile"), "mixed");
+  ASSERT_EQ(json.at("algorithms").size(), 2u);
+  EXPECT_EQ(json.at("algorithms").at("t-pack-ff").at("max_ratio"), summaries[1].max_ratio);
+  const std::string table = format_simulation_summary(config, summaries);
+  EXPECT_EQ(table.rfind("d = 3 (8,4,2), 30 tasks, 3 instances, seed 17\n", 0), 0u) << table;
+  EXPECT_EQ(std::count(table.begin(), table.end(), '\n'), 4) << table;  // parameters, header, two algorithms
+  config.generator.profile = parse_profile("power-max");
+  EXPECT_EQ(simulation_summary_json(config, summaries).at("profile"), "power-max");
+  EXPECT_NE(simulation_csv(config, records).find(",power-max,"), std::string::npos);
 }
 
 }  // namespace

@@ -189,4 +189,31 @@ std::string sbatch_script(const sched::ClusterManifest& manifest, const ScriptOp
       fmt::arg("cosched", shell_quote(options.cosched.string())));
 }
 
+void check_script_output(const std::filesystem::path& output, const sched::ClusterManifest& manifest,
+                         const ScriptOptions& options) {
+  if (output == "-") return;
+  namespace fs = std::filesystem;
+  const fs::path& plan = options.plan;
+  std::vector<fs::path> used{plan / "manifest.json", options.cosched};
+  for (std::size_t k = 0; k < manifest.nodes.size(); ++k) {
+    const auto& node = manifest.nodes[k];
+    for (const auto& name : {node.schedule, node.instance, node.journal, sched::node_file_name(k, ".step.log")}) {
+      used.push_back(plan / name);
+    }
+  }
+  if (options.launch_options.size() == 2) used.emplace_back(options.launch_options[1]);  // --platform FILE
+  // weakly_canonical: a symbolic link or a "plan/./manifest.json" names the same file.
+  std::error_code target_error;
+  const fs::path target = fs::weakly_canonical(fs::absolute(output), target_error);
+  for (const auto& file : used) {
+    std::error_code error;
+    const fs::path canonical = fs::weakly_canonical(file, error);
+    if (!target_error && !error && canonical == target) {
+      throw UsageError(fmt::format("{}: is {}, which the script's jobs use; --force does not replace it: "
+                                   "write the script elsewhere (e.g. {})",
+                                   output.string(), file.string(), (plan / "job.sbatch").string()));
+    }
+  }
+}
+
 }  // namespace cosched::launcher::slurm

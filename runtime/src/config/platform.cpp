@@ -203,4 +203,14 @@ std::uint64_t footprint_from_percent(double percent, const PlatformConfig& platf
   return static_cast<std::uint64_t>(std::floor(bytes / kMiB)) * (1ULL << 20);
 }
 
+RunPlatform run_platform(const std::string& platform_file, const std::string& tier_backend, unsigned chunks) {
+  RunPlatform result;
+  if (!platform_file.empty()) result.platform_file = load_platform_config(platform_file);
+  result.node = result.platform_file ? *result.platform_file
+                                     : this_machine_platform(tier_backend.empty() ? "auto" : tier_backend,
+                                                             kDefaultEmulationRatio, chunks);
+  if (!tier_backend.empty()) result.node.tier_backend = tier_backend;
+  return result;
+}
+
 }  // namespace cosched::config

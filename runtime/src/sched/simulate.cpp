@@ -1,6 +1,7 @@
 #include "cosched/sched/simulate.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 
@@ -77,6 +78,56 @@ std::vector<AlgorithmSummary> summarise(const std::vector<SimulationRecord>& rec
     summaries.push_back(std::move(summary));
   }
   return summaries;
+}
+
+namespace {
+
+std::string profile_text(const SimulationConfig& config) {
+  return config.generator.profile ? profile_name(*config.generator.profile) : "mixed";
+}
+
+}  // namespace
+
+std::string simulation_csv(const SimulationConfig& config, const std::vector<SimulationRecord>& records) {
+  const std::vector<int>& resources = config.generator.capacities;
+  const std::string profile = profile_text(config);
+  std::string text = "instance,d,resources,tasks,profile,algorithm,makespan,lower_bound,ratio,seconds\n";
+  for (const auto& r : records) {
+    text += fmt::format("{},{},{},{},{},{},{:.17g},{:.17g},{:.17g},{:.9g}\n", r.instance, resources.size(),
+                        fmt::join(resources, ";"), config.generator.tasks, profile, r.algorithm, r.makespan,
+                        r.lower_bound, r.ratio, r.seconds);
+  }
+  return text;
+}
+
+nlohmann::json simulation_summary_json(const SimulationConfig& config, const std::vector<AlgorithmSummary>& summaries) {
+  nlohmann::json root;
+  root["resources"] = config.generator.capacities;
+  root["tasks"] = config.generator.tasks;
+  root["instances"] = config.instances;
+  root["seed"] = config.seed;
+  root["profile"] = profile_text(config);
+  root["algorithms"] = nlohmann::json::object();
+  for (const auto& s : summaries) {
+    root["algorithms"][s.algorithm] = {{"mean_ratio", s.mean_ratio},
+                                       {"median_ratio", s.median_ratio},
+                                       {"max_ratio", s.max_ratio},
+                                       {"mean_seconds", s.mean_seconds}};
+  }
+  return root;
+}
+
+std::string format_simulation_summary(const SimulationConfig& config, const std::vector<AlgorithmSummary>& summaries) {
+  const std::vector<int>& resources = config.generator.capacities;
+  std::string text = fmt::format("d = {} ({}), {} tasks, {} instances, seed {}\n", resources.size(),
+                                 fmt::join(resources, ","), config.generator.tasks, config.instances, config.seed);
+  text += fmt::format("{:<12} {:>11} {:>13} {:>10} {:>14}\n", "algorithm", "mean ratio", "median ratio", "max ratio",
+                      "mean time (s)");
+  for (const auto& s : summaries) {
+    text += fmt::format("{:<12} {:>11.4f} {:>13.4f} {:>10.4f} {:>14.6f}\n", s.algorithm, s.mean_ratio,
+                        s.median_ratio, s.max_ratio, s.mean_seconds);
+  }
+  return text;
 }
 
 }  // namespace cosched::sched

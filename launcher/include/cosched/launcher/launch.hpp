@@ -16,6 +16,7 @@
 #include "cosched/launcher/journal/events.hpp"
 #include "cosched/sim/plan.hpp"
 #include "cosched/exec/task_command.hpp"
+#include "cosched/config/platform.hpp"
 #include "cosched/config/workload.hpp"
 #include "cosched/launcher/clocks/wall_clock.hpp"
 
@@ -97,5 +98,9 @@ struct LaunchSummary {
 // Text for people: deviations per task, launch overheads, the lower bound, both predicted makespans, the
 // observed one and the error of each prediction.
 [[nodiscard]] std::string format_summary(const LaunchSummary& summary);
+
+// Where a run goes, for the line printed before it starts: "<cores> cores[ + <n> fast chunks], tier backend
+// <backend>[ (EMULATED fast tier)]".
+[[nodiscard]] std::string describe_node(const config::PlatformConfig& node, const exec::TierSetup& tier);
 
 }  // namespace cosched::launcher

@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cosched/config/node_model.hpp"
@@ -85,6 +86,13 @@ struct CalibrationAgreement {
                                                         const config::NodeModel& current, double tolerance);
 // One line per compared capacity (those beyond the tolerance marked DISAGREES) and a verdict naming `previous`.
 [[nodiscard]] std::string agreement_table(const CalibrationAgreement& agreement, const std::string& previous);
+
+// The calibration a new one is compared with, and its file: `compare` (an earlier node file) when given, else the
+// node file at `output` this run replaces (a second run in a row with --force), if it is one. Read before anything
+// is measured: a `compare` file that is not a node file is an InputError, a replaced file that is not one is only
+// not compared (nullopt, as for output "-" or no file there).
+[[nodiscard]] std::optional<std::pair<std::string, config::NodeModel>> previous_calibration(
+    const std::string& compare, const std::string& output);
 
 // The result as a table for people: per pool and core count, each kernel's median GB/s with its range over the
 // rounds, and the model's GB/s; the pool line says EMULATED when the tiers are one emulated pool.

@@ -62,4 +62,9 @@ void write_profile_sidecar(const std::filesystem::path& csv_path, const ProfileS
 // emulation ratio, model) must match. Throws UsageError naming the first field that differs.
 void check_resume_compatible(const ProfileSidecar& existing, const ProfileSidecar& current);
 
+// What a command sweep's sidecar says about fast memory and how each chunk count's placement was applied, as
+// "profile: ..." lines: a command's profile must not be read as if its chunks were honoured when they were not.
+// Empty when the measurer recorded neither.
+[[nodiscard]] std::string format_command_notes(const ProfileSidecar& sidecar);
+
 }  // namespace cosched::profiler

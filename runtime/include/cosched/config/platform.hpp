@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -75,6 +76,17 @@ void check_platform(const PlatformConfig& platform, const std::string& what);
                                                    double emulation_ratio = kDefaultEmulationRatio,
                                                    unsigned chunks = kDefaultFastChunks,
                                                    std::uint64_t emulated_fast_bytes = 0);
+
+// The platform a run on this node uses (`cosched launch`, `cosched online --launch`): the platform file when one is
+// given, else this machine as detected (this_machine_platform with `tier_backend`, "auto" when empty, and
+// `chunks`); a non-empty `tier_backend` replaces the file's backend. Throws load_platform_config's and
+// this_machine_platform's errors.
+struct RunPlatform {
+  std::optional<PlatformConfig> platform_file;  // when a file was given
+  PlatformConfig node;                          // the file's, or this machine as detected
+};
+[[nodiscard]] RunPlatform run_platform(const std::string& platform_file, const std::string& tier_backend,
+                                       unsigned chunks);
 
 // The KNL 7210 flat-mode node the paper used (64 cores, 16 GiB MCDRAM in 20 chunks) — the default platform of
 // model profiles; configs/platforms/knl-7210-flat.toml holds the same values.

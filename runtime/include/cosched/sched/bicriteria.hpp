@@ -124,4 +124,15 @@ inline constexpr std::size_t kLpBoundMaxTasks = 1000;
     const Instance& instance, LpCompletionCost cost = LpCompletionCost::fastest_time_floor,
     LpIntervals intervals = LpIntervals::covering);
 
+// The lower bounds of an instance that a comparison of algorithms (`cosched plan --algorithm all`) shows on every
+// row: L_min(d) as given, seed 001's makespan reference, and the three LPs only when `solve_lp` (else empty).
+struct ComparisonBounds {
+  double makespan = 0.0;                      // L_min(d)
+  std::optional<double> two_shelf;            // seed 001's makespan reference (one resource only)
+  std::optional<double> weighted;             // the LP on sum w_j C_j
+  std::optional<double> weighted_paper_cost;  // the same LP with the paper's objective coefficients
+  std::optional<double> weighted_printed;     // the LP on the paper's printed intervals: a diagnostic, NOT a bound
+};
+[[nodiscard]] ComparisonBounds comparison_bounds(const Instance& instance, double makespan_bound, bool solve_lp);
+
 }  // namespace cosched::sched

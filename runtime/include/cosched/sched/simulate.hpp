@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "cosched/sched/algorithm.hpp"
 #include "cosched/sched/generator.hpp"
 
@@ -61,5 +63,18 @@ void check_simulation_config(const SimulationConfig& config);
 // One summary per algorithm, in the order given.
 [[nodiscard]] std::vector<AlgorithmSummary> summarise(const std::vector<SimulationRecord>& records,
                                                       const std::vector<std::string>& algorithms);
+
+// One CSV row per (instance, algorithm): instance, d, resources (';'-separated), tasks, profile ("mixed" when each
+// task picks one), algorithm, makespan, lower_bound, ratio (full precision) and seconds.
+[[nodiscard]] std::string simulation_csv(const SimulationConfig& config, const std::vector<SimulationRecord>& records);
+
+// The run's parameters (resources, tasks, instances, seed, profile) and per algorithm its mean, median and max
+// ratio and mean time: `cosched simulate --json`.
+[[nodiscard]] nlohmann::json simulation_summary_json(const SimulationConfig& config,
+                                                     const std::vector<AlgorithmSummary>& summaries);
+
+// The same as a table for a person: a line with the parameters, then one row per algorithm.
+[[nodiscard]] std::string format_simulation_summary(const SimulationConfig& config,
+                                                    const std::vector<AlgorithmSummary>& summaries);
 
 }  // namespace cosched::sched

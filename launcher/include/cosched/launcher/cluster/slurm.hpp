@@ -76,6 +76,14 @@ struct ScriptOptions {
 [[nodiscard]] std::string format_time_limit(double seconds);
 [[nodiscard]] std::string sbatch_script(const sched::ClusterManifest& manifest, const ScriptOptions& options);
 
+// Where the script of `options.plan` may be written: not onto a file its jobs read or write — the plan's manifest,
+// each node's schedule, instance, journal and step log, the platform file of launch_options (--platform FILE) or
+// cosched itself — even with --force: the plan folder would lose its manifest or a node its schedule (issue #27).
+// The same file by another name (a symbolic link, "plan/./manifest.json") counts. "-" (stdout) is always fine.
+// Throws UsageError naming the file and suggesting PLAN/job.sbatch.
+void check_script_output(const std::filesystem::path& output, const sched::ClusterManifest& manifest,
+                         const ScriptOptions& options);
+
 // A word for a POSIX shell, quoted when it needs to be.
 [[nodiscard]] std::string shell_quote(std::string_view word);
 

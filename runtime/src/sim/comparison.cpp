@@ -1,0 +1,57 @@
+#include "cosched/sim/comparison.hpp"
+
+#include <fmt/core.h>
+
+#include <optional>
+#include <string>
+
+#include "cosched/sched/schedule.hpp"
+#include "cosched/sim/algorithms.hpp"
+#include "cosched/sim/plan.hpp"
+#include "cosched/sim/prediction.hpp"
+
+namespace cosched::sim {
+
+namespace {
+
+// The ratio of a value to its lower bound; an instance without tasks has bounds of 0 and no meaningful ratio.
+std::string ratio_cell(double value, std::optional<double> bound) {
+  return bound && *bound > 0 ? fmt::format("{:.4f}", value / *bound) : "n/a";
+}
+
+std::string bound_cell(std::optional<double> bound) { return bound ? fmt::format("{:.6g}", *bound) : "n/a"; }
+// "-": the printed LP is infeasible (the tasks cannot all end by 2 C*max), which is not a missing bound.
+std::string printed_cell(std::optional<double> value) { return value ? fmt::format("{:.6g}", *value) : "-"; }
+
+}  // namespace
+
+void print_comparison(std::FILE* out, const sched::Instance& instance, const sched::ComparisonBounds& bounds,
+                      const sched::SearchLimits& limits) {
+  const bool contention = !instance.bandwidth().empty();
+  fmt::print(out, "{:<16} {:>14} {:>14} {:>8} {:>12}{} {:>14} {:>14} {:>8} {:>14} {:>14} {:>14}\n", "algorithm",
+             "makespan", "L_min(d)", "ratio", "time (s)",
+             contention ? fmt::format(" {:>14}", "contention") : std::string(), "sum_w_C", "LP_bound", "w_ratio",
+             "two_shelf_LB", "LP_paper", "LP_printed");
+  for (const sched::Algorithm* algorithm : algorithms()) {
+    // An algorithm that does not apply to this instance (bsp-a1..a4 on two resources) gets a note, not a row.
+    if (const std::string reason = algorithm->refusal(instance); !reason.empty()) {
+      fmt::print(out, "{:<12} skipped: {}\n", algorithm->name(), reason);
+      continue;
+    }
+    const auto result = sched::plan(*algorithm, instance, bounds.makespan, limits);
+    const double weighted = sched::weighted_completion_sum(instance, result.schedule.tasks);
+    const std::string ratio = ratio_cell(result.schedule.makespan, bounds.makespan);
+    std::string predicted;
+    if (contention) {
+      const auto plan = plan_from_schedule(instance, result.schedule);
+      predicted = fmt::format(" {:>14.6g}", predict_contention(plan, "auto").observed_makespan);
+    }
+    fmt::print(out, "{:<16} {:>14.6g} {:>14.6g} {:>8} {:>12.6f}{} {:>14.6g} {:>14} {:>8} {:>14} {:>14} {:>14}\n",
+               algorithm->name(), result.schedule.makespan, bounds.makespan, ratio, result.seconds, predicted,
+               weighted, bound_cell(bounds.weighted), ratio_cell(weighted, bounds.weighted),
+               bound_cell(bounds.two_shelf), bound_cell(bounds.weighted_paper_cost),
+               printed_cell(bounds.weighted_printed));
+  }
+}
+
+}  // namespace cosched::sim

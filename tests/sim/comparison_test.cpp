@@ -1,0 +1,71 @@
+// The comparison of every algorithm (sim/comparison.hpp, sched::comparison_bounds): the LPs only when asked, the
+// bounds the table shows, and one row (or one "skipped" note) per registered algorithm, printed to the given file.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <sstream>
+#include <string>
+
+#include "cosched/sched/allocation.hpp"
+#include "cosched/sched/bicriteria.hpp"
+#include "cosched/sched/io.hpp"
+#include "cosched/sim/algorithms.hpp"
+#include "cosched/sim/comparison.hpp"
+
+namespace cosched::sim {
+namespace {
+
+const char* const kInstance = R"({"resources": [{"name": "cores", "capacity": 2}, {"name": "fast", "capacity": 1}],
+  "tasks": [{"id": "a", "times": [null, null, 4.0, 3.0, 2.0, 1.5]},
+            {"id": "b", "times": [null, 5, 2.5, 2.5, 2.0, 2.0]},
+            {"id": "c", "times": [null, null, 3.0, 2.0, 2.0, 1.0]}]})";
+
+TEST(ComparisonBounds, TheLpsOnlyWhenAsked) {
+  const sched::Instance instance = sched::parse_instance(kInstance, "inst");
+  const double bound = sched::lower_bound(instance);
+  const sched::ComparisonBounds without = sched::comparison_bounds(instance, bound, false);
+  EXPECT_EQ(without.makespan, bound);
+  EXPECT_EQ(without.two_shelf, sched::two_shelf_lower_bound(instance));
+  EXPECT_FALSE(without.weighted.has_value());
+  EXPECT_FALSE(without.weighted_paper_cost.has_value());
+  EXPECT_FALSE(without.weighted_printed.has_value());
+  const sched::ComparisonBounds with = sched::comparison_bounds(instance, bound, true);
+  ASSERT_TRUE(with.weighted.has_value());
+  EXPECT_EQ(with.weighted, sched::weighted_completion_lower_bound(instance));
+  EXPECT_GT(*with.weighted, 0.0);
+}
+
+TEST(Comparison, OneLinePerAlgorithmAfterTheHeader) {
+  const sched::Instance instance = sched::parse_instance(kInstance, "inst");
+  const auto bounds = sched::comparison_bounds(instance, sched::lower_bound(instance), false);
+  std::FILE* file = std::tmpfile();
+  ASSERT_NE(file, nullptr);
+  print_comparison(file, instance, bounds, {});
+  std::rewind(file);
+  std::string text;
+  for (int c = std::fgetc(file); c != EOF; c = std::fgetc(file)) text += static_cast<char>(c);
+  std::fclose(file);
+  std::istringstream lines(text);
+  std::string line;
+  ASSERT_TRUE(std::getline(lines, line));
+  EXPECT_EQ(line.rfind("algorithm", 0), 0u) << line;
+  EXPECT_EQ(line.find("contention"), std::string::npos) << "no bandwidth model, no contention column: " << line;
+  std::size_t rows = 0, skipped = 0;
+  for (const sched::Algorithm* algorithm : algorithms()) {
+    ASSERT_TRUE(std::getline(lines, line)) << text;
+    EXPECT_EQ(line.rfind(std::string(algorithm->name()) + " ", 0), 0u) << line;
+    if (algorithm->refusal(instance).empty()) {
+      ++rows;
+      EXPECT_NE(line.find("n/a"), std::string::npos) << "the LP cells without the LP: " << line;
+    } else {
+      ++skipped;
+      EXPECT_NE(line.find(" skipped: "), std::string::npos) << line;
+    }
+  }
+  EXPECT_FALSE(std::getline(lines, line)) << text;
+  EXPECT_GT(rows, 0u);
+  EXPECT_GT(skipped, 0u) << "the BSP algorithms refuse two resources";
+}
+
+}  // namespace
+}  // namespace cosched::sim
