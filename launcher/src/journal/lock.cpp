@@ -1,6 +1,7 @@
 #include "cosched/launcher/journal/lock.hpp"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -9,8 +10,10 @@
 #include <fmt/format.h>
 
 #include <cerrno>
+#include <chrono>
 #include <fstream>
 #include <sstream>
+#include <thread>
 #include <utility>
 
 #include "cosched/common/error.hpp"
@@ -81,6 +84,30 @@ std::string describe_holder(int fd, const std::filesystem::path& path) {
   return "a process of another host holds it (it has not written its segment's header yet)";
 }
 
+// Whether a process of this host that is still alive holds the lock: a SIGKILLed launcher's lock outlives it by
+// the moment its last child takes to reach exec (the child's copy of the close-on-exec descriptor holds the lock
+// until then), and /proc/locks still names the dead launcher, or no process.
+bool live_holder(int fd) {
+  const auto pid = flock_holder(fd);
+  return pid && (::kill(*pid, 0) == 0 || errno == EPERM);
+}
+
+// flock(LOCK_EX | LOCK_NB), waiting up to 2 s while the holder is no live process of this host (a launcher that
+// died moments ago, or a holder on another host); a live local holder is refused at once. false with errno set
+// as flock sets it.
+bool lock_unless_held_by_a_live_process(int fd) {
+  constexpr int kAttempts = 200;  // 10 ms apart
+  for (int attempt = 0;; ++attempt) {
+    if (::flock(fd, LOCK_EX | LOCK_NB) == 0) return true;
+    const int error = errno;
+    if (error != EWOULDBLOCK || attempt == kAttempts || live_holder(fd)) {
+      errno = error;
+      return false;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+}
+
 }  // namespace
 
 std::optional<pid_t> flock_holder(int fd) {
@@ -124,7 +151,7 @@ JournalLock JournalLock::acquire(const std::filesystem::path& path) {
       throw PlatformError("open", "cannot open journal " + path.string(), errno);
     }
     JournalLock lock(path, fd, created);
-    if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    if (!lock_unless_held_by_a_live_process(fd)) {
       const int error = errno;
       if (error == EWOULDBLOCK) {
         lock.keep();  // not ours to remove
