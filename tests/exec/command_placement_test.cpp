@@ -18,6 +18,7 @@
 #include "cosched/platform/command_placement.hpp"
 #include "cosched/platform/core_allocator.hpp"
 #include "cosched/platform/mempolicy.hpp"
+#include "cosched/platform/tier_backends.hpp"
 #include "cosched/platform/topology.hpp"
 #include "test_support.hpp"
 
@@ -192,6 +193,16 @@ TEST(ChildTimeout, ReapWithinReturnsNothingWhileTheChildRuns) {
   const auto exit = child.reap_within(30.0);
   ASSERT_TRUE(exit.has_value());
   EXPECT_EQ(exit->signal, SIGKILL);
+}
+
+// A real tier this machine does not have is refused when the tier is set up — before any work — as the backend
+// itself refuses it (issue #27's audit: a numa platform on a one-node machine used to fail every task at run time,
+// exit 6, leaving a journal and logs). On a machine with fast NUMA nodes there is nothing to refuse.
+TEST(TierSetup, ARealTierThisMachineLacksIsRefusedWhenSetUp) {
+  if (!platform::detected_tier_nodes().fast.empty()) GTEST_SKIP() << "this machine has fast NUMA nodes";
+  EXPECT_THROW((void)make_tier_setup("numa", 5.0, kMiB), ResourceError);
+  EXPECT_NO_THROW((void)make_tier_setup("emulated", 5.0, kMiB));
+  EXPECT_NO_THROW((void)make_tier_setup("none", 5.0, kMiB));
 }
 
 }  // namespace

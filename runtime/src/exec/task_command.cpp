@@ -120,6 +120,9 @@ TierSetup make_tier_setup(const std::string& backend, double emulation_ratio, do
   tier.emulation_ratio = emulation_ratio;
   tier.chunk_bytes = chunk_bytes;
   tier.command_placement = command_placement;
+  // A real tier this machine does not have (numa without fast and slow nodes, memkind without HBW nodes) is
+  // refused here, before any work, as the backend itself would refuse it — not at every task of a launch.
+  if (tier.has_fast_tier() && !tier.emulated()) (void)platform::fast_tier_capacity_bytes(options);
   if (tier.info().capabilities.places_commands) {
     tier.fast_nodes = platform::detected_tier_nodes().fast;
     tier.slow_nodes = platform::detected_tier_nodes().slow;
