@@ -289,6 +289,11 @@ LaunchSummary launch(const sim::LaunchPlan& full_plan, const config::Workload& w
   };
   if (!settings.resume) plan_what_is_left();
 
+  // Tasks' process trees are watched from the start, off the first task's critical path (exec/process_tree.hpp).
+  // Started before the journal is opened: the watchdog is a fork of this process, and until it has closed what it
+  // inherited, a copy of the journal's descriptor would hold the journal's lock after this launch has ended.
+  exec::start_tree_watchdog();
+
   // From here to the last line, this launch is the journal's one writer.
   JournalLock lock = JournalLock::acquire(settings.journal);
   const JournalHistory history = prepare_journal(settings, inputs, lock);
@@ -331,8 +336,6 @@ LaunchSummary launch(const sim::LaunchPlan& full_plan, const config::Workload& w
     attempts.push_back(1 + (earlier == history.runs.end() ? 0U : static_cast<unsigned>(earlier->second)));
   }
   const exec::TierSetup tier = settings.tier;
-  // Tasks' process trees are watched from the start, off the first task's critical path (exec/process_tree.hpp).
-  exec::start_tree_watchdog();
   WallClock clock(
       [&](std::size_t task, const platform::Grant& grant) {
         exec::TaskLaunch launch = exec::build_task_launch(workload.find(plan.tasks[task].id), grant, tier,
