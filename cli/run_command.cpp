@@ -27,7 +27,6 @@
 #include "cosched/sim/algorithms.hpp"
 #include "cosched/sim/default_planner.hpp"
 #include "cosched/sim/gantt.hpp"
-#include "cosched/sim/prediction.hpp"
 
 namespace {
 
@@ -77,20 +76,6 @@ config::PlatformConfig run_platform(const RunFlags& flags, const launcher::RunFo
     platform.cores = cores;
   }
   return platform;
-}
-
-// Prints what the plan predicts: both makespans, and the predicted run as a picture with its legend.
-void print_prediction(const launcher::LaunchInputs& inputs) {
-  const sim::LaunchPlan& plan = inputs.plan;
-  const sim::EngineResult paper = sim::predict(plan, "auto");
-  std::optional<sim::EngineResult> contention;
-  if (!plan.bandwidth.empty()) contention = sim::predict_contention(plan, "auto");
-  say(fmt::format("predicted makespan {:.3f} s ({}){}; lower bound L_min(d) {:.3f} s",
-                  contention ? contention->observed_makespan : paper.observed_makespan,
-                  contention ? "contention-aware" : "paper model; no bandwidth model for the contention-aware one",
-                  contention ? fmt::format(", {:.3f} s by the paper model", paper.observed_makespan) : "",
-                  plan.lower_bound));
-  fmt::print("{}", sim::gantt_chart(plan, contention ? *contention : paper));
 }
 
 void launch_plan(const RunFlags& flags, const launcher::RunFolder& folder, const launcher::LaunchInputs& inputs,
@@ -191,7 +176,7 @@ void run_batch(const RunFlags& flags) {
   const auto planned = cosched::sched::plan(algorithm, instance, cosched::sched::lower_bound(instance));
   launcher::write_run_plan(folder, platform, instance, &planned.schedule);
   const launcher::LaunchInputs inputs = launcher::read_run_plan(folder);
-  print_prediction(inputs);
+  fmt::print("{}", sim::format_prediction(inputs.plan));  // both makespans and the predicted run
   if (flags.dry_run) {
     say(fmt::format("dry run: the plan is in {}; nothing was launched (cosched run {} runs it, from the cached "
                     "profiles)",
