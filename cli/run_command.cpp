@@ -63,19 +63,10 @@ config::PlatformConfig run_platform(const RunFlags& flags, const launcher::RunFo
   if (flags.resume) return config::load_platform_config(folder.platform());
   config::PlatformConfig platform =
       flags.platform.empty() ? config::this_machine_platform() : config::load_platform_config(flags.platform);
-  if (flags.slurm) {
-    const auto allocation = launcher::slurm::allocation_from_environment(launcher::slurm::process_environment());
-    const unsigned here = config::this_machine_platform(platform.tier_backend).cores;
-    const unsigned cores = launcher::slurm::allocation_cores(allocation, std::min(here, platform.cores),
-                                                             flags.platform.empty() ? 0 : platform.cores);
-    if (cores < platform.cores) {
-      say(fmt::format("Slurm gives each node {} CPU(s) (job {}): planning for {} core(s) per node; salloc --exclusive "
-                      "gives a run every CPU of its nodes",
-                      cores, allocation.job_id, cores));
-    }
-    platform.cores = cores;
-  }
-  return platform;
+  if (!flags.slurm) return platform;
+  return launcher::slurm::allocation_platform(
+      platform, !flags.platform.empty(),
+      launcher::slurm::allocation_from_environment(launcher::slurm::process_environment()), stdout);
 }
 
 void launch_plan(const RunFlags& flags, const launcher::RunFolder& folder, const launcher::LaunchInputs& inputs,
