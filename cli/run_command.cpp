@@ -144,17 +144,9 @@ void run_batch(const RunFlags& flags) {
   const profiler::ProfileCache cache(flags.cache.empty() ? profiler::ProfileCache::default_root()
                                                          : std::filesystem::path(flags.cache),
                                      profiler::this_node_fingerprint(tier.backend, tier.emulation_ratio));
-  profiler::CachedProfileOptions options;
-  options.launched.platform = platform;
-  options.launched.tier = tier;
-  options.launched.stream_bench = cosched::exec::default_stream_bench_path();
-  options.launched.reps = flags.reps;
-  options.launched.progress = stdout;
+  profiler::CachedProfileOptions options = profiler::CachedProfileOptions::for_run(platform, tier, flags.reps, stdout);
   if (!flags.node.empty()) options.node_file = flags.node;
-  options.calibration.quick = true;
-  options.calibration.tier_backend = tier.backend;
   options.reprofile = flags.reprofile;
-  options.say = stdout;
   const profiler::CachedProfile profile = profiler::profile_through_cache(batch, cache, options);
   say(fmt::format("profiles: {} task kind(s), {} from the cache, {} measured now ({}); node model {}",
                   profile.types.size(), profile.types.size() - profile.measured(), profile.measured(),
