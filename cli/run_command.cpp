@@ -27,7 +27,6 @@
 #include "cosched/sim/algorithms.hpp"
 #include "cosched/sim/default_planner.hpp"
 #include "cosched/sim/gantt.hpp"
-#include "cosched/sim/prediction.hpp"
 
 namespace {
 
@@ -64,33 +63,10 @@ config::PlatformConfig run_platform(const RunFlags& flags, const launcher::RunFo
   if (flags.resume) return config::load_platform_config(folder.platform());
   config::PlatformConfig platform =
       flags.platform.empty() ? config::this_machine_platform() : config::load_platform_config(flags.platform);
-  if (flags.slurm) {
-    const auto allocation = launcher::slurm::allocation_from_environment(launcher::slurm::process_environment());
-    const unsigned here = config::this_machine_platform(platform.tier_backend).cores;
-    const unsigned cores = launcher::slurm::allocation_cores(allocation, std::min(here, platform.cores),
-                                                             flags.platform.empty() ? 0 : platform.cores);
-    if (cores < platform.cores) {
-      say(fmt::format("Slurm gives each node {} CPU(s) (job {}): planning for {} core(s) per node; salloc --exclusive "
-                      "gives a run every CPU of its nodes",
-                      cores, allocation.job_id, cores));
-    }
-    platform.cores = cores;
-  }
-  return platform;
-}
-
-// Prints what the plan predicts: both makespans, and the predicted run as a picture with its legend.
-void print_prediction(const launcher::LaunchInputs& inputs) {
-  const sim::LaunchPlan& plan = inputs.plan;
-  const sim::EngineResult paper = sim::predict(plan, "auto");
-  std::optional<sim::EngineResult> contention;
-  if (!plan.bandwidth.empty()) contention = sim::predict_contention(plan, "auto");
-  say(fmt::format("predicted makespan {:.3f} s ({}){}; lower bound L_min(d) {:.3f} s",
-                  contention ? contention->observed_makespan : paper.observed_makespan,
-                  contention ? "contention-aware" : "paper model; no bandwidth model for the contention-aware one",
-                  contention ? fmt::format(", {:.3f} s by the paper model", paper.observed_makespan) : "",
-                  plan.lower_bound));
-  fmt::print("{}", sim::gantt_chart(plan, contention ? *contention : paper));
+  if (!flags.slurm) return platform;
+  return launcher::slurm::allocation_platform(
+      platform, !flags.platform.empty(),
+      launcher::slurm::allocation_from_environment(launcher::slurm::process_environment()), stdout);
 }
 
 void launch_plan(const RunFlags& flags, const launcher::RunFolder& folder, const launcher::LaunchInputs& inputs,
@@ -168,17 +144,9 @@ void run_batch(const RunFlags& flags) {
   const profiler::ProfileCache cache(flags.cache.empty() ? profiler::ProfileCache::default_root()
                                                          : std::filesystem::path(flags.cache),
                                      profiler::this_node_fingerprint(tier.backend, tier.emulation_ratio));
-  profiler::CachedProfileOptions options;
-  options.launched.platform = platform;
-  options.launched.tier = tier;
-  options.launched.stream_bench = cosched::exec::default_stream_bench_path();
-  options.launched.reps = flags.reps;
-  options.launched.progress = stdout;
+  profiler::CachedProfileOptions options = profiler::CachedProfileOptions::for_run(platform, tier, flags.reps, stdout);
   if (!flags.node.empty()) options.node_file = flags.node;
-  options.calibration.quick = true;
-  options.calibration.tier_backend = tier.backend;
   options.reprofile = flags.reprofile;
-  options.say = stdout;
   const profiler::CachedProfile profile = profiler::profile_through_cache(batch, cache, options);
   say(fmt::format("profiles: {} task kind(s), {} from the cache, {} measured now ({}); node model {}",
                   profile.types.size(), profile.types.size() - profile.measured(), profile.measured(),
@@ -191,7 +159,7 @@ void run_batch(const RunFlags& flags) {
   const auto planned = cosched::sched::plan(algorithm, instance, cosched::sched::lower_bound(instance));
   launcher::write_run_plan(folder, platform, instance, &planned.schedule);
   const launcher::LaunchInputs inputs = launcher::read_run_plan(folder);
-  print_prediction(inputs);
+  fmt::print("{}", sim::format_prediction(inputs.plan));  // both makespans and the predicted run
   if (flags.dry_run) {
     say(fmt::format("dry run: the plan is in {}; nothing was launched (cosched run {} runs it, from the cached "
                     "profiles)",

@@ -4,30 +4,15 @@
 // configurations of Fig. 3(b). Everything goes under one output folder (docs/launcher.md lists the files).
 // It is a composition of the library calls the CLI steps make (profiler sweeps and instance builder, sched::plan,
 // launcher::launch, the journal report); no library depends on it.
-#include <cstdio>
 #include <filesystem>
-#include <string>
-#include <vector>
+
+#include "cosched/profiler/demo_batch.hpp"
 
 namespace cosched::demo {
 
-struct DemoOptions {
-  bool quick = false;                  // under a minute on a 2-core VM: fewer, shorter tasks; one profiling rep
-  std::filesystem::path output;        // empty: ./cosched-demo-<UTC time>
-  bool force = false;                  // replace what an existing output folder holds
-  std::filesystem::path stream_bench;  // empty: exec::default_stream_bench_path()
-  std::filesystem::path scripts_dir;   // plotting scripts; empty: installed share/cosched/scripts, else scripts/
-  std::FILE* out = stdout;             // progress and the result table
-  unsigned batch_scale = 1;            // the batch repeated this many times (--slurm: once per allocated node)
-  // The registered algorithms planned and launched (the last one is also the noise floor's); empty: the first
-  // nine registered — the eight of Sun et al. and bw-list-lpt.
-  std::vector<std::string> algorithms;
-  std::filesystem::path workload;      // run_workload_demo: the user's batch of commands
-};
-
-// Checks the output folder before any work: UsageError when it is a file, or (without force) a folder that
-// already holds files.
-void check_demo_output(const DemoOptions& options);
+// The options and the batch they choose are library code (cosched/profiler/demo_batch.hpp).
+using profiler::demo::check_demo_output;
+using profiler::demo::DemoOptions;
 
 // Runs the demo and returns the output folder.
 std::filesystem::path run_demo(const DemoOptions& options);

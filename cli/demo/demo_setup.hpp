@@ -11,72 +11,24 @@
 #include <utility>
 #include <vector>
 
-#include "cosched/common/text_file.hpp"
-#include "cosched/config/node_model.hpp"
-#include "cosched/config/platform.hpp"
-#include "cosched/config/workload.hpp"
 #include "demo/demo.hpp"
 #include "cosched/launcher/launch.hpp"
 #include "cosched/launcher/report.hpp"
-#include "cosched/platform/tier_backends.hpp"
-#include "cosched/profiler/instance_builder.hpp"
-#include "cosched/profiler/traffic.hpp"
+#include "cosched/profiler/demo_batch.hpp"
 #include "cosched/sched/model.hpp"
 
 namespace cosched::demo {
 
-using PassTable = std::map<std::pair<std::string, std::uint64_t>, unsigned>;
-
-struct DemoSetup {
-  DemoOptions options;
-  std::filesystem::path output;
-  std::filesystem::path stream_bench;
-  config::PlatformConfig platform;    // this node: its cores, the fast tier (emulated here) in 20 chunks
-  exec::TierSetup tier;                     // how tasks get their fast share
-  platform::TierOptions tier_options;           // the in-process backend that calibrates passes
-  std::vector<std::uint64_t> footprints;
-  PassTable passes;                   // per (kernel, footprint): kernel passes of one task
-  std::vector<config::StreamTaskGroup> batch;  // per kernel and footprint: count tasks of `passes` passes
-  config::Workload workload;                   // the batch as tasks (config::add_stream_tasks)
-  double target_fast_s = 0.0;         // one task's kernel time, 1 core, all fast (what passes aim at)
-  unsigned profile_reps = 1;
-  std::vector<std::string> fig3b_algorithms;
-  config::NodeModel node;              // this node's memory pools, calibrated in this run (node.toml)
-  profiler::NodeBandwidth bandwidth;   // the same, as the instances carry it
-  double calibration_s = 0.0;
-  unsigned noise_launches = 3;         // launches of one plan that measure the noise floor
-  // How the demo's own files treat what an earlier demo left in the folder (--force replaces it).
-  [[nodiscard]] Overwrite overwrite() const noexcept { return overwrite_if_forced(options.force); }
-};
-
-inline const std::vector<std::string> demo_kernels{"write", "ddot", "triad"};
-
-// The mixed batch the demo runs next to the STREAM batch: configs/workloads/demo-mixed.toml (compiled in), read
-// by the one workload parser with this platform (footprints in percent of its fast tier), as (kernel, footprint,
-// count) groups in file order; the file's passes are not used (the demo calibrates its own). --quick: half of
-// each count, at least 1. Throws InputError naming the file if it does not parse.
-[[nodiscard]] std::vector<config::StreamTaskGroup> demo_mixed_groups(const config::PlatformConfig& platform,
-                                                                      bool quick);
-
-// Chooses the node, footprints and batch, and calibrates the passes (a short in-process run per task type).
-[[nodiscard]] DemoSetup make_setup(const DemoOptions& options);
-
-// The STREAM setup with the mixed batch instead (passes calibrated the same way), writing under <output>/mixed.
-[[nodiscard]] DemoSetup make_mixed_setup(const DemoSetup& setup);
-
-// Measures this node's memory pools (cli/calibration.hpp, quick with --quick) into setup.node and
-// setup.bandwidth, and writes them to node.toml in the output folder.
-void calibrate_bandwidth(DemoSetup& setup);
-
-// Profiles every task type as the launcher will run it (whole child processes) with `tier`; returns the CSV.
-// `chunk_points` false: only chunks = 0 (the cores-only configurations).
-[[nodiscard]] std::filesystem::path profile_tasks(const DemoSetup& setup, const exec::TierSetup& tier,
-                                                  const std::string& name, bool chunk_points);
-
-// The instance of the batch from a profile measured with `tier` (with the node's memory pools and every task's
-// traffic); `cores_only` keeps the chunks = 0 column as a 1-resource instance.
-[[nodiscard]] sched::Instance make_instance(const DemoSetup& setup, const std::filesystem::path& profile_csv,
-                                            const exec::TierSetup& tier, bool cores_only);
+// The demo's batch is library code (cosched/profiler/demo_batch.hpp); the demo's runs and results are here.
+using profiler::demo::calibrate_bandwidth;
+using profiler::demo::demo_kernels;
+using profiler::demo::demo_mixed_groups;
+using profiler::demo::DemoSetup;
+using profiler::demo::make_instance;
+using profiler::demo::make_mixed_setup;
+using profiler::demo::make_setup;
+using profiler::demo::PassTable;
+using profiler::demo::profile_tasks;
 
 struct RunRow {
   std::string configuration;  // "cores+fast", "cores-only-slow", "cores-only-system"

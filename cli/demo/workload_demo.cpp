@@ -11,6 +11,7 @@
 #include "cosched/common/error.hpp"
 #include "cosched/common/text_file.hpp"
 #include "cosched/platform/binding.hpp"
+#include "cosched/profiler/instance_builder.hpp"
 #include "cosched/profiler/launched_profile.hpp"
 #include "cosched/sched/algorithm.hpp"
 #include "cosched/sim/algorithms.hpp"

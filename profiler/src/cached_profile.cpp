@@ -13,10 +13,25 @@
 #include "cosched/common/text_file.hpp"
 #include "cosched/common/utc_time.hpp"
 #include "cosched/common/version.hpp"
+#include "cosched/exec/task_command.hpp"
 #include "cosched/profiler/profile_context.hpp"
 #include "cosched/profiler/profile_csv.hpp"
 
 namespace cosched::profiler {
+
+CachedProfileOptions CachedProfileOptions::for_run(const config::PlatformConfig& platform, const exec::TierSetup& tier,
+                                                   unsigned reps, std::FILE* out) {
+  CachedProfileOptions options;
+  options.launched.platform = platform;
+  options.launched.tier = tier;
+  options.launched.stream_bench = exec::default_stream_bench_path();
+  options.launched.reps = reps;
+  options.launched.progress = out;
+  options.calibration.quick = true;
+  options.calibration.tier_backend = tier.backend;
+  options.say = out;
+  return options;
+}
 
 namespace {
 

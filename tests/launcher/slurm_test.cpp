@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <fstream>
 #include <map>
 
@@ -86,6 +87,27 @@ TEST(Slurm, PlanNodesGoToAllocatedNodesInOrder) {
   EXPECT_EQ(slurm::assign_nodes(2, allocation), (std::vector<std::string>{"a", "b"}));
   EXPECT_EQ(slurm::assign_nodes(3, allocation), (std::vector<std::string>{"a", "b", "c"}));
   EXPECT_THROW((void)slurm::assign_nodes(4, allocation), ResourceError);
+}
+
+// `cosched run --slurm` plans for the CPUs Slurm gives every node, and says so when that is fewer than the platform's
+// cores; a platform file's cores are asked for, so a node with fewer is refused before any work.
+TEST(Slurm, TheAllocationsNodeHasTheCoresSlurmGivesEveryNode) {
+  const slurm::Allocation allocation{"42", {"a", "b"}, {2, 1}};
+  config::PlatformConfig platform = config::this_machine_platform();
+  platform.cores = 64;
+  std::FILE* notice = std::tmpfile();
+  ASSERT_NE(notice, nullptr);
+  EXPECT_EQ(slurm::allocation_platform(platform, false, allocation, notice).cores, 1U);
+  std::rewind(notice);
+  char line[256] = {};
+  ASSERT_NE(std::fgets(line, sizeof line, notice), nullptr);
+  std::fclose(notice);
+  EXPECT_EQ(std::string(line), "Slurm gives each node 1 CPU(s) (job 42): planning for 1 core(s) per node; salloc "
+                               "--exclusive gives a run every CPU of its nodes\n");
+  platform.cores = 1;
+  EXPECT_EQ(slurm::allocation_platform(platform, true, allocation, nullptr).cores, 1U) << "as many as asked";
+  platform.cores = 2;
+  EXPECT_THROW((void)slurm::allocation_platform(platform, true, allocation, nullptr), ResourceError);
 }
 
 TEST(Slurm, SrunCommandOfOneStep) {

@@ -5,6 +5,8 @@
 #include "cosched/profiler/profile_cache.hpp"
 
 #include <gtest/gtest.h>
+
+#include "cosched/profiler/cached_profile.hpp"
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -235,6 +237,29 @@ TEST(FileLockTest, ASecondHolderWaitsAndIsToldWhoHoldsIt) {
   int status = 0;
   ASSERT_EQ(::waitpid(child, &status, 0), child);
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+// `cosched run`'s options (issue 22 moved them out of cli/run_command.cpp): the batch as launched on the platform
+// and tier given, the node model calibrated quickly with the tier's backend when the cache needs one, no --node,
+// no --reprofile unless the command sets them.
+TEST(CachedProfileOptions, ForRunProfilesAsLaunchedAndCalibratesQuickly) {
+  config::PlatformConfig platform;
+  platform.cores = 3;
+  platform.fast_chunks = 7;
+  exec::TierSetup tier;
+  tier.backend = "emulated";
+  const auto options = CachedProfileOptions::for_run(platform, tier, 4, stdout);
+  EXPECT_EQ(options.launched.platform.cores, 3U);
+  EXPECT_EQ(options.launched.platform.fast_chunks, 7U);
+  EXPECT_EQ(options.launched.tier.backend, "emulated");
+  EXPECT_EQ(options.launched.reps, 4U);
+  EXPECT_EQ(options.launched.stream_bench, exec::default_stream_bench_path());
+  EXPECT_EQ(options.launched.progress, stdout);
+  EXPECT_EQ(options.say, stdout);
+  EXPECT_TRUE(options.calibration.quick);
+  EXPECT_EQ(options.calibration.tier_backend, "emulated");
+  EXPECT_FALSE(options.node_file.has_value());
+  EXPECT_FALSE(options.reprofile);
 }
 
 }  // namespace

@@ -66,5 +66,19 @@ TEST(GanttChart, IsAtLeastTenColumnsWide) {
   EXPECT_EQ(cells(lines[1]).size(), 10U);
 }
 
+// Without a bandwidth model the line gives the paper model's makespan and says why there is no other; the chart
+// that follows is the paper model's run.
+TEST(FormatPrediction, LeadsWithThePaperModelWithoutBandwidth) {
+  LaunchPlan plan = three_tasks();
+  plan.lower_bound = 3.5;
+  const std::string text = format_prediction(plan);
+  const auto lines = lines_of(text);
+  ASSERT_GE(lines.size(), 2U) << text;
+  EXPECT_EQ(lines[0],
+            "predicted makespan 4.000 s (paper model; no bandwidth model for the contention-aware one); lower bound "
+            "L_min(d) 3.500 s");
+  EXPECT_EQ(text.substr(lines[0].size() + 1), gantt_chart(plan, predict(plan, "auto")));
+}
+
 }  // namespace
 }  // namespace cosched::sim

@@ -82,6 +82,21 @@ unsigned allocation_cores(const Allocation& allocation, unsigned here, unsigned 
   return std::min(*fewest, here);
 }
 
+config::PlatformConfig allocation_platform(config::PlatformConfig platform, bool from_file,
+                                           const Allocation& allocation, std::FILE* notice) {
+  const unsigned here = config::this_machine_platform(platform.tier_backend).cores;
+  const unsigned cores = allocation_cores(allocation, std::min(here, platform.cores), from_file ? platform.cores : 0);
+  if (cores < platform.cores && notice != nullptr) {
+    fmt::print(notice,
+               "Slurm gives each node {} CPU(s) (job {}): planning for {} core(s) per node; salloc --exclusive gives "
+               "a run every CPU of its nodes\n",
+               cores, allocation.job_id, cores);
+    std::fflush(notice);
+  }
+  platform.cores = cores;
+  return platform;
+}
+
 std::vector<std::string> expand_hostnames(const std::string& hostlist, const std::string& scontrol) {
   const std::string text = slurm_detail::capture_output({scontrol, "show", "hostnames", hostlist});
   std::vector<std::string> names;

@@ -5,8 +5,10 @@
 
 #include <algorithm>
 #include <numeric>
+#include <optional>
 
 #include "cosched/sched/resource_kinds.hpp"
+#include "cosched/sim/prediction.hpp"
 
 namespace cosched::sim {
 
@@ -70,6 +72,18 @@ std::string gantt_chart(const LaunchPlan& plan, const EngineResult& run, std::si
   text += fmt::format("{:>9} {}\n", "", axis);
   for (std::size_t c = 0; c < cores; ++c) text += fmt::format("{:>9} |{}|\n", fmt::format("core {}", c), rows[c]);
   return text + legend;
+}
+
+std::string format_prediction(const LaunchPlan& plan) {
+  const EngineResult paper = predict(plan, "auto");
+  std::optional<EngineResult> contention;
+  if (!plan.bandwidth.empty()) contention = predict_contention(plan, "auto");
+  return fmt::format("predicted makespan {:.3f} s ({}){}; lower bound L_min(d) {:.3f} s\n",
+                     contention ? contention->observed_makespan : paper.observed_makespan,
+                     contention ? "contention-aware" : "paper model; no bandwidth model for the contention-aware one",
+                     contention ? fmt::format(", {:.3f} s by the paper model", paper.observed_makespan) : "",
+                     plan.lower_bound) +
+         gantt_chart(plan, contention ? *contention : paper);
 }
 
 }  // namespace cosched::sim

@@ -26,6 +26,12 @@ struct CachedProfileOptions {
   CalibrationOptions calibration;        // when the cache's node model is missing or stale
   bool reprofile = false;                // measure every task type again (--reprofile)
   std::FILE* say = nullptr;              // what is used and what is measured, and why; null: nothing
+
+  // What `cosched run` profiles with: the batch launched as it will run on `platform` with `tier` (stream_bench
+  // beside this executable, `reps` timed runs per point), a missing or stale node model calibrated quickly with
+  // the same backend, progress and what is used on `out`.
+  [[nodiscard]] static CachedProfileOptions for_run(const config::PlatformConfig& platform,
+                                                    const exec::TierSetup& tier, unsigned reps, std::FILE* out);
 };
 
 // One task type of the batch and what the cache said of it.

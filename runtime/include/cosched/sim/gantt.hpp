@@ -15,4 +15,9 @@ namespace cosched::sim {
 // (at least 10). A plan without a cores resource is drawn on its first resource.
 [[nodiscard]] std::string gantt_chart(const LaunchPlan& plan, const EngineResult& run, std::size_t width = 72);
 
+// What a plan predicts (`cosched run`): a line with both makespans — the contention-aware one first when the plan
+// has a bandwidth model, else the paper model's — and the lower bound, then the predicted run as a picture
+// (gantt_chart of the prediction the line leads with) with its legend.
+[[nodiscard]] std::string format_prediction(const LaunchPlan& plan);
+
 }  // namespace cosched::sim

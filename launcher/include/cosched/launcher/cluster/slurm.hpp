@@ -4,6 +4,7 @@
 // step a launch runs in (for its journal header), the `srun` command of one node's step, and the sbatch script of
 // a plan. Slurm allocates nodes and starts steps; inside a node cosched schedules cores and fast memory.
 #include <cstddef>
+#include <cstdio>
 #include <filesystem>
 #include <functional>
 #include <optional>
@@ -11,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "cosched/config/platform.hpp"
 #include "cosched/launcher/journal/events.hpp"
 #include "cosched/sched/cluster_manifest.hpp"
 
@@ -46,6 +48,13 @@ struct Allocation {
 // node the batch is profiled on. `asked` (0: none) is what a platform file plans per node: when a node gets fewer
 // CPUs, a ResourceError — before any work — names the node and the salloc options that give it more.
 [[nodiscard]] unsigned allocation_cores(const Allocation& allocation, unsigned here, unsigned asked);
+
+// The node a batch planned over `allocation` is planned for (`cosched run --slurm`): `platform` with the cores
+// allocation_cores gives every node — no more than this machine has for the platform's tier backend, and the
+// platform's own cores as asked when they come from a platform file (`from_file`). When that is fewer cores than
+// `platform` has, a line on `notice` (null: none) says so and how salloc gives more.
+[[nodiscard]] config::PlatformConfig allocation_platform(config::PlatformConfig platform, bool from_file,
+                                                         const Allocation& allocation, std::FILE* notice);
 
 // The step this process runs in (SLURMD_NODENAME, SLURM_JOB_ID, SLURM_STEP_ID), nullopt outside Slurm (no
 // SLURM_JOB_ID).

@@ -13,12 +13,13 @@
 #include "cosched/stream/stream_run.hpp"
 #include "cosched/exec/workload_file.hpp"
 #include "cosched/profiler/launched_profile.hpp"
-#include "demo/demo_setup.hpp"
 #include "demo_mixed_toml.hpp"
 #include "cosched/profiler/calibration.hpp"
+#include "cosched/profiler/demo_batch.hpp"
+#include "cosched/profiler/instance_builder.hpp"
 #include "cosched/common/utc_time.hpp"
 
-namespace cosched::demo {
+namespace cosched::profiler::demo {
 
 namespace {
 
@@ -206,4 +207,4 @@ sched::Instance make_instance(const DemoSetup& setup, const std::filesystem::pat
   return sched::leading_resources(instance, 1);
 }
 
-}  // namespace cosched::demo
+}  // namespace cosched::profiler::demo
