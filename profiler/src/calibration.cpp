@@ -301,7 +301,10 @@ std::string calibration_table(const Calibration& calibration) {
     for (std::size_t i = 0; i < pool.bandwidth.cores.size(); ++i) {
       const unsigned cores = pool.bandwidth.cores[i];
       text += fmt::format("{:<10} {:<10} {:>5}", pool.name, fmt::format("{}", fmt::join(pool.tiers, ",")), cores);
-      for (const auto& [kernel, curve] : pool.kernels) {
+      for (const auto& entry : pool.kernels) {
+        // Named, not structured bindings: the fuzzers' clang cannot capture a binding in the lambda below.
+        const std::string& kernel = entry.first;
+        const auto& curve = entry.second;
         const auto sample = std::find_if(calibration.samples.begin(), calibration.samples.end(), [&](const auto& s) {
           return s.pool == pool.name && s.cores == cores && s.kernel == kernel;
         });
