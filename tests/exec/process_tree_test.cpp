@@ -28,6 +28,7 @@
 #include "cosched/exec/child_process.hpp"
 #include "cosched/exec/process_tree.hpp"
 #include "cosched/platform/binding.hpp"
+#include "support/processes.hpp"
 #include "test_support.hpp"
 
 namespace cosched::exec {
@@ -35,40 +36,11 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Not a speed threshold: a process still alive after this long was not killed at all.
-constexpr std::chrono::seconds kHangBound{30};
+using test_support::running;
 
-// Whether `pid` is a live (not zombie) process whose command line holds `token` — a pid reused by another
-// process does not count.
-bool running(pid_t pid, const std::string& token) {
-  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-  std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
-  const std::size_t paren = text.rfind(')');
-  if (paren == std::string::npos || paren + 2 >= text.size()) return false;
-  const char state = text[paren + 2];
-  if (state == 'Z' || state == 'X') return false;
-  std::ifstream cmdline("/proc/" + std::to_string(pid) + "/cmdline");
-  std::string args((std::istreambuf_iterator<char>(cmdline)), std::istreambuf_iterator<char>());
-  std::replace(args.begin(), args.end(), '\0', ' ');
-  return args.find(token) != std::string::npos;
-}
-
-// Waits, within the hang bound, until `pid` no longer runs `token`.
-bool dies(pid_t pid, const std::string& token) {
-  const auto deadline = std::chrono::steady_clock::now() + kHangBound;
-  while (running(pid, token)) {
-    if (std::chrono::steady_clock::now() > deadline) return false;
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  return true;
-}
-
-// The pid a task wrote to `file` (written whole: to a temporary, then renamed), waited for within the bound.
+// The pid a task wrote to `file` (written whole: to a temporary, then renamed), once it is there.
 pid_t pid_in(const fs::path& file) {
-  const auto deadline = std::chrono::steady_clock::now() + kHangBound;
-  while (!fs::exists(file) && std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
+  test_support::wait_until([&] { return fs::exists(file); }, "a task to write " + file.string());
   pid_t pid = -1;
   std::ifstream(file) >> pid;
   return pid;
@@ -116,7 +88,7 @@ TEST_P(ProcessTreeTest, ABackgroundChildDiesWhenTheTaskEnds) {
   EXPECT_TRUE(task.reap().ok());
   const pid_t child = pid_in(dir_ / "bg.pid");
   ASSERT_GT(child, 0);
-  EXPECT_TRUE(dies(child, token)) << "the task's background child " << child << " outlived it";
+  test_support::wait_until_gone(child, token, "the task's background child, killed with it");
 }
 
 TEST_P(ProcessTreeTest, ABackgroundChildDiesWhenTheTaskIsStopped) {
@@ -127,7 +99,7 @@ TEST_P(ProcessTreeTest, ABackgroundChildDiesWhenTheTaskIsStopped) {
   ASSERT_GT(child, 0);
   task.signal_tree(SIGTERM);
   EXPECT_EQ(task.reap().signal, SIGTERM);
-  EXPECT_TRUE(dies(child, token));
+  test_support::wait_until_gone(child, token, "the background child, killed with its stopped task");
 }
 
 TEST_P(ProcessTreeTest, ADaemonThatLeavesTheGroupDiesOnlyWhereTheContainmentHoldsIt) {
@@ -142,7 +114,7 @@ TEST_P(ProcessTreeTest, ADaemonThatLeavesTheGroupDiesOnlyWhereTheContainmentHold
   const pid_t escaped = pid_in(dir_ / "d.pid");
   ASSERT_GT(escaped, 0);
   if (containment().holds_escaping_processes()) {
-    EXPECT_TRUE(dies(escaped, token)) << "the daemon " << escaped << " outlived its task in its cgroup";
+    test_support::wait_until_gone(escaped, token, "the daemon, killed with its task in its cgroup");
   } else {
     // The documented escape (docs/launcher.md): it runs on; end it here.
     EXPECT_TRUE(running(escaped, token));
@@ -175,7 +147,7 @@ TEST_P(ProcessTreeTest, TheWholeTreeDiesWhenTheLauncherIsKilled) {
   ::kill(launcher, SIGKILL);
   ::waitpid(launcher, nullptr, 0);
   // The task's first process has PR_SET_PDEATHSIG; its background child only the watchdog.
-  EXPECT_TRUE(dies(child, token)) << "the background child " << child << " outlived a SIGKILLed launcher";
+  test_support::wait_until_gone(child, token, "the background child of a SIGKILLed launcher");
 }
 
 std::string containment_test_name(const ::testing::TestParamInfo<std::string>& param) {
@@ -227,7 +199,11 @@ TEST(ProcessTreeWithoutClone3, TheTaskRunsBoundInItsTreeAndItsChildrenDie) {
         ++failures;
       }
       const pid_t background_child = pid_in(file);
-      if (background_child <= 0 || !dies(background_child, token)) ++failures;
+      if (background_child <= 0) {
+        ++failures;
+      } else {
+        test_support::wait_until_gone(background_child, token, "a background child, killed with its task");
+      }
     }
     ::_exit(failures);
   }

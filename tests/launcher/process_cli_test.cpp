@@ -22,6 +22,7 @@
 #include "cosched/common/host.hpp"
 #include "cosched/launcher/journal/file.hpp"
 #include "cosched/launcher/journal/recorder.hpp"
+#include "support/processes.hpp"
 #include "support/programs.hpp"
 
 namespace cosched::launcher {
@@ -29,9 +30,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using test_support::CommandResult;
-
-// Not a speed threshold: what has not happened after this long will not.
-constexpr std::chrono::seconds kHangBound{60};
 
 // Every file under `dir` with its content (folders as "<folder>").
 std::map<std::string, std::string> snapshot(const fs::path& dir) {
@@ -44,26 +42,7 @@ std::map<std::string, std::string> snapshot(const fs::path& dir) {
   return files;
 }
 
-bool running(pid_t pid, const std::string& token) {
-  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-  std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
-  const std::size_t paren = text.rfind(')');
-  if (paren == std::string::npos || paren + 2 >= text.size()) return false;
-  if (text[paren + 2] == 'Z' || text[paren + 2] == 'X') return false;
-  std::ifstream cmdline("/proc/" + std::to_string(pid) + "/cmdline");
-  std::string args((std::istreambuf_iterator<char>(cmdline)), std::istreambuf_iterator<char>());
-  std::replace(args.begin(), args.end(), '\0', ' ');
-  return args.find(token) != std::string::npos;
-}
-
-bool eventually(const std::function<bool()>& condition) {
-  const auto deadline = std::chrono::steady_clock::now() + kHangBound;
-  while (!condition()) {
-    if (std::chrono::steady_clock::now() > deadline) return false;
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  return true;
-}
+using test_support::running;
 
 // The pids, one a line, in `file`.
 std::vector<pid_t> pids_in(const fs::path& file) {
@@ -131,10 +110,12 @@ TEST_F(ProcessCli, ASecondWriterOfAJournalInUseIsRefusedAtOnceNamingTheHolderAnd
               " & echo $! >> bg.pids; echo $$ >> bg.pids; exec " + token_);
   start({"launch", "s.json", "--workload", "w.json", "--journal", "r.jsonl"});
   // Once a runs and b (on the other core) has ended, the first launch writes nothing until a ends.
-  ASSERT_TRUE(eventually([&] {
-    return pids_in(dir_ / "bg.pids").size() == 2 &&
-           test_support::read_text(dir_ / "r.jsonl").find(R"("event":"end")") != std::string::npos;
-  })) << test_support::read_text(dir_ / "bg.out");
+  test_support::wait_until(
+      [&] {
+        return pids_in(dir_ / "bg.pids").size() == 2 &&
+               test_support::read_text(dir_ / "r.jsonl").find(R"("event":"end")") != std::string::npos;
+      },
+      "two background pids in bg.pids and a task's end in the journal");
   const auto before = snapshot(dir_);
 
   for (const std::string second : {"launch s.json --workload w.json --resume r.jsonl",
@@ -151,7 +132,7 @@ TEST_F(ProcessCli, ASecondWriterOfAJournalInUseIsRefusedAtOnceNamingTheHolderAnd
   ::waitpid(background_, nullptr, 0);
   background_ = -1;
   for (const pid_t pid : pids_in(dir_ / "bg.pids")) {
-    EXPECT_TRUE(eventually([&] { return !running(pid, token_); })) << "process " << pid << " outlived its launcher";
+    test_support::wait_until_gone(pid, token_, "a task's process, killed with its SIGKILLed launcher");
   }
   const CommandResult resumed = run("launch s.json --workload w.json --resume r.jsonl");
   ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
@@ -166,7 +147,7 @@ TEST_F(ProcessCli, ATasksBackgroundChildDoesNotOutliveTheLaunch) {
   ASSERT_EQ(launched.exit_code, 0) << launched.err;
   const auto pids = pids_in(dir_ / "bg.pids");
   ASSERT_EQ(pids.size(), 1U);
-  EXPECT_TRUE(eventually([&] { return !running(pids.front(), token_); })) << "left running: " << pids.front();
+  test_support::wait_until_gone(pids.front(), token_, "the task's background child, killed with it");
 }
 
 TEST_F(ProcessCli, WithCgroupContainmentEvenADaemonThatLeftTheGroupDoesNotOutliveItsTask) {
@@ -179,8 +160,7 @@ TEST_F(ProcessCli, WithCgroupContainmentEvenADaemonThatLeftTheGroupDoesNotOutliv
   ASSERT_EQ(launched.exit_code, 0) << launched.err;
   const auto pids = pids_in(dir_ / "bg.pids");
   ASSERT_EQ(pids.size(), 1U);
-  EXPECT_TRUE(eventually([&] { return !running(pids.front(), token_); })) << "the daemon " << pids.front()
-                                                                          << " outlived its task";
+  test_support::wait_until_gone(pids.front(), token_, "the daemon, killed with its task in its cgroup");
 }
 
 TEST_F(ProcessCli, AProfiledCommandLeavesNoProcessBehind) {
@@ -191,7 +171,7 @@ TEST_F(ProcessCli, AProfiledCommandLeavesNoProcessBehind) {
   const auto pids = pids_in(dir_ / "bg.pids");
   EXPECT_EQ(pids.size(), 3U);
   for (const pid_t pid : pids) {
-    EXPECT_TRUE(eventually([&] { return !running(pid, token_); })) << "the profile left " << pid << " running";
+    test_support::wait_until_gone(pid, token_, "a profiled command's background child, killed with it");
   }
 }
 
