@@ -23,6 +23,7 @@ struct DemoFlags {
   std::string stream_bench;
   std::vector<std::string> algorithms;
   std::string workload;
+  std::string memory_warm_up = "auto";
 };
 
 const cosched::cli::CommandRegistration registration{"demo", [](CLI::App& app) {
@@ -42,6 +43,11 @@ const cosched::cli::CommandRegistration registration{"demo", [](CLI::App& app) {
   sub->add_option("--workload", flags->workload,
                   "Run your own batch of commands (workload JSON, docs/launcher.md) through the same pipeline")
       ->check(CLI::ExistingFile);
+  sub->add_option("--memory-warm-up", flags->memory_warm_up,
+                  "Before each launch, touch and free its first tasks' memory: auto (where the hypervisor takes "
+                  "back free memory), on, off (cosched launch --help)")
+      ->check(CLI::IsMember({"auto", "on", "off"}))
+      ->capture_default_str();
   sub->callback([flags] {
     // Before any work or folder (issue #27): a stream_bench that cannot run would fail after the calibration.
     if (!flags->stream_bench.empty() && ::access(flags->stream_bench.c_str(), X_OK) != 0) {
@@ -56,6 +62,7 @@ const cosched::cli::CommandRegistration registration{"demo", [](CLI::App& app) {
     for (const auto& name : flags->algorithms) (void)cosched::sim::find_algorithm(name);  // before any work
     options.algorithms = flags->algorithms;
     options.workload = flags->workload;
+    options.memory_warm_up = flags->memory_warm_up;
     if (flags->slurm && !options.workload.empty()) {
       throw cosched::UsageError(
           "--slurm runs the built-in demo batch across the allocation; for your own batch on several nodes, plan it "

@@ -45,6 +45,11 @@ void add_launch_flags(CLI::App& sub, LaunchFlags& flags) {
                  "process may make one, else process-group); docs/launcher.md")
       ->check(CLI::IsMember(exec::tree_containment_names()))
       ->capture_default_str();
+  sub.add_option("--memory-warm-up", flags.memory_warm_up,
+                 "Touch and free the first tasks' memory just before the batch starts, so they find it resident: "
+                 "auto (where the hypervisor takes back free memory: free page reporting), on, off; docs/launcher.md")
+      ->check(CLI::IsMember({"auto", "on", "off"}))
+      ->capture_default_str();
   sub.add_option("--log-dir", flags.log_dir, "Task stdout/stderr (default: <journal>.logs/, one pair of files per "
                                              "attempt)");
   sub.add_flag("--fail-fast", flags.fail_fast, "Stop the batch at the first failed task");
@@ -78,6 +83,7 @@ launcher::LaunchSettings launch_settings(const LaunchFlags& flags, const config:
   settings.log_dir = flags.log_dir;
   settings.max_wait_s = flags.max_wait_s;
   settings.containment = flags.containment;
+  settings.memory_warm_up = launcher::parse_memory_warm_up_mode(flags.memory_warm_up);
   settings.slurm = launcher::slurm::step_from_environment(launcher::slurm::process_environment());
   return settings;
 }
@@ -99,6 +105,7 @@ std::vector<std::string> step_launch_options(const LaunchFlags& flags) {
   options.insert(options.end(), {"--kill-grace", fmt::format("{}", flags.kill_grace_s)});
   options.insert(options.end(), {"--max-wait", fmt::format("{}", flags.max_wait_s)});
   options.insert(options.end(), {"--containment", flags.containment});
+  options.insert(options.end(), {"--memory-warm-up", flags.memory_warm_up});
   if (flags.fail_fast) options.emplace_back("--fail-fast");
   return options;
 }

@@ -27,6 +27,7 @@ struct LaunchFlags {
   double kill_grace_s = 2.0;
   double max_wait_s = launcher::kDefaultMaxWaitSeconds;
   std::string containment = std::string(exec::kDefaultTreeContainment);
+  std::string memory_warm_up = "auto";
   bool fail_fast = false;
   bool force = false;
   // --resume given at all: with --slurm it is a bare flag (every node's journal), otherwise it names the journal.
@@ -35,7 +36,7 @@ struct LaunchFlags {
 };
 
 // Adds --platform, --journal, --resume, --tier-backend, --placement, --chunks, --timeout, --kill-grace,
-// --max-wait, --containment, --log-dir, --fail-fast and --force to `sub`.
+// --max-wait, --containment, --memory-warm-up, --log-dir, --fail-fast and --force to `sub`.
 void add_launch_flags(CLI::App& sub, LaunchFlags& flags);
 
 using LaunchNode = config::RunPlatform;
@@ -50,7 +51,7 @@ using LaunchNode = config::RunPlatform;
                                                        const std::filesystem::path& default_journal);
 
 // The options a node's step of `cosched launch PLAN --slurm` passes on: --platform, --tier-backend, --chunks,
-// --timeout, --kill-grace, --max-wait, --containment, --fail-fast when given. Throws UsageError for --journal, --log-dir (the plan folder
+// --timeout, --kill-grace, --max-wait, --containment, --memory-warm-up, --fail-fast when given. Throws UsageError for --journal, --log-dir (the plan folder
 // holds every node's journal and logs).
 [[nodiscard]] std::vector<std::string> step_launch_options(const LaunchFlags& flags);
 

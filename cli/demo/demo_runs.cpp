@@ -45,6 +45,7 @@ RunRow plan_and_launch(const DemoSetup& setup, const sched::Instance& instance, 
   launcher::LaunchSettings settings;
   settings.journal = setup.output / "runs" / (stem + ".jsonl");
   settings.force = setup.options.force;
+  settings.memory_warm_up = launcher::parse_memory_warm_up_mode(setup.options.memory_warm_up);
   settings.log_dir = setup.output / "runs" / (stem + ".logs");
   settings.tier = tier;
   settings.stream_bench = setup.stream_bench;

@@ -18,10 +18,12 @@
 #include "cosched/launcher/journal/lock.hpp"
 #include "cosched/launcher/journal/recorder.hpp"
 #include "cosched/launcher/journal/replay.hpp"
+#include "cosched/launcher/report.hpp"
 #include "cosched/sim/policies.hpp"
 #include "cosched/sim/prediction.hpp"
 #include "cosched/sim/clocks/contention_clock.hpp"
 #include "cosched/sim/clocks/simulated_clock.hpp"
+#include "cosched/platform/host_memory.hpp"
 #include "cosched/platform/topology.hpp"
 #include "cosched/common/host.hpp"
 #include "cosched/common/utc_time.hpp"
@@ -178,6 +180,7 @@ BatchStart batch_header(const sim::LaunchPlan& plan, const std::vector<TaskPredi
   }
   header.inputs = inputs;
   header.slurm = settings.slurm;
+  header.memory_warm_up = summary.memory_warm_up;
   return header;
 }
 
@@ -257,7 +260,44 @@ class BothObservers final : public sim::EngineObserver {
   sim::EngineObserver& second_;
 };
 
+// The memory the plan's first wave (the tasks planned to start first, together) first-touches: their workload
+// footprints (a command without footprint_bytes counts 0).
+std::uint64_t first_wave_bytes(const sim::LaunchPlan& plan, const config::Workload& workload) {
+  if (plan.tasks.empty()) return 0;
+  const double first = std::min_element(plan.tasks.begin(), plan.tasks.end(), [](const auto& a, const auto& b) {
+                         return a.planned_start < b.planned_start;
+                       })->planned_start;
+  std::uint64_t bytes = 0;
+  for (const sim::PlannedTask& task : plan.tasks) {
+    if (task.planned_start <= first) bytes += workload.find(task.id).footprint_bytes;
+  }
+  return bytes;
+}
+
+// Touches and frees the first wave's memory where the mode asks for it (platform/host_memory.hpp): just before the
+// batch starts, so that its first tasks find that memory resident rather than handed back to the hypervisor.
+std::optional<MemoryWarmUp> warm_up_first_wave(const sim::LaunchPlan& plan, const config::Workload& workload,
+                                               MemoryWarmUpMode mode) {
+  if (mode == MemoryWarmUpMode::off) return std::nullopt;
+  std::string reason = "asked for (--memory-warm-up on)";
+  if (mode == MemoryWarmUpMode::automatic) {
+    platform::FreePageReporting reporting = platform::detect_free_page_reporting();
+    if (!reporting.active) return std::nullopt;
+    reason = std::move(reporting.evidence);
+  }
+  const std::uint64_t bytes = first_wave_bytes(plan, workload);
+  if (bytes == 0) return std::nullopt;
+  return MemoryWarmUp{bytes, platform::touch_and_release(bytes), std::move(reason)};
+}
+
 }  // namespace
+
+MemoryWarmUpMode parse_memory_warm_up_mode(std::string_view text) {
+  if (text == "auto") return MemoryWarmUpMode::automatic;
+  if (text == "on") return MemoryWarmUpMode::on;
+  if (text == "off") return MemoryWarmUpMode::off;
+  throw UsageError(fmt::format("--memory-warm-up {}: expected auto, on or off", text));
+}
 
 std::optional<double> LaunchSummary::error_paper() const {
   return sim::prediction_error(observed_makespan, predicted_makespan);
@@ -327,6 +367,9 @@ LaunchSummary launch(const sim::LaunchPlan& full_plan, const config::Workload& w
   // --force: the new run replaces the old journal (checked above), now that nothing else can refuse it.
   if (!settings.resume && settings.force) lock.truncate();
   JournalWriter journal(std::move(lock));
+  // Last before the header and the first start: the memory it leaves resident is free for the first tasks only
+  // until the hypervisor takes it back (within a second or two on the development VM).
+  summary.memory_warm_up = warm_up_first_wave(plan, workload, settings.memory_warm_up);
   journal.append(batch_header(plan, predictions, summary, settings, policy->name(), journal.repaired_bytes(), inputs));
 
   // Each attempt of a task has its own logs: a resumed task does not overwrite what its earlier attempts wrote.
@@ -405,6 +448,7 @@ std::string format_summary(const LaunchSummary& summary) {
     text += fmt::format("launch overhead per task (spawn to exec + binding + placement): median {:.3f} ms, max {:.3f} ms\n",
                         median(overheads) * 1e3, summarize(overheads).max * 1e3);
   }
+  if (summary.memory_warm_up) text += describe_memory_warm_up(*summary.memory_warm_up);
   text += sim::format_makespans({summary.lower_bound, summary.predicted_makespan, summary.predicted_makespan_contention,
                             summary.observed_makespan});
   return text;

@@ -33,6 +33,16 @@ JournalReport summarize_replay(const JournalReplay& replay) {
   report.truncated_tail = replay.truncated_tail.has_value();
   report.inputs = first.inputs;
   report.slurm = replay.segments.back().header.slurm;
+  for (const auto& segment : replay.segments) {
+    const std::optional<MemoryWarmUp>& warm_up = segment.header.memory_warm_up;
+    if (!warm_up) continue;
+    if (!report.memory_warm_up) {
+      report.memory_warm_up = warm_up;
+    } else {
+      report.memory_warm_up->bytes += warm_up->bytes;
+      report.memory_warm_up->seconds += warm_up->seconds;
+    }
+  }
 
   std::vector<double> overheads;
   for (const TaskReplay& replayed : replay.tasks) {
@@ -143,6 +153,11 @@ json to_json(const JournalReport& report) {
           {"max_abs_start_deviation_s", report.max_abs_start_deviation_s},
           {"inputs", report.inputs ? to_json(*report.inputs) : json(nullptr)},
           {"slurm", report.slurm ? to_json(*report.slurm) : json(nullptr)},
+          {"memory_warm_up", report.memory_warm_up
+                                 ? json{{"bytes", report.memory_warm_up->bytes},
+                                        {"seconds", report.memory_warm_up->seconds},
+                                        {"reason", report.memory_warm_up->reason}}
+                                 : json(nullptr)},
           {"tasks", tasks}};
 }
 
@@ -160,7 +175,13 @@ std::string format_report(const JournalReport& report) {
   text += fmt::format("max |start deviation| {:.3f} s; launch overhead median {:.3f} ms, max {:.3f} ms\n",
                       report.max_abs_start_deviation_s, report.median_launch_overhead_s * 1e3,
                       report.max_launch_overhead_s * 1e3);
+  if (report.memory_warm_up) text += describe_memory_warm_up(*report.memory_warm_up);
   return text;
+}
+
+std::string describe_memory_warm_up(const MemoryWarmUp& warm_up) {
+  return fmt::format("memory warm-up before the first tasks: {:.0f} MiB touched and freed in {:.2f} s ({})\n",
+                     static_cast<double>(warm_up.bytes) / (1 << 20), warm_up.seconds, warm_up.reason);
 }
 
 }  // namespace cosched::launcher

@@ -1,5 +1,7 @@
 #include "cosched/launcher/run_report.hpp"
 
+#include "cosched/launcher/report.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -125,6 +127,7 @@ std::string format_run_comparison(const LaunchSummary& summary) {
                                                error_text(summary.error_contention()))
                                  : std::string(),
                       summary.observed_makespan);
+  if (summary.memory_warm_up) text += describe_memory_warm_up(*summary.memory_warm_up);
   return text;
 }
 

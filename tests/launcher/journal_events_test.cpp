@@ -41,6 +41,7 @@ BatchStart full_header() {
   e.plan = {{"b", {1, 4}, 0.5, 1.5, 0.75, 3}};
   e.inputs = BatchInputs{{"fnv1a64:0000000000000001", "s"}, {"fnv1a64:0000000000000002", "w"},
                          {"fnv1a64:0000000000000003", "p"}};
+  e.memory_warm_up = MemoryWarmUp{603979776, 1.625, "virtio-balloon device virtio0 reports free pages"};
   return e;
 }
 
@@ -160,6 +161,27 @@ TEST(JournalEvents, ContentionPredictionsComeBackAndOlderJournalsWithoutThemStil
       std::get<TaskStart>(event_from_json(json::parse(R"({"event":"start","task":"a","t":0})"), "test"));
   EXPECT_FALSE(old_start.predicted_contention_start.has_value());
   EXPECT_FALSE(old_start.predicted_contention_end.has_value());
+}
+
+TEST(JournalEvents, AMemoryWarmUpComesBackAndJournalsWithoutOneStillRead) {
+  const auto header = std::get<BatchStart>(event_from_json(to_json(full_header()), "test"));
+  ASSERT_TRUE(header.memory_warm_up.has_value());
+  EXPECT_EQ(header.memory_warm_up->bytes, 603979776U);
+  EXPECT_EQ(header.memory_warm_up->seconds, 1.625);
+  EXPECT_EQ(header.memory_warm_up->reason, "virtio-balloon device virtio0 reports free pages");
+  EXPECT_FALSE(to_json(BatchStart{}).contains("memory_warm_up"));
+  const auto old_header = std::get<BatchStart>(
+      event_from_json(json::parse(R"({"event":"batch_start","predicted_makespan":2.0})"), "test"));
+  EXPECT_FALSE(old_header.memory_warm_up.has_value());
+  // A negative or non-finite time, or a negative size, is refused like any other field.
+  EXPECT_THROW((void)event_from_json(
+                   json::parse(R"({"event":"batch_start","memory_warm_up":{"bytes":1,"seconds":-1,"reason":""}})"),
+                   "test"),
+               InputError);
+  EXPECT_THROW((void)event_from_json(
+                   json::parse(R"({"event":"batch_start","memory_warm_up":{"bytes":-1,"seconds":1,"reason":""}})"),
+                   "test"),
+               InputError);
 }
 
 TEST(JournalEvents, StatusesHaveOneSpellingEach) {

@@ -153,6 +153,38 @@ TEST(LaunchWall, BothPredictionsAreJournaledWhenThePlanHasABandwidthModel) {
   EXPECT_EQ(summary.tasks[1].predicted_contention_end, 0.5);
 }
 
+// The warm-up touches the memory of the tasks planned to start first (their workload footprints), is journaled and
+// reported; off, there is none. Whatever the machine: "on" does not ask whether the hypervisor reports free pages.
+TEST(LaunchWall, TheMemoryWarmUpCoversTheFirstWaveAndIsJournaled) {
+  const auto dir = testing::scratch_dir("wall-warm-up");
+  const Commands commands{{"a", {"/bin/true"}}, {"b", {"/bin/true"}}, {"c", {"/bin/true"}}};
+  config::Workload workload = workload_of(commands);
+  workload.tasks[0].footprint_bytes = std::uint64_t{1} << 20;
+  workload.tasks[1].footprint_bytes = std::uint64_t{2} << 20;
+  workload.tasks[2].footprint_bytes = std::uint64_t{4} << 20;
+  sim::LaunchPlan plan = serial_plan(commands, 0.01);
+  plan.tasks[1].planned_start = 0.0;  // a and b start first, together; c after them
+  plan.capacities = {2};
+  plan.tasks[2].planned_start = 0.01;
+  LaunchSettings settings = settings_for(dir);
+  settings.memory_warm_up = MemoryWarmUpMode::on;
+  const LaunchSummary summary = launch(plan, workload, settings);
+  ASSERT_TRUE(summary.memory_warm_up.has_value());
+  EXPECT_EQ(summary.memory_warm_up->bytes, std::uint64_t{3} << 20);
+  EXPECT_GE(summary.memory_warm_up->seconds, 0.0);
+  EXPECT_NE(format_summary(summary).find("memory warm-up before the first tasks: 3 MiB"), std::string::npos)
+      << format_summary(summary);
+  const JournalReplay replay = replay_journal(settings.journal);
+  ASSERT_TRUE(replay.segments.front().header.memory_warm_up.has_value());
+  EXPECT_EQ(replay.segments.front().header.memory_warm_up->bytes, std::uint64_t{3} << 20);
+
+  LaunchSettings off = settings_for(testing::scratch_dir("wall-warm-up-off"));
+  off.memory_warm_up = MemoryWarmUpMode::off;
+  EXPECT_FALSE(launch(plan, workload, off).memory_warm_up.has_value());
+  EXPECT_THROW((void)parse_memory_warm_up_mode("sometimes"), UsageError);
+  EXPECT_EQ(parse_memory_warm_up_mode("auto"), MemoryWarmUpMode::automatic);
+}
+
 TEST(LaunchWall, WithoutABandwidthModelOnlyThePaperModelIsJournaled) {
   const auto dir = testing::scratch_dir("wall-paper-only");
   const Commands commands{{"a", {"/bin/true"}}};

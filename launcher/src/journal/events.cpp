@@ -54,6 +54,11 @@ json write(const BatchStart& e) {
   if (e.emulation_ratio) out["emulation_ratio"] = *e.emulation_ratio;
   if (e.inputs) out["inputs"] = to_json(*e.inputs);
   out["slurm"] = e.slurm ? to_json(*e.slurm) : json(nullptr);
+  if (e.memory_warm_up) {
+    out["memory_warm_up"] = {{"bytes", e.memory_warm_up->bytes},
+                             {"seconds", e.memory_warm_up->seconds},
+                             {"reason", e.memory_warm_up->reason}};
+  }
   return out;
 }
 
@@ -182,6 +187,9 @@ BatchStart read_batch_start(const JsonFields& f) {
   }
   if (const auto slurm = f.object("slurm")) {
     e.slurm = SlurmStep{slurm->text("node"), slurm->text("job_id"), slurm->text("step_id")};
+  }
+  if (const auto warm_up = f.object("memory_warm_up")) {
+    e.memory_warm_up = MemoryWarmUp{count(*warm_up, "bytes"), warm_up->seconds("seconds"), warm_up->text("reason")};
   }
   return e;
 }

@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cosched/sim/engine.hpp"
@@ -33,6 +34,13 @@ class LaunchObserver : public sim::EngineObserver {
 // (--max-wait): one day. A plan whose prediction idles longer is refused before any work (launch()).
 inline constexpr double kDefaultMaxWaitSeconds = 86'400.0;
 
+// Whether the launcher touches and frees the first wave's memory just before the batch starts
+// (platform/host_memory.hpp): where the hypervisor takes back free memory (automatic), always, or never. The first
+// tasks otherwise fault their memory back in through the host, far slower than their profiles, taken back to back.
+enum class MemoryWarmUpMode { automatic, on, off };
+// "auto", "on", "off"; UsageError otherwise.
+[[nodiscard]] MemoryWarmUpMode parse_memory_warm_up_mode(std::string_view text);
+
 struct LaunchSettings {
   std::filesystem::path journal;
   bool resume = false;                 // continue `journal` instead of starting it
@@ -51,6 +59,7 @@ struct LaunchSettings {
   double max_wait_s = kDefaultMaxWaitSeconds;  // the longest idle wait the plan may ask for (finite, > 0)
   // How each task's process tree is held and ended (exec/process_tree.hpp): auto, cgroup, process-group.
   std::string containment = std::string(exec::kDefaultTreeContainment);
+  MemoryWarmUpMode memory_warm_up = MemoryWarmUpMode::automatic;
 };
 
 struct TaskDeviation {
@@ -72,6 +81,7 @@ struct LaunchSummary {
   double observed_makespan = 0.0;
   double lower_bound = 0.0;
   std::vector<TaskDeviation> tasks;
+  std::optional<MemoryWarmUp> memory_warm_up;  // done before the first tasks started, when it was
   [[nodiscard]] double ratio() const noexcept {
     return predicted_makespan > 0 ? observed_makespan / predicted_makespan : 0.0;
   }

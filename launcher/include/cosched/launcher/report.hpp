@@ -44,6 +44,9 @@ struct JournalReport {
   std::optional<BatchInputs> inputs;
   // The Slurm step of the last segment (the one that ran or resumed it last); nullopt outside Slurm.
   std::optional<SlurmStep> slurm;
+  // The memory warm-ups before the segments' first tasks, added up (bytes, seconds; the first one's reason);
+  // nullopt when no segment had one.
+  std::optional<MemoryWarmUp> memory_warm_up;
   [[nodiscard]] double ratio() const noexcept {
     return predicted_makespan > 0 ? observed_makespan / predicted_makespan : 0.0;
   }
@@ -67,5 +70,8 @@ struct DurationRatios {
 [[nodiscard]] JournalReport summarize_replay(const JournalReplay& replay);
 [[nodiscard]] nlohmann::json to_json(const JournalReport& report);
 [[nodiscard]] std::string format_report(const JournalReport& report);
+
+// "memory warm-up before the first tasks: 576 MiB touched and freed in 1.62 s (<reason>)\n".
+[[nodiscard]] std::string describe_memory_warm_up(const MemoryWarmUp& warm_up);
 
 }  // namespace cosched::launcher

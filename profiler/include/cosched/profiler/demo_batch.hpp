@@ -34,6 +34,7 @@ struct DemoOptions {
   // nine registered — the eight of Sun et al. and bw-list-lpt.
   std::vector<std::string> algorithms;
   std::filesystem::path workload;      // run_workload_demo: the user's batch of commands
+  std::string memory_warm_up = "auto";  // each launch's (launcher::parse_memory_warm_up_mode)
 };
 
 // Checks the output folder before any work: UsageError when it is a file, or (without force) a folder that

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -59,6 +60,14 @@ struct SlurmStep {
   friend bool operator==(const SlurmStep&, const SlurmStep&) = default;
 };
 
+// Memory touched and freed just before the segment's first tasks started, so that they find it resident
+// (platform/host_memory.hpp): on a VM whose hypervisor takes back free memory.
+struct MemoryWarmUp {
+  std::uint64_t bytes = 0;
+  double seconds = 0.0;
+  std::string reason;
+};
+
 struct BatchStart {
   std::string time_utc;
   std::string host;
@@ -93,6 +102,8 @@ struct BatchStart {
   std::optional<BatchInputs> inputs;
   // Written null, and read as nullopt, outside Slurm (and in journals written before it existed).
   std::optional<SlurmStep> slurm;
+  // Absent when there was none (and in journals written before it existed).
+  std::optional<MemoryWarmUp> memory_warm_up;
 };
 
 struct TaskStart {

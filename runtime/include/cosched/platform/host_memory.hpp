@@ -1,0 +1,31 @@
+#pragma once
+// Memory the hypervisor took back. A virtual machine whose balloon device offers free page reporting
+// (virtio-balloon, VIRTIO_BALLOON_F_REPORTING; Linux >= 5.7) hands blocks of free memory back to the host shortly
+// after they are freed; the next first touch of such memory faults it back in through the host, at a small
+// fraction of the memory's bandwidth (on the 2-core development VM: a 288 MiB process took 1.0-1.1 s after 6 s idle
+// and 0.27 s right after another one; docs/fidelity.md, "Memory the hypervisor took back"). A launched batch's first
+// tasks then run slower than their profiles, taken back to back, said they would. Touching the first wave's memory
+// just before the batch starts, and freeing it, leaves that much memory resident for the tasks to reuse: the
+// launcher does so where reporting is on (launcher/launch.hpp, LaunchSettings::memory_warm_up).
+#include <cstdint>
+#include <filesystem>
+#include <string>
+
+namespace cosched::platform {
+
+struct FreePageReporting {
+  bool active = false;
+  std::string evidence;  // which device says so, or why reporting is off; for people
+};
+
+// Reads `sys_root`/bus/virtio/drivers/virtio_balloon/virtio*/features (a string of '0'/'1', feature bit k at
+// position k): reporting is active when a bound balloon device has feature bit 5. No balloon driver or device:
+// inactive (bare metal, or a VM without a balloon). Never throws for a missing or unreadable tree.
+[[nodiscard]] FreePageReporting detect_free_page_reporting(const std::filesystem::path& sys_root = "/sys");
+
+// Maps `bytes` of fresh anonymous memory (advised for huge pages, as the tiered arrays are), writes one byte per
+// 4 KiB page, and unmaps it: the pages are then free and resident. Returns the seconds it took. 0 bytes: nothing,
+// 0 s. Throws ResourceError when the kernel refuses the mapping.
+[[nodiscard]] double touch_and_release(std::uint64_t bytes);
+
+}  // namespace cosched::platform

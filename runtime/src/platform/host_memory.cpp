@@ -1,0 +1,50 @@
+#include "cosched/platform/host_memory.hpp"
+
+#include <chrono>
+#include <cstddef>
+#include <fstream>
+#include <string>
+#include <system_error>
+
+#include "platform/tiers/page_mapping.hpp"
+
+namespace cosched::platform {
+
+namespace {
+
+// VIRTIO_BALLOON_F_REPORTING (include/uapi/linux/virtio_balloon.h).
+constexpr std::size_t kReportingFeatureBit = 5;
+constexpr std::size_t kPageBytes = 4096;
+
+}  // namespace
+
+FreePageReporting detect_free_page_reporting(const std::filesystem::path& sys_root) {
+  const std::filesystem::path driver = sys_root / "bus" / "virtio" / "drivers" / "virtio_balloon";
+  std::error_code error;
+  if (!std::filesystem::is_directory(driver, error)) return {false, "no virtio-balloon driver"};
+  for (std::filesystem::directory_iterator it(driver, error), end; !error && it != end; it.increment(error)) {
+    const std::string name = it->path().filename().string();
+    if (name.rfind("virtio", 0) != 0) continue;  // bind, unbind, uevent, module
+    std::ifstream features(it->path() / "features");
+    std::string bits;
+    if (!(features >> bits) || bits.size() <= kReportingFeatureBit) continue;
+    if (bits[kReportingFeatureBit] == '1') {
+      return {true, "virtio-balloon device " + name + " reports free pages to the hypervisor (feature bit 5)"};
+    }
+  }
+  return {false, "no virtio-balloon device offers free page reporting"};
+}
+
+double touch_and_release(std::uint64_t bytes) {
+  if (bytes == 0) return 0.0;
+  const auto begin = std::chrono::steady_clock::now();
+  {
+    const tiers::PageMapping mapping(static_cast<std::size_t>(bytes));
+    // volatile: the writes are the point, the compiler must not drop them for memory that is never read.
+    auto* const pages = static_cast<volatile unsigned char*>(mapping.data());
+    for (std::size_t offset = 0; offset < mapping.bytes(); offset += kPageBytes) pages[offset] = 1;
+  }
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+}
+
+}  // namespace cosched::platform
