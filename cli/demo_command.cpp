@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "launch_options.hpp"
 #include "command_registry.hpp"
 #include "cosched/common/error.hpp"
 #include "cosched/sched/algorithm.hpp"
@@ -43,11 +44,7 @@ const cosched::cli::CommandRegistration registration{"demo", [](CLI::App& app) {
   sub->add_option("--workload", flags->workload,
                   "Run your own batch of commands (workload JSON, docs/launcher.md) through the same pipeline")
       ->check(CLI::ExistingFile);
-  sub->add_option("--memory-warm-up", flags->memory_warm_up,
-                  "Before each launch, touch and free its first tasks' memory: auto (where the hypervisor takes "
-                  "back free memory), on, off (cosched launch --help)")
-      ->check(CLI::IsMember({"auto", "on", "off"}))
-      ->capture_default_str();
+  cosched::cli::add_memory_warm_up_option(*sub, flags->memory_warm_up);
   sub->callback([flags] {
     // Before any work or folder (issue #27): a stream_bench that cannot run would fail after the calibration.
     if (!flags->stream_bench.empty() && ::access(flags->stream_bench.c_str(), X_OK) != 0) {

@@ -11,6 +11,14 @@
 
 namespace cosched::cli {
 
+void add_memory_warm_up_option(CLI::App& sub, std::string& value) {
+  sub.add_option("--memory-warm-up", value,
+                 "Touch and free the first tasks' memory just before the batch starts, so they find it resident: "
+                 "auto (where the hypervisor takes back free memory: free page reporting), on, off; docs/launcher.md")
+      ->check(CLI::IsMember({"auto", "on", "off"}))
+      ->capture_default_str();
+}
+
 void add_launch_flags(CLI::App& sub, LaunchFlags& flags) {
   sub.add_option("--platform", flags.platform, "Platform TOML (cores, fast chunks, tier backend); "
                                                "default: this machine as detected");
@@ -45,11 +53,7 @@ void add_launch_flags(CLI::App& sub, LaunchFlags& flags) {
                  "process may make one, else process-group); docs/launcher.md")
       ->check(CLI::IsMember(exec::tree_containment_names()))
       ->capture_default_str();
-  sub.add_option("--memory-warm-up", flags.memory_warm_up,
-                 "Touch and free the first tasks' memory just before the batch starts, so they find it resident: "
-                 "auto (where the hypervisor takes back free memory: free page reporting), on, off; docs/launcher.md")
-      ->check(CLI::IsMember({"auto", "on", "off"}))
-      ->capture_default_str();
+  add_memory_warm_up_option(sub, flags.memory_warm_up);
   sub.add_option("--log-dir", flags.log_dir, "Task stdout/stderr (default: <journal>.logs/, one pair of files per "
                                              "attempt)");
   sub.add_flag("--fail-fast", flags.fail_fast, "Stop the batch at the first failed task");

@@ -35,6 +35,10 @@ struct LaunchFlags {
   [[nodiscard]] bool resume_given() const { return resume_option != nullptr && resume_option->count() > 0; }
 };
 
+// --memory-warm-up auto|on|off into `value` (launcher::parse_memory_warm_up_mode; docs/launcher.md).
+void add_memory_warm_up_option(CLI::App& sub, std::string& value);
+
+
 // Adds --platform, --journal, --resume, --tier-backend, --placement, --chunks, --timeout, --kill-grace,
 // --max-wait, --containment, --memory-warm-up, --log-dir, --fail-fast and --force to `sub`.
 void add_launch_flags(CLI::App& sub, LaunchFlags& flags);

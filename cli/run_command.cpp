@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "launch_options.hpp"
 #include "command_registry.hpp"
 #include "cosched/app/run_main.hpp"
 #include "cosched/common/checked.hpp"
@@ -45,6 +46,7 @@ struct RunFlags {
   std::string placement = "preferred";
   unsigned reps = 2;
   std::optional<double> timeout_s;
+  std::string memory_warm_up = "auto";
   bool dry_run = false;
   bool resume = false;
   bool force = false;
@@ -78,6 +80,7 @@ void launch_plan(const RunFlags& flags, const launcher::RunFolder& folder, const
   settings.tier = cosched::exec::make_tier_setup(platform.tier_backend, platform.emulation_ratio,
                                                  platform.chunk_bytes(), flags.placement);
   settings.clock.timeout_s = flags.timeout_s;
+  settings.memory_warm_up = launcher::parse_memory_warm_up_mode(flags.memory_warm_up);
   settings.schedule_source = folder.schedule().string();
   settings.workload_source = flags.batch;
   launcher::RunStatusLine status(stdout, ::isatty(STDOUT_FILENO) != 0);
@@ -198,6 +201,7 @@ const cosched::cli::CommandRegistration registration{"run", [](CLI::App& app) {
       ->capture_default_str();
   sub->add_option("--timeout", flags->timeout_s, "Per-task timeout in seconds (SIGTERM, then SIGKILL)")
       ->check(cosched::app::finite_positive(cosched::kMaxSeconds));
+  cosched::cli::add_memory_warm_up_option(*sub, flags->memory_warm_up);
   sub->add_flag("--slurm", flags->slurm,
                 "Inside a Slurm allocation: planned over its nodes, one job step per node (docs/cluster.md)");
   sub->callback([flags] {
