@@ -150,6 +150,7 @@ std::string swf_job_with_run_time(const std::string& run_time) {
 const std::string kIdleWait =
     "a wait in range but absurd: a start or release_s of 1e9 s (was an idle wait until killed)";
 const std::string kContainment = "an unknown process-tree containment";
+const std::string kWarmUp = "an unknown memory warm-up mode";
 // Issue 27's audit: checks before any folder (item 7's kind) in launch, not only in the demo.
 const std::string kWiderThanNode = "a plan wider than this node: no log folder left";
 // A platform of as many cores as a platform may have (4096): more than the machines the suite runs on.
@@ -622,6 +623,9 @@ std::vector<Case> make_cases() {
       {kIdleWait, kLaunch + "--max-wait 0", 2, "--max-wait"},
       {kIdleWait, kLaunch + "--max-wait nan", 2, "--max-wait"},
       {kContainment, kLaunch + "--containment jail", 2, "--containment"},
+      {kWarmUp, kLaunch + "--memory-warm-up sometimes", 2, "--memory-warm-up"},
+      {kWarmUp, kRun + "w.json --memory-warm-up sometimes", 2, "--memory-warm-up"},
+      {kWarmUp, "cosched demo --quick --memory-warm-up sometimes", 2, "--memory-warm-up"},
       {kWiderThanNode, "cosched launch s.json --workload w.json --platform huge.toml --journal r.jsonl", 4,
        "this node has", {{"huge.toml", kHugePlatform}}},
       {kWiderThanNode, "cosched launch s.json --workload w.json --platform huge.toml --journal r.jsonl --log-dir logs",
