@@ -26,11 +26,10 @@ import json
 import os
 import socket
 import statistics
-import sys
 import time
 from pathlib import Path
 
-from corun_fidelity import BenchError, Cosched, spread
+from corun_fidelity import BenchError, Cosched, closing_line, run_main, stamped_folder, spread
 
 ROOT = Path(__file__).resolve().parent.parent
 PLATFORM = ROOT / "configs" / "platforms" / "local.toml"
@@ -124,8 +123,7 @@ def parse_arguments():
     if args.quick:
         args.kernels, args.footprints_mib, args.cores = ["triad"], [64], [1]
         args.rounds, args.reps, args.warmup = 1, 1, 0
-    if args.output is None:
-        args.output = Path(f"measurer-agreement-{datetime.datetime.utcnow():%Y%m%d-%H%M%S}")
+    args.output = args.output or stamped_folder("measurer-agreement")
     return args
 
 
@@ -147,9 +145,8 @@ def main() -> int:
             rounds.append({m: profile(cosched, args.output, m, args, number) for m in order})
     points = summarize(rounds)
     print_table(points)
-    load_end = os.getloadavg()
-    print(f"\n{time.time() - started:.0f} s; load average {load_start[0]:.2f} at the start, {load_end[0]:.2f} at the "
-          f"end (1 min) on {len(os.sched_getaffinity(0))} cores; EMULATED fast tier")
+    line, load_end = closing_line(started, load_start)
+    print("\n" + line)
     document = {"benchmark": "bench/measurer_agreement.py", "date_utc": datetime.datetime.utcnow().isoformat() + "Z",
                 "host": socket.gethostname(), "platform": str(PLATFORM), "passes": PASSES, "rounds": args.rounds,
                 "reps": args.reps, "warmup": args.warmup, "load_average": {"start": load_start, "end": load_end},
@@ -160,11 +157,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(main())
-    except BenchError as failure:
-        print(f"measurer_agreement: {failure}", file=sys.stderr)
-        sys.exit(1)
-    except KeyboardInterrupt:
-        print("measurer_agreement: interrupted", file=sys.stderr)
-        sys.exit(130)
+    run_main(main, "measurer_agreement")

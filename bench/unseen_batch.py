@@ -32,11 +32,10 @@ import json
 import os
 import socket
 import statistics
-import sys
 import time
 from pathlib import Path
 
-from corun_fidelity import BenchError, Cosched
+from corun_fidelity import BenchError, Cosched, closing_line, run_main, stamped_folder
 
 ROOT = Path(__file__).resolve().parent.parent
 PLATFORM = ROOT / "configs" / "platforms" / "local.toml"
@@ -150,8 +149,7 @@ def parse_arguments():
         parser.error("--runs and --reps must be >= 1, --pause >= 0")
     if args.quick:
         args.runs, args.reps, args.pause = 1, 1, 0.0
-    if args.output is None:
-        args.output = Path(f"unseen-batch-{datetime.datetime.utcnow():%Y%m%d-%H%M%S}")
+    args.output = args.output or stamped_folder("unseen-batch")
     return args
 
 
@@ -186,9 +184,8 @@ def main() -> int:
                       f"{run[path]['wall_s']:.0f} s", flush=True)
             runs.append(run)
     summary = print_summary(runs)
-    load_end = os.getloadavg()
-    print(f"\n{time.time() - started:.0f} s; load average {load_start[0]:.2f} at the start, {load_end[0]:.2f} at the "
-          f"end (1 min) on {len(os.sched_getaffinity(0))} cores; EMULATED fast tier")
+    line, load_end = closing_line(started, load_start)
+    print("\n" + line)
     document = {"benchmark": "bench/unseen_batch.py", "date_utc": datetime.datetime.utcnow().isoformat() + "Z",
                 "host": socket.gethostname(), "platform": str(PLATFORM), "algorithm": args.algorithm,
                 "reps": args.reps, "batch": batch.read_text(), "load_average": {"start": load_start, "end": load_end},
@@ -199,11 +196,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(main())
-    except BenchError as failure:
-        print(f"unseen_batch: {failure}", file=sys.stderr)
-        sys.exit(1)
-    except KeyboardInterrupt:
-        print("unseen_batch: interrupted", file=sys.stderr)
-        sys.exit(130)
+    run_main(main, "unseen_batch")
