@@ -178,9 +178,10 @@ def main() -> int:
                            else run_command(cosched, folder, batch, cache, args))
                 run[path] = read_report(cosched, journal)
                 run[path]["wall_s"] = time.time() - path_started
+                contention = run[path]["predicted_makespan_contention"]
                 print(f"run {number}/{args.runs} {path:5s}: observed {run[path]['observed_makespan']:.3f} s, "
                       f"predicted {run[path]['predicted_makespan']:.3f} s (paper), "
-                      f"{run[path]['predicted_makespan_contention']} s (contention-aware); "
+                      f"{'n/a' if contention is None else f'{contention:.3f} s'} (contention-aware); "
                       f"{run[path]['wall_s']:.0f} s", flush=True)
             runs.append(run)
     summary = print_summary(runs)
