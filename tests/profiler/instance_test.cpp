@@ -211,7 +211,8 @@ TEST(Instance, KernelsWithoutAFixedCostAreTheWorkloadsStreamKernelsProfiledWitho
   ProfileRow triad{{"triad", footprint, 1, 0}, 0.5, 0.4, 0.6, 3, 1.0};
   ProfileRow copy{{"copy", footprint, 1, 0}, 0.5, 0.4, 0.6, 3, 1.0};
   ProfileRow scale{{"scale", footprint, 1, 0}, 0.5, 0.4, 0.6, 3, 1.0};
-  ProfileRow failed_add{{"add", footprint, 1, 0}, 0.0, 0.0, 0.0, 0, 0.0, "exit-3"};
+  ProfileRow failed_add{{"add", footprint, 1, 0}, 0.5, 0.4, 0.6, 3, 1.0};
+  failed_add.status = "exit-3";
   copy.fixed_s = 0.2;
   ProfileSet set;
   set.add({triad, copy, scale, failed_add}, small_platform().chunk_bytes());
