@@ -561,9 +561,13 @@ def parse_arguments():
         parser.error("--mixes and --reps must be >= 1, --noise-launches and --drift-every >= 0")
     if args.noise_launches in (1, 2):
         parser.error("--noise-launches: at least 3 launches make a spread (0: no noise floor)")
-    if args.output is None:
-        args.output = Path(f"corun-fidelity-{datetime.datetime.utcnow():%Y%m%d-%H%M%S}")
+    args.output = args.output or stamped_folder("corun-fidelity")
     return args
+
+
+def stamped_folder(prefix: str) -> Path:
+    """A benchmark's default output folder: PREFIX-<UTC time>."""
+    return Path(f"{prefix}-{datetime.datetime.utcnow():%Y%m%d-%H%M%S}")
 
 
 def main() -> int:
@@ -640,12 +644,26 @@ def main() -> int:
     return 0
 
 
-if __name__ == "__main__":
+def run_main(main, name: str) -> None:
+    """A benchmark's entry point (this one's, and those that import it): main's exit code; a BenchError is one line
+    on stderr and exit 1, Ctrl-C exit 130."""
     try:
         sys.exit(main())
     except BenchError as failure:
-        print(f"corun_fidelity: {failure}", file=sys.stderr)
+        print(f"{name}: {failure}", file=sys.stderr)
         sys.exit(1)
     except KeyboardInterrupt:
-        print("corun_fidelity: interrupted", file=sys.stderr)
+        print(f"{name}: interrupted", file=sys.stderr)
         sys.exit(130)
+
+
+def closing_line(started: float, load_start: tuple) -> tuple:
+    """The last line of an emulated-tier benchmark (wall time, load average at the start and end, cores) and the
+    load average at the end."""
+    load_end = os.getloadavg()
+    return (f"{time.time() - started:.0f} s; load average {load_start[0]:.2f} at the start, {load_end[0]:.2f} at "
+            f"the end (1 min) on {len(os.sched_getaffinity(0))} cores; {EMULATED}", load_end)
+
+
+if __name__ == "__main__":
+    run_main(main, "corun_fidelity")

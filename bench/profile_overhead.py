@@ -11,7 +11,8 @@ build and the median over the rounds of the ratio of wall times (after / before)
     bench/profile_overhead.py --before ../main/build/bin/cosched --after build/bin/cosched --rounds 3
     bench/profile_overhead.py --sweeps quick --rounds 1      # a few seconds: checks the script and the build
 
-Sweeps (--sweeps, comma-separated): readme (the README's example), triad-local (configs/profiles/
+Sweeps (--sweeps, comma-separated): readme (the stream sweep the README's table showed until issue 24: triad,
+64 and 256 MiB, chunks 0..20, 3 reps), triad-local (configs/profiles/
 triad-local.toml), stencil, spmv, gemm, gups (docs/profiler.md, "The roofline kernels": 96 MiB, cores 1-2, chunks
 0..6, 10 reps after 3 warm-ups), quick (a small triad and stencil sweep).
 """

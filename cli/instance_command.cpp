@@ -1,6 +1,7 @@
 // `cosched instance`: a workload (kernel x footprint x count) plus profile tables -> the Instance JSON of the
 // scheduling core (docs/formats.md), unmeasured grid points filled by monotone interpolation (docs/profiler.md).
 #include <fmt/core.h>
+#include <fmt/ranges.h>
 
 #include <filesystem>
 #include <memory>
@@ -42,9 +43,17 @@ void run_instance_command(const InstanceFlags& flags) {
     (void)cosched::config::check_node_model_age(node, stderr);
     bandwidth = prof::node_bandwidth(node);
   }
-  const auto instance = prof::build_instance(workload, prof::load_profile_set(paths), platform,
-                                             bandwidth ? &*bandwidth : nullptr);
+  const prof::ProfileSet profiles = prof::load_profile_set(paths);
+  const auto instance = prof::build_instance(workload, profiles, platform, bandwidth ? &*bandwidth : nullptr);
   cosched::write_text_file(flags.output, cosched::sched::instance_to_json(instance) + "\n", overwrite, "instance");
+  // Kernel tasks run as processes when launched: a profile without fixed costs predicts them too short (issue #24).
+  if (const auto kernels = prof::kernels_without_fixed_cost(workload, profiles); !kernels.empty()) {
+    fmt::print(stderr,
+               "note: the profile of {} has no fixed cost per run (fixed_s): launched, these tasks also start, "
+               "allocate, first-touch and validate, so launch predictions will be short; to profile for a launch: "
+               "cosched profile --measurer process --passes 1,N (docs/profiler.md)\n",
+               fmt::join(kernels, ", "));
+  }
   if (flags.output == "-") return;
   fmt::print(stderr, "instance: {} tasks, resources cores={} fast_chunks={}, {}, into {}\n", instance.task_count(),
              platform.cores, platform.fast_chunks,

@@ -1,6 +1,6 @@
 // `cosched launch`: run a list or pack schedule on this node's cores and memory tiers, journal it, and compare
-// the observed makespan with the predicted ones — the paper model's and, when the instance has a bandwidth model,
-// the contention-aware one (docs/launcher.md).
+// the observed makespan with the predicted ones — the paper model's and, when the schedule (or the instance) carries
+// a bandwidth model, the contention-aware one (docs/launcher.md).
 #include <fmt/core.h>
 #include <fmt/ranges.h>
 
@@ -84,7 +84,8 @@ const cosched::cli::CommandRegistration registration{"launch", [](CLI::App& app)
   auto* sub = app.add_subcommand("launch", "Run a schedule on this node's cores and memory tiers, journaled");
   auto flags = std::make_shared<LaunchCommandFlags>();
   sub->add_option("schedule", flags->schedule,
-                  "Schedule JSON (cosched plan); with --slurm, the plan folder of `cosched plan --nodes N`")
+                  "Schedule JSON (cosched plan; it carries its instance's bandwidth model, if any, for the "
+                  "contention-aware prediction); with --slurm, the plan folder of `cosched plan --nodes N`")
       ->required();
   sub->add_option("--workload", flags->workload,
                   "What each task id runs: workload TOML, Instance JSON of `cosched instance`, or command JSON "
@@ -92,8 +93,9 @@ const cosched::cli::CommandRegistration registration{"launch", [](CLI::App& app)
   sub->add_flag("--slurm", flags->slurm,
                 "Inside a Slurm allocation: one job step per node of the plan folder, merged report "
                 "(docs/cluster.md)");
-  sub->add_option("--instance", flags->instance, "Instance JSON the schedule came from (checks the schedule; its bandwidth model, "
-                                                 "if any, gives the contention-aware prediction)");
+  sub->add_option("--instance", flags->instance,
+                  "Instance JSON the schedule came from (checks the schedule; its bandwidth model, if any, gives the "
+                  "contention-aware prediction in place of the one the schedule carries)");
   sub->add_option("--policy", flags->policy, "auto | list | pack")->capture_default_str();
   cosched::cli::add_launch_flags(*sub, flags->run);
   sub->callback([flags] { run_launch(*flags); });

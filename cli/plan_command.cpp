@@ -92,7 +92,9 @@ const cosched::cli::CommandRegistration registration{"plan", [](CLI::App& app) {
       ->check(cosched::app::finite_positive(cosched::sched::kMaxSearchBudgetMs));
   sub->add_option("--seed", options->limits.seed, "Seed of a searching algorithm's random choices")
       ->capture_default_str();
-  sub->add_option("-o,--output", options->output, "Write the Schedule JSON here (default -: stdout)");
+  sub->add_option("-o,--output", options->output,
+                  "Write the Schedule JSON here (default -: stdout); it carries the instance's bandwidth model and "
+                  "each task's traffic, if the instance has them");
   sub->add_flag("--force", options->force, "Replace an existing --output file (or plan folder)");
   sub->add_option("--nodes", options->nodes,
                   "Split the batch over N identical nodes: --output names a folder with one schedule per node and "

@@ -80,8 +80,9 @@ std::string describe_predictions(const sim::LaunchPlan& plan, bool instance_give
                        "bandwidth model ({})",
                        build_hint);
   }
-  return fmt::format("predictions: paper model; contention-aware prediction unavailable: no instance given (pass "
-                     "--instance, or the Instance JSON as --workload; for its bandwidth model {})",
+  return fmt::format("predictions: paper model; contention-aware prediction unavailable: the schedule carries no "
+                     "bandwidth model and no instance was given (plan from an instance that has one, or pass "
+                     "--instance; {})",
                      build_hint);
 }
 

@@ -127,6 +127,19 @@ std::vector<double> task_time_table(const ProfileSet& profiles, const std::strin
   return times;
 }
 
+std::vector<std::string> kernels_without_fixed_cost(const config::Workload& workload, const ProfileSet& profiles) {
+  std::set<std::string> kernels;
+  for (const auto& task : workload.tasks) {
+    if (task.is_stream()) kernels.insert(task.kernel);
+  }
+  std::set<std::string> without;
+  for (const auto& entry : profiles.entries) {
+    const ProfileRow& row = entry.row;
+    if (row.ok() && !row.fixed_s && kernels.count(row.point.kernel) != 0) without.insert(row.point.kernel);
+  }
+  return {without.begin(), without.end()};
+}
+
 sched::TrafficTable task_traffic_table(const config::WorkloadTask& task, const NodeBandwidth& node,
                                        const config::PlatformConfig& platform) {
   const unsigned max_chunks = platform.fast_chunks;

@@ -116,6 +116,14 @@ TEST_F(LauncherCli, SaysWhichPredictionsItShowsAndReportsBoth) {
   const CommandResult report = run("report model.jsonl --json");
   EXPECT_EQ(report.out.find("\"error_contention\": null"), std::string::npos) << report.out;
 
+  // A schedule planned from that instance carries its model: launched alone (a workload that only says what the
+  // tasks run, no --instance), it predicts contention too, and so does its report.
+  expect_output("plan --instance inst.json --algorithm t-list-lpt --output planned.json", "");
+  expect_output("launch planned.json --workload w.json --journal carried.jsonl",
+                "predictions: paper model and contention-aware (fluid model over the memory pools dram; 1 of 2 "
+                "tasks with known traffic)");
+  expect_output("report carried.jsonl --json", "\"predicted_makespan_contention\": 0.2");
+
   // The same instance without its model: one line says why the second prediction is missing.
   write("plain.json", R"({"resources":[{"name":"cores","capacity":1}],"tasks":[)"
                       R"({"id":"a","command":["/bin/true"],"times":[null,0.1]},)"
@@ -125,7 +133,8 @@ TEST_F(LauncherCli, SaysWhichPredictionsItShowsAndReportsBoth) {
                 "`cosched instance --node FILE`; make FILE with `cosched calibrate`)");
   expect_output("report plain.jsonl --json", "\"error_contention\": null");
   expect_output("launch s.json --workload w.json --journal none.jsonl",
-                "contention-aware prediction unavailable: no instance given");
+                "contention-aware prediction unavailable: the schedule carries no bandwidth model and no "
+                "instance was given");
 }
 
 TEST_F(LauncherCli, AScheduleTaskTheInstanceDoesNotHaveIsAnInputError) {

@@ -204,6 +204,29 @@ TEST(Instance, ATaskTakesItsFixedCostPlusItsPassesTimesTheCostOfAPass) {
   EXPECT_DOUBLE_EQ(task_time_table(without, "triad", footprint, platform, 20)[1 * 11 + 0], 20 * 0.5);
 }
 
+// `cosched instance` says which kernels a launch will find slower than predicted: those whose rows lack a fixed
+// cost; a kernel the workload does not run, a failed row or a command does not count.
+TEST(Instance, KernelsWithoutAFixedCostAreTheWorkloadsStreamKernelsProfiledWithoutOne) {
+  const std::uint64_t footprint = 40 * kMiB;
+  ProfileRow triad{{"triad", footprint, 1, 0}, 0.5, 0.4, 0.6, 3, 1.0};
+  ProfileRow copy{{"copy", footprint, 1, 0}, 0.5, 0.4, 0.6, 3, 1.0};
+  ProfileRow scale{{"scale", footprint, 1, 0}, 0.5, 0.4, 0.6, 3, 1.0};
+  ProfileRow failed_add{{"add", footprint, 1, 0}, 0.5, 0.4, 0.6, 3, 1.0};
+  failed_add.status = "exit-3";
+  copy.fixed_s = 0.2;
+  ProfileSet set;
+  set.add({triad, copy, scale, failed_add}, small_platform().chunk_bytes());
+  config::Workload workload = stream_workload("triad", footprint, 2, 20);
+  config::add_stream_tasks(workload, {"copy", footprint, 1, 20});
+  config::add_stream_tasks(workload, {"add", footprint, 1, 20});
+  workload.tasks.push_back({"cmd", "", 0, 1, {"/bin/true"}, std::nullopt});
+  EXPECT_EQ(kernels_without_fixed_cost(workload, set), std::vector<std::string>{"triad"});
+  triad.fixed_s = 0.1;
+  ProfileSet all_fixed;
+  all_fixed.add({triad, copy}, small_platform().chunk_bytes());
+  EXPECT_TRUE(kernels_without_fixed_cost(workload, all_fixed).empty());
+}
+
 // A footprint between two profiled ones: each neighbour's grid at the same fast fractions, linear in the
 // footprint. Outside the profiled range (or for a command, whose footprint only names its fast share) it is an
 // input error.

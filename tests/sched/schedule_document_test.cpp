@@ -25,6 +25,33 @@ std::string with_tasks(const std::string& tasks) {
 }
 
 const std::string kTaskA = R"({"id": "a", "alloc": [1, 0], "start": 0, "duration": 1})";
+const char* const kDramModel = R"("bandwidth": {"pools": [{"name": "dram", "cores": [1], "bytes_per_s": [1e10]}]})";
+
+// A schedule of an instance with a bandwidth model carries the model and each task's traffic at its allocation, and
+// reads them back exactly; an instance without one writes neither.
+TEST(ScheduleDocumentTest, CarriesTheInstancesBandwidthModelAndEachTasksTrafficAtItsAllocation) {
+  const Instance instance = testing::with_random_traffic(testing::random_dense_instance(23, {3, 2}, 6), 23, 2);
+  const PlanResult result = plan(find_algorithm("t-list-lpt"), instance, lower_bound(instance));
+  const std::string text = schedule_document_to_json(make_schedule_document(instance, result.schedule));
+  const ScheduleDocument read = parse_schedule_document(text, "s.json");
+  ASSERT_EQ(read.bandwidth.pools.size(), 2U);
+  EXPECT_EQ(read.bandwidth.pools[0].name, instance.bandwidth().pools[0].name);
+  EXPECT_EQ(read.bandwidth.pools[0].bytes_per_s, instance.bandwidth().pools[0].bytes_per_s);
+  std::size_t with_traffic = 0;
+  for (std::size_t j = 0; j < read.tasks.size(); ++j) {
+    EXPECT_EQ(read.tasks[j].traffic_bytes, instance.traffic(j, result.schedule.tasks[j].alloc)) << read.tasks[j].id;
+    with_traffic += read.tasks[j].traffic_bytes.empty() ? 0 : 1;
+  }
+  EXPECT_GT(with_traffic, 0U);
+  EXPECT_EQ(schedule_document_to_json(read), text) << "written again, the same text";
+
+  const Instance plain = testing::random_dense_instance(23, {3, 2}, 6);
+  const std::string plain_text =
+      schedule_document_to_json(make_schedule_document(plain, plan(find_algorithm("t-list-lpt"), plain,
+                                                                    lower_bound(plain)).schedule));
+  EXPECT_EQ(plain_text.find("bandwidth"), std::string::npos) << plain_text;
+  EXPECT_EQ(plain_text.find("traffic_bytes"), std::string::npos) << plain_text;
+}
 
 TEST(ScheduleDocumentTest, WriterRecordsTheResourcesAndReadsBackExactly) {
   const Instance instance = testing::random_dense_instance(21, {3, 2}, 5);
@@ -111,7 +138,30 @@ INSTANTIATE_TEST_SUITE_P(
                             "tasks": [{"id": "a", "alloc": [5], "start": 0, "duration": 1}]})",
                         "s.json: task \"a\": alloc[0] = 5 is above the capacity 4 of \"cores\""},
         BadScheduleCase{"makespan_infinite_as_string", R"({"algorithm": "x", "makespan": "inf", "tasks": []})",
-                        "s.json: \"makespan\" is not a number"}),
+                        "s.json: \"makespan\" is not a number"},
+        BadScheduleCase{"traffic_without_model",
+                        with_tasks(R"({"id": "a", "alloc": [1], "start": 0, "duration": 1,
+                                      "traffic_bytes": {"dram": 1e9}})"),
+                        "s.json: task \"a\": traffic_bytes: the document has no \"bandwidth\" model naming the "
+                        "memory pools"},
+        BadScheduleCase{"traffic_missing_a_pool",
+                        std::string(R"({"algorithm": "x", )") + kDramModel +
+                            R"(, "tasks": [{"id": "a", "alloc": [1], "start": 0, "duration": 1,
+                                           "traffic_bytes": {}}]})",
+                        "s.json: task \"a\": traffic_bytes: missing \"dram\""},
+        BadScheduleCase{"traffic_of_another_pool",
+                        std::string(R"({"algorithm": "x", )") + kDramModel +
+                            R"(, "tasks": [{"id": "a", "alloc": [1], "start": 0, "duration": 1,
+                                           "traffic_bytes": {"dram": 1, "hbm": 2}}]})",
+                        "s.json: task \"a\": traffic_bytes: \"hbm\" is not a pool of the bandwidth model"},
+        BadScheduleCase{"negative_traffic",
+                        std::string(R"({"algorithm": "x", )") + kDramModel +
+                            R"(, "tasks": [{"id": "a", "alloc": [1], "start": 0, "duration": 1,
+                                           "traffic_bytes": {"dram": -1}}]})",
+                        "s.json: task \"a\": traffic_bytes: dram must be finite, >= 0 and <= 1e+21, got -1"},
+        BadScheduleCase{"bad_model",
+                        R"({"algorithm": "x", "bandwidth": {"pools": [], "speed": 1}, "tasks": []})",
+                        "s.json: bandwidth: unknown key \"speed\" (known: pools, provenance)"}),
     [](const auto& test) { return std::string(test.param.name); });
 
 TEST(ScheduleDocumentTest, MatchingRefusesAScheduleMadeForOtherResources) {

@@ -7,9 +7,12 @@
 #include <string>
 
 #include "cosched/common/error.hpp"
-#include "cosched/sim/prediction.hpp"
+#include "cosched/sched/algorithm.hpp"
+#include "cosched/sched/allocation.hpp"
+#include "cosched/sched/schedule_document.hpp"
 #include "cosched/sim/plan.hpp"
 #include "cosched/sim/prediction.hpp"
+#include "support/files.hpp"
 #include "test_support.hpp"
 
 namespace cosched::sim {
@@ -41,6 +44,50 @@ TEST(PlanBandwidth, APlanFromAScheduleCarriesTheModelAndEachTasksDemand) {
   std::size_t with_traffic = 0;
   for (const PlannedTask& task : plan.tasks) with_traffic += task.flow.bytes_per_s[0] + task.flow.bytes_per_s[1] > 0;
   EXPECT_GT(with_traffic, 0U);
+}
+
+// The Schedule JSON carries the model (docs/formats.md): a plan read from the file alone, as `cosched launch s.json
+// --workload W` reads it, has the instance's pools and exactly the demands plan_from_schedule gives, so both predict
+// the same contention-aware makespan.
+TEST(PlanBandwidth, AScheduleFileCarriesTheModelAndPredictsWhatTheInstanceDoes) {
+  const sched::Instance instance = instance_with_traffic(8);
+  const auto dir = test_support::scratch_dir();
+  for (const char* algorithm : {"t-list-lpt", "d-pack-ff"}) {
+    const auto result = sched::plan(sched::find_algorithm(algorithm), instance, sched::lower_bound(instance));
+    const LaunchPlan from_instance = plan_from_schedule(instance, result.schedule);
+    const auto file = test_support::write_file(
+        dir / (std::string(algorithm) + ".json"),
+        sched::schedule_document_to_json(sched::make_schedule_document(instance, result.schedule)));
+    std::vector<std::string> names;
+    std::vector<int> capacities;
+    for (const auto& resource : instance.resources()) {
+      names.push_back(resource.name);
+      capacities.push_back(resource.capacity);
+    }
+    const LaunchPlan from_file = load_schedule_plan(file, names, capacities);
+    ASSERT_EQ(from_file.bandwidth.pools.size(), 2U) << algorithm;
+    EXPECT_EQ(from_file.bandwidth.pools[1].bytes_per_s, instance.bandwidth().pools[1].bytes_per_s);
+    ASSERT_EQ(from_file.tasks.size(), from_instance.tasks.size());
+    for (std::size_t j = 0; j < from_file.tasks.size(); ++j) {
+      EXPECT_EQ(from_file.tasks[j].flow.bytes_per_s, from_instance.tasks[j].flow.bytes_per_s) << from_file.tasks[j].id;
+      EXPECT_EQ(from_file.tasks[j].flow.cores, from_instance.tasks[j].flow.cores) << from_file.tasks[j].id;
+      EXPECT_EQ(from_file.tasks[j].flow.streaming_share, from_instance.tasks[j].flow.streaming_share);
+    }
+    EXPECT_EQ(predict_contention(from_file, "auto").observed_makespan,
+              predict_contention(from_instance, "auto").observed_makespan)
+        << algorithm;
+  }
+}
+
+// A schedule written before schedules carried the model (or of an instance without one) still reads: no model.
+TEST(PlanBandwidth, AScheduleFileWithoutAModelReadsWithNone) {
+  const auto file = test_support::write_file(
+      test_support::scratch_dir() / "old.json",
+      R"({"algorithm": "x", "tasks": [{"id": "a", "alloc": [1, 0], "start": 0, "duration": 1}]})");
+  const LaunchPlan plan = load_schedule_plan(file, {"cores", "fast_chunks"}, {2, 4});
+  EXPECT_TRUE(plan.bandwidth.empty());
+  ASSERT_EQ(plan.tasks.size(), 1U);
+  EXPECT_TRUE(plan.tasks[0].flow.bytes_per_s.empty());
 }
 
 TEST(PlanBandwidth, WithoutAModelTheDemandsAreEmpty) {

@@ -143,4 +143,13 @@ FlowDemand flow_of_task(const BandwidthModel& model, std::vector<double> average
   return {std::move(average_bytes_per_s), cores, share};
 }
 
+FlowDemand flow_of_traffic(const BandwidthModel& model, std::span<const double> traffic_bytes, double seconds,
+                           double cores) {
+  std::vector<double> average(model.pools.size(), 0.0);
+  if (traffic_bytes.empty() || !(seconds > 0.0) || std::isinf(seconds)) return {std::move(average), cores, 1.0};
+  assert(traffic_bytes.size() == model.pools.size());
+  for (std::size_t q = 0; q < average.size(); ++q) average[q] = traffic_bytes[q] / seconds;
+  return flow_of_task(model, std::move(average), cores);
+}
+
 }  // namespace cosched::sched

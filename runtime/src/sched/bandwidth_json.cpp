@@ -24,6 +24,32 @@ std::vector<double> numbers(const json& value, const Range& range, const std::st
   return out;
 }
 
+// The members of `object` (at `here`), one per pool of `model` in the model's order, each read by `read(value,
+// pool name)`: a pool the object does not name, or a name the model does not have, is an InputError.
+template <class Value, class Read>
+std::vector<Value> per_pool(const json& object, const BandwidthModel& model, const std::string& here, Read read) {
+  require_json_object(object, here);
+  if (model.empty()) throw InputError(here, "the document has no \"bandwidth\" model naming the memory pools");
+  std::vector<Value> values;
+  values.reserve(model.pools.size());
+  for (const auto& pool : model.pools) values.push_back(read(json_member(object, pool.name, here), pool.name));
+  if (object.size() != model.pools.size()) {
+    for (const auto& member : object.items()) {
+      bool known = false;
+      for (const auto& pool : model.pools) known = known || pool.name == member.key();
+      if (!known) throw InputError(here, fmt::format("\"{}\" is not a pool of the bandwidth model", member.key()));
+    }
+  }
+  return values;
+}
+
+template <class Values>
+json per_pool_to_json(const Values& values, const BandwidthModel& model) {
+  json object = json::object();
+  for (std::size_t q = 0; q < values.size(); ++q) object[model.pools[q].name] = values[q];
+  return object;
+}
+
 }  // namespace
 
 BandwidthModel bandwidth_from_json(const json& object, const std::string& source) {
@@ -71,31 +97,30 @@ json bandwidth_to_json(const BandwidthModel& model) {
 std::shared_ptr<const TrafficTable> traffic_from_json(const json& object, const BandwidthModel& model,
                                                       std::size_t entries, const std::string& where) {
   const std::string here = where + ": traffic_bytes";
-  require_json_object(object, here);
-  if (model.empty()) throw InputError(here, "the instance has no \"bandwidth\" model naming the memory pools");
-  auto traffic = std::make_shared<TrafficTable>();
-  for (const auto& pool : model.pools) {
-    const json& values = json_member(object, pool.name, here);
-    traffic->push_back(numbers(values, non_negative_up_to(kMaxTrafficBytes), here, pool.name));
-    if (traffic->back().size() != entries) {
-      throw InputError(here, fmt::format("pool \"{}\" has {} entries, expected {} (one per allocation vector)",
-                                         pool.name, traffic->back().size(), entries));
-    }
-  }
-  if (object.size() != model.pools.size()) {
-    for (const auto& member : object.items()) {
-      bool known = false;
-      for (const auto& pool : model.pools) known = known || pool.name == member.key();
-      if (!known) throw InputError(here, fmt::format("\"{}\" is not a pool of the bandwidth model", member.key()));
-    }
-  }
-  return traffic;
+  return std::make_shared<TrafficTable>(per_pool<std::vector<double>>(
+      object, model, here, [&](const json& values, const std::string& pool) {
+        std::vector<double> row = numbers(values, non_negative_up_to(kMaxTrafficBytes), here, pool);
+        if (row.size() != entries) {
+          throw InputError(here, fmt::format("pool \"{}\" has {} entries, expected {} (one per allocation vector)",
+                                             pool, row.size(), entries));
+        }
+        return row;
+      }));
 }
 
 json traffic_to_json(const TrafficTable& traffic, const BandwidthModel& model) {
-  json object = json::object();
-  for (std::size_t q = 0; q < traffic.size(); ++q) object[model.pools[q].name] = traffic[q];
-  return object;
+  return per_pool_to_json(traffic, model);
+}
+
+std::vector<double> traffic_at_from_json(const json& object, const BandwidthModel& model, const std::string& where) {
+  const std::string here = where + ": traffic_bytes";
+  return per_pool<double>(object, model, here, [&](const json& value, const std::string& pool) {
+    return json_to_number(value, non_negative_up_to(kMaxTrafficBytes), here, pool);
+  });
+}
+
+json traffic_at_to_json(const std::vector<double>& traffic, const BandwidthModel& model) {
+  return per_pool_to_json(traffic, model);
 }
 
 }  // namespace cosched::sched::detail

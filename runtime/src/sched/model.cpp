@@ -195,14 +195,17 @@ void Instance::check_traffic(const TrafficTable& traffic, const std::string& whe
 }
 
 FlowDemand Instance::demand(std::size_t task, std::span<const int> alloc) const {
-  const double cores = std::max(1, alloc[0]);
-  std::vector<double> average(bandwidth_.pools.size(), 0.0);
+  return flow_of_traffic(bandwidth_, traffic(task, alloc), time(task, alloc), std::max(1, alloc[0]));
+}
+
+std::vector<double> Instance::traffic(std::size_t task, std::span<const int> alloc) const {
   const Task& entry = tasks_[task];
-  const double seconds = time(task, alloc);
-  if (entry.traffic == nullptr || !(seconds > 0.0) || std::isinf(seconds)) return {std::move(average), cores, 1.0};
+  if (entry.traffic == nullptr) return {};
   const std::size_t index = space_.index_of(alloc);
-  for (std::size_t q = 0; q < average.size(); ++q) average[q] = (*entry.traffic)[q][index] / seconds;
-  return flow_of_task(bandwidth_, std::move(average), cores);
+  std::vector<double> bytes;
+  bytes.reserve(entry.traffic->size());
+  for (const auto& pool : *entry.traffic) bytes.push_back(pool[index]);
+  return bytes;
 }
 
 std::vector<int> capacities_of(const std::vector<Resource>& resources) {

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <limits>
 #include <optional>
 #include <unordered_map>
@@ -12,6 +13,7 @@
 #include "cosched/common/json_input.hpp"
 #include "cosched/common/text_file.hpp"
 #include "cosched/sched/io.hpp"
+#include "sched/bandwidth_json.hpp"
 #include "sched/json_parts.hpp"
 
 namespace cosched::sched {
@@ -60,7 +62,7 @@ void check_alloc_lengths(const ScheduleDocument& document, const std::string& so
   if (document.tasks.empty()) return;
   const std::size_t expected =
       document.resources.empty() ? document.tasks.front().task.alloc.size() : document.resources.size();
-  for (const auto& [id, task] : document.tasks) {
+  for (const auto& [id, task, traffic] : document.tasks) {
     const std::string where = fmt::format("{}: task \"{}\"", source, id);
     if (task.alloc.size() != expected) {
       throw InputError(where, document.resources.empty()
@@ -96,13 +98,20 @@ ScheduleDocument parse_schedule_document(std::string_view text, const std::strin
   if (const json* resources = find_json_member(root, "resources", source)) {
     document.resources = detail::resources_from_json(*resources, source);
   }
+  if (const json* bandwidth = find_json_member(root, "bandwidth", source)) {
+    document.bandwidth = detail::bandwidth_from_json(*bandwidth, source);
+  }
   const json& array = json_to_array(json_member(root, "tasks", source), source, "\"tasks\"");
   std::unordered_map<std::string, std::size_t> seen;
   for (std::size_t k = 0; k < array.size(); ++k) {
     std::string id = detail::task_id_from_json(array[k], source, k);
     const std::string where = fmt::format("{}: task \"{}\"", source, id);
     if (!seen.emplace(id, k).second) throw InputError(where, "scheduled twice");
-    document.tasks.push_back({std::move(id), parse_task(array[k], array.size(), where)});
+    std::vector<double> traffic;
+    if (const json* object = find_json_member(array[k], "traffic_bytes", where)) {
+      traffic = detail::traffic_at_from_json(*object, document.bandwidth, where);
+    }
+    document.tasks.push_back({std::move(id), parse_task(array[k], array.size(), where), std::move(traffic)});
   }
   check_alloc_lengths(document, source);
   check_packs(document, source);
@@ -137,11 +146,15 @@ std::string schedule_document_to_json(const ScheduleDocument& document) {
   if (!document.resources.empty()) {
     text += fmt::format("  \"resources\": {},\n", detail::resources_to_json<ordered>(document.resources).dump());
   }
+  if (!document.bandwidth.empty()) {
+    text += fmt::format("  \"bandwidth\": {},\n", detail::bandwidth_to_json(document.bandwidth).dump());
+  }
   text += "  \"tasks\": [";
   for (std::size_t j = 0; j < document.tasks.size(); ++j) {
-    const auto& [id, task] = document.tasks[j];
+    const auto& [id, task, traffic] = document.tasks[j];
     ordered entry = {{"id", id}, {"alloc", task.alloc}, {"start", task.start}, {"duration", task.duration}};
     if (task.pack >= 0) entry["pack"] = task.pack;
+    if (!traffic.empty()) entry["traffic_bytes"] = detail::traffic_at_to_json(traffic, document.bandwidth);
     text += fmt::format("{}\n    {}", j == 0 ? "" : ",", entry.dump());
   }
   text += document.tasks.empty() ? "]\n}" : "\n  ]\n}";
@@ -156,10 +169,18 @@ ScheduleDocument make_schedule_document(const Instance& instance, const Schedule
   document.weighted_completion_sum = weighted_completion_sum(instance, schedule.tasks);
   document.lower_bound_weighted_completion = schedule.lower_bound_weighted_completion;
   document.resources = instance.resources();
+  document.bandwidth = instance.bandwidth();
   for (std::size_t j = 0; j < schedule.tasks.size(); ++j) {
-    document.tasks.push_back({instance.tasks()[j].id, schedule.tasks[j]});
+    std::vector<double> traffic =
+        document.bandwidth.empty() ? std::vector<double>{} : instance.traffic(j, schedule.tasks[j].alloc);
+    document.tasks.push_back({instance.tasks()[j].id, schedule.tasks[j], std::move(traffic)});
   }
   return document;
+}
+
+FlowDemand scheduled_demand(const ScheduleDocument& document, const ScheduleEntry& entry) {
+  return flow_of_traffic(document.bandwidth, entry.traffic_bytes, entry.task.duration,
+                         std::max(1, entry.task.alloc.front()));
 }
 
 Schedule match_schedule(const ScheduleDocument& document, const Instance& instance, const std::string& source) {
@@ -183,7 +204,7 @@ Schedule match_schedule(const ScheduleDocument& document, const Instance& instan
   schedule.lower_bound_weighted_completion = document.lower_bound_weighted_completion;
   schedule.tasks.resize(instance.task_count());
   std::vector<bool> present(instance.task_count(), false);
-  for (const auto& [id, task] : document.tasks) {
+  for (const auto& [id, task, traffic] : document.tasks) {
     const std::string where = fmt::format("{}: task \"{}\"", source, id);
     const auto it = index_of.find(id);
     if (it == index_of.end()) throw InputError(where, "not in the instance");

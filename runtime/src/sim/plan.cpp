@@ -125,7 +125,11 @@ LaunchPlan load_schedule_plan(const std::filesystem::path& path, std::vector<std
   plan.algorithm = document.algorithm;
   plan.lower_bound = document.lower_bound;
   use_resources(plan, resources);
-  for (const auto& [id, scheduled] : document.tasks) {
+  // The model the schedule carries (docs/formats.md): a launch of the file alone still predicts contention.
+  plan.bandwidth = document.bandwidth;
+  for (const auto& entry : document.tasks) {
+    const std::string& id = entry.id;
+    const sched::ScheduledTask& scheduled = entry.task;
     const std::string where = fmt::format("{}: task \"{}\"", file, id);
     for (std::size_t i = 0; i < scheduled.alloc.size(); ++i) {
       if (scheduled.alloc[i] > plan.capacities[i]) {
@@ -134,7 +138,8 @@ LaunchPlan load_schedule_plan(const std::filesystem::path& path, std::vector<std
       }
     }
     if (scheduled.alloc.front() < 1) throw InputError(where, "a task needs at least one core (alloc[0] >= 1)");
-    plan.tasks.push_back({id, scheduled.alloc, scheduled.start, scheduled.duration, scheduled.pack, {}});
+    plan.tasks.push_back({id, scheduled.alloc, scheduled.start, scheduled.duration, scheduled.pack,
+                          plan.bandwidth.empty() ? sched::FlowDemand{} : sched::scheduled_demand(document, entry)});
   }
   return plan;
 }

@@ -1,6 +1,7 @@
 // Instance JSON and Schedule JSON (docs/formats.md), SWF traces.
 #include "cosched/sched/cluster_manifest.hpp"
 #include "cosched/sched/io.hpp"
+#include "cosched/sched/schedule_document.hpp"
 #include "cosched/sched/online/jobs_csv.hpp"
 #include "cosched/sched/online/swf.hpp"
 #include "targets.hpp"
@@ -26,7 +27,14 @@ const sched::Instance& fixed_instance() {
 void instance_json(std::string_view input) { (void)sched::parse_instance(input, "fuzz-instance.json"); }
 
 void schedule_json(std::string_view input) {
-  (void)sched::parse_schedule(input, fixed_instance(), "fuzz-schedule.json");
+  // The document alone (resources, bandwidth model, traffic) reads back the same once written; then it is matched
+  // to an instance.
+  const sched::ScheduleDocument document = sched::parse_schedule_document(input, "fuzz-schedule.json");
+  const std::string written = sched::schedule_document_to_json(document);
+  if (sched::schedule_document_to_json(sched::parse_schedule_document(written, "written")) != written) {
+    throw std::logic_error("schedule_document_to_json does not read back the same");
+  }
+  (void)sched::match_schedule(document, fixed_instance(), "fuzz-schedule.json");
 }
 
 void cluster_manifest(std::string_view input) {

@@ -6,8 +6,9 @@
 //                         time); the plan carries the instance's bandwidth model (sim::plan_from_schedule);
 //   workload is Instance  the schedule is read for the node's resources; the instance's bandwidth model and each
 //                         task's demand are attached by task id (sim::attach_bandwidth);
-//   otherwise             the schedule read for the node's resources alone (sim::load_schedule_plan): the paper
-//                         model's prediction only.
+//   otherwise             the schedule read for the node's resources alone (sim::load_schedule_plan), with the
+//                         bandwidth model and traffic it carries when it was planned from an instance with one;
+//                         without them, the paper model's prediction only.
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -42,7 +43,8 @@ struct LaunchInputs {
                                               const std::optional<config::PlatformConfig>& platform_file);
 
 // Which predictions a launch of `plan` will show, in one line: the paper model always, the contention-aware one
-// when the plan carries a bandwidth model — and, when it does not, how to get one.
+// when the plan carries a bandwidth model (from the instance, or carried by the schedule) — and, when it does
+// not, how to get one.
 [[nodiscard]] std::string describe_predictions(const sim::LaunchPlan& plan, bool instance_given);
 
 }  // namespace cosched::launcher

@@ -54,6 +54,13 @@ struct ProfileSet {
                                              const config::PlatformConfig& platform,
                                              const NodeBandwidth* bandwidth = nullptr);
 
+// The STREAM kernels of `workload` (sorted, each once) whose profile rows carry no fixed cost per run
+// (ProfileRow::fixed_s: an in-process `stream` profile, or a process profile at one pass count). Launched as
+// processes (`cosched launch`, `cosched run`), such tasks also start, allocate, first-touch and validate, which
+// their per-pass times do not hold: `cosched instance` says so, and how to profile for a launch.
+[[nodiscard]] std::vector<std::string> kernels_without_fixed_cost(const config::Workload& workload,
+                                                                  const ProfileSet& profiles);
+
 // A task's bytes per pool at every allocation (index p_cores * (P2 + 1) + p_chunks): all its passes and the
 // set-up of its process (stream_setup_traffic).
 [[nodiscard]] sched::TrafficTable task_traffic_table(const config::WorkloadTask& task, const NodeBandwidth& node,

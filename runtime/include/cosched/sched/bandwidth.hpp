@@ -78,4 +78,11 @@ inline constexpr double kMinStreamingShare = 0.05;
 [[nodiscard]] FlowDemand flow_of_task(const BandwidthModel& model, std::vector<double> average_bytes_per_s,
                                       double cores);
 
+// A task alone that moves `traffic_bytes` (one per pool of `model`) in `seconds` on `cores` cores, as a flow:
+// flow_of_task of traffic / seconds. No traffic (empty), or a time that is not finite and > 0: a flow that never
+// contends (no demand on any pool). The one rule by which an Instance (Instance::demand) and a Schedule JSON that
+// carries the instance's model (sched/schedule_document.hpp) turn a task's traffic into its demand.
+[[nodiscard]] FlowDemand flow_of_traffic(const BandwidthModel& model, std::span<const double> traffic_bytes,
+                                         double seconds, double cores);
+
 }  // namespace cosched::sched

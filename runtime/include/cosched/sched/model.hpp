@@ -151,6 +151,9 @@ class Instance {
   // Task j at `alloc` as a flow of the fluid model: flow_of_task of its average bytes/s per pool alone (traffic /
   // time; 0 without traffic or at an infinite time) on its cores (the first resource).
   [[nodiscard]] FlowDemand demand(std::size_t task, std::span<const int> alloc) const;
+  // The bytes task j moves from each pool of the bandwidth model at `alloc` (its "traffic_bytes" there); empty
+  // when its traffic is not known.
+  [[nodiscard]] std::vector<double> traffic(std::size_t task, std::span<const int> alloc) const;
 
  private:
   void check_traffic(const TrafficTable& traffic, const std::string& where) const;

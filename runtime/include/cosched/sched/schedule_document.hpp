@@ -2,13 +2,16 @@
 // The Schedule JSON as a typed document (docs/formats.md): what `cosched plan` writes and what `cosched launch`
 // and `cosched plan`'s readers read — ONE parser and ONE writer. The document stands alone (ids, allocation
 // vectors, starts, durations, packs, and the resources it was made for); matching it to an instance (by id) or to
-// a node (by resource name) are separate steps.
+// a node (by resource name) are separate steps. A schedule of an instance with a bandwidth model also carries that
+// model and each task's traffic at its allocation, so a launch of the schedule alone (no instance) still predicts
+// contention (docs/formats.md, "Schedule JSON": why the model travels with the schedule).
 #include <filesystem>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "cosched/sched/bandwidth.hpp"
 #include "cosched/sched/model.hpp"
 #include "cosched/sched/schedule.hpp"
 
@@ -17,6 +20,9 @@ namespace cosched::sched {
 struct ScheduleEntry {
   std::string id;      // a safe identifier, unique in the document
   ScheduledTask task;  // alloc, start, duration; pack = -1 in a list schedule
+  // The bytes it moves from each pool of ScheduleDocument::bandwidth at its allocation (the instance's
+  // "traffic_bytes" there); empty when not known (the task then never contends).
+  std::vector<double> traffic_bytes = {};
 };
 
 struct ScheduleDocument {
@@ -30,13 +36,23 @@ struct ScheduleDocument {
   // The resources (names, capacities) the allocation vectors refer to, in order. Empty for files written before
   // schedules recorded them: their resources are then told by the length of the allocation vectors.
   std::vector<Resource> resources;
+  // The instance's memory pools (sched::Instance::bandwidth); empty for an instance without one and for files
+  // written before schedules carried it.
+  BandwidthModel bandwidth;
   std::vector<ScheduleEntry> tasks;
 };
 
+// Task `entry` of `document` as a flow of the fluid model: its traffic over its duration on its cores
+// (flow_of_traffic, the rule Instance::demand follows), so a plan read from the file predicts what a plan made
+// from the instance predicts.
+[[nodiscard]] FlowDemand scheduled_demand(const ScheduleDocument& document, const ScheduleEntry& entry);
+
 // Parses and validates a Schedule JSON: a JSON object with a string "algorithm"; optional "makespan",
-// "lower_bound", "weighted_completion_sum" and "lower_bound_weighted_completion" (finite, >= 0); optional "resources" [{name, capacity}]; "tasks" with safe unique ids, "alloc"
-// arrays of integers >= 0 of one common length (the resources' count when recorded, each amount within its
-// capacity), finite "start" and "duration" in [0, kMaxSeconds], and "pack" (0 .. tasks-1) on all tasks or on none.
+// "lower_bound", "weighted_completion_sum" and "lower_bound_weighted_completion" (finite, >= 0); optional
+// "resources" [{name, capacity}]; optional "bandwidth" (the Instance JSON's, one parser); "tasks" with safe unique
+// ids, "alloc" arrays of integers >= 0 of one common length (the resources' count when recorded, each amount within
+// its capacity), finite "start" and "duration" in [0, kMaxSeconds], "pack" (0 .. tasks-1) on all tasks or on none,
+// and optional "traffic_bytes" {pool: bytes} naming every pool of "bandwidth" (which it needs).
 // Throws InputError naming `source`, the task and the field.
 [[nodiscard]] ScheduleDocument parse_schedule_document(std::string_view text, const std::string& source);
 [[nodiscard]] ScheduleDocument load_schedule_document(const std::filesystem::path& path);

@@ -80,7 +80,8 @@ struct LaunchPlan {
 // `resource_names` with `capacities` (cores first): the schedule's recorded resources — or, in older files, the
 // length of its allocation vectors — pick the node resources it uses (a cores-only schedule runs on a node with a
 // fast tier; sched::resolve_schedule_resources). On top of the document's checks, each amount must be within the
-// node's capacity and each task needs >= 1 core. Throws InputError naming the file and task.
+// node's capacity and each task needs >= 1 core. A schedule that carries its instance's bandwidth model gives the
+// plan that model and each task's demand (sched::scheduled_demand). Throws InputError naming the file and task.
 [[nodiscard]] LaunchPlan load_schedule_plan(const std::filesystem::path& path,
                                             std::vector<std::string> resource_names, std::vector<int> capacities);
 
