@@ -3,6 +3,11 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
+#include <optional>
+#include <span>
+#include <vector>
+
 #include "cosched/common/error.hpp"
 #include "cosched/sched/algorithm.hpp"
 #include "cosched/sched/allocation.hpp"
@@ -32,6 +37,56 @@ TEST(TransformTest, TimesAreReadAtTheFlooredVector) {
       EXPECT_EQ(times[static_cast<std::size_t>(q)], instance.time(j, p));
       const std::vector<int> qv{q};
       EXPECT_EQ(single.time(j, qv), instance.time(j, p));
+    }
+  }
+}
+
+// t(p) = 12 / (1 + sum_i p_i) on any space: a profile that can be read on two spaces.
+class HarmonicProfile final : public TimeProfile {
+ public:
+  void fill_times(const AllocationSpace& space, std::span<double> out) const override {
+    for (std::size_t index = 0; index < space.size(); ++index) out[index] = time_at(space, space.decode(index));
+  }
+  double time_at(const AllocationSpace& /*space*/, std::span<const int> alloc) const override {
+    int sum = 0;
+    for (const int amount : alloc) sum += amount;
+    return 12.0 / (1.0 + sum);
+  }
+};
+
+// The T-variants planning one instance share TF's fronts: transforming the instance again gives the same view of
+// each profile, hence the same front object; the profiles read on another space get views of their own with that
+// space's times; I' keeps the original profiles alive.
+TEST(TransformTest, TheViewOfTheFirstSpaceIsKeptWithTheProfile) {
+  std::vector<Task> tasks;
+  for (const char* id : {"a", "b"}) tasks.push_back({id, std::make_shared<HarmonicProfile>()});
+  std::optional<Instance> instance(Instance({{"x", 2}, {"y", 3}}, tasks));
+  const Instance first = transform_to_single_resource(*instance);
+  const Instance again = transform_to_single_resource(*instance);
+  ASSERT_EQ(first.space().capacity(0), 6);
+  for (std::size_t j = 0; j < tasks.size(); ++j) {
+    EXPECT_EQ(first.tasks()[j].profile.get(), again.tasks()[j].profile.get()) << "task " << j;
+    EXPECT_EQ(first.tasks()[j].profile->front(first.space()), again.tasks()[j].profile->front(again.space()));
+  }
+  {
+    const Instance wider({{"x", 4}, {"y", 3}}, tasks);
+    const Instance other = transform_to_single_resource(wider);
+    ASSERT_EQ(other.space().capacity(0), 12);
+    for (std::size_t j = 0; j < tasks.size(); ++j) {
+      EXPECT_NE(other.tasks()[j].profile.get(), first.tasks()[j].profile.get()) << "task " << j;
+      for (int q = 0; q <= 12; ++q) {
+        const std::vector<int> qv{q};
+        EXPECT_EQ(other.time(j, qv), wider.time(j, transform_back({4, 3}, q, 12))) << "task " << j << ", q " << q;
+      }
+    }
+  }
+  tasks.clear();
+  instance.reset();  // the two I' alone hold the original profiles now
+  for (std::size_t j = 0; j < first.task_count(); ++j) {
+    for (int q = 0; q <= 6; ++q) {
+      const std::vector<int> qv{q};
+      const std::vector<int> p = transform_back({2, 3}, q, 6);
+      EXPECT_EQ(first.time(j, qv), 12.0 / (1.0 + p[0] + p[1])) << "task " << j << ", q " << q;
     }
   }
 }

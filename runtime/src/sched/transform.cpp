@@ -14,10 +14,15 @@ namespace {
 
 // t_j'(q) of the transformed task: the original profile read at the back-transformed vector, so that
 // t_j(p_j) = t_j'(q_j') holds bit for bit (Lemma 2).
+// The view kept inside the original profile refers to it by reference (a shared_ptr would be a cycle); a view
+// that is not kept owns the original through `owner`.
 class TransformedProfile final : public TimeProfile {
  public:
-  TransformedProfile(std::shared_ptr<const TimeProfile> original, AllocationSpace original_space, int Q)
-      : original_(std::move(original)), original_space_(std::move(original_space)), Q_(Q) {}
+  TransformedProfile(const TimeProfile& original, std::shared_ptr<const TimeProfile> owner,
+                     AllocationSpace original_space, int Q)
+      : original_(&original), owner_(std::move(owner)), original_space_(std::move(original_space)), Q_(Q) {}
+
+  [[nodiscard]] const std::vector<int>& original_capacities() const noexcept { return original_space_.capacities(); }
 
   void fill_times([[maybe_unused]] const AllocationSpace& space, std::span<double> out) const override {
     assert(space.dimensions() == 1 && space.capacity(0) == Q_ && out.size() == space.size());
@@ -52,7 +57,8 @@ class TransformedProfile final : public TimeProfile {
     }
   }
 
-  std::shared_ptr<const TimeProfile> original_;
+  const TimeProfile* original_;
+  std::shared_ptr<const TimeProfile> owner_;
   AllocationSpace original_space_;
   int Q_;
 };
@@ -70,13 +76,36 @@ int transform_capacity(const std::vector<int>& capacities) {
   return static_cast<int>(lcm);
 }
 
+std::shared_ptr<const TimeProfile> transformed_profile(const std::shared_ptr<const TimeProfile>& original,
+                                                      const AllocationSpace& space) {
+  const int Q = transform_capacity(space.capacities());
+  const auto matches = [&space](const std::shared_ptr<const TimeProfile>& view) {
+    return static_cast<const TransformedProfile&>(*view).original_capacities() == space.capacities();
+  };
+  // Shares ownership with `original`, which owns the kept view.
+  const auto owned_with_original = [&original](const std::shared_ptr<const TimeProfile>& view) {
+    return std::shared_ptr<const TimeProfile>(original, view.get());
+  };
+  std::shared_ptr<const TimeProfile> kept = original->transformed_.load(std::memory_order_acquire);
+  if (kept && matches(kept)) return owned_with_original(kept);
+  if (!kept) {
+    std::shared_ptr<const TimeProfile> fresh = std::make_shared<TransformedProfile>(*original, nullptr, space, Q);
+    // The first space asked for is kept; a thread that loses the race uses the winner's view when it matches.
+    if (original->transformed_.compare_exchange_strong(kept, fresh, std::memory_order_acq_rel)) {
+      return owned_with_original(fresh);
+    }
+    if (matches(kept)) return owned_with_original(kept);
+  }
+  return std::make_shared<TransformedProfile>(*original, original, space, Q);
+}
+
 Instance transform_to_single_resource(const Instance& instance) {
   const int Q = transform_capacity(instance.space().capacities());
   std::vector<Task> tasks;
   tasks.reserve(instance.task_count());
   for (const auto& task : instance.tasks()) {
-    tasks.push_back({task.id, std::make_shared<TransformedProfile>(task.profile, instance.space(), Q),
-                     nlohmann::json::object(), nullptr, task.weight});
+    tasks.push_back({task.id, transformed_profile(task.profile, instance.space()), nlohmann::json::object(), nullptr,
+                     task.weight});
   }
   return Instance({Resource{"transformed", Q}}, std::move(tasks));
 }

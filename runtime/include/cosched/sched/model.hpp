@@ -87,7 +87,13 @@ class TimeProfile {
   [[nodiscard]] std::shared_ptr<const ParetoFront> front(const AllocationSpace& space) const;
 
  private:
+  friend std::shared_ptr<const TimeProfile> transformed_profile(const std::shared_ptr<const TimeProfile>& original,
+                                                                const AllocationSpace& space);
+
   mutable std::atomic<std::shared_ptr<const ParetoFront>> front_;
+  // TF's single-resource view of this profile (transform.hpp), kept like the front so that the T-variants planning
+  // one instance share the view's front instead of each finding it again.
+  mutable std::atomic<std::shared_ptr<const TimeProfile>> transformed_;
 };
 
 // Replaces t(p) by min over q <= p of t(q) (footnote 1) in one row-major sweep: when p is reached every p - e_i
