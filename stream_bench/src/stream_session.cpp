@@ -9,6 +9,7 @@
 #include <cassert>
 #include <chrono>
 #include <numeric>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -95,7 +96,7 @@ std::string describe_mismatches(const std::vector<detail::SliceCheck>& checks, d
 }  // namespace
 
 struct StreamSession::State {
-  State(const StreamConfig& config, platform::TierBackend& tiers)
+  State(const StreamConfig& config, platform::TierBackend& tiers, const SessionOptions& options)
       : plan(detail::plan_run(config)),
         kernel(*plan.kernel),
         backend(tiers),
@@ -104,6 +105,9 @@ struct StreamSession::State {
     (void)detail::slow_passes_for(cost.slow_pass_factor);  // a broken cost model fails before allocating
     assert(kernel.elementwise() || kernel.make_work != nullptr);  // a table entry that is not element-wise has a work
     make_work();
+    if (!options.touch_cores.empty()) {
+      touch_team = detail::plan_team(static_cast<unsigned>(options.touch_cores.size()), options.touch_cores);
+    }
     owned.resize(plan.shape.arrays.size());
     spans.resize(plan.shape.arrays.size());
   }
@@ -121,9 +125,12 @@ struct StreamSession::State {
   std::size_t sample_stride;  // of a sampled check (sampled_check_stride)
   unsigned threads = 0;
   std::unique_ptr<detail::KernelWork> work;  // for the current team
+  // The work of the team that initialised the kept arrays, until the current team has taken them over.
+  std::unique_ptr<detail::KernelWork> previous_work;
   std::vector<platform::TieredArray> owned;  // indexed like plan.shape.arrays; empty for an array of 0 words
   detail::ArraySpanList spans;
   std::vector<std::vector<unsigned>> touched_by;  // the PUs of the cores that first-touched the arrays
+  std::optional<detail::Team> touch_team;         // SessionOptions::touch_cores, planned
   bool arrays_ready = false;              // allocated, consistently split, first-touched
   bool initialise_again = false;          // kept for a new team, whose threads must write the initial values
   bool fresh = true;                      // not measured since initialised: the next measurement checks in full
@@ -139,10 +146,17 @@ struct StreamSession::State {
     work = kernel.elementwise() ? detail::make_elementwise_work(context) : kernel.make_work(context);
   }
 
-  // The current team writes the initial values: the first touch of fresh pages, or kept pages written afresh.
+  // The current team writes the initial values: the first touch of fresh pages, or, on kept arrays, what its
+  // work needs written afresh (KernelWork::take_over, from the work of the team before).
   void initialise() {
     const Clock::time_point start = Clock::now();
-    (void)detail::run_pinned_team(plan, [this](unsigned thread) { work->first_touch(thread, spans); });
+    if (previous_work && initialise_again) {
+      (void)detail::run_pinned_team(plan,
+                                    [this](unsigned thread) { work->take_over(thread, spans, *previous_work); });
+    } else {
+      (void)detail::run_pinned_team(plan, [this](unsigned thread) { work->first_touch(thread, spans); });
+    }
+    previous_work.reset();
     counts.preparation_s += seconds_since(start);
     initialise_again = false;
     fresh = true;
@@ -153,6 +167,8 @@ struct StreamSession::State {
   void allocate() {
     const Clock::time_point start = Clock::now();
     arrays_ready = false;
+    previous_work.reset();  // fresh arrays: first touch, nothing to take over
+    initialise_again = false;
     for (auto& array : owned) array = {};
     for (auto& span : spans) span = {};
     for (std::size_t k = 0; k < owned.size(); ++k) {
@@ -163,9 +179,44 @@ struct StreamSession::State {
     }
     ++counts.allocations;
     counts.preparation_s += seconds_since(start);
-    touched_by = plan.core_pus;
-    initialise();
+    if (touch_team_serves()) {
+      touch_then_take_over();
+    } else {
+      touched_by = plan.core_pus;
+      initialise();
+    }
     arrays_ready = true;
+  }
+
+  // Whether the touch team first-touches fresh arrays for the current team (SessionOptions::touch_cores).
+  [[nodiscard]] bool touch_team_serves() const {
+    if (!touch_team || touch_team->cores == plan.cores || !work->light_take_over()) return false;
+    std::vector<std::vector<unsigned>> all_cores = touch_team->core_pus;
+    all_cores.insert(all_cores.end(), plan.core_pus.begin(), plan.core_pus.end());
+    return share_first_touch_placement(platform::Topology::this_system(), all_cores);
+  }
+
+  // The touch team first-touches the fresh arrays, then the current team takes them over (a reinitialisation).
+  void touch_then_take_over() {
+    const detail::Team measuring{plan.cores, plan.core_pus};
+    const auto set_team = [this](const detail::Team& team) {
+      plan.cores = team.cores;
+      plan.core_pus = team.core_pus;
+      make_work();
+    };
+    set_team(*touch_team);
+    touched_by = plan.core_pus;
+    try {
+      initialise();
+    } catch (...) {
+      set_team(measuring);  // the session stays the measuring team's; its arrays are not ready
+      throw;
+    }
+    previous_work = std::move(work);
+    set_team(measuring);
+    initialise_again = true;
+    initialise();
+    ++counts.reinitialisations;
   }
 
   // Moves every array's split through the backend; false (nothing changed) when it cannot. A refused or broken
@@ -233,6 +284,8 @@ struct StreamSession::State {
         check_before_replacing(keep ? "initialising the arrays for a new team" : "re-allocating for a new team");
     plan.cores = std::move(team.cores);
     plan.core_pus = std::move(team.core_pus);
+    // The old work knows what the arrays hold; a team that changes again before taking over keeps the first.
+    if (keep && !previous_work) previous_work = std::move(work);
     make_work();
     if (keep) {
       initialise_again = true;
@@ -266,8 +319,9 @@ struct StreamSession::State {
   }
 };
 
-StreamSession::StreamSession(const StreamConfig& config, platform::TierBackend& backend)
-    : state_(std::make_unique<State>(config, backend)) {
+StreamSession::StreamSession(const StreamConfig& config, platform::TierBackend& backend,
+                             const SessionOptions& options)
+    : state_(std::make_unique<State>(config, backend, options)) {
   state_->allocate();
 }
 

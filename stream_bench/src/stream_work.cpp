@@ -23,9 +23,18 @@ class ElementwiseWork final : public KernelWork {
   }
 
   void first_touch(unsigned thread, const ArraySpanList& arrays) override {
-    fill_initial(kernel_, spans(arrays), slices_[thread]);
+    fill_initial(kernel_, spans(arrays), slices_[thread], kernel_.touched());
     expected_sums_[thread] = detail::expected_sum(kernel_, slices_[thread]);
   }
+
+  // Reps only write the written array (ddot none): the inputs still hold their initial values, which the previous
+  // team's last full check and this team's first one compare (sampled, as always), so only the written array is
+  // written afresh. The expected sums come from the formula, per this team's slices.
+  void take_over(unsigned thread, const ArraySpanList& arrays, const KernelWork& /*previous*/) override {
+    fill_initial(kernel_, spans(arrays), slices_[thread], kernel_.writes);
+    expected_sums_[thread] = detail::expected_sum(kernel_, slices_[thread]);
+  }
+  [[nodiscard]] bool light_take_over() const override { return kernel_.writes.size() < kernel_.touched().size(); }
 
   double run_rep(unsigned thread, const ArraySpanList& arrays, double& discarded) override {
     return run_slice(kernel_, spans(arrays), slices_[thread], passes_, streaming_, discarded);
