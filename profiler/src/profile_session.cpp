@@ -62,8 +62,6 @@ SweepOutcome run_profile(const SweepConfig& config, const config::PlatformConfig
   measurer_options.passes = config.passes;
   measurer_options.commands = config.commands;
   measurer_options.placement = config.placement;
-  measurer_options.widest_team =  // as expand_sweep reads the sweep's cores, which checks them
-      config.cores.empty() ? platform.cores : *std::max_element(config.cores.begin(), config.cores.end());
   const auto measurer = make_measurer(config.measurer, measurer_options);
   SweepConfig effective = config;
   // A measurer that cannot give fast chunks here (commands without a tier that places them) measures chunk 0

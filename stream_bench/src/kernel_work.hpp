@@ -81,9 +81,6 @@ class KernelWork {
   virtual void take_over(unsigned thread, const ArraySpanList& arrays, const KernelWork& /*previous*/) {
     first_touch(thread, arrays);
   }
-  // Whether take_over writes less than first_touch: a session then lets a wider team of the same memory
-  // locality first-touch fresh arrays (StreamSession's touch team) and the measuring team take them over.
-  [[nodiscard]] virtual bool light_take_over() const { return false; }
   // One timed repetition, the emulated slow tier's extra traffic included. Returns this thread's part of a
   // reduction's result (0 otherwise); extra passes' results go to `discarded`, which the caller keeps observable.
   virtual double run_rep(unsigned thread, const ArraySpanList& arrays, double& discarded) = 0;

@@ -77,7 +77,6 @@ class SpmvWork final : public KernelWork {
       *word_pointer(arrays[vector_y], r) = y_initial;
     }
   }
-  [[nodiscard]] bool light_take_over() const override { return true; }
 
   double run_rep(unsigned thread, const ArraySpanList& arrays, double& discarded) override {
     const RowRange rows = row_range(n_, threads_, thread);

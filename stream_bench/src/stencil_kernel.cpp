@@ -61,7 +61,6 @@ class StencilWork final : public KernelWork {
     }
     sweeps_[thread] = 0;
   }
-  [[nodiscard]] bool light_take_over() const override { return true; }
 
   double run_rep(unsigned thread, const ArraySpanList& arrays, double& discarded) override {
     const bool even = sweeps_[thread] % 2 == 0;

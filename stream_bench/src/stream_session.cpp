@@ -9,7 +9,6 @@
 #include <cassert>
 #include <chrono>
 #include <numeric>
-#include <optional>
 
 #include <fmt/format.h>
 
@@ -96,7 +95,7 @@ std::string describe_mismatches(const std::vector<detail::SliceCheck>& checks, d
 }  // namespace
 
 struct StreamSession::State {
-  State(const StreamConfig& config, platform::TierBackend& tiers, const SessionOptions& options)
+  State(const StreamConfig& config, platform::TierBackend& tiers)
       : plan(detail::plan_run(config)),
         kernel(*plan.kernel),
         backend(tiers),
@@ -105,9 +104,6 @@ struct StreamSession::State {
     (void)detail::slow_passes_for(cost.slow_pass_factor);  // a broken cost model fails before allocating
     assert(kernel.elementwise() || kernel.make_work != nullptr);  // a table entry that is not element-wise has a work
     make_work();
-    if (!options.touch_cores.empty()) {
-      touch_team = detail::plan_team(static_cast<unsigned>(options.touch_cores.size()), options.touch_cores);
-    }
     owned.resize(plan.shape.arrays.size());
     spans.resize(plan.shape.arrays.size());
   }
@@ -130,7 +126,6 @@ struct StreamSession::State {
   std::vector<platform::TieredArray> owned;  // indexed like plan.shape.arrays; empty for an array of 0 words
   detail::ArraySpanList spans;
   std::vector<std::vector<unsigned>> touched_by;  // the PUs of the cores that first-touched the arrays
-  std::optional<detail::Team> touch_team;         // SessionOptions::touch_cores, planned
   bool arrays_ready = false;              // allocated, consistently split, first-touched
   bool initialise_again = false;          // kept for a new team, whose threads must write the initial values
   bool fresh = true;                      // not measured since initialised: the next measurement checks in full
@@ -179,45 +174,11 @@ struct StreamSession::State {
     }
     ++counts.allocations;
     counts.preparation_s += seconds_since(start);
-    if (touch_team_serves()) {
-      touch_then_take_over();
-    } else {
-      touched_by = plan.core_pus;
-      initialise();
-    }
+    touched_by = plan.core_pus;
+    initialise();
     arrays_ready = true;
   }
 
-  // Whether the touch team first-touches fresh arrays for the current team (SessionOptions::touch_cores).
-  [[nodiscard]] bool touch_team_serves() const {
-    if (!touch_team || touch_team->cores == plan.cores || !work->light_take_over()) return false;
-    std::vector<std::vector<unsigned>> all_cores = touch_team->core_pus;
-    all_cores.insert(all_cores.end(), plan.core_pus.begin(), plan.core_pus.end());
-    return share_first_touch_placement(platform::Topology::this_system(), all_cores);
-  }
-
-  // The touch team first-touches the fresh arrays, then the current team takes them over (a reinitialisation).
-  void touch_then_take_over() {
-    const detail::Team measuring{plan.cores, plan.core_pus};
-    const auto set_team = [this](const detail::Team& team) {
-      plan.cores = team.cores;
-      plan.core_pus = team.core_pus;
-      make_work();
-    };
-    set_team(*touch_team);
-    touched_by = plan.core_pus;
-    try {
-      initialise();
-    } catch (...) {
-      set_team(measuring);  // the session stays the measuring team's; its arrays are not ready
-      throw;
-    }
-    previous_work = std::move(work);
-    set_team(measuring);
-    initialise_again = true;
-    initialise();
-    ++counts.reinitialisations;
-  }
 
   // Moves every array's split through the backend; false (nothing changed) when it cannot. A refused or broken
   // split puts the arrays already moved back, so the arrays keep the plan's split.
@@ -319,9 +280,8 @@ struct StreamSession::State {
   }
 };
 
-StreamSession::StreamSession(const StreamConfig& config, platform::TierBackend& backend,
-                             const SessionOptions& options)
-    : state_(std::make_unique<State>(config, backend, options)) {
+StreamSession::StreamSession(const StreamConfig& config, platform::TierBackend& backend)
+    : state_(std::make_unique<State>(config, backend)) {
   state_->allocate();
 }
 

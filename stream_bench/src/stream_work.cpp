@@ -34,7 +34,6 @@ class ElementwiseWork final : public KernelWork {
     fill_initial(kernel_, spans(arrays), slices_[thread], kernel_.writes);
     expected_sums_[thread] = detail::expected_sum(kernel_, slices_[thread]);
   }
-  [[nodiscard]] bool light_take_over() const override { return kernel_.writes.size() < kernel_.touched().size(); }
 
   double run_rep(unsigned thread, const ArraySpanList& arrays, double& discarded) override {
     return run_slice(kernel_, spans(arrays), slices_[thread], passes_, streaming_, discarded);

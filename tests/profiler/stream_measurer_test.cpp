@@ -121,31 +121,5 @@ TEST(StreamMeasurer, KeepsTheArraysAcrossCoreCountsWhereTheMachineAllowsAndRepor
   EXPECT_LE(preparation + validation + outcome.kernel_s, outcome.measure_s);
 }
 
-// With the sweep's widest team given (run_profile does), that team first-touches each session's arrays where the
-// memory locality allows and the point's team takes them over: one more new team on kept arrays per session, no
-// more allocations, and every point still validates (a failure would throw).
-TEST(StreamMeasurer, TheSweepsWidestTeamFirstTouchesEverySessionWhereTheLocalityAllows) {
-  if (!have_stream_measurer()) GTEST_SKIP() << "built without the stream library";
-  if (platform::allowed_cores().size() < 2) GTEST_SKIP() << "needs two allowed cores";
-  MeasurerOptions options = small_emulated_platform();
-  options.platform.cores = 2;
-  options.widest_team = 2;
-  const auto measurer = make_measurer("stream", options);
-  std::vector<ProfilePoint> points;
-  for (unsigned cores : {1U, 2U}) {
-    for (unsigned chunks = 0; chunks <= 2; ++chunks) points.push_back({"triad", 192 << 10, cores, chunks});
-  }
-  points.push_back({"triad", 96 << 10, 1, 0});
-  ProfileCsvWriter writer(testing::scratch_dir() / "touch.csv", ProfileCsvWriter::Mode::create);
-  const SweepOutcome outcome = run_sweep(points, *measurer, writer, nullptr, nullptr);
-  EXPECT_EQ(outcome.measured, points.size());
-  const nlohmann::json sessions = measurer->describe().at("sessions");
-  if (platform::Topology::this_system().numa_nodes().size() == 1) {
-    EXPECT_EQ(outcome.allocations, 2U);
-    // 192 KiB: the 1-core team takes over from the touch team, then the 2-core team; 96 KiB: the 1-core team.
-    EXPECT_EQ(sessions.at("reinitialisations"), 3);
-  }
-}
-
 }  // namespace
 }  // namespace cosched::profiler

@@ -1,7 +1,6 @@
-// A new team on kept arrays writes afresh only what its reps overwrite (KernelWork::take_over), and a session may
-// let a wider team of the same memory locality first-touch fresh arrays (SessionOptions::touch_cores): every
-// kernel keeps validating, kept inputs really are kept (a wrong one shows in the next team's first check), and
-// the pages keep the placement the backend gave them.
+// A new team on kept arrays writes afresh only what its reps overwrite (KernelWork::take_over): kept inputs
+// really are kept (a wrong one shows in the next team's first check), and the pages keep the placement the
+// backend gave them. (session_teams_test.cpp runs every kernel across teams.)
 #include <gtest/gtest.h>
 #include <numaif.h>
 
@@ -42,46 +41,6 @@ StreamConfig one_core_config(const std::string& kernel) {
   config.array_bytes = count * sizeof(double);
   return config;
 }
-
-// The kernels whose reps leave what first touch wrote to their inputs as it was: a new team writes only their
-// outputs (ddot none), so a touch team pays off. `write` has no input, gemm and gups are initialised in full.
-bool takes_over_lightly(const std::string& kernel) {
-  for (const char* light : {"ddot", "copy", "scale", "add", "triad", "stencil", "spmv"}) {
-    if (kernel == light) return true;
-  }
-  return false;
-}
-
-class EveryKernelWithATouchTeam : public ::testing::TestWithParam<std::string> {};
-
-TEST_P(EveryKernelWithATouchTeam, ValidatesEveryTeamAndTouchesOnlyWhereTheKernelAndPlacementAllow) {
-  if (!two_cores_allowed()) GTEST_SKIP() << "needs two allowed cores";
-  TestTierBackend backend({2.5, true}, TestTierBackend::Layout::contiguous);
-  backend.supports_resplit = true;
-  StreamSession session(one_core_config(GetParam()), backend, {.touch_cores = {0, 1}});
-  const std::vector<std::vector<unsigned>> teams{{0}, {0}, {0, 1}, {0}};
-  const std::vector<double> fractions{0.0, 0.5, 1.0, 0.25};
-  for (std::size_t k = 0; k < teams.size(); ++k) {
-    const StreamResult result = session.measure({fractions[k], 2, 1, teams[k]});
-    EXPECT_TRUE(result.validated) << k << ": " << result.validation_message;
-    EXPECT_EQ(result.cores, teams[k]);
-  }
-  EXPECT_TRUE(session.finish().validated);
-  const bool shared = first_two_cores_share_placement();
-  const std::size_t team_changes = 2;
-  EXPECT_EQ(session.allocations(), shared ? 1U : 1U + team_changes);
-  // The touch team's first touch and the measuring team's take-over count as one more new team on kept arrays.
-  const std::size_t touched_by_the_wider_team = shared && takes_over_lightly(GetParam()) ? 1 : 0;
-  EXPECT_EQ(session.reinitialisations(), shared ? team_changes + touched_by_the_wider_team : 0U);
-}
-
-std::vector<std::string> every_kernel() {
-  std::vector<std::string> names;
-  for (const KernelSpec& kernel : kernel_table()) names.emplace_back(kernel.name);
-  return names;
-}
-
-INSTANTIATE_TEST_SUITE_P(Kernels, EveryKernelWithATouchTeam, ::testing::ValuesIn(every_kernel()));
 
 // An input element made wrong after a team's last full check, where no sample looks: the next team keeps the
 // inputs (it writes only the outputs afresh), so its first reps read the wrong value and its full check of the
@@ -160,9 +119,9 @@ std::string misplaced_page(const double* part, std::size_t n) {
   return "";
 }
 
-// The numa backend binds each part to its nodes (node 0 plays both tiers here, as in tier_backend_test.cpp): a
-// touch team and every team after it on the kept arrays leave each page bound and on that node.
-TEST(SessionTouchTeam, KeepsTheNumaBackendsPlacementOfEveryPage) {
+// The numa backend binds each part to its nodes (node 0 plays both tiers here, as in tier_backend_test.cpp):
+// every team on the kept arrays leaves each page bound and on that node.
+TEST(SessionTakeOver, KeepsTheNumaBackendsPlacementOfEveryPage) {
   if (!two_cores_allowed()) GTEST_SKIP() << "needs two allowed cores";
   platform::TierOptions options;
   options.backend = "numa";
@@ -172,7 +131,7 @@ TEST(SessionTouchTeam, KeepsTheNumaBackendsPlacementOfEveryPage) {
   StreamConfig config = one_core_config("triad");
   config.array_bytes = (std::size_t{3} << 20) + 8 * 123;  // one and a half huge pages and a bit
   config.fast_fraction = 0.5;
-  StreamSession session(config, backend, {.touch_cores = {0, 1}});
+  StreamSession session(config, backend);
   for (const std::vector<unsigned>& team : {std::vector<unsigned>{0}, std::vector<unsigned>{0, 1}}) {
     ASSERT_TRUE(session.measure({0.5, 1, 0, team}).validated);
   }

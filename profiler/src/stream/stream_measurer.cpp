@@ -2,13 +2,11 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <cstdint>
 #include <tuple>
 #include <vector>
 
 #include "cosched/common/error.hpp"
-#include "cosched/platform/binding.hpp"
 #include "cosched/platform/tier_backends.hpp"
 #include "cosched/platform/topology.hpp"
 #include "cosched/stream/kernels.hpp"
@@ -54,7 +52,7 @@ class StreamMeasurer final : public PointMeasurer {
     const SessionKey key{point.kernel, point.footprint_bytes};
     if (!session_ || key != session_key_) {
       close_session();  // frees the old arrays (and their fast bytes) before the new ones are allocated
-      session_ = std::make_unique<stream::StreamSession>(session_config(point, fraction), *backend_, touch_team());
+      session_ = std::make_unique<stream::StreamSession>(session_config(point, fraction), *backend_);
       session_key_ = key;
     }
     const std::size_t allocations_before = session_->allocations();
@@ -113,14 +111,6 @@ class StreamMeasurer final : public PointMeasurer {
     ++closed_sessions_;
     session_.reset();
     if (!check.validated) fail(last_point_, check.validation_message);
-  }
-
-  // The sweep's widest team first-touches each session's arrays where the session finds that places every page
-  // as the point's own team would (stream::SessionOptions): more cores share the page faults and initial values.
-  // Capped at the cores this process may use, so a sweep resumed under a narrower cpuset still runs.
-  [[nodiscard]] stream::SessionOptions touch_team() const {
-    const auto usable = static_cast<unsigned>(platform::allowed_cores().size());
-    return {.touch_cores = first_cores(std::min(options_.widest_team, usable))};
   }
 
   // The first `cores` allowed cores: the team of a point.

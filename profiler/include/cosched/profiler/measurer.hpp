@@ -75,9 +75,6 @@ struct MeasurerOptions {
   // The command measurer: what to run (sweep_config.hpp) and how commands get fast memory.
   std::vector<CommandProfileSpec> commands{};
   CommandPlacementOptions placement{};
-  // The most cores any point of the sweep uses (0: not known). A measurer that keeps arrays across points may
-  // first-touch them with that many (the stream measurer: stream::SessionOptions::touch_cores).
-  unsigned widest_team = 0;
 };
 
 // What a sweep must know about a measurer before it makes one (no caller branches on a measurer's name).

@@ -43,18 +43,6 @@ struct SessionCounts {
 [[nodiscard]] bool share_first_touch_placement(const platform::Topology& topology,
                                                const std::vector<std::vector<unsigned>>& core_pus);
 
-// How a session first-touches arrays it allocates.
-struct SessionOptions {
-  // A team (indices into platform::allowed_cores()) that first-touches fresh arrays in place of the measuring
-  // team — which then takes them over, writing afresh only what its reps overwrite (KernelWork::take_over) — when
-  // the kernel's take-over writes less than its first touch and every one of these cores shares the measuring
-  // team's memory locality (share_first_touch_placement), so every page lands where the measuring team's own
-  // touch would put it. A caller that will measure with several teams gives its widest: the page faults and the
-  // initial values are spread over more cores. Empty, or a kernel without a light take-over, or cores in another
-  // locality: the measuring team first-touches, as without it.
-  std::vector<unsigned> touch_cores{};
-};
-
 // A full check of the arrays as they stand (see StreamSession::finish).
 struct SessionCheck {
   bool validated = true;
@@ -72,9 +60,8 @@ class StreamSession {
  public:
   // Plans the run (kernel, threads, cores, array_bytes, stores; config.fast_fraction is the first split and
   // config.cores the first team; reps and warm-ups are per measurement) and allocates and first-touches the arrays
-  // on a pinned team (or on options.touch_cores' team, see SessionOptions). Throws like run_stream, before
-  // allocating when the config or the touch team is bad.
-  StreamSession(const StreamConfig& config, platform::TierBackend& backend, const SessionOptions& options = {});
+  // on a pinned team. Throws like run_stream, before allocating when the config is bad.
+  StreamSession(const StreamConfig& config, platform::TierBackend& backend);
   ~StreamSession();
   StreamSession(const StreamSession&) = delete;
   StreamSession& operator=(const StreamSession&) = delete;
