@@ -179,7 +179,6 @@ struct StreamSession::State {
     arrays_ready = true;
   }
 
-
   // Moves every array's split through the backend; false (nothing changed) when it cannot. A refused or broken
   // split puts the arrays already moved back, so the arrays keep the plan's split.
   bool resplit_all(const std::vector<std::size_t>& fast_words) {
