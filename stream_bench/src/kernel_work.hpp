@@ -73,6 +73,14 @@ class KernelWork {
   virtual ~KernelWork() = default;
   // Writes the initial contents: the first touch, by the thread that will work on those pages.
   virtual void first_touch(unsigned thread, const ArraySpanList& arrays) = 0;
+  // For a new team on arrays that `previous` (another team's work of the same kernel and shape) initialised and
+  // may have run reps on: makes them this team's initial state. Writing every initial value again (the default)
+  // always does; a kernel whose reps leave its inputs as first touch wrote them overrides it to write afresh only
+  // what its reps overwrite — still every such element, so that this team's first (full) check shows any element
+  // its reps skipped — and takes what it knows of the inputs from `previous` instead of recomputing it.
+  virtual void take_over(unsigned thread, const ArraySpanList& arrays, const KernelWork& /*previous*/) {
+    first_touch(thread, arrays);
+  }
   // One timed repetition, the emulated slow tier's extra traffic included. Returns this thread's part of a
   // reduction's result (0 otherwise); extra passes' results go to `discarded`, which the caller keeps observable.
   virtual double run_rep(unsigned thread, const ArraySpanList& arrays, double& discarded) = 0;

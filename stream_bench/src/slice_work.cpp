@@ -91,9 +91,9 @@ Slice thread_slice(std::size_t count, unsigned threads, unsigned thread) noexcep
   return {std::min(first * line_elements, count), std::min(last * line_elements, count)};
 }
 
-void fill_initial(const KernelSpec& kernel, const ArraySpans& spans, Slice slice) noexcept {
+void fill_initial(const KernelSpec& kernel, const ArraySpans& spans, Slice slice, ArraySet which) noexcept {
   for (ArrayId id : all_arrays) {
-    if (!kernel.touched().contains(id)) continue;
+    if (!kernel.touched().contains(id) || !which.contains(id)) continue;
     const Pattern values = initial_pattern(id);
     for_each_part(spans[static_cast<std::size_t>(id)], slice, [&values](double* p, std::size_t first, std::size_t n) {
       std::size_t j = first % initial_value_period;

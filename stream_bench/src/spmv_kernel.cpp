@@ -63,6 +63,21 @@ class SpmvWork final : public KernelWork {
     if (thread + 1 == threads_) *u64_pointer(arrays[row_pointers], n_) = n_ * row_nonzeros;
   }
 
+  // Reps write only y: the matrix and x stay as first touch wrote them, and each row's expected sum is the one
+  // `previous` computed from the formulas. y is reset, so this team's first full check shows a row it skipped.
+  void take_over(unsigned thread, const ArraySpanList& arrays, const KernelWork& previous) override {
+    const auto* prior = dynamic_cast<const SpmvWork*>(&previous);
+    if (prior == nullptr || prior->n_ != n_) {  // not this kernel's arrays: initialise them all
+      first_touch(thread, arrays);
+      return;
+    }
+    const RowRange rows = row_range(n_, threads_, thread);
+    for (std::size_t r = rows.begin; r < rows.end; ++r) {
+      expected_y_[r] = prior->expected_y_[r];
+      *word_pointer(arrays[vector_y], r) = y_initial;
+    }
+  }
+
   double run_rep(unsigned thread, const ArraySpanList& arrays, double& discarded) override {
     const RowRange rows = row_range(n_, threads_, thread);
     const platform::TieredSpan& x = arrays[vector_x];

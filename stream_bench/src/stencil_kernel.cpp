@@ -48,6 +48,20 @@ class StencilWork final : public KernelWork {
     sweeps_[thread] = 0;
   }
 
+  // After any number of sweeps both grids hold the linear field (grid 1's interior only after one): grid 0 is
+  // kept and grid 1's interior marked unswept again, so this team's first sweep (grid 0 into grid 1) and its full
+  // check show any point it skipped, as after first touch.
+  void take_over(unsigned thread, const ArraySpanList& arrays, const KernelWork& /*previous*/) override {
+    const RowRange planes = owned_planes(thread);
+    for (std::size_t z = planes.begin; z < planes.end; ++z) {
+      for (std::size_t y = 0; y < n_; ++y) {
+        double* g1 = row(arrays[grid_1], z, y);
+        for (std::size_t x = 0; x < n_; ++x) g1[x] = interior(x, y, z) ? unswept : linear_field(x, y, z);
+      }
+    }
+    sweeps_[thread] = 0;
+  }
+
   double run_rep(unsigned thread, const ArraySpanList& arrays, double& discarded) override {
     const bool even = sweeps_[thread] % 2 == 0;
     const platform::TieredSpan& in = arrays[even ? grid_0 : grid_1];

@@ -121,6 +121,8 @@ struct StreamSession::State {
   std::size_t sample_stride;  // of a sampled check (sampled_check_stride)
   unsigned threads = 0;
   std::unique_ptr<detail::KernelWork> work;  // for the current team
+  // The work of the team that initialised the kept arrays, until the current team has taken them over.
+  std::unique_ptr<detail::KernelWork> previous_work;
   std::vector<platform::TieredArray> owned;  // indexed like plan.shape.arrays; empty for an array of 0 words
   detail::ArraySpanList spans;
   std::vector<std::vector<unsigned>> touched_by;  // the PUs of the cores that first-touched the arrays
@@ -139,10 +141,17 @@ struct StreamSession::State {
     work = kernel.elementwise() ? detail::make_elementwise_work(context) : kernel.make_work(context);
   }
 
-  // The current team writes the initial values: the first touch of fresh pages, or kept pages written afresh.
+  // The current team writes the initial values: the first touch of fresh pages, or, on kept arrays, what its
+  // work needs written afresh (KernelWork::take_over, from the work of the team before).
   void initialise() {
     const Clock::time_point start = Clock::now();
-    (void)detail::run_pinned_team(plan, [this](unsigned thread) { work->first_touch(thread, spans); });
+    if (previous_work && initialise_again) {
+      (void)detail::run_pinned_team(plan,
+                                    [this](unsigned thread) { work->take_over(thread, spans, *previous_work); });
+    } else {
+      (void)detail::run_pinned_team(plan, [this](unsigned thread) { work->first_touch(thread, spans); });
+    }
+    previous_work.reset();
     counts.preparation_s += seconds_since(start);
     initialise_again = false;
     fresh = true;
@@ -153,6 +162,8 @@ struct StreamSession::State {
   void allocate() {
     const Clock::time_point start = Clock::now();
     arrays_ready = false;
+    previous_work.reset();  // fresh arrays: first touch, nothing to take over
+    initialise_again = false;
     for (auto& array : owned) array = {};
     for (auto& span : spans) span = {};
     for (std::size_t k = 0; k < owned.size(); ++k) {
@@ -233,6 +244,8 @@ struct StreamSession::State {
         check_before_replacing(keep ? "initialising the arrays for a new team" : "re-allocating for a new team");
     plan.cores = std::move(team.cores);
     plan.core_pus = std::move(team.core_pus);
+    // The old work knows what the arrays hold; a team that changes again before taking over keeps the first.
+    if (keep && !previous_work) previous_work = std::move(work);
     make_work();
     if (keep) {
       initialise_again = true;

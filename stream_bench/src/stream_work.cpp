@@ -23,7 +23,15 @@ class ElementwiseWork final : public KernelWork {
   }
 
   void first_touch(unsigned thread, const ArraySpanList& arrays) override {
-    fill_initial(kernel_, spans(arrays), slices_[thread]);
+    fill_initial(kernel_, spans(arrays), slices_[thread], kernel_.touched());
+    expected_sums_[thread] = detail::expected_sum(kernel_, slices_[thread]);
+  }
+
+  // Reps only write the written array (ddot none): the inputs still hold their initial values, which the previous
+  // team's last full check and this team's first one compare (sampled, as always), so only the written array is
+  // written afresh. The expected sums come from the formula, per this team's slices.
+  void take_over(unsigned thread, const ArraySpanList& arrays, const KernelWork& /*previous*/) override {
+    fill_initial(kernel_, spans(arrays), slices_[thread], kernel_.writes);
     expected_sums_[thread] = detail::expected_sum(kernel_, slices_[thread]);
   }
 

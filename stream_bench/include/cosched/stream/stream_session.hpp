@@ -68,9 +68,10 @@ class StreamSession {
 
   // Moves the team to run.cores and the split to run.fast_fraction, then runs warm-ups and timed reps on a pinned
   // team. A new team keeps the arrays when the cores that first-touched them and the new ones share one memory
-  // locality (share_first_touch_placement): its threads write the initial values again, no page is allocated or
-  // faulted in anew; otherwise the arrays are allocated and first-touched by the new team. A new split moves in
-  // place when the backend can (TierBackend::resplit), else the arrays are allocated and first-touched anew.
+  // locality (share_first_touch_placement): its threads write the initial values again (only those its reps
+  // overwrite, where the kernel allows: KernelWork::take_over), no page is allocated or faulted in anew;
+  // otherwise the arrays are allocated and first-touched by the new team. A new split moves in place when the
+  // backend can (TierBackend::resplit), else the arrays are allocated and first-touched anew.
   // Throws UsageError for reps == 0, a fraction outside [0,1] or a bad team, ResourceError when the fast tier
   // cannot take the new split or the cores do not exist, and like run_stream otherwise. A validation failure is
   // reported in the result, not thrown.
