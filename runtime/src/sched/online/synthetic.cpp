@@ -37,7 +37,9 @@ OnlineWorkload make_synthetic_workload(const SyntheticOptions& options) {
     const double size = random.uniform_below(1.0, delta);
     if (k > 0) release += -std::log1p(-random.uniform01()) / rate;
     const SequentialProfile& profile = profiles->emplace_back(size);
-    tasks.push_back({"job-" + std::to_string(k), std::shared_ptr<const TimeProfile>(profiles, &profile)});
+    // Null attributes: none, without an empty object's allocation per job (model.hpp).
+    tasks.push_back({"job-" + std::to_string(k), std::shared_ptr<const TimeProfile>(profiles, &profile),
+                     nlohmann::json()});
     arrivals.push_back({release, "", std::nullopt});
   }
   nlohmann::json attributes = {{"generator", "synthetic"}, {"delta", delta}, {"load", load}, {"seed", options.seed}};
