@@ -167,7 +167,9 @@ Instance::Instance(std::vector<Resource> resources, std::vector<Task> tasks, nlo
     check_identifier(task.id, "task id");
     const auto where = [&] { return "task \"" + task.id + "\""; };
     if (duplicate == j) throw InputError(where(), "duplicate task id");
-    if (!task.attributes.is_object()) throw InputError(where(), "the attributes are not a JSON object");
+    if (!task.attributes.is_object() && !task.attributes.is_null()) {
+      throw InputError(where(), "the attributes are not a JSON object");
+    }
     assert(task.profile != nullptr);
     if (task.traffic != nullptr) check_traffic(*task.traffic, where());
     (void)checked_number(task.weight, positive_up_to(kMaxWeight), where, "weight");

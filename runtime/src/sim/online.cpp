@@ -12,12 +12,21 @@
 
 namespace cosched::sim {
 
+namespace {
+
+// A job completed: it ran and ended with status ok (the metrics count only those).
+bool completed(const TaskRun& run) {
+  return run.state == TaskState::done && run.completion.status == TaskStatus::ok;
+}
+
+}  // namespace
+
 std::vector<sched::online::JobOutcome> job_outcomes(const EngineResult& result) {
   std::vector<sched::online::JobOutcome> outcomes(result.runs.size());
   for (std::size_t j = 0; j < result.runs.size(); ++j) {
     const TaskRun& run = result.runs[j];
     outcomes[j].release = run.release;
-    if (run.state != TaskState::done || run.completion.status != TaskStatus::ok) continue;
+    if (!completed(run)) continue;
     outcomes[j] = {true, run.release, run.launch.start, run.completion.end, run.grant.amounts};
   }
   return outcomes;
@@ -93,7 +102,7 @@ std::vector<sched::online::JobRecord> job_records(const LaunchPlan& plan, const 
     r.requested_number_of_resources = plan.tasks[j].demand.front();
     r.requested_time = workload.arrivals[j].estimate.value_or(-1.0);
     r.final_state = final_state(run);
-    r.success = run.state == TaskState::done && run.completion.status == TaskStatus::ok;
+    r.success = completed(run);
     r.reference_time = workload.reference_time[j];
     r.user = workload.arrivals[j].user;
     if (!campaign_of.empty()) r.campaign = campaign_of[j];
@@ -113,7 +122,18 @@ std::vector<sched::online::JobRecord> job_records(const LaunchPlan& plan, const 
 
 sched::online::OnlineMetrics run_metrics(const LaunchPlan& plan, const EngineResult& result) {
   assert(plan.is_online());
-  sched::online::OnlineMetrics metrics = sched::online::online_metrics(*plan.online, job_outcomes(result));
+  // Folded straight from the engine's runs, as job_outcomes + online_metrics would compute them, without the
+  // outcomes vector (issue 25: fresh memory per job at 10^7 jobs).
+  sched::online::OnlineMetricsFold fold(*plan.online);
+  for (std::size_t j = 0; j < result.runs.size(); ++j) {
+    const TaskRun& run = result.runs[j];
+    if (completed(run)) {
+      fold.completed(j, run.release, run.launch.start, run.completion.end, run.grant.amounts.front());
+    } else {
+      fold.not_completed(j, run.release);
+    }
+  }
+  sched::online::OnlineMetrics metrics = fold.finish();
   metrics.scheduling_seconds = result.policy_seconds;
   metrics.scheduling_max_seconds = result.policy_max_seconds;
   metrics.events = result.events;

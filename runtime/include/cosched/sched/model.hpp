@@ -121,7 +121,8 @@ struct Task {
   std::shared_ptr<const TimeProfile> profile;
   // Everything the Instance JSON says about the task besides "id" and "times" (what it runs: "kernel",
   // "footprint_bytes", "passes", "command", ...), kept verbatim as a JSON object and written back by
-  // instance_to_json. Scheduling never looks at it; the launcher does.
+  // instance_to_json. Scheduling never looks at it; the launcher does. Null means none, as an empty object does: a
+  // generated workload of millions of tasks gives null, since every empty object is a heap allocation of its own.
   nlohmann::json attributes = nlohmann::json::object();
   // Its memory traffic (Instance JSON "traffic_bytes"); null when not known: the task then never contends.
   std::shared_ptr<const TrafficTable> traffic = nullptr;

@@ -1,12 +1,15 @@
 #include "cosched/sched/online/metrics.hpp"
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <array>
 #include <cassert>
 #include <limits>
+#include <utility>
 
+#include "cosched/common/invariant.hpp"
 #include "cosched/sched/online/policy.hpp"
 
 namespace cosched::sched::online {
@@ -32,44 +35,69 @@ std::string_view stretch_normalisation() noexcept {
          "jobs (Saule et al., Sec. 5), the runtime at its processor count for a rigid job";
 }
 
-OnlineMetrics online_metrics(const OnlineWorkload& workload, std::span<const JobOutcome> outcomes) {
-  assert(outcomes.size() == workload.arrivals.size());
-  OnlineMetrics metrics;
-  metrics.jobs = outcomes.size();
-  metrics.procs = workload.instance.resources().front().capacity;
-  metrics.load = workload_load(workload);
-  for (const auto& bin : kBins) metrics.fairness.push_back({std::string(bin.label), bin.below, 0, 0});
-  double first_release = std::numeric_limits<double>::infinity();
-  double last_end = 0.0;
-  double busy = 0.0;
-  double stretch_sum = 0.0;
-  double flow_sum = 0.0;
-  for (std::size_t j = 0; j < outcomes.size(); ++j) {
-    const JobOutcome& outcome = outcomes[j];
-    first_release = std::min(first_release, outcome.release);
-    if (!outcome.completed) continue;
-    ++metrics.completed;
-    const double flow = outcome.end - outcome.release;
-    const double stretch = flow / workload.reference_time[j];
-    metrics.max_stretch = std::max(metrics.max_stretch, stretch);
-    metrics.max_flow = std::max(metrics.max_flow, flow);
-    stretch_sum += stretch;
-    flow_sum += flow;
-    last_end = std::max(last_end, outcome.end);
-    busy += static_cast<double>(outcome.alloc.front()) * (outcome.end - outcome.start);
-    const auto bin = std::find_if(metrics.fairness.begin(), metrics.fairness.end(), [&](const FairnessBin& b) {
-      return workload.reference_time[j] < b.reference_below;
-    });
-    ++bin->jobs;
-    if (stretch > 1.0) ++bin->stretched;
+OnlineMetricsFold::OnlineMetricsFold(const OnlineWorkload& workload)
+    : workload_(workload), first_release_(std::numeric_limits<double>::infinity()) {
+  metrics_.jobs = workload.arrivals.size();
+  metrics_.procs = workload.instance.resources().front().capacity;
+  metrics_.load = workload_load(workload);
+  for (const auto& bin : kBins) metrics_.fairness.push_back({std::string(bin.label), bin.below, 0, 0});
+}
+
+void OnlineMetricsFold::next(std::size_t job, double release) {
+  // Formatted only when it fails: this runs once per job.
+  if (job != next_job_ || job >= metrics_.jobs) [[unlikely]] {
+    check_invariant(false, fmt::format("metrics folded job {} where job {} of {} was due", job, next_job_,
+                                       metrics_.jobs));
   }
+  ++next_job_;
+  first_release_ = std::min(first_release_, release);
+}
+
+void OnlineMetricsFold::not_completed(std::size_t job, double release) { next(job, release); }
+
+void OnlineMetricsFold::completed(std::size_t job, double release, double start, double end, int first_resource) {
+  next(job, release);
+  ++metrics_.completed;
+  const double reference = workload_.reference_time[job];
+  const double flow = end - release;
+  const double stretch = flow / reference;
+  metrics_.max_stretch = std::max(metrics_.max_stretch, stretch);
+  metrics_.max_flow = std::max(metrics_.max_flow, flow);
+  stretch_sum_ += stretch;
+  flow_sum_ += flow;
+  last_end_ = std::max(last_end_, end);
+  busy_ += static_cast<double>(first_resource) * (end - start);
+  const auto bin = std::find_if(metrics_.fairness.begin(), metrics_.fairness.end(),
+                                [&](const FairnessBin& b) { return reference < b.reference_below; });
+  ++bin->jobs;
+  if (stretch > 1.0) ++bin->stretched;
+}
+
+OnlineMetrics OnlineMetricsFold::finish() {
+  check_invariant(next_job_ == metrics_.jobs,
+                  fmt::format("metrics finished after {} of {} jobs", next_job_, metrics_.jobs));
+  OnlineMetrics metrics = std::move(metrics_);
   if (metrics.completed == 0) return metrics;
   const auto completed = static_cast<double>(metrics.completed);
-  metrics.mean_stretch = stretch_sum / completed;
-  metrics.mean_flow = flow_sum / completed;
-  metrics.makespan = last_end - first_release;
-  if (metrics.makespan > 0.0) metrics.utilization = busy / (metrics.procs * metrics.makespan);
+  metrics.mean_stretch = stretch_sum_ / completed;
+  metrics.mean_flow = flow_sum_ / completed;
+  metrics.makespan = last_end_ - first_release_;
+  if (metrics.makespan > 0.0) metrics.utilization = busy_ / (metrics.procs * metrics.makespan);
   return metrics;
+}
+
+OnlineMetrics online_metrics(const OnlineWorkload& workload, std::span<const JobOutcome> outcomes) {
+  assert(outcomes.size() == workload.arrivals.size());
+  OnlineMetricsFold fold(workload);
+  for (std::size_t j = 0; j < outcomes.size(); ++j) {
+    const JobOutcome& outcome = outcomes[j];
+    if (outcome.completed) {
+      fold.completed(j, outcome.release, outcome.start, outcome.end, outcome.alloc.front());
+    } else {
+      fold.not_completed(j, outcome.release);
+    }
+  }
+  return fold.finish();
 }
 
 nlohmann::json to_json(const OnlineMetrics& metrics) {

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <memory>
+#include <vector>
 
 #include "cosched/common/checked.hpp"
 #include "cosched/sched/generator.hpp"
@@ -26,11 +27,19 @@ OnlineWorkload make_synthetic_workload(const SyntheticOptions& options) {
   std::vector<JobArrival> arrivals;
   tasks.reserve(jobs);
   arrivals.reserve(jobs);
+  // Every job's profile in one block, each task's pointer sharing the block's ownership (the aliasing constructor):
+  // 16 bytes per job instead of a 48-byte allocation of its own (issue 25: at 10^7 jobs every byte per job is
+  // fresh memory to fault in). Reserved once, so the addresses handed out never move.
+  const auto profiles = std::make_shared<std::vector<SequentialProfile>>();
+  profiles->reserve(jobs);
   double release = 0.0;
   for (std::size_t k = 0; k < jobs; ++k) {
     const double size = random.uniform_below(1.0, delta);
     if (k > 0) release += -std::log1p(-random.uniform01()) / rate;
-    tasks.push_back({"job-" + std::to_string(k), std::make_shared<SequentialProfile>(size)});
+    const SequentialProfile& profile = profiles->emplace_back(size);
+    // Null attributes: none, without an empty object's allocation per job (model.hpp).
+    tasks.push_back({"job-" + std::to_string(k), std::shared_ptr<const TimeProfile>(profiles, &profile),
+                     nlohmann::json()});
     arrivals.push_back({release, "", std::nullopt});
   }
   nlohmann::json attributes = {{"generator", "synthetic"}, {"delta", delta}, {"load", load}, {"seed", options.seed}};

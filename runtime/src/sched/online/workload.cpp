@@ -132,6 +132,7 @@ OnlineWorkload online_workload_from_instance(Instance instance, const std::strin
   std::vector<JobArrival> arrivals(instance.task_count());
   for (std::size_t j = 0; j < instance.task_count(); ++j) {
     const nlohmann::json& attributes = instance.tasks()[j].attributes;
+    if (attributes.is_null()) continue;  // no attributes (model.hpp): released at 0, no user, no campaign
     const std::string where = job_where(source, instance, j);
     if (const auto* release = find_json_member(attributes, "release_s", where)) {
       arrivals[j].release = json_to_number(*release, non_negative_up_to(kMaxSeconds), where, "\"release_s\"");

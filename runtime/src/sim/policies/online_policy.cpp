@@ -14,7 +14,6 @@ OnlinePolicyAdapter::OnlinePolicyAdapter(std::unique_ptr<sched::online::OnlinePo
     : policy_(std::move(policy)),
       workload_(*plan.online),
       releases_(plan.tasks.size(), 0.0),
-      end_at_start_(plan.tasks.size(), 0.0),
       running_slot_(plan.tasks.size(), SIZE_MAX) {
   assert(plan.online && plan.online->instance.task_count() == plan.tasks.size());
 }
@@ -39,10 +38,10 @@ void OnlinePolicyAdapter::started(std::size_t task, const TaskRun& run) {
   assert(found != pending_.end());
   pending_.erase(found);
   const double start = run.launch.start;
-  end_at_start_[task] = start + sched::online::job_time(workload_, task, run.grant.amounts);
+  const double end = start + sched::online::job_time(workload_, task, run.grant.amounts);
   running_slot_[task] = running_.size();
-  running_.push_back({task, run.grant.amounts, start, end_at_start_[task]});
-  ends_.emplace(end_at_start_[task], task);
+  running_.push_back({task, run.grant.amounts, start, end});
+  ends_.emplace(end, task);
 }
 
 void OnlinePolicyAdapter::ended(std::size_t task, const TaskRun& /*run*/) {

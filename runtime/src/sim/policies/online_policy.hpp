@@ -35,10 +35,10 @@ class OnlinePolicyAdapter final : public Policy {
   std::vector<std::size_t> pending_;                  // release order
   std::vector<double> releases_;                      // per job: when the engine released it
   std::vector<sched::online::RunningJob> running_;
-  std::vector<double> end_at_start_;                  // per job: start + its time at its allocation
   std::vector<std::size_t> running_slot_;             // per job: its index in running_
-  // Running jobs by end_at_start (entries of jobs that ended are skipped), and those found running past it: only
-  // they need their expected end moved to now (wall clock; on the simulated clock no job is ever late).
+  // Running jobs by their end as planned at their start (entries of jobs that ended are skipped; kept here, not in
+  // a per-job array: issue 25), and those found running past it: only they need their expected end moved to now
+  // (wall clock; on the simulated clock no job is ever late).
   std::priority_queue<std::pair<double, std::size_t>, std::vector<std::pair<double, std::size_t>>, std::greater<>>
       ends_;
   std::vector<std::size_t> late_;

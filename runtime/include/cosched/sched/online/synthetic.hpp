@@ -11,7 +11,7 @@
 
 namespace cosched::sched::online {
 
-// Limits against absurd parameters (a replay holds about 1 KB per job: 10 GB at the limit).
+// Limits against absurd parameters (a replay holds about 0.8 KB per job: 8 GB at the limit).
 inline constexpr std::size_t kMaxSyntheticJobs = 10'000'000;
 inline constexpr double kMaxSyntheticDelta = 1e6;
 inline constexpr double kMaxSyntheticLoad = 1e6;
