@@ -16,30 +16,20 @@
 #include "cosched/platform/topology.hpp"
 #include "cosched/stream/kernels.hpp"
 #include "cosched/stream/stream_session.hpp"
+#include "stream/session_config.hpp"
 #include "stream/test_tier_backend.hpp"
 
 namespace cosched::stream {
 namespace {
 
-using testing::TestTierBackend;
+using namespace testing;  // cosched::stream::testing: the session tests' backend, sizes and configurations
 
-constexpr std::size_t count = 5 * 512 + 77;  // as in session_teams_test.cpp: several pages, odd sizes
-
-bool two_cores_allowed() { return platform::allowed_cores().size() >= 2; }
+constexpr std::size_t count = kSessionElements;
 
 // Whether arrays first-touched on core 0 may serve a team on cores 0 and 1 here (one memory locality).
 bool first_two_cores_share_placement() {
   const auto allowed = platform::allowed_cores();
   return share_first_touch_placement(platform::Topology::this_system(), {allowed.at(0), allowed.at(1)});
-}
-
-StreamConfig one_core_config(const std::string& kernel) {
-  StreamConfig config;
-  config.kernel = kernel;
-  config.threads = 1;
-  config.cores = {0};
-  config.array_bytes = count * sizeof(double);
-  return config;
 }
 
 // An input element made wrong after a team's last full check, where no sample looks: the next team keeps the

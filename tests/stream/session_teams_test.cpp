@@ -14,18 +14,15 @@
 #include "cosched/platform/topology.hpp"
 #include "cosched/stream/kernels.hpp"
 #include "cosched/stream/stream_session.hpp"
+#include "stream/session_config.hpp"
 #include "stream/test_tier_backend.hpp"
 
 namespace cosched::stream {
 namespace {
 
-using testing::TestTierBackend;
+using namespace testing;  // cosched::stream::testing: the session tests' backend, sizes and configurations
 
-// Several pages per array and not a multiple of a vector width (as in stream_session_test.cpp); big enough for
-// one 3^3 grid, one spmv row and a gemm of a few rows.
-constexpr std::size_t count = 5 * 512 + 77;
-
-bool two_cores_allowed() { return platform::allowed_cores().size() >= 2; }
+constexpr std::size_t count = kSessionElements;
 
 // Whether this machine lets arrays touched on `touched` serve a team on `team` (both: indices into allowed cores).
 bool placement_shared(const std::vector<unsigned>& touched, const std::vector<unsigned>& team) {
@@ -34,15 +31,6 @@ bool placement_shared(const std::vector<unsigned>& touched, const std::vector<un
   for (unsigned core : touched) pus.push_back(allowed.at(core));
   for (unsigned core : team) pus.push_back(allowed.at(core));
   return share_first_touch_placement(platform::Topology::this_system(), pus);
-}
-
-StreamConfig one_core_config(const std::string& kernel) {
-  StreamConfig config;
-  config.kernel = kernel;
-  config.threads = 1;
-  config.cores = {0};
-  config.array_bytes = count * sizeof(double);
-  return config;
 }
 
 class EveryKernelAcrossTeams : public ::testing::TestWithParam<std::string> {};

@@ -13,6 +13,7 @@
 #include "cosched/stream/kernels.hpp"
 #include "cosched/stream/stream_session.hpp"
 #include "stream/expected_arrays.hpp"
+#include "stream/session_config.hpp"
 #include "stream/test_tier_backend.hpp"
 
 namespace cosched::stream {
@@ -21,8 +22,7 @@ namespace {
 using testing::expected_contents;
 using testing::TestTierBackend;
 
-// Several pages per array (so the sampled check has pages to cover) and not a multiple of a vector width.
-constexpr std::size_t count = 5 * 512 + 77;
+constexpr std::size_t count = testing::kSessionElements;
 
 StreamConfig session_config(const std::string& kernel, double fast_fraction = 0.0) {
   StreamConfig config;
