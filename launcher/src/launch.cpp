@@ -285,7 +285,10 @@ std::optional<MemoryWarmUp> warm_up_first_wave(const sim::LaunchPlan& plan, cons
     if (!reporting.active) return std::nullopt;
     reason = std::move(reporting.evidence);
   }
-  const std::uint64_t bytes = first_wave_bytes(plan, workload);
+  std::uint64_t bytes = first_wave_bytes(plan, workload);
+  // Never more than half of what the node has free: the warm-up must not push the launcher (or anything else)
+  // out of memory for a first wave larger than the node — those tasks will say so themselves.
+  if (const auto available = platform::available_memory_bytes()) bytes = std::min(bytes, *available / 2);
   if (bytes == 0) return std::nullopt;
   return MemoryWarmUp{bytes, platform::touch_and_release(bytes), std::move(reason)};
 }

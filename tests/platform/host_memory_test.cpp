@@ -44,6 +44,16 @@ TEST(FreePageReporting, IsOffWhenTheBalloonDoesNotReport) {
   EXPECT_FALSE(detect_free_page_reporting(sys).active);
 }
 
+TEST(MemoryWarmUp, AvailableMemoryIsReadFromMeminfo) {
+  const std::filesystem::path dir = scratch_dir();
+  std::ofstream(dir / "meminfo") << "MemTotal:       24684256 kB\nMemFree:        21663876 kB\n"
+                                    "MemAvailable:   23999512 kB\nBuffers:           12 kB\n";
+  EXPECT_EQ(available_memory_bytes(dir / "meminfo"), std::uint64_t{23999512} * 1024);
+  std::ofstream(dir / "old") << "MemTotal:       24684256 kB\nMemFree:        21663876 kB\n";  // Linux < 3.14
+  EXPECT_FALSE(available_memory_bytes(dir / "old").has_value());
+  EXPECT_FALSE(available_memory_bytes(dir / "missing").has_value());
+}
+
 TEST(MemoryWarmUp, TouchesNothingForZeroBytesAndReturnsATimeOtherwise) {
   EXPECT_EQ(touch_and_release(0), 0.0);
   const double seconds = touch_and_release(std::uint64_t{5} << 20);  // rounded up to whole 2 MiB pages

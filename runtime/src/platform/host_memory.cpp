@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstddef>
 #include <fstream>
+#include <limits>
 #include <string>
 #include <system_error>
 
@@ -33,6 +34,21 @@ FreePageReporting detect_free_page_reporting(const std::filesystem::path& sys_ro
     }
   }
   return {false, "no virtio-balloon device offers free page reporting"};
+}
+
+std::optional<std::uint64_t> available_memory_bytes(const std::filesystem::path& meminfo) {
+  std::ifstream in(meminfo);
+  std::string key;
+  std::uint64_t kib = 0;
+  std::string unit;
+  while (in >> key) {
+    if (key == "MemAvailable:") {
+      if (in >> kib >> unit && unit == "kB") return kib * 1024;
+      return std::nullopt;
+    }
+    in.ignore(std::numeric_limits<std::streamsize>::max(), '\n');
+  }
+  return std::nullopt;
 }
 
 double touch_and_release(std::uint64_t bytes) {

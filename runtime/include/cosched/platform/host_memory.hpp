@@ -9,6 +9,7 @@
 // launcher does so where reporting is on (launcher/launch.hpp, LaunchSettings::memory_warm_up).
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 
 namespace cosched::platform {
@@ -22,6 +23,9 @@ struct FreePageReporting {
 // position k): reporting is active when a bound balloon device has feature bit 5. No balloon driver or device:
 // inactive (bare metal, or a VM without a balloon). Never throws for a missing or unreadable tree.
 [[nodiscard]] FreePageReporting detect_free_page_reporting(const std::filesystem::path& sys_root = "/sys");
+
+// MemAvailable of `meminfo` (/proc/meminfo: "MemAvailable:  123456 kB") in bytes; nullopt when it cannot be read.
+[[nodiscard]] std::optional<std::uint64_t> available_memory_bytes(const std::filesystem::path& meminfo = "/proc/meminfo");
 
 // Maps `bytes` of fresh anonymous memory (advised for huge pages, as the tiered arrays are), writes one byte per
 // 4 KiB page, and unmaps it: the pages are then free and resident. Returns the seconds it took. 0 bytes: nothing,
