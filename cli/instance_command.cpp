@@ -1,7 +1,6 @@
 // `cosched instance`: a workload (kernel x footprint x count) plus profile tables -> the Instance JSON of the
 // scheduling core (docs/formats.md), unmeasured grid points filled by monotone interpolation (docs/profiler.md).
 #include <fmt/core.h>
-#include <fmt/ranges.h>
 
 #include <filesystem>
 #include <memory>
@@ -47,13 +46,7 @@ void run_instance_command(const InstanceFlags& flags) {
   const auto instance = prof::build_instance(workload, profiles, platform, bandwidth ? &*bandwidth : nullptr);
   cosched::write_text_file(flags.output, cosched::sched::instance_to_json(instance) + "\n", overwrite, "instance");
   // Kernel tasks run as processes when launched: a profile without fixed costs predicts them too short (issue #24).
-  if (const auto kernels = prof::kernels_without_fixed_cost(workload, profiles); !kernels.empty()) {
-    fmt::print(stderr,
-               "note: the profile of {} has no fixed cost per run (fixed_s): launched, these tasks also start, "
-               "allocate, first-touch and validate, so launch predictions will be short; to profile for a launch: "
-               "cosched profile --measurer process --passes 1,N (docs/profiler.md)\n",
-               fmt::join(kernels, ", "));
-  }
+  fmt::print(stderr, "{}", prof::fixed_cost_note(workload, profiles));
   if (flags.output == "-") return;
   fmt::print(stderr, "instance: {} tasks, resources cores={} fast_chunks={}, {}, into {}\n", instance.task_count(),
              platform.cores, platform.fast_chunks,

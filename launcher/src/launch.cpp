@@ -302,6 +302,8 @@ MemoryWarmUpMode parse_memory_warm_up_mode(std::string_view text) {
   throw UsageError(fmt::format("--memory-warm-up {}: expected auto, on or off", text));
 }
 
+std::vector<std::string> memory_warm_up_mode_names() { return {"auto", "on", "off"}; }
+
 std::optional<double> LaunchSummary::error_paper() const {
   return sim::prediction_error(observed_makespan, predicted_makespan);
 }

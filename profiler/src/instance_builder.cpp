@@ -140,6 +140,15 @@ std::vector<std::string> kernels_without_fixed_cost(const config::Workload& work
   return {without.begin(), without.end()};
 }
 
+std::string fixed_cost_note(const config::Workload& workload, const ProfileSet& profiles) {
+  const std::vector<std::string> kernels = kernels_without_fixed_cost(workload, profiles);
+  if (kernels.empty()) return "";
+  return fmt::format("note: the profile of {} has no fixed cost per run (fixed_s): launched, these tasks also start, "
+                     "allocate, first-touch and validate, so launch predictions will be short; to profile for a "
+                     "launch: cosched profile --measurer process --passes 1,N (docs/profiler.md)\n",
+                     fmt::join(kernels, ", "));
+}
+
 sched::TrafficTable task_traffic_table(const config::WorkloadTask& task, const NodeBandwidth& node,
                                        const config::PlatformConfig& platform) {
   const unsigned max_chunks = platform.fast_chunks;

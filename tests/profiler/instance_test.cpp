@@ -225,6 +225,8 @@ TEST(Instance, KernelsWithoutAFixedCostAreTheWorkloadsStreamKernelsProfiledWitho
   ProfileSet all_fixed;
   all_fixed.add({triad, copy}, small_platform().chunk_bytes());
   EXPECT_TRUE(kernels_without_fixed_cost(workload, all_fixed).empty());
+  EXPECT_EQ(fixed_cost_note(workload, all_fixed), "");
+  EXPECT_NE(fixed_cost_note(workload, set).find("the profile of triad has no fixed cost"), std::string::npos);
 }
 
 // A footprint between two profiled ones: each neighbour's grid at the same fast fractions, linear in the

@@ -40,6 +40,7 @@ inline constexpr double kDefaultMaxWaitSeconds = 86'400.0;
 enum class MemoryWarmUpMode { automatic, on, off };
 // "auto", "on", "off"; UsageError otherwise.
 [[nodiscard]] MemoryWarmUpMode parse_memory_warm_up_mode(std::string_view text);
+[[nodiscard]] std::vector<std::string> memory_warm_up_mode_names();
 
 struct LaunchSettings {
   std::filesystem::path journal;

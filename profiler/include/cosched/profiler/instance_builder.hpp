@@ -60,6 +60,9 @@ struct ProfileSet {
 // their per-pass times do not hold: `cosched instance` says so, and how to profile for a launch.
 [[nodiscard]] std::vector<std::string> kernels_without_fixed_cost(const config::Workload& workload,
                                                                   const ProfileSet& profiles);
+// The one line `cosched instance` prints for those kernels (naming them, and how to profile for a launch); "" when
+// every kernel's profile has its fixed cost.
+[[nodiscard]] std::string fixed_cost_note(const config::Workload& workload, const ProfileSet& profiles);
 
 // A task's bytes per pool at every allocation (index p_cores * (P2 + 1) + p_chunks): all its passes and the
 // set-up of its process (stream_setup_traffic).
