@@ -13,8 +13,9 @@ build and the median over the rounds of the ratio of wall times (after / before)
 
 Sweeps (--sweeps, comma-separated): readme (the stream sweep the README's table showed until issue 24: triad,
 64 and 256 MiB, chunks 0..20, 3 reps), triad-local (configs/profiles/
-triad-local.toml), stencil, spmv, gemm, gups (docs/profiler.md, "The roofline kernels": 96 MiB, cores 1-2, chunks
-0..6, 10 reps after 3 warm-ups), quick (a small triad and stencil sweep).
+triad-local.toml), stream (the six STREAM kernels), stencil, spmv, gemm, gups (these five as in docs/profiler.md,
+"The roofline kernels": 96 MiB, cores 1-2, chunks 0..6, 10 reps after 3 warm-ups), quick (a small triad and
+stencil sweep).
 """
 import argparse
 import json
@@ -38,6 +39,7 @@ def sweeps(cores):
         "readme": ["--kernels", "triad", "--footprints-mib", "64,256", "--cores", cores, "--chunks", "0..20",
                    "--reps", "3"],
         "triad-local": ["--config", os.path.join(ROOT, "configs", "profiles", "triad-local.toml"), "--cores", cores],
+        "stream": roofline("write,ddot,copy,scale,add,triad", cores),
         "stencil": roofline("stencil", cores),
         "spmv": roofline("spmv", cores),
         "gemm": roofline("gemm", cores),
@@ -78,7 +80,7 @@ def main():
     parser.add_argument("--after", default=os.path.join(ROOT, "build", "bin", "cosched"), help="the build under test")
     parser.add_argument("--before", help="the build to compare with (e.g. main's, built in another folder)")
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--sweeps", default="readme,stencil,spmv,gemm,gups")
+    parser.add_argument("--sweeps", default="readme,stream,stencil,spmv,gemm,gups")
     args = parser.parse_args()
     cores = "1,2" if len(os.sched_getaffinity(0)) >= 2 else "1"
     known = sweeps(cores)

@@ -3,6 +3,7 @@
 // cores share one memory locality.
 #include <algorithm>
 #include <optional>
+#include <vector>
 
 #include "cosched/stream/stream_session.hpp"
 
@@ -19,6 +20,20 @@ bool share_first_touch_placement(const platform::Topology& topology,
     shared = core->cluster;
   }
   return true;
+}
+
+std::vector<unsigned> first_touch_mates(const platform::Topology& topology,
+                                        const std::vector<std::vector<unsigned>>& allowed,
+                                        const std::vector<std::vector<unsigned>>& team_pus) {
+  std::vector<unsigned> mates;
+  if (team_pus.empty() || !share_first_touch_placement(topology, team_pus)) return mates;
+  std::vector<std::vector<unsigned>> with_candidate = team_pus;
+  with_candidate.emplace_back();
+  for (std::size_t k = 0; k < allowed.size(); ++k) {
+    with_candidate.back() = allowed[k];
+    if (share_first_touch_placement(topology, with_candidate)) mates.push_back(static_cast<unsigned>(k));
+  }
+  return mates;
 }
 
 }  // namespace cosched::stream

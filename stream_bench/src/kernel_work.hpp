@@ -32,6 +32,9 @@ struct WorkContext {
   bool streaming_stores = false;
   double slow_pass_factor = 1.0;  // the tier cost model's (1 on real tiers)
   std::size_t sample_stride = 1;  // of the session's sampled checks (a power of two)
+  // First touch writes the initial values by streaming stores (stream_bytes): arrays larger than a core's own
+  // cache, which the first rep reads from memory anyway.
+  bool stream_initial_values = false;
 };
 
 struct Mismatch {

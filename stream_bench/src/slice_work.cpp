@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <string>
 
 #include "cosched/common/error.hpp"
 #include "kernel_loops.hpp"
+#include "vector_ops.hpp"
 
 namespace cosched::stream::detail {
 
@@ -82,6 +84,37 @@ std::size_t count_pattern_mismatches(const double* p, std::size_t n, const Patte
   return wrong;
 }
 
+// p[k] = values[(phase + k) % period] for k in [0, n). Streaming stores write whole lines without reading them
+// first (an ordinary store reads each line it writes): on fresh or about-to-be-overwritten arrays larger than the
+// cache that is ~2.7 times the speed (256 MiB: 15 ms against 42 ms on this VM) — set-up time the profiler's
+// overhead counts. The period is a whole number of vectors, so once p is aligned whole periods go by vectors.
+static_assert(initial_value_period % Vector::lanes == 0);
+void fill_periodic(double* p, std::size_t n, const Pattern& values, std::size_t phase, bool streaming) noexcept {
+  std::size_t k = 0;
+  std::size_t j = phase;
+  const auto scalar_until = [&](std::size_t stop) {
+    for (; k < stop; ++k) {
+      p[k] = values[j];
+      if (++j == initial_value_period) j = 0;
+    }
+  };
+  if (!streaming) {
+    scalar_until(n);
+    return;
+  }
+  std::size_t head = 0;
+  while (head < n && reinterpret_cast<std::uintptr_t>(p + head) % (Vector::lanes * sizeof(double)) != 0) ++head;
+  scalar_until(head);
+  Pattern rotated{};
+  for (std::size_t i = 0; i < initial_value_period; ++i) rotated[i] = values[(j + i) % initial_value_period];
+  for (; k + initial_value_period <= n; k += initial_value_period) {
+    for (std::size_t v = 0; v < initial_value_period; v += Vector::lanes) {
+      Vector::stream(p + k + v, Vector::load(rotated.data() + v));
+    }
+  }
+  scalar_until(n);
+}
+
 }  // namespace
 
 Slice thread_slice(std::size_t count, unsigned threads, unsigned thread) noexcept {
@@ -91,18 +124,16 @@ Slice thread_slice(std::size_t count, unsigned threads, unsigned thread) noexcep
   return {std::min(first * line_elements, count), std::min(last * line_elements, count)};
 }
 
-void fill_initial(const KernelSpec& kernel, const ArraySpans& spans, Slice slice, ArraySet which) noexcept {
+void fill_initial(const KernelSpec& kernel, const ArraySpans& spans, Slice slice, ArraySet which,
+                  bool streaming) noexcept {
   for (ArrayId id : all_arrays) {
     if (!kernel.touched().contains(id) || !which.contains(id)) continue;
     const Pattern values = initial_pattern(id);
-    for_each_part(spans[static_cast<std::size_t>(id)], slice, [&values](double* p, std::size_t first, std::size_t n) {
-      std::size_t j = first % initial_value_period;
-      for (std::size_t k = 0; k < n; ++k) {
-        p[k] = values[j];
-        if (++j == initial_value_period) j = 0;
-      }
+    for_each_part(spans[static_cast<std::size_t>(id)], slice, [&](double* p, std::size_t first, std::size_t n) {
+      fill_periodic(p, n, values, first % initial_value_period, streaming);
     });
   }
+  if (streaming) store_fence();
 }
 
 SlowPasses slow_passes_for(double slow_pass_factor) {

@@ -24,8 +24,10 @@ using ArraySpans = std::array<platform::TieredSpan, array_id_count>;
 
 // Writes the initial values into the kernel's arrays of `which` (those it touches) over the slice: the first
 // touch, by the thread that will stream the slice, so pages land next to it; or, for a new team on kept arrays,
-// the arrays the kernel writes (KernelSpec::writes) afresh.
-void fill_initial(const KernelSpec& kernel, const ArraySpans& spans, Slice slice, ArraySet which) noexcept;
+// the arrays the kernel writes (KernelSpec::writes) afresh. `streaming`: with streaming stores (for arrays larger
+// than the cache, where the first rep reads them from memory anyway), fenced before returning.
+void fill_initial(const KernelSpec& kernel, const ArraySpans& spans, Slice slice, ArraySet which,
+                  bool streaming) noexcept;
 
 // One rep over the slice: the fast part once, the slow part as `passes` says. Returns the reduction's sum over
 // the first pass only; later passes' sums go to `discarded`, which the caller keeps observable so the compiler

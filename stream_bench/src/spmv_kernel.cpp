@@ -1,10 +1,15 @@
 // spmv: y = A * x with A in CSR (values, 32-bit column indices, row pointers), 16 non-zeros per row at
-// pseudo-random columns within a band around the diagonal: bandwidth-bound with irregular reads of x. The matrix is generated from a seeded hash of
-// (row, slot), so any thread can build or re-derive any row, and validation needs no copy of the matrix.
+// pseudo-random columns within a band around the diagonal: bandwidth-bound with irregular reads of x. The matrix
+// is generated from a seeded hash of (row, slot), so any thread can build or re-derive any row, and validation
+// needs no copy of the matrix.
+#include <algorithm>
+#include <array>
+
 #include <fmt/format.h>
 
 #include "roofline_kernels.hpp"
 #include "tiered_access.hpp"
+#include "vector_ops.hpp"
 
 namespace cosched::stream::detail {
 
@@ -24,9 +29,16 @@ std::uint64_t slot_hash(std::size_t row, std::size_t slot) noexcept {
 // bandwidth-bound on the matrix. Columns spread over all of x would make it latency-bound (a cache miss per
 // non-zero), gups' regime.
 constexpr std::uint64_t column_band = 16384;
+// (row + n * column_band - column_band / 2 + offset) % n. First touch derives every non-zero's column, and a 64-bit
+// division each was most of its time: where the band fits in the matrix, row + offset + n - column_band / 2 lies
+// in [0, 3n), and two conditional subtractions give the same column.
 std::uint32_t column_of(std::size_t row, std::size_t slot, std::size_t n) noexcept {
   const std::uint64_t offset = slot_hash(row, slot) % column_band;
-  return static_cast<std::uint32_t>((row + n * column_band - column_band / 2 + offset) % n);
+  if (n < column_band) return static_cast<std::uint32_t>((row + n * column_band - column_band / 2 + offset) % n);
+  std::uint64_t column = row + offset + n - column_band / 2;
+  if (column >= n) column -= n;
+  if (column >= n) column -= n;
+  return static_cast<std::uint32_t>(column);
 }
 // Values in {0.25, .., 2} and x in {1, .., 2} (quarters): every product is a multiple of 1/16 and a row's sum is
 // exact in any order, so validation compares exactly.
@@ -40,20 +52,36 @@ constexpr double y_initial = -1.0;
 class SpmvWork final : public KernelWork {
  public:
   explicit SpmvWork(const WorkContext& context)
-      : n_(context.shape.dimension), threads_(context.threads), emulation_(context), expected_y_(n_, 0.0) {}
+      : n_(context.shape.dimension),
+        threads_(context.threads),
+        stream_initial_values_(context.stream_initial_values),
+        emulation_(context),
+        expected_y_(n_, 0.0) {}
 
   void first_touch(unsigned thread, const ArraySpanList& arrays) override {
     const RowRange rows = row_range(n_, threads_, thread);
     for (std::size_t r = rows.begin; r < rows.end; ++r) {
+      // A row is built apart and then written whole (by streaming stores on large arrays: the matrix is most of
+      // the footprint, and nothing reads it before the first rep).
+      std::array<double, row_nonzeros> row_values{};
+      std::array<std::uint32_t, row_nonzeros> row_columns{};
+      for (std::size_t s = 0; s < row_nonzeros; ++s) {
+        row_values[s] = value_of(r, s);
+        row_columns[s] = column_of(r, s, n_);
+      }
+      // Every product is a multiple of 1/16 and the sum is exact in any order: four partial sums instead of one
+      // chain of dependent additions.
+      std::array<double, 4> partial{};
+      for (std::size_t s = 0; s < row_nonzeros; ++s) partial[s % 4] += row_values[s] * x_of(row_columns[s]);
+      const double sum = (partial[0] + partial[1]) + (partial[2] + partial[3]);
       double* v = word_pointer(arrays[values], r * row_nonzeros);
       std::uint32_t* cols = u32_pointer(arrays[columns], r * row_nonzeros / 2);
-      double sum = 0.0;
-      for (std::size_t s = 0; s < row_nonzeros; ++s) {
-        const double value = value_of(r, s);
-        const std::uint32_t column = column_of(r, s, n_);
-        v[s] = value;
-        cols[s] = column;
-        sum += value * x_of(column);
+      if (stream_initial_values_) {
+        stream_bytes(v, row_values.data(), sizeof row_values);
+        stream_bytes(cols, row_columns.data(), sizeof row_columns);
+      } else {
+        std::copy(row_values.begin(), row_values.end(), v);
+        std::copy(row_columns.begin(), row_columns.end(), cols);
       }
       expected_y_[r] = sum;
       *u64_pointer(arrays[row_pointers], r) = r * row_nonzeros;
@@ -61,6 +89,7 @@ class SpmvWork final : public KernelWork {
       *word_pointer(arrays[vector_y], r) = y_initial;
     }
     if (thread + 1 == threads_) *u64_pointer(arrays[row_pointers], n_) = n_ * row_nonzeros;
+    if (stream_initial_values_) store_fence();
   }
 
   // Reps write only y: the matrix and x stay as first touch wrote them, and each row's expected sum is the one
@@ -109,6 +138,7 @@ class SpmvWork final : public KernelWork {
  private:
   std::size_t n_;
   unsigned threads_;
+  bool stream_initial_values_;
   SlowTierEmulation emulation_;
   // Each row's exact sum, computed at first touch from the formulas, not from the matrix in memory (so a matrix
   // corrupted later shows): the checks then cost one read of y instead of regenerating every non-zero.

@@ -9,13 +9,17 @@
 #include <cassert>
 #include <chrono>
 #include <numeric>
+#include <span>
 
 #include <fmt/format.h>
 
 #include "cosched/common/error.hpp"
+#include "cosched/platform/binding.hpp"
 #include "cosched/platform/tier_backends.hpp"
+#include "page_prefault.hpp"
 #include "pinned_team.hpp"
 #include "run_plan.hpp"
+#include "system_memory.hpp"
 #include "kernel_work.hpp"
 
 namespace cosched::stream {
@@ -136,8 +140,9 @@ struct StreamSession::State {
 
   void make_work() {
     threads = static_cast<unsigned>(plan.cores.size());
-    const detail::WorkContext context{kernel, plan.shape, threads, plan.streaming_stores, cost.slow_pass_factor,
-                                      sample_stride};
+    const bool larger_than_a_cores_cache = plan.shape.footprint_bytes() > detail::private_cache_bytes();
+    const detail::WorkContext context{kernel,        plan.shape,   threads, plan.streaming_stores,
+                                      cost.slow_pass_factor, sample_stride, larger_than_a_cores_cache};
     work = kernel.elementwise() ? detail::make_elementwise_work(context) : kernel.make_work(context);
   }
 
@@ -158,6 +163,27 @@ struct StreamSession::State {
     sampled_since_full_check = false;
   }
 
+  // Fresh pages are most of a session's preparation: the OS zeroes each page at its first touch and, on a VM whose
+  // host took the memory back (docs/fidelity.md, "Memory the hypervisor took back"), faults it in through the host
+  // at a fraction of the memory's speed. Faults on different cores proceed in parallel, so when more allowed cores
+  // share the team's memory locality than the team has, they fault every fresh page in first (a page lands where
+  // the team's own first touch would have put it) and the team then writes its values into resident pages.
+  void prefault_fresh_pages() {
+    const std::vector<std::vector<unsigned>> allowed = platform::allowed_cores();
+    const std::vector<unsigned> mates = first_touch_mates(platform::Topology::this_system(), allowed, plan.core_pus);
+    if (mates.size() <= plan.cores.size()) return;
+    std::vector<std::vector<unsigned>> mate_pus{plan.core_pus.front()};  // the caller's thread: the team's first
+    for (unsigned core : mates) {
+      if (allowed[core] != plan.core_pus.front()) mate_pus.push_back(allowed[core]);
+    }
+    std::vector<std::span<double>> regions;
+    for (const platform::TieredSpan& span : spans) {
+      regions.emplace_back(span.fast, span.fast_count);
+      regions.emplace_back(span.slow, span.slow_count);
+    }
+    if (detail::prefault_pages(regions, mate_pus) > 0) ++counts.prefaulted;
+  }
+
   // Releases the old arrays first, so their memory and fast-tier bytes are free for the new ones.
   void allocate() {
     const Clock::time_point start = Clock::now();
@@ -172,6 +198,7 @@ struct StreamSession::State {
       check_split(backend, owned[k].span(), words(k), plan.fast_words[k]);
       spans[k] = owned[k].span();
     }
+    prefault_fresh_pages();
     ++counts.allocations;
     counts.preparation_s += seconds_since(start);
     touched_by = plan.core_pus;
@@ -292,6 +319,7 @@ SessionCounts& SessionCounts::operator+=(const SessionCounts& other) noexcept {
   allocations += other.allocations;
   resplits += other.resplits;
   reinitialisations += other.reinitialisations;
+  prefaulted += other.prefaulted;
   measurements += other.measurements;
   preparation_s += other.preparation_s;
   validation_s += other.validation_s;

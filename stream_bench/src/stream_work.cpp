@@ -16,6 +16,7 @@ class ElementwiseWork final : public KernelWork {
       : kernel_(context.kernel),
         passes_(slow_passes_for(context.slow_pass_factor)),
         streaming_(context.streaming_stores),
+        stream_initial_values_(context.stream_initial_values),
         sample_stride_(context.sample_stride),
         expected_sums_(context.threads, 0.0) {
     const std::size_t count = context.shape.dimension;
@@ -23,7 +24,7 @@ class ElementwiseWork final : public KernelWork {
   }
 
   void first_touch(unsigned thread, const ArraySpanList& arrays) override {
-    fill_initial(kernel_, spans(arrays), slices_[thread], kernel_.touched());
+    fill_initial(kernel_, spans(arrays), slices_[thread], kernel_.touched(), stream_initial_values_);
     expected_sums_[thread] = detail::expected_sum(kernel_, slices_[thread]);
   }
 
@@ -31,7 +32,7 @@ class ElementwiseWork final : public KernelWork {
   // team's last full check and this team's first one compare (sampled, as always), so only the written array is
   // written afresh. The expected sums come from the formula, per this team's slices.
   void take_over(unsigned thread, const ArraySpanList& arrays, const KernelWork& /*previous*/) override {
-    fill_initial(kernel_, spans(arrays), slices_[thread], kernel_.writes);
+    fill_initial(kernel_, spans(arrays), slices_[thread], kernel_.writes, stream_initial_values_);
     expected_sums_[thread] = detail::expected_sum(kernel_, slices_[thread]);
   }
 
@@ -63,6 +64,7 @@ class ElementwiseWork final : public KernelWork {
   const KernelSpec& kernel_;
   SlowPasses passes_;
   bool streaming_;
+  bool stream_initial_values_;  // arrays larger than a core's own cache: initial values by streaming stores
   std::size_t sample_stride_;
   std::vector<Slice> slices_;          // per thread
   std::vector<double> expected_sums_;  // per thread: the reduction's exact sum over its slice

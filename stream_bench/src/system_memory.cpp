@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <string>
 
 namespace cosched::stream::detail {
@@ -35,22 +36,43 @@ std::size_t read_available_memory_bytes() {
   return pages > 0 && page > 0 ? static_cast<std::size_t>(pages) * static_cast<std::size_t>(page) : 0;
 }
 
+namespace {
+
+// The largest cache of cpu0 at `max_level` or below, from sysfs (sysconf's value is wrong on some VMs); 0 if none
+// is readable.
+std::size_t largest_cache_bytes(int max_level) {
+  std::size_t largest = 0;
+  std::error_code error;
+  const std::filesystem::path caches{"/sys/devices/system/cpu/cpu0/cache"};
+  for (const auto& entry : std::filesystem::directory_iterator(caches, error)) {
+    std::ifstream level_file(entry.path() / "level");
+    std::ifstream size_file(entry.path() / "size");
+    int level = 0;
+    std::string text;
+    if (!(level_file >> level) || level > max_level || !(size_file >> text)) continue;
+    try {
+      largest = std::max(largest, parse_size(text));
+    } catch (const std::exception&) {
+      // an unreadable entry says nothing; the callers' fallbacks cover "none readable"
+    }
+  }
+  return largest;
+}
+
+}  // namespace
+
 std::size_t last_level_cache_bytes() {
   static const std::size_t bytes = [] {
-    std::size_t largest = 0;
-    std::error_code error;
-    const std::filesystem::path caches{"/sys/devices/system/cpu/cpu0/cache"};
-    for (const auto& entry : std::filesystem::directory_iterator(caches, error)) {
-      std::ifstream size_file(entry.path() / "size");
-      std::string text;
-      if (!(size_file >> text)) continue;
-      try {
-        largest = std::max(largest, parse_size(text));
-      } catch (const std::exception&) {
-        // an unreadable entry says nothing; the fallback below covers "none readable"
-      }
-    }
+    const std::size_t largest = largest_cache_bytes(std::numeric_limits<int>::max());
     return largest != 0 ? largest : std::size_t{32} << 20;
+  }();
+  return bytes;
+}
+
+std::size_t private_cache_bytes() {
+  static const std::size_t bytes = [] {
+    const std::size_t largest = largest_cache_bytes(2);
+    return largest != 0 ? largest : std::size_t{1} << 20;
   }();
   return bytes;
 }

@@ -2,6 +2,8 @@
 // The widest vector unit the build targets, behind one small interface, so each kernel loop is written once.
 // Streaming (non-temporal) stores need a vector-aligned destination; loads are unaligned (free when aligned).
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -84,6 +86,26 @@ inline void store_fence() noexcept {
 #if defined(__SSE2__)
   _mm_sfence();
 #endif
+}
+
+// Copies `bytes` from src to dst, by streaming stores (16 bytes at a time, which the write-combining buffers merge
+// into whole lines) where dst is 16-byte aligned and on x86, else as memcpy. For values of any type that memory
+// will not read again soon, e.g. a kernel's first touch: nothing reads the lines first. Callers fence (store_fence)
+// before others read the data.
+inline void stream_bytes(void* dst, const void* src, std::size_t bytes) noexcept {
+#if defined(__SSE2__)
+  if (reinterpret_cast<std::uintptr_t>(dst) % 16 == 0) {
+    auto* to = static_cast<__m128i*>(dst);
+    const auto* from = static_cast<const unsigned char*>(src);
+    std::size_t done = 0;
+    for (; done + 16 <= bytes; done += 16, ++to) {
+      _mm_stream_si128(to, _mm_loadu_si128(reinterpret_cast<const __m128i*>(from + done)));
+    }
+    std::memcpy(static_cast<unsigned char*>(dst) + done, from + done, bytes - done);
+    return;
+  }
+#endif
+  std::memcpy(dst, src, bytes);
 }
 
 }  // namespace cosched::stream::detail

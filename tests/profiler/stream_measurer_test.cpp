@@ -112,6 +112,8 @@ TEST(StreamMeasurer, KeepsTheArraysAcrossCoreCountsWhereTheMachineAllowsAndRepor
   EXPECT_EQ(outcome.allocations + reinitialisations, 3U);
   if (platform::Topology::this_system().numa_nodes().size() == 1) {
     EXPECT_EQ(reinitialisations, 1U);
+    // Each footprint's first team has one core: the other one faults its fresh arrays in with it.
+    EXPECT_EQ(sessions.at("prefaulted"), outcome.allocations);
   }
   EXPECT_EQ(sessions.at("resplits"), outcome.resplits);
   // Allocation and first touch, and the checks, happened inside the measurer, outside the kernels' reps.

@@ -172,5 +172,43 @@ TEST(SessionTeams, FirstTouchPlacementIsSharedWithinOneMemoryLocalityOnly) {
   EXPECT_TRUE(share_first_touch_placement(two_sockets, {}));
 }
 
+// The cores that may fault a team's fresh pages in: every allowed core of the team's one memory locality.
+TEST(SessionTeams, FirstTouchMatesAreTheAllowedCoresOfTheTeamsLocality) {
+  const platform::Topology one_node = machine({0, 0, 0, 0});
+  const std::vector<std::vector<unsigned>> all{{0}, {1}, {2}, {3}};
+  EXPECT_EQ(first_touch_mates(one_node, all, {{1}}), (std::vector<unsigned>{0, 1, 2, 3}));
+  const platform::Topology two_sockets = machine({0, 0, 1, 1});
+  EXPECT_EQ(first_touch_mates(two_sockets, all, {{2}}), (std::vector<unsigned>{2, 3}));
+  EXPECT_EQ(first_touch_mates(two_sockets, all, {{0}, {1}}), (std::vector<unsigned>{0, 1}));
+  EXPECT_TRUE(first_touch_mates(two_sockets, all, {{1}, {2}}).empty());  // the team spans two localities
+  EXPECT_TRUE(first_touch_mates(two_sockets, all, {}).empty());
+  // Indices into the allowed cores, which a cpuset may thin out.
+  EXPECT_EQ(first_touch_mates(two_sockets, {{0}, {2}, {3}}, {{3}}), (std::vector<unsigned>{1, 2}));
+}
+
+// A one-core team's fresh arrays are faulted in by every core of its locality first; a team that already has them
+// all faults its own. Either way every kernel validates.
+TEST(SessionTeams, WiderMatesFaultTheFreshPagesInAndTheKernelsStillValidate) {
+  const auto allowed = platform::allowed_cores();
+  const std::size_t mates =
+      first_touch_mates(platform::Topology::this_system(), allowed, {allowed.at(0)}).size();
+  for (const char* kernel : {"triad", "stencil", "spmv"}) {
+    TestTierBackend backend({2.5, true}, TestTierBackend::Layout::contiguous);
+    StreamSession session(one_core_config(kernel), backend);
+    EXPECT_EQ(session.counts().prefaulted, mates > 1 ? 1U : 0U) << kernel;
+    const StreamResult result = session.measure({0.5, 2, 1});
+    EXPECT_TRUE(result.validated) << kernel << ": " << result.validation_message;
+    EXPECT_TRUE(session.finish().validated) << kernel;
+  }
+  if (!two_cores_allowed() || mates < 2) return;
+  StreamConfig both = one_core_config("triad");
+  both.threads = 2;
+  both.cores = {0, 1};
+  TestTierBackend backend;
+  StreamSession session(both, backend);
+  EXPECT_EQ(session.counts().prefaulted, mates > 2 ? 1U : 0U);
+  EXPECT_TRUE(session.measure({0.0, 1, 0}).validated);
+}
+
 }  // namespace
 }  // namespace cosched::stream

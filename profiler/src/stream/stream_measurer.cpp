@@ -98,6 +98,7 @@ class StreamMeasurer final : public PointMeasurer {
     return {{"sessions", closed_sessions_ + (session_ ? 1 : 0)},
             {"allocations", totals.allocations},
             {"reinitialisations", totals.reinitialisations},
+            {"prefaulted", totals.prefaulted},
             {"resplits", totals.resplits},
             {"preparation_s", totals.preparation_s},
             {"validation_s", totals.validation_s}};

@@ -29,6 +29,7 @@ struct SessionCounts {
   std::size_t allocations = 0;        // of the kernel's array set, the first included
   std::size_t resplits = 0;           // split changes done without re-allocating
   std::size_t reinitialisations = 0;  // new teams on kept arrays
+  std::size_t prefaulted = 0;         // allocations whose pages a wider team faulted in (first_touch_mates)
   std::size_t measurements = 0;
   double preparation_s = 0.0;  // allocating, first-touching and initialising arrays again
   double validation_s = 0.0;   // comparing results with their exact values: full checks (with the team each
@@ -42,6 +43,14 @@ struct SessionCounts {
 // one team first-touched serve another team only then (StreamSession::measure).
 [[nodiscard]] bool share_first_touch_placement(const platform::Topology& topology,
                                                const std::vector<std::vector<unsigned>>& core_pus);
+
+// The cores among `allowed` (each given by its PUs, as platform::allowed_cores() lists them) whose first touch
+// places a page in the same memory as the first touch of the team on `team_pus` would: every allowed core of the
+// team's memory locality when the team has one, none when it spans several. Indices into `allowed`, ascending.
+// A session lets these cores fault its fresh pages in (in parallel) before the team writes its values.
+[[nodiscard]] std::vector<unsigned> first_touch_mates(const platform::Topology& topology,
+                                                      const std::vector<std::vector<unsigned>>& allowed,
+                                                      const std::vector<std::vector<unsigned>>& team_pus);
 
 // A full check of the arrays as they stand (see StreamSession::finish).
 struct SessionCheck {
