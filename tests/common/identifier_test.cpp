@@ -40,5 +40,18 @@ TEST(Identifier, TheMessageNamesTheWhereTheIdAndTheRule) {
   }
 }
 
+// A control byte in an id is shown escaped, as every error message shows it (ESC as \x1b), not as a '?' that could
+// be the id's own character.
+TEST(Identifier, TheMessageShowsControlBytesEscaped) {
+  try {
+    check_identifier("a\x1b[31mb?", "w.json");
+    FAIL() << "no error";
+  } catch (const InputError& error) {
+    const std::string message = error.what();
+    EXPECT_NE(message.find("id \"a\\x1b[31mb?\""), std::string::npos) << message;
+    EXPECT_EQ(message.find('\x1b'), std::string::npos) << message;
+  }
+}
+
 }  // namespace
 }  // namespace cosched

@@ -65,6 +65,9 @@ INSTANTIATE_TEST_SUITE_P(
         HostileXml{"negative_page_count",
                    machine_xml(kNumaSets + R"( local_memory="1024")", "", R"(<page_type size="4096" count="-1"/>)"),
                    R"(count="-1")"},
+        HostileXml{"zero_page_size",
+                   machine_xml(kNumaSets + R"( local_memory="1024")", "", R"(<page_type size="0" count="4"/>)"),
+                   R"(size="0" must be a page size in bytes: a decimal integer in [1, )"},
         HostileXml{"plus_sign_size", machine_xml(kNumaSets + R"( local_memory="+1024")"), "local_memory"},
         HostileXml{"not_well_formed", machine_xml(kNumaSets + R"( local_memory="1024)"), "not well-formed"}),
     [](const ::testing::TestParamInfo<HostileXml>& row) { return row.param.name; });

@@ -22,8 +22,8 @@ bool is_safe_identifier(std::string_view id) noexcept {
 
 void check_identifier(std::string_view id, const std::string& where) {
   if (is_safe_identifier(id)) return;
-  std::string shown;
-  for (const char c : id.substr(0, 60)) shown += (c >= 0x20 && c < 0x7f) ? c : '?';
+  // The message shows the id as given (its first 60 bytes); Error escapes control bytes such as ESC as \x1b.
+  const std::string shown(id.substr(0, 60));
   throw InputError(where, "id \"" + shown + "\" is not allowed: ids name files, so they use 1 to " +
                               std::to_string(kMaxIdentifierLength) +
                               " characters of A-Z a-z 0-9 . _ + - and do not start with '.' or '-'");

@@ -27,6 +27,7 @@ struct NumericAttribute {
   std::string_view attribute;
   std::uint64_t limit;
   std::string_view what;
+  std::uint64_t minimum = 0;  // a page size of 0 bytes describes no page (hwloc writes 0 for no count, not size)
 };
 constexpr std::uint64_t kMaxIndex = (std::uint64_t{1} << 31) - 1;
 constexpr std::array kNumericAttributes{
@@ -36,7 +37,7 @@ constexpr std::array kNumericAttributes{
     NumericAttribute{"object", "os_index", kMaxIndex, "an OS index"},
     NumericAttribute{"object", "gp_index", kMaxIndex, "an object index"},
     NumericAttribute{"object", "depth", static_cast<std::uint64_t>(kMaxTopologyXmlDepth), "a cache level"},
-    NumericAttribute{"page_type", "size", kMaxTopologyBytes, "a page size in bytes"},
+    NumericAttribute{"page_type", "size", kMaxTopologyBytes, "a page size in bytes", 1},
     NumericAttribute{"page_type", "count", kMaxTopologyBytes, "a page count"},
     NumericAttribute{"memattr_value", "value", kMaxTopologyBytes, "a memory attribute value"},
     NumericAttribute{"distances", "nbobjs", kMaxIndex, "an object count"},
@@ -91,9 +92,9 @@ void check_numeric_attributes(xmlTextReader* reader, std::string_view element, c
     std::uint64_t number = 0;
     const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), number);
     const bool digits_only = !value.empty() && value.front() != '+' && end == value.data() + value.size();
-    if (!digits_only || error != std::errc{} || number > numeric.limit) {
-      throw InputError(where, fmt::format("<{}> {}=\"{}\" must be {}: a decimal integer in [0, {}]", element,
-                                          numeric.attribute, value, numeric.what, numeric.limit));
+    if (!digits_only || error != std::errc{} || number > numeric.limit || number < numeric.minimum) {
+      throw InputError(where, fmt::format("<{}> {}=\"{}\" must be {}: a decimal integer in [{}, {}]", element,
+                                          numeric.attribute, value, numeric.what, numeric.minimum, numeric.limit));
     }
   }
 }
