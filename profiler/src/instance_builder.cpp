@@ -104,7 +104,7 @@ std::vector<double> task_time_table(const ProfileSet& profiles, const std::strin
                                      kernel, footprint_bytes, failed));
   } else {
     // Between two profiled footprints f1 < F < f2, at the same fast fractions: a pass has no part that does not
-    // grow with the footprint (it moves F bytes), but its seconds per byte do change with it (caches, TLB: on
+    // grow with the footprint (it moves F bytes), but its seconds per byte do change with it (caches among others: on
     // this VM a triad pass streams 64 MiB at 27 GB/s, 128 MiB at 23, 256 MiB at 15). So each neighbour's passes
     // are scaled to F at that neighbour's seconds per byte (x F / f), its fixed cost (start-up, whose part
     // does not grow, plus allocation and first touch, whose part does) is taken as it is, and the two runs are

@@ -60,7 +60,7 @@ struct NodeBandwidth {
 [[nodiscard]] std::optional<double> written_share(std::string_view kernel);
 
 // The bandwidth model a batch's tasks share (issue 24). Kernels fill a pool at different aggregate bandwidths
-// (this VM, two cores: ddot 33-36, triad 27-30, write 15-45 GB/s between calibrations), and a task's traffic is
+// (this VM, two cores: ddot 33-36, triad 27-30, write 15-34 GB/s between calibrations), and a task's traffic is
 // counted the STREAM way of its own kernel, so the curve that says when co-runners fill a pool is that of a kernel
 // that reads and writes as they do. Per pool with calibrated kernel curves: when every STREAM task of the batch
 // is element-wise and nearest (written_share) to the same calibrated kernel — triad for a batch of triad and copy
