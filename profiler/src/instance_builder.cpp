@@ -44,9 +44,10 @@ ProfileSet load_profile_set(const std::vector<std::filesystem::path>& csv_paths)
 
 namespace {
 
-// The rows of a kernel at one footprint as samples of a run of `passes` passes; failed rows are counted, not used.
+// The rows of a kernel at one footprint as samples of a run of `passes` passes, fast bytes and each pass's time
+// multiplied by `scale` (1 at the profiled footprint); failed rows are counted, not used.
 std::vector<TimeSample> samples_at(const ProfileSet& profiles, const std::string& kernel, std::uint64_t footprint,
-                                   double fast_scale, unsigned passes, std::size_t& failed) {
+                                   double scale, unsigned passes, std::size_t& failed) {
   std::vector<TimeSample> samples;
   for (const auto& [row, chunk_bytes] : profiles.entries) {
     if (row.point.kernel != kernel || row.point.footprint_bytes != footprint) continue;
@@ -54,8 +55,8 @@ std::vector<TimeSample> samples_at(const ProfileSet& profiles, const std::string
       ++failed;
       continue;
     }
-    samples.push_back({row.point.cores, fast_scale * fast_bytes(footprint, row.point.chunks, chunk_bytes),
-                       row.run_time(passes)});
+    samples.push_back({row.point.cores, scale * fast_bytes(footprint, row.point.chunks, chunk_bytes),
+                       row.run_time(passes, scale)});
   }
   return samples;
 }
@@ -102,14 +103,22 @@ std::vector<double> task_time_table(const ProfileSet& profiles, const std::strin
                                      "marked failed): no time to give its tasks",
                                      kernel, footprint_bytes, failed));
   } else {
-    // A STREAM kernel's time grows with its footprint (every pass moves it, allocation and first touch are
-    // proportional to it): between two profiled footprints, each one's grid at the same fast fractions, linear in
-    // the footprint. A command's footprint only names what its fast share is of: never interpolated.
+    // Between two profiled footprints f1 < F < f2, at the same fast fractions: a pass has no part that does not
+    // grow with the footprint (it moves F bytes), but its seconds per byte do change with it (caches among others: on
+    // this VM a triad pass streams 64 MiB at 27 GB/s, 128 MiB at 23, 256 MiB at 15). So each neighbour's passes
+    // are scaled to F at that neighbour's seconds per byte (x F / f), its fixed cost (start-up, whose part
+    // does not grow, plus allocation and first touch, whose part does) is taken as it is, and the two runs are
+    // blended linearly in the footprint: the fixed cost linear in F, a pass F x the seconds per byte linear in
+    // F. Blending the pass times themselves (the chord of a time that grows faster than the footprint) put a
+    // 128 MiB triad pass at 7.6 ms between 2.5 ms (64 MiB) and 17.9 ms (256 MiB); measured: 5.7 ms
+    // (docs/fidelity.md, "Issue 24"). A command's footprint only names what its fast share is of: never
+    // interpolated.
     const auto [below, above] = neighbouring_footprints(profiles, kernel, footprint_bytes);
     if (kernel.starts_with(kCommandKernelPrefix) || below == 0 || above == 0) throw_no_rows(profiles, kernel, footprint_bytes);
     const auto grid_at = [&](std::uint64_t f) {
       std::size_t ignored = 0;
-      // Samples in fast bytes of footprint f, rescaled to this footprint's: fractions compare, bytes do not.
+      // Samples in fast bytes and passes of footprint f, rescaled to this footprint's: fractions compare, bytes
+      // do not.
       const double scale = static_cast<double>(footprint_bytes) / static_cast<double>(f);
       return fill_monotone_grid(samples_at(profiles, kernel, f, scale, passes, ignored), platform.cores, fast_axis);
     };
@@ -208,7 +217,8 @@ sched::Instance build_instance(const config::Workload& workload, const ProfileSe
   sched::Instance instance(std::move(resources), std::move(tasks),
                            {{"platform", {{"name", platform.name}, {"chunk_bytes", platform.chunk_bytes()}}},
                             {"workload", workload.name}},
-                           bandwidth != nullptr ? bandwidth->model : sched::BandwidthModel{});
+                           bandwidth != nullptr ? batch_bandwidth_model(*bandwidth, workload)
+                                                : sched::BandwidthModel{});
   sched::check_serial_time(instance, fmt::format("workload '{}'", workload.name));
   return instance;
 }

@@ -230,8 +230,9 @@ TEST(Instance, KernelsWithoutAFixedCostAreTheWorkloadsStreamKernelsProfiledWitho
 }
 
 // A footprint between two profiled ones: each neighbour's grid at the same fast fractions, linear in the
-// footprint. Outside the profiled range (or for a command, whose footprint only names its fast share) it is an
-// input error.
+// footprint (here the pass times are proportional to the footprint, so blending the times or the seconds per byte
+// agree; the test after this one tells them apart). Outside the profiled range (or for a command, whose footprint
+// only names its fast share) it is an input error.
 TEST(Instance, AFootprintBetweenTwoProfiledOnesIsInterpolatedAtEqualFastFractions) {
   const auto platform = small_platform();  // 10 MiB chunks
   ProfileRow small_slow{{"triad", 20 * kMiB, 1, 0}, 2.0, 2.0, 2.0, 1, 1.0};
@@ -255,6 +256,25 @@ TEST(Instance, AFootprintBetweenTwoProfiledOnesIsInterpolatedAtEqualFastFraction
   commands.add({{{"command:a", 20 * kMiB, 1, 0}, 2.0, 2.0, 2.0, 1, 0.0}, {{"command:a", 60 * kMiB, 1, 0}, 6.0, 6.0, 6.0, 1, 0.0}},
                platform.chunk_bytes());
   EXPECT_THROW((void)task_time_table(commands, "command:a", 40 * kMiB, platform, 1), InputError);
+}
+
+// Between two footprints whose passes stream at different seconds per byte (the smaller one faster, as in a
+// cache): 20 MiB at 1.0 s per pass (0.05 s/MiB, fixed 0.1 s), 60 MiB at 6.0 s (0.1 s/MiB, fixed 0.3 s). At 40 MiB
+// (halfway) the fixed cost is 0.2 s and a pass 40 MiB x 0.075 s/MiB = 3.0 s: 2 passes take 6.2 s. At 30 MiB (a
+// quarter of the way) 0.15 s + 2 x 30 x 0.0625 = 3.9 s. The chord of the pass times (1.0 and 6.0 s) would say
+// 3.5 s per pass at 40 MiB (7.2 s), more than the seconds per byte of either neighbour allow between them.
+TEST(Instance, BetweenTwoFootprintsAPassCostsTheFootprintTimesTheInterpolatedSecondsPerByte) {
+  const auto platform = small_platform();
+  ProfileRow small{{"triad", 20 * kMiB, 1, 0}, 1.0, 1.0, 1.0, 1, 1.0};
+  small.fixed_s = 0.1;
+  ProfileRow large{{"triad", 60 * kMiB, 1, 0}, 6.0, 6.0, 6.0, 1, 1.0};
+  large.fixed_s = 0.3;
+  ProfileSet set;
+  set.add({small, large}, platform.chunk_bytes());
+  EXPECT_DOUBLE_EQ(task_time_table(set, "triad", 40 * kMiB, platform, 2)[1 * 11 + 0], 0.2 + 2 * 40 * 0.075);
+  EXPECT_DOUBLE_EQ(task_time_table(set, "triad", 30 * kMiB, platform, 2)[1 * 11 + 0], 0.15 + 2 * 30 * 0.0625);
+  // At a profiled footprint nothing is scaled: fixed + passes x the pass.
+  EXPECT_DOUBLE_EQ(task_time_table(set, "triad", 60 * kMiB, platform, 2)[1 * 11 + 0], 0.3 + 2 * 6.0);
 }
 
 ProfileSidecar sidecar_with_chunk_bytes(double chunk_bytes) {

@@ -38,7 +38,8 @@ struct ProfileSet {
 // Dense seconds of one task of (kernel, footprint) running `passes` passes on the platform, index
 // p_cores * (P2 + 1) + p_chunks; +infinity for p_cores = 0. A profiled point gives fixed_s + passes x time_s
 // (ProfileRow::run_time: a profile without fixed costs, passes x time_s). A STREAM footprint between two profiled
-// ones is interpolated linearly in the footprint, at equal fast fractions. Throws InputError when the profile has
+// ones is interpolated at equal fast fractions, linearly in the footprint: the fixed cost, and a pass's seconds
+// per byte (each neighbour's passes scaled to this footprint, then blended). Throws InputError when the profile has
 // no row for the kernel at that footprint and none on both sides of it, or only failed rows.
 [[nodiscard]] std::vector<double> task_time_table(const ProfileSet& profiles, const std::string& kernel,
                                                   std::uint64_t footprint_bytes, const config::PlatformConfig& platform,

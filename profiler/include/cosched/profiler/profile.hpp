@@ -39,8 +39,11 @@ struct ProfileRow {
   // passes that were profiled.
   std::optional<double> fixed_s{};
   [[nodiscard]] bool ok() const { return status == kStatusOk; }
-  // Seconds of one run of `passes` passes at this point: fixed_s + passes x time_s.
-  [[nodiscard]] double run_time(unsigned passes) const { return fixed_s.value_or(0.0) + passes * time_s; }
+  // Seconds of one run of `passes` passes at this point: fixed_s + passes x time_s, each pass's time scaled by
+  // `pass_scale` (the footprint interpolation's: a pass over F' bytes at this point's seconds per byte).
+  [[nodiscard]] double run_time(unsigned passes, double pass_scale = 1.0) const {
+    return fixed_s.value_or(0.0) + pass_scale * passes * time_s;
+  }
 };
 
 // The kernel column of a profiled command: "command:<name>"; and back ("" when `kernel` is not a command's).

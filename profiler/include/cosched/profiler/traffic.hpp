@@ -9,10 +9,15 @@
 // times that, and a launched task — a stream_bench process — moves its set-up bytes besides (below).
 #include <cstddef>
 #include <cstdint>
+#include <map>
+#include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "cosched/config/node_model.hpp"
 #include "cosched/config/platform.hpp"
+#include "cosched/config/workload.hpp"
 #include "cosched/sched/bandwidth.hpp"
 
 namespace cosched::profiler {
@@ -39,13 +44,29 @@ inline constexpr double kSetupFootprints = 2.0;
 
 // The node's memory pools and which one serves each tier (the same one for an emulated tier: one DRAM).
 struct NodeBandwidth {
-  sched::BandwidthModel model;
+  sched::BandwidthModel model;  // each pool's curve as the node file gives it (calibrate: the median over kernels)
   std::size_t fast_pool = 0;
   std::size_t slow_pool = 0;
+  // Per pool (as model.pools), the calibrated kernels' own curves, by kernel name (empty for a documented model).
+  std::vector<std::map<std::string, sched::BandwidthPool>> kernel_curves;
 };
 
 // The node file's pools as the scheduler's bandwidth model (GB/s -> bytes/s, provenance kept) and the pool of
 // each tier; a node without a fast tier maps "fast" to the slow tier's pool (no task has fast bytes there).
 [[nodiscard]] NodeBandwidth node_bandwidth(const config::NodeModel& node);
+
+// Share of a STREAM kernel's bytes that are written (STREAM counting: triad 1/3, copy 1/2, ddot 0, write 1);
+// nullopt for a kernel that is not element-wise (gemm, stencil, spmv, gups) or not in the kernel table.
+[[nodiscard]] std::optional<double> written_share(std::string_view kernel);
+
+// The bandwidth model a batch's tasks share (issue 24). Kernels fill a pool at different aggregate bandwidths
+// (this VM, two cores: ddot 33-36, triad 27-30, write 15-34 GB/s between calibrations), and a task's traffic is
+// counted the STREAM way of its own kernel, so the curve that says when co-runners fill a pool is that of a kernel
+// that reads and writes as they do. Per pool with calibrated kernel curves: when every STREAM task of the batch
+// is element-wise and nearest (written_share) to the same calibrated kernel — triad for a batch of triad and copy
+// — that kernel's curve, named in the provenance ("pool_curve"); otherwise (kernels nearest to different ones,
+// kernels that are not element-wise, commands only, a documented model without kernel curves) each pool's
+// node-file curve, the median over kernels, as a compromise for the mix.
+[[nodiscard]] sched::BandwidthModel batch_bandwidth_model(const NodeBandwidth& node, const config::Workload& workload);
 
 }  // namespace cosched::profiler
