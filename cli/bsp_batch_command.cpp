@@ -34,7 +34,7 @@ void run_bsp_batch(const BspBatchFlags& flags) {
   cosched::write_text_file(flags.output, sched::instance_to_json(instance) + "\n", overwrite, "instance");
 }
 
-const cosched::cli::CommandRegistration registration{"bsp-batch", [](CLI::App& app) {
+const cosched::cli::CommandRegistration bsp_batch_registration{"bsp-batch", [](CLI::App& app) {
   auto* sub = app.add_subcommand("bsp-batch",
                                  "Sample a batch of moldable BSP tasks (req, time_at_req) from an SWF trace: an "
                                  "Instance JSON for `cosched plan` (bsp-a1 ... bsp-a4, Dutot et al.)");

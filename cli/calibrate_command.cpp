@@ -71,7 +71,7 @@ void run_calibrate_command(const CalibrateFlags& flags) {
   }
 }
 
-const cli::CommandRegistration registration{"calibrate", [](CLI::App& app) {
+const cli::CommandRegistration calibrate_registration{"calibrate", [](CLI::App& app) {
   auto* sub = app.add_subcommand("calibrate",
                                  "Measure this node's bandwidth per memory pool vs cores streaming (a node file)");
   auto flags = std::make_shared<CalibrateFlags>();

@@ -27,7 +27,7 @@ struct DemoFlags {
   std::string memory_warm_up = "auto";
 };
 
-const cosched::cli::CommandRegistration registration{"demo", [](CLI::App& app) {
+const cosched::cli::CommandRegistration demo_registration{"demo", [](CLI::App& app) {
   auto* sub = app.add_subcommand("demo", "The main job: profile this node, plan a batch with the eight algorithms, "
                                          "bw-list-lpt and model-search, launch each, compare");
   auto flags = std::make_shared<DemoFlags>();

@@ -55,7 +55,7 @@ void run_instance_command(const InstanceFlags& flags) {
              flags.output);
 }
 
-const cosched::cli::CommandRegistration registration{"instance", [](CLI::App& app) {
+const cosched::cli::CommandRegistration instance_registration{"instance", [](CLI::App& app) {
   auto* sub = app.add_subcommand("instance", "Turn a workload and profile tables into an Instance JSON");
   auto flags = std::make_shared<InstanceFlags>();
   sub->add_option("--workload", flags->workload, "Workload TOML (configs/workloads/) or JSON of STREAM tasks")

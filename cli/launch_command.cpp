@@ -80,7 +80,7 @@ void run_launch(const LaunchCommandFlags& flags) {
   cosched::cli::report_launch(summary, settings);
 }
 
-const cosched::cli::CommandRegistration registration{"launch", [](CLI::App& app) {
+const cosched::cli::CommandRegistration launch_registration{"launch", [](CLI::App& app) {
   auto* sub = app.add_subcommand("launch", "Run a schedule on this node's cores and memory tiers, journaled");
   auto flags = std::make_shared<LaunchCommandFlags>();
   sub->add_option("schedule", flags->schedule,

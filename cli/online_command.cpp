@@ -189,7 +189,7 @@ std::string policy_help() {
   return text;
 }
 
-const cosched::cli::CommandRegistration registration{"online", [](CLI::App& app) {
+const cosched::cli::CommandRegistration online_registration{"online", [](CLI::App& app) {
   auto* sub = app.add_subcommand("online", "Schedule jobs as they arrive (seed 000: FCFS, EASY, DASEDF, DBOS, ...): "
                                            "replay a trace or synthetic workload, or run a node workload");
   auto flags = std::make_shared<OnlineFlags>();

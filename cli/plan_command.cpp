@@ -77,7 +77,7 @@ void run_plan(const PlanOptions& options) {
                            overwrite, "schedule");
 }
 
-const cosched::cli::CommandRegistration registration{"plan", [](CLI::App& app) {
+const cosched::cli::CommandRegistration plan_registration{"plan", [](CLI::App& app) {
   auto* sub = app.add_subcommand("plan", "Schedule an instance (Sun et al., RR-9140) and print Schedule JSON");
   auto options = std::make_shared<PlanOptions>();
   sub->add_option("--instance", options->instance, "Instance JSON file (docs/formats.md)")->required();

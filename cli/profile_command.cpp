@@ -98,7 +98,7 @@ void run_profile_command(const ProfileFlags& flags) {
   }
 }
 
-const cosched::cli::CommandRegistration registration{"profile", [](CLI::App& app) {
+const cosched::cli::CommandRegistration profile_registration{"profile", [](CLI::App& app) {
   auto* sub = app.add_subcommand("profile", "Profile kernels over cores x fast-memory chunks (CSV + JSON sidecar)");
   auto flags = std::make_shared<ProfileFlags>();
   sub->add_option("--config", flags->sweep.config, "Sweep config TOML (configs/profiles/); flags override it");

@@ -17,7 +17,7 @@ struct ReportFlags {
   bool json = false;
 };
 
-const cosched::cli::CommandRegistration registration{"report", [](CLI::App& app) {
+const cosched::cli::CommandRegistration report_registration{"report", [](CLI::App& app) {
   auto* sub = app.add_subcommand("report", "Summarise a launch journal (JSON lines)");
   auto flags = std::make_shared<ReportFlags>();
   sub->add_option("journal", flags->journal,

@@ -172,7 +172,7 @@ void run_batch(const RunFlags& flags) {
   launch_plan(flags, folder, inputs, platform);
 }
 
-const cosched::cli::CommandRegistration registration{"run", [](CLI::App& app) {
+const cosched::cli::CommandRegistration run_registration{"run", [](CLI::App& app) {
   auto* sub = app.add_subcommand("run", "Your own batch: profiled once (cached), planned, predicted and run, journaled");
   auto flags = std::make_shared<RunFlags>();
   sub->add_option("batch", flags->batch, "Workload TOML or JSON of kernels and commands (docs/formats.md)")

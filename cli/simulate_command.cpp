@@ -59,7 +59,7 @@ void run_simulate(const SimulateOptions& options) {
   fmt::print("{}", cosched::sched::format_simulation_summary(config, summaries));
 }
 
-const cosched::cli::CommandRegistration registration{"simulate", [](CLI::App& app) {
+const cosched::cli::CommandRegistration simulate_registration{"simulate", [](CLI::App& app) {
   auto* sub = app.add_subcommand("simulate", "Synthetic-workload study of Sec. 5.4 / Fig. 4 (ratios to L_min(d))");
   auto options = std::make_shared<SimulateOptions>();
   namespace sched = cosched::sched;

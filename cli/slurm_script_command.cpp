@@ -55,7 +55,7 @@ void run_slurm_script(const SlurmScriptFlags& flags) {
                            "sbatch script");
 }
 
-const cosched::cli::CommandRegistration registration{"slurm-script", [](CLI::App& app) {
+const cosched::cli::CommandRegistration slurm_script_registration{"slurm-script", [](CLI::App& app) {
   auto* sub = app.add_subcommand("slurm-script", "Write the sbatch script of a cluster plan (docs/cluster.md)");
   auto flags = std::make_shared<SlurmScriptFlags>();
   sub->add_option("plan", flags->plan, "Plan folder of `cosched plan --nodes N --output DIR`")->required();

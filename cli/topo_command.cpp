@@ -23,7 +23,7 @@ struct TopoOptions {
   std::string topology_xml;
 };
 
-const CommandRegistration registration{"topo", [](CLI::App& app) {
+const CommandRegistration topo_registration{"topo", [](CLI::App& app) {
   auto options = std::make_shared<TopoOptions>();
   CLI::App* command = app.add_subcommand("topo", "Show the cores, NUMA nodes, memory tiers and modes of the node");
   command->add_flag("--json", options->json, "Print JSON instead of a table");

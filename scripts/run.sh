@@ -6,5 +6,8 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 "$root/scripts/setup.sh"
-COSCHED_BUILD_TARGETS="cosched stream_bench" "$root/scripts/build.sh" "$root/build"
+# A unity build (CMakeLists.txt says what it batches): a fresh clone's build is the newcomer's first wait. Batches
+# of 16 sources took 13 % less CPU time than CMake's default 8 (README); .ci/run builds these same batches.
+COSCHED_BUILD_TARGETS="cosched stream_bench" "$root/scripts/build.sh" "$root/build" -DCMAKE_UNITY_BUILD=ON \
+  -DCMAKE_UNITY_BUILD_BATCH_SIZE=16
 exec "$root/build/bin/cosched" demo "$@"

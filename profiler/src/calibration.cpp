@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <set>
 
+#include "cosched/common/constants.hpp"
 #include "cosched/common/error.hpp"
 #include "cosched/common/stats.hpp"
 #include "cosched/common/version.hpp"
@@ -28,7 +29,6 @@ namespace cosched::profiler {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-constexpr double kMiB = 1024.0 * 1024.0;
 
 // A pool as it is measured: which tiers stream from it, the share of every array placed in the fast tier (unset:
 // nothing is asked of a fast tier) and the backend that allocates the arrays.
@@ -115,7 +115,7 @@ NodePlan plan_node(const CalibrationOptions& options) {
   const std::size_t fast_capacity = capabilities.has_fast_tier ? platform::fast_tier_capacity_bytes(tier) : 0;
   node.pools = plan_pools(node.tier_backend, capabilities);
   node.cores = plan_cores(options.cores);
-  node.array_bytes = static_cast<std::size_t>(std::llround(options.array_mib * kMiB)) / sizeof(double) *
+  node.array_bytes = static_cast<std::size_t>(std::llround(options.array_mib * kBytesPerMiB)) / sizeof(double) *
                      sizeof(double);
   if (node.array_bytes == 0) {
     throw UsageError(fmt::format("--size-mib: {} MiB holds no double", options.array_mib));
@@ -128,7 +128,8 @@ NodePlan plan_node(const CalibrationOptions& options) {
     const auto limit = static_cast<double>(fast_pool ? std::min(available, fast_capacity) : available);
     if (needed > limit) {
       throw ResourceError(fmt::format("--size-mib {}: kernel {} needs {:.0f} MiB, only {:.0f} MiB of {} {} "
-                                      "available", options.array_mib, kernel, needed / kMiB, limit / kMiB,
+                                      "available", options.array_mib, kernel, needed / kBytesPerMiB,
+                                      limit / kBytesPerMiB,
                                       fast_pool ? "the fast tier" : "memory", fast_pool ? "are" : "is"));
     }
   }
@@ -189,7 +190,8 @@ std::string describe_method(const CalibrationOptions& options, const NodePlan& n
                      "each a fresh allocation with {} warm-up and {} timed reps (its median rep), the order of the "
                      "points alternating forward/backward between rounds, after one priming run; stores: {}; pool "
                      "curve: per core count the median over kernels; load average {:.2f} at the start{}",
-                     static_cast<double>(node.array_bytes) / kMiB, fmt::join(arrays, ", "), options.round_count(),
+                     static_cast<double>(node.array_bytes) / kBytesPerMiB, fmt::join(arrays, ", "),
+                     options.round_count(),
                      kCalibrationWarmupReps, options.timed_reps(), fmt::join(store_modes, ", "), load_average,
                      node.emulated ? "; emulated fast tier: one pool, measured as plain memory (backend none)" : "");
 }
@@ -242,7 +244,7 @@ Calibration calibrate(const CalibrationOptions& options, std::FILE* progress) {
   say(fmt::format("{} pool(s) x {} core counts x {} kernels, {} rounds of {} warm-up + {} timed reps, arrays of "
                   "{:g} MiB, tier backend {}{}",
                   node.pools.size(), node.cores.size(), options.kernels.size(), options.round_count(),
-                  kCalibrationWarmupReps, options.timed_reps(), static_cast<double>(node.array_bytes) / kMiB,
+                  kCalibrationWarmupReps, options.timed_reps(), static_cast<double>(node.array_bytes) / kBytesPerMiB,
                   node.tier_backend, node.emulated ? " (EMULATED fast tier: one pool)" : ""));
   if (calibration.machine_was_busy()) {
     say(fmt::format("warning: the machine is busy (load average {:.2f} on {} cores): other work shares the cores "

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "cosched/common/checked.hpp"
+#include "cosched/common/constants.hpp"
 #include "cosched/common/error.hpp"
 #include "cosched/config/toml_table.hpp"
 #include "cosched/common/identifier.hpp"
@@ -15,8 +16,6 @@
 
 namespace cosched::profiler {
 namespace {
-
-constexpr double kMiB = 1024.0 * 1024.0;
 
 // `values` without repeats; else InputError at the key naming the repeated value.
 template <typename T>
@@ -48,7 +47,7 @@ std::vector<std::string> command_environment(const config::TomlTable& entry) {
 void read_commands(const config::TomlTable& root, SweepConfig& sweep) {
   const auto entries = root.tables("commands");
   if (!entries) return;
-  const auto max_mib = static_cast<double>(config::kMaxFootprintBytes) / kMiB;
+  const auto max_mib = static_cast<double>(config::kMaxFootprintBytes) / kBytesPerMiB;
   for (const auto& entry : *entries) {
     entry.allow_only({"name", "command", "env", "timeout_s", "footprint_mib"});
     CommandProfileSpec command;
@@ -86,7 +85,7 @@ SweepConfig load_sweep_config(const std::filesystem::path& path) {
                    "placement", "autohbw_threshold_kib", "autohbw_library"});
   SweepConfig sweep;
   sweep.kernels = without_repeats(root.strings("kernels").value_or(std::vector<std::string>{}), root, "kernels");
-  const auto max_mib = static_cast<double>(config::kMaxFootprintBytes) / kMiB;
+  const auto max_mib = static_cast<double>(config::kMaxFootprintBytes) / kBytesPerMiB;
   sweep.footprints_mib = without_repeats(root.numbers("footprints_mib", positive_up_to(max_mib)).value_or(
                                              std::vector<double>{}), root, "footprints_mib");
   sweep.footprints_percent_of_fast =

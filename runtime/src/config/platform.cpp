@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "cosched/common/checked.hpp"
+#include "cosched/common/constants.hpp"
 #include "cosched/common/error.hpp"
 #include "cosched/common/identifier.hpp"
 #include "cosched/config/toml_table.hpp"
@@ -17,8 +18,7 @@
 namespace cosched::config {
 namespace {
 
-constexpr double kMiB = 1024.0 * 1024.0;
-constexpr double kGiB = kMiB * 1024.0;
+constexpr double kGiB = kBytesPerMiB * 1024.0;
 
 const Range kEmulationRatio{kMinEmulationRatio, kMaxEmulationRatio, true, true};
 
@@ -71,7 +71,7 @@ std::uint64_t read_capacity(const TomlTable& fast, const platform::TierOptions& 
         *fast.integer("capacity_bytes", 1, static_cast<std::int64_t>(kMaxFastCapacityBytes)));
   }
   const char* key = gib ? "capacity_gib" : "capacity_mib";
-  const double unit = gib ? kGiB : kMiB;
+  const double unit = gib ? kGiB : kBytesPerMiB;
   const double value = *fast.number(key, positive_up_to(static_cast<double>(kMaxFastCapacityBytes) / unit));
   const auto rounded = static_cast<std::uint64_t>(std::llround(value * unit));
   if (rounded == 0) throw InputError(fast.where(key), fmt::format("key 'fast_memory.{}' rounds to 0 bytes", key));
@@ -195,12 +195,12 @@ PlatformConfig knl_7210_flat_platform() {
 }
 
 std::uint64_t footprint_bytes_from_mib(double mib) {
-  return static_cast<std::uint64_t>(std::llround(mib * kMiB));
+  return static_cast<std::uint64_t>(std::llround(mib * kBytesPerMiB));
 }
 
 std::uint64_t footprint_from_percent(double percent, const PlatformConfig& platform) {
   const double bytes = percent / 100.0 * static_cast<double>(platform.fast_capacity_bytes);
-  return static_cast<std::uint64_t>(std::floor(bytes / kMiB)) * (1ULL << 20);
+  return static_cast<std::uint64_t>(std::floor(bytes / kBytesPerMiB)) * (1ULL << 20);
 }
 
 RunPlatform run_platform(const std::string& platform_file, const std::string& tier_backend, unsigned chunks) {

@@ -4,6 +4,7 @@
 #include <span>
 
 #include "cosched/common/checked.hpp"
+#include "cosched/common/constants.hpp"
 #include "cosched/common/error.hpp"
 #include "cosched/common/identifier.hpp"
 #include "cosched/config/toml_table.hpp"
@@ -13,8 +14,6 @@
 namespace cosched::config {
 namespace {
 
-constexpr double kMiB = 1024.0 * 1024.0;
-
 std::uint64_t read_footprint(const TomlTable& entry, const WorkloadReadOptions& options) {
   const bool mib = entry.contains("footprint_mib");
   const bool percent = entry.contains("footprint_percent_of_fast");
@@ -23,7 +22,8 @@ std::uint64_t read_footprint(const TomlTable& entry, const WorkloadReadOptions& 
                                                 entry.name_of("footprint_percent_of_fast")));
   }
   if (mib) {
-    const double value = *entry.number("footprint_mib", positive_up_to(static_cast<double>(kMaxFootprintBytes) / kMiB));
+    const double max_mib = static_cast<double>(kMaxFootprintBytes) / kBytesPerMiB;
+    const double value = *entry.number("footprint_mib", positive_up_to(max_mib));
     const std::uint64_t bytes = footprint_bytes_from_mib(value);
     if (bytes == 0) throw InputError(entry.where("footprint_mib"), fmt::format("key '{}' rounds to 0 bytes",
                                                                               entry.name_of("footprint_mib")));

@@ -11,6 +11,7 @@
 #include <optional>
 #include <queue>
 
+#include "cosched/common/constants.hpp"
 #include "cosched/common/error.hpp"
 #include "sched/compensated_sum.hpp"
 #include "sched/rows.hpp"
@@ -18,8 +19,6 @@
 namespace cosched::sched {
 
 namespace {
-
-constexpr double infinity = std::numeric_limits<double>::infinity();
 
 // Non-negative doubles order like their bit patterns, so the top bits of a time are a monotone bucket key.
 std::uint64_t time_bits(double time) noexcept { return std::bit_cast<std::uint64_t>(time + 0.0); }
@@ -53,23 +52,23 @@ void AdmissibleScanner::scan(const AllocationSpace& space, const TimeProfile& pr
   const double* weights = weights_for(space);
 
   // Pass 1. Four accumulators break the min/max latency chains.
-  std::array<double, 4> lows{infinity, infinity, infinity, infinity};
+  std::array<double, 4> lows{kInfinity, kInfinity, kInfinity, kInfinity};
   std::array<double, 4> highs{0.0, 0.0, 0.0, 0.0};
   std::size_t position = 0;
   for (; position + 4 <= size; position += 4) {
     for (std::size_t lane = 0; lane < 4; ++lane) {
       const double t = times[position + lane];
       lows[lane] = std::min(lows[lane], t);
-      highs[lane] = std::max(highs[lane], t < infinity ? t : 0.0);
+      highs[lane] = std::max(highs[lane], t < kInfinity ? t : 0.0);
     }
   }
   for (; position < size; ++position) {
     lows[0] = std::min(lows[0], times[position]);
-    highs[0] = std::max(highs[0], times[position] < infinity ? times[position] : 0.0);
+    highs[0] = std::max(highs[0], times[position] < kInfinity ? times[position] : 0.0);
   }
   const double min_time = std::min(std::min(lows[0], lows[1]), std::min(lows[2], lows[3]));
   const double max_time = std::max(std::max(highs[0], highs[1]), std::max(highs[2], highs[3]));
-  if (min_time == infinity) return;  // the task cannot run at all
+  if (min_time == kInfinity) return;  // the task cannot run at all
 
   const std::uint64_t min_bits = time_bits(min_time);
   const std::uint64_t range = time_bits(max_time) - min_bits;
@@ -81,15 +80,15 @@ void AdmissibleScanner::scan(const AllocationSpace& space, const TimeProfile& pr
   };
 
   // Pass 2.
-  bucket_threshold_.assign(static_cast<std::size_t>(range >> shift) + 1, infinity);
+  bucket_threshold_.assign(static_cast<std::size_t>(range >> shift) + 1, kInfinity);
   double* thresholds = bucket_threshold_.data();
   for (std::size_t index = 0; index < size; ++index) {
     const double t = times[index];
-    if (t == infinity) continue;
+    if (t == kInfinity) continue;
     double& bucket_min = thresholds[bucket_of(t)];
     bucket_min = std::min(bucket_min, weights[index] * t);
   }
-  double running = infinity;  // per-bucket minima -> minimum over all earlier buckets, in place
+  double running = kInfinity;  // per-bucket minima -> minimum over all earlier buckets, in place
   for (double& threshold : bucket_threshold_) {
     const double bucket_min = threshold;
     threshold = running;
@@ -100,7 +99,7 @@ void AdmissibleScanner::scan(const AllocationSpace& space, const TimeProfile& pr
   candidates_.clear();
   for (std::size_t index = 0; index < size; ++index) {
     const double t = times[index];
-    if (t == infinity) continue;
+    if (t == kInfinity) continue;
     const double a = weights[index] * t;
     if (a < thresholds[bucket_of(t)] && !blocked_by_smaller_neighbour(space, times, index)) {
       candidates_.push_back({t, a, index});
@@ -108,7 +107,7 @@ void AdmissibleScanner::scan(const AllocationSpace& space, const TimeProfile& pr
   }
   std::sort(candidates_.begin(), candidates_.end(),
             [](const AdmissibleAllocation& a, const AdmissibleAllocation& b) { return by_time_then_area(a, b); });
-  double min_area = infinity;
+  double min_area = kInfinity;
   for (const auto& candidate : candidates_) {
     if (candidate.area < min_area) {
       min_area = candidate.area;
@@ -196,7 +195,7 @@ ResourceAllocation allocate_resources(const Instance& instance, double s) {
     AdmissibleAllocation entry;  // what the task was shortened to
   };
   std::vector<Step> steps;
-  double best = infinity;
+  double best = kInfinity;
   std::size_t best_step = 0;
   while (true) {
     const QueueEntry top = queue.top();

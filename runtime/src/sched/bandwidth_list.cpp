@@ -6,6 +6,7 @@
 #include <map>
 #include <utility>
 
+#include "cosched/common/constants.hpp"
 #include "cosched/sched/rigid.hpp"
 #include "sched/two_phase.hpp"
 
@@ -16,7 +17,6 @@ namespace {
 using detail::Approach;
 using detail::TwoPhaseAlgorithm;
 
-constexpr double infinity = std::numeric_limits<double>::infinity();
 constexpr std::size_t kMaxPlanningVectors = std::size_t{1} << 22;
 
 bool has_traffic(const Instance& instance) {
@@ -112,7 +112,7 @@ Instance with_bandwidth_resources(const Instance& instance, int units) {
           const double bytes = (*task.traffic)[q][original];
           if (bytes <= 0.0) continue;
           const int granted = alloc[d + q];
-          t = granted == 0 ? infinity : std::max(t, bytes / (granted * unit_bytes_per_s[q]));
+          t = granted == 0 ? kInfinity : std::max(t, bytes / (granted * unit_bytes_per_s[q]));
         }
         times[index] = t;
       }

@@ -7,14 +7,13 @@
 #include <cmath>
 #include <limits>
 
+#include "cosched/common/constants.hpp"
 #include "cosched/common/error.hpp"
 #include "sched/rows.hpp"
 
 namespace cosched::sched {
 
 namespace {
-
-constexpr double infinity = std::numeric_limits<double>::infinity();
 
 // A separable profile: t(p) = finish(fold_i term_i(p_i)), the fold taken left to right from its identity. Every
 // term table is non-increasing in p (for Amdahl-product the term is p itself and `finish` divides by the fold),
@@ -36,10 +35,10 @@ class SyntheticProfile final : public TimeProfile {
         const auto amount = static_cast<double>(p);
         if (amdahl) {
           term[p] = kind_.combination == Combination::product ? amount
-                                                                : (p == 0 ? infinity : parameters.s[i] / amount);
+                                                                : (p == 0 ? kInfinity : parameters.s[i] / amount);
         } else {
           const double scale = kind_.combination == Combination::product ? 1.0 : parameters.s[i];
-          term[p] = p == 0 ? infinity : scale * std::pow(amount, -parameters.alpha[i]);
+          term[p] = p == 0 ? kInfinity : scale * std::pow(amount, -parameters.alpha[i]);
           // pow is not guaranteed monotone to the last bit; the running min makes the table monotone.
           if (p > 0) term[p] = std::min(term[p], term[p - 1]);
         }

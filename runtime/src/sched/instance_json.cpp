@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "cosched/common/checked.hpp"
+#include "cosched/common/constants.hpp"
 #include "cosched/common/error.hpp"
 #include "cosched/common/json_input.hpp"
 #include "cosched/common/text_file.hpp"
@@ -20,8 +21,6 @@ namespace cosched::sched {
 using nlohmann::json;
 
 namespace {
-
-constexpr double infinity = std::numeric_limits<double>::infinity();
 
 // The space of the resources; a product of capacities too large to schedule names the file.
 AllocationSpace make_space(const std::vector<Resource>& resources, const std::string& source) {
@@ -43,7 +42,7 @@ std::vector<double> parse_times(const json& times, const AllocationSpace& space,
   for (std::size_t k = 0; k < times.size(); ++k) {
     const json& entry = times[k];
     if (entry.is_null()) {
-      values[k] = infinity;
+      values[k] = kInfinity;
     } else if (entry.is_number() && range.contains(entry.get<double>())) {  // the common case, without a name
       values[k] = entry.get<double>();
     } else {

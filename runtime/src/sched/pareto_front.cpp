@@ -4,14 +4,13 @@
 #include <cmath>
 #include <limits>
 
+#include "cosched/common/constants.hpp"
 #include "cosched/sched/allocation.hpp"
 #include "sched/front_search.hpp"
 
 namespace cosched::sched {
 
 namespace {
-
-constexpr double infinity = std::numeric_limits<double>::infinity();
 
 // The searches of a front read at most this many times before the front is scanned whole (AdmissibleScanner, P
 // times): a time read by the search costs a few times one streamed by the scan, so past this share of P the
@@ -45,7 +44,7 @@ ParetoFront::ParetoFront(const AllocationSpace& space, const TimeProfile& profil
     : space_(space), profile_(profile), fastest_time_(profile.time_at(space, space.capacities())), evaluations_(1) {}
 
 std::optional<AdmissibleAllocation> ParetoFront::within(double limit) const {
-  if (!(fastest_time_ <= limit) || fastest_time_ == infinity) return std::nullopt;
+  if (!(fastest_time_ <= limit) || fastest_time_ == kInfinity) return std::nullopt;
   const std::lock_guard lock(mutex_);
   if (auto known = cached_within(limit)) return known;
   const std::size_t budget = lazy_budget(space_.size());
@@ -68,12 +67,12 @@ std::optional<AdmissibleAllocation> ParetoFront::within(double limit) const {
   return cached_within(limit);
 }
 
-std::optional<AdmissibleAllocation> ParetoFront::least_area() const { return within(infinity); }
+std::optional<AdmissibleAllocation> ParetoFront::least_area() const { return within(kInfinity); }
 
 std::optional<AdmissibleAllocation> ParetoFront::fastest() const { return within(fastest_time_); }
 
 std::optional<AdmissibleAllocation> ParetoFront::shorter_than(const AdmissibleAllocation& entry) const {
-  return within(std::nextafter(entry.time, -infinity));
+  return within(std::nextafter(entry.time, -kInfinity));
 }
 
 std::vector<AdmissibleAllocation> ParetoFront::entries() const {
@@ -119,10 +118,10 @@ void ParetoFront::remember(const std::optional<AdmissibleAllocation>& entry, dou
   // Insert [entry.time, limit] and merge it with the intervals it overlaps or touches (no double lies between).
   Interval merged{entry->time, limit};
   auto first = std::lower_bound(complete_.begin(), complete_.end(), merged.low, [](const Interval& range, double low) {
-    return std::nextafter(range.high, infinity) < low;
+    return std::nextafter(range.high, kInfinity) < low;
   });
   auto last = first;
-  while (last != complete_.end() && last->low <= std::nextafter(merged.high, infinity)) {
+  while (last != complete_.end() && last->low <= std::nextafter(merged.high, kInfinity)) {
     merged.low = std::min(merged.low, last->low);
     merged.high = std::max(merged.high, last->high);
     ++last;
@@ -141,7 +140,7 @@ void ParetoFront::materialise() const {
   scanner.scan(space_, profile_, known_);
   evaluations_ += space_.size();
   whole_ = true;
-  complete_.assign(1, {-infinity, infinity});
+  complete_.assign(1, {-kInfinity, kInfinity});
 }
 
 }  // namespace cosched::sched

@@ -101,7 +101,7 @@ struct ReplayEntry {
   ReplaySummary (*apply)(LaunchPlan&, std::span<const std::size_t>);
 };
 
-const std::vector<ReplayEntry>& registry() {
+const std::vector<ReplayEntry>& replay_registry() {
   static const std::vector<ReplayEntry> entries{
       {{"open", "every job at its logged submit time, whatever the simulated schedule did (default)"}, open_loop},
       {{"closed",
@@ -116,16 +116,16 @@ const std::vector<ReplayEntry>& registry() {
 
 std::vector<ReplayInfo> replay_modes() {
   std::vector<ReplayInfo> modes;
-  for (const auto& entry : registry()) modes.push_back(entry.info);
+  for (const auto& entry : replay_registry()) modes.push_back(entry.info);
   return modes;
 }
 
 ReplaySummary apply_replay(LaunchPlan& plan, std::string_view mode, std::span<const std::size_t> campaign_of) {
-  const auto entry = std::find_if(registry().begin(), registry().end(),
+  const auto entry = std::find_if(replay_registry().begin(), replay_registry().end(),
                                   [&](const ReplayEntry& e) { return e.info.name == mode; });
-  if (entry == registry().end()) {
+  if (entry == replay_registry().end()) {
     std::vector<std::string_view> names;
-    for (const auto& known : registry()) names.push_back(known.info.name);
+    for (const auto& known : replay_registry()) names.push_back(known.info.name);
     throw UsageError(fmt::format("unknown replay '{}' (known: {})", mode, fmt::join(names, ", ")));
   }
   if (!plan.is_online()) throw UsageError("a replay mode applies to an online workload's plan");

@@ -16,14 +16,13 @@
 #include <cmath>
 #include <limits>
 
+#include "cosched/common/constants.hpp"
 #include "cosched/sched/bicriteria.hpp"
 #include "sched/bicriteria/lp_solver.hpp"
 
 namespace cosched::sched {
 
 namespace {
-
-constexpr double infinity = std::numeric_limits<double>::infinity();
 
 // The upper ends T_0 < T_1 < ... of the finite intervals.
 std::vector<double> interval_ends(double first, double horizon) {
@@ -36,7 +35,7 @@ std::vector<double> interval_ends(double first, double horizon) {
 void minimum_areas(const AllocationSpace& space, const std::vector<int>& coordinates, const std::vector<double>& times,
                    const std::vector<double>& ends, std::vector<double>& minimum_area) {
   const std::size_t d = space.dimensions();
-  minimum_area.assign(ends.size() * d, infinity);
+  minimum_area.assign(ends.size() * d, kInfinity);
   for (std::size_t k = 0; k < times.size(); ++k) {
     const double t = times[k];
     const auto first = std::lower_bound(ends.begin(), ends.end(), t);
@@ -80,7 +79,7 @@ std::optional<double> weighted_completion_lower_bound(const Instance& instance, 
   }
   for (std::size_t j = 0; j < finite; ++j) {  // rows n + j*d + r: the surface of resource r up to T_j
     for (std::size_t r = 0; r < d; ++r) {
-      program.row_lower.push_back(-infinity);
+      program.row_lower.push_back(-kInfinity);
       program.row_upper.push_back(static_cast<double>(space.capacity(r)) * ends[j]);
     }
   }

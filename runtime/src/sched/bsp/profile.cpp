@@ -6,16 +6,11 @@
 #include <cmath>
 #include <limits>
 
+#include "cosched/common/constants.hpp"
 #include "cosched/common/error.hpp"
 #include "cosched/sched/bsp.hpp"
 
 namespace cosched::sched {
-
-namespace {
-
-constexpr double kInfinity = std::numeric_limits<double>::infinity();
-
-}  // namespace
 
 BspProfile::BspProfile(int req, double time_at_req) : req_(req), time_at_req_(time_at_req) {
   assert(req >= 1 && std::isfinite(time_at_req) && time_at_req > 0.0);

@@ -19,7 +19,7 @@ struct PolicyEntry {
   std::function<std::unique_ptr<Policy>(const LaunchPlan&)> make;
 };
 
-const std::vector<PolicyEntry>& registry() {
+const std::vector<PolicyEntry>& policy_registry() {
   static const std::vector<PolicyEntry> entries{
       {"list", [](const LaunchPlan& plan) { return std::make_unique<policies::ListPolicy>(plan); }},
       {"pack", [](const LaunchPlan&) { return std::make_unique<policies::PackPolicy>(); }},
@@ -31,7 +31,7 @@ const std::vector<PolicyEntry>& registry() {
 
 std::vector<std::string> policy_names() {
   std::vector<std::string> names{"auto"};
-  for (const auto& entry : registry()) names.emplace_back(entry.name);
+  for (const auto& entry : policy_registry()) names.emplace_back(entry.name);
   for (auto& name : sched::online::online_policy_names()) names.push_back(std::move(name));
   return names;
 }
@@ -57,7 +57,7 @@ std::unique_ptr<Policy> make_policy(std::string_view name, const LaunchPlan& pla
   if (name == "pack" && !plan.is_pack()) {
     throw UsageError("the pack policy needs a pack schedule (every task with a \"pack\" number)");
   }
-  for (const auto& entry : registry()) {
+  for (const auto& entry : policy_registry()) {
     if (entry.name == name) return entry.make(plan);
   }
   throw UsageError(fmt::format("unknown launch policy '{}' (known: {})", name, fmt::join(policy_names(), ", ")));

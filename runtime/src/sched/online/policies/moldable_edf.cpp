@@ -4,15 +4,10 @@
 #include <limits>
 #include <numeric>
 
+#include "cosched/common/constants.hpp"
 #include "cosched/sched/online/moldable.hpp"
 
 namespace cosched::sched::online {
-
-namespace {
-
-constexpr double kInfinity = std::numeric_limits<double>::infinity();
-
-}  // namespace
 
 MoldableEdf::MoldableEdf(const OnlineState& state, CandidateCache& candidates)
     : state_(state), running_(running_profile(state)), profile_(running_) {
