@@ -128,7 +128,7 @@ const std::string kCommandSweep =
 // Issue #27: what the hostile audit found after issue #9's classes were fixed, most serious first.
 const std::string kTopologyXml =
     "untrusted topology XML: an object without complete_nodeset (crashed hwloc), 20,000 nested objects (overflowed "
-    "its stack), a memory size or page count negative, huge or text";
+    "its stack), a memory size or page count negative, huge or text, a page size of 0";
 const std::string kTopo = "cosched topo --topology-xml bad.xml";
 const std::string kEnvEquals = "an env name holding '=' ({\"A=B\": \"x\"} became A=\"B=x\")";
 const std::string kPlanFiles =
