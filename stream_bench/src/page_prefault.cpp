@@ -71,12 +71,16 @@ unsigned prefault_pages(const std::vector<std::span<double>>& regions,
     }
   }
   const std::vector<unsigned> caller_binding = platform::current_thread_binding();
+  bool pinned = true;
   try {
     platform::bind_current_thread(core_pus.front());
-    touch_chunks();
-    platform::bind_current_thread(caller_binding);
   } catch (const PlatformError&) {
-    // Pinned nowhere it may touch: the mates touch the chunks, the team's own first touch any left.
+    pinned = false;  // refused where it would touch: the mates touch the chunks, the team's own first touch any left
+  }
+  if (pinned) {
+    touch_chunks();
+    // Not caught: a caller left pinned to another core than its own would run everything after on the wrong core.
+    platform::bind_current_thread(caller_binding);
   }
   mates.clear();  // joins them: every chunk was taken, each thread finishes the one it holds
   return working.load();

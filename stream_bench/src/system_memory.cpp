@@ -6,7 +6,10 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <optional>
 #include <string>
+
+#include "cosched/platform/host_memory.hpp"
 
 namespace cosched::stream::detail {
 
@@ -24,12 +27,9 @@ std::size_t parse_size(const std::string& text) {
 }  // namespace
 
 std::size_t read_available_memory_bytes() {
-  std::ifstream meminfo("/proc/meminfo");
-  std::string key;
-  std::size_t kib = 0;
-  std::string unit;
-  while (meminfo >> key >> kib >> unit) {
-    if (key == "MemAvailable:") return kib * 1024;
+  // The one MemAvailable reader (the launcher's memory warm-up uses it too); sysconf's free pages where it fails.
+  if (const std::optional<std::uint64_t> available = platform::available_memory_bytes()) {
+    return static_cast<std::size_t>(*available);
   }
   const long pages = sysconf(_SC_AVPHYS_PAGES);
   const long page = sysconf(_SC_PAGESIZE);
