@@ -76,6 +76,17 @@ class KernelWork {
   virtual ~KernelWork() = default;
   // Writes the initial contents: the first touch, by the thread that will work on those pages.
   virtual void first_touch(unsigned thread, const ArraySpanList& arrays) = 0;
+  // Initial values whose computation, not their memory traffic, is most of a first touch (spmv derives every
+  // non-zero from a hash), split into independent pieces that any core sharing the team's memory locality may
+  // write. When the session has faulted the fresh pages in from more cores than the team has (so a page is already
+  // where the team's touch would put it), it spreads the pieces over those cores, taken as they become free (not
+  // members of the team: a piece is called from any thread, never two at once for one piece), and then the team
+  // calls finish_first_touch instead of first_touch. Otherwise first_touch does it all. A kernel without such work
+  // has no pieces.
+  [[nodiscard]] virtual std::size_t shared_fill_pieces() const { return 0; }
+  virtual void shared_fill(std::size_t /*piece*/, const ArraySpanList& /*arrays*/) {}
+  // What first_touch writes beyond every shared_fill piece.
+  virtual void finish_first_touch(unsigned thread, const ArraySpanList& arrays) { first_touch(thread, arrays); }
   // For a new team on arrays that `previous` (another team's work of the same kernel and shape) initialised and
   // may have run reps on: makes them this team's initial state. Writing every initial value again (the default)
   // always does; a kernel whose reps leave its inputs as first touch wrote them overrides it to write afresh only

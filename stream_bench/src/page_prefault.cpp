@@ -36,23 +36,19 @@ std::vector<Chunk> chunks_of(const std::vector<std::span<double>>& regions) {
 
 }  // namespace
 
-unsigned prefault_pages(const std::vector<std::span<double>>& regions,
-                        const std::vector<std::vector<unsigned>>& core_pus) {
-  const std::vector<Chunk> chunks = chunks_of(regions);
-  if (chunks.empty() || core_pus.empty()) return 0;
-  const std::size_t page_words = std::max<std::size_t>(1, platform::page_bytes() / sizeof(double));
+unsigned spread_over_cores(std::size_t pieces, const std::vector<std::vector<unsigned>>& core_pus,
+                           const std::function<void(std::size_t)>& do_piece) {
+  if (pieces == 0 || core_pus.empty()) return 0;
   std::atomic<std::size_t> next{0};
   std::atomic<unsigned> working{0};
-  const auto touch_chunks = [&] {
-    bool touched = false;
-    for (std::size_t k = next.fetch_add(1, std::memory_order_relaxed); k < chunks.size();
+  const auto do_pieces = [&] {
+    bool worked = false;
+    for (std::size_t k = next.fetch_add(1, std::memory_order_relaxed); k < pieces;
          k = next.fetch_add(1, std::memory_order_relaxed)) {
-      // One write per page from the chunk's start: chunks and pages both start page-aligned within a mapping, and
-      // a region that does not only misses pages its own first touch then faults in.
-      for (std::size_t i = 0; i < chunks[k].words; i += page_words) chunks[k].begin[i] = 0.0;
-      touched = true;
+      do_piece(k);
+      worked = true;
     }
-    if (touched) working.fetch_add(1, std::memory_order_relaxed);
+    if (worked) working.fetch_add(1, std::memory_order_relaxed);
   };
 
   std::vector<std::jthread> mates;
@@ -62,12 +58,12 @@ unsigned prefault_pages(const std::vector<std::span<double>>& regions,
         try {
           platform::bind_current_thread(pus);
         } catch (const PlatformError&) {
-          return;  // a core that refuses the binding takes no chunk: the others touch them
+          return;  // a core that refuses the binding takes no piece: the others do them
         }
-        touch_chunks();
+        do_pieces();
       });
     } catch (const std::system_error&) {
-      break;  // no thread for this core: the ones started and the caller touch every chunk
+      break;  // no thread for this core: the ones started and the caller do every piece
     }
   }
   const std::vector<unsigned> caller_binding = platform::current_thread_binding();
@@ -75,15 +71,26 @@ unsigned prefault_pages(const std::vector<std::span<double>>& regions,
   try {
     platform::bind_current_thread(core_pus.front());
   } catch (const PlatformError&) {
-    pinned = false;  // refused where it would touch: the mates touch the chunks, the team's own first touch any left
+    pinned = false;  // refused where it would work: the mates do the pieces
   }
   if (pinned) {
-    touch_chunks();
+    do_pieces();
     // Not caught: a caller left pinned to another core than its own would run everything after on the wrong core.
     platform::bind_current_thread(caller_binding);
   }
-  mates.clear();  // joins them: every chunk was taken, each thread finishes the one it holds
+  mates.clear();  // joins them: every piece was taken, each thread finishes the one it holds
   return working.load();
+}
+
+unsigned prefault_pages(const std::vector<std::span<double>>& regions,
+                        const std::vector<std::vector<unsigned>>& core_pus) {
+  const std::vector<Chunk> chunks = chunks_of(regions);
+  const std::size_t page_words = std::max<std::size_t>(1, platform::page_bytes() / sizeof(double));
+  // One write per page from the chunk's start: chunks and pages both start page-aligned within a mapping, and a
+  // region that does not only misses pages its own first touch then faults in.
+  return spread_over_cores(chunks.size(), core_pus, [&](std::size_t k) {
+    for (std::size_t i = 0; i < chunks[k].words; i += page_words) chunks[k].begin[i] = 0.0;
+  });
 }
 
 }  // namespace cosched::stream::detail

@@ -4,6 +4,7 @@
 // needs no copy of the matrix.
 #include <algorithm>
 #include <array>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -56,40 +57,20 @@ class SpmvWork final : public KernelWork {
         threads_(context.threads),
         stream_initial_values_(context.stream_initial_values),
         emulation_(context),
-        expected_y_(n_, 0.0) {}
+        expected_y_(n_, std::numeric_limits<double>::quiet_NaN()) {}
 
   void first_touch(unsigned thread, const ArraySpanList& arrays) override {
-    const RowRange rows = row_range(n_, threads_, thread);
-    for (std::size_t r = rows.begin; r < rows.end; ++r) {
-      // A row is built apart and then written whole (by streaming stores on large arrays: the matrix is most of
-      // the footprint, and nothing reads it before the first rep).
-      std::array<double, row_nonzeros> row_values{};
-      std::array<std::uint32_t, row_nonzeros> row_columns{};
-      for (std::size_t s = 0; s < row_nonzeros; ++s) {
-        row_values[s] = value_of(r, s);
-        row_columns[s] = column_of(r, s, n_);
-      }
-      // Every product is a multiple of 1/16 and the sum is exact in any order: four partial sums instead of one
-      // chain of dependent additions.
-      std::array<double, 4> partial{};
-      for (std::size_t s = 0; s < row_nonzeros; ++s) partial[s % 4] += row_values[s] * x_of(row_columns[s]);
-      const double sum = (partial[0] + partial[1]) + (partial[2] + partial[3]);
-      double* v = word_pointer(arrays[values], r * row_nonzeros);
-      std::uint32_t* cols = u32_pointer(arrays[columns], r * row_nonzeros / 2);
-      if (stream_initial_values_) {
-        stream_bytes(v, row_values.data(), sizeof row_values);
-        stream_bytes(cols, row_columns.data(), sizeof row_columns);
-      } else {
-        std::copy(row_values.begin(), row_values.end(), v);
-        std::copy(row_columns.begin(), row_columns.end(), cols);
-      }
-      expected_y_[r] = sum;
-      *u64_pointer(arrays[row_pointers], r) = r * row_nonzeros;
-      *word_pointer(arrays[vector_x], r) = x_of(r);
-      *word_pointer(arrays[vector_y], r) = y_initial;
-    }
+    fill_rows(row_range(n_, threads_, thread), arrays);
+    finish_first_touch(thread, arrays);
+  }
+
+  // Pieces of rows_per_piece rows: a few hundred KiB of matrix each, so the last ones spread over the cores.
+  [[nodiscard]] std::size_t shared_fill_pieces() const override { return (n_ + rows_per_piece - 1) / rows_per_piece; }
+  void shared_fill(std::size_t piece, const ArraySpanList& arrays) override {
+    fill_rows({piece * rows_per_piece, std::min(n_, (piece + 1) * rows_per_piece)}, arrays);
+  }
+  void finish_first_touch(unsigned thread, const ArraySpanList& arrays) override {
     if (thread + 1 == threads_) *u64_pointer(arrays[row_pointers], n_) = n_ * row_nonzeros;
-    if (stream_initial_values_) store_fence();
   }
 
   // Reps write only y: the matrix and x stay as first touch wrote them, and each row's expected sum is the one
@@ -136,12 +117,49 @@ class SpmvWork final : public KernelWork {
   }
 
  private:
+  static constexpr std::size_t rows_per_piece = 2048;
+
+  // Every array's part for `rows`, and their expected sums: the matrix's rows depend on nothing but their index,
+  // so any thread may build any rows (first_touch its own, shared_fill a piece).
+  void fill_rows(RowRange rows, const ArraySpanList& arrays) {
+    for (std::size_t r = rows.begin; r < rows.end; ++r) {
+      // A row is built apart and then written whole (by streaming stores on large arrays: the matrix is most of
+      // the footprint, and nothing reads it before the first rep).
+      std::array<double, row_nonzeros> row_values{};
+      std::array<std::uint32_t, row_nonzeros> row_columns{};
+      for (std::size_t s = 0; s < row_nonzeros; ++s) {
+        row_values[s] = value_of(r, s);
+        row_columns[s] = column_of(r, s, n_);
+      }
+      // Every product is a multiple of 1/16 and the sum is exact in any order: four partial sums instead of one
+      // chain of dependent additions.
+      std::array<double, 4> partial{};
+      for (std::size_t s = 0; s < row_nonzeros; ++s) partial[s % 4] += row_values[s] * x_of(row_columns[s]);
+      const double sum = (partial[0] + partial[1]) + (partial[2] + partial[3]);
+      double* v = word_pointer(arrays[values], r * row_nonzeros);
+      std::uint32_t* cols = u32_pointer(arrays[columns], r * row_nonzeros / 2);
+      if (stream_initial_values_) {
+        stream_bytes(v, row_values.data(), sizeof row_values);
+        stream_bytes(cols, row_columns.data(), sizeof row_columns);
+      } else {
+        std::copy(row_values.begin(), row_values.end(), v);
+        std::copy(row_columns.begin(), row_columns.end(), cols);
+      }
+      expected_y_[r] = sum;
+      *u64_pointer(arrays[row_pointers], r) = r * row_nonzeros;
+      *word_pointer(arrays[vector_x], r) = x_of(r);
+      *word_pointer(arrays[vector_y], r) = y_initial;
+    }
+    if (stream_initial_values_) store_fence();
+  }
+
   std::size_t n_;
   unsigned threads_;
   bool stream_initial_values_;
   SlowTierEmulation emulation_;
   // Each row's exact sum, computed at first touch from the formulas, not from the matrix in memory (so a matrix
-  // corrupted later shows): the checks then cost one read of y instead of regenerating every non-zero.
+  // corrupted later shows): the checks then cost one read of y instead of regenerating every non-zero. NaN until
+  // its row is built, so a row no thread built fails every check (its zero matrix would sum to a zero y).
   std::vector<double> expected_y_;
 };
 

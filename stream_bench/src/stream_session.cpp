@@ -130,6 +130,9 @@ struct StreamSession::State {
   std::vector<platform::TieredArray> owned;  // indexed like plan.shape.arrays; empty for an array of 0 words
   detail::ArraySpanList spans;
   std::vector<std::vector<unsigned>> touched_by;  // the PUs of the cores that first-touched the arrays
+  // The PUs of the cores that faulted fresh arrays in (the team's first, then its mates), until they are
+  // initialised: they may do the work's shared_fill pieces too.
+  std::vector<std::vector<unsigned>> fill_cores;
   bool arrays_ready = false;              // allocated, consistently split, first-touched
   bool initialise_again = false;          // kept for a new team, whose threads must write the initial values
   bool fresh = true;                      // not measured since initialised: the next measurement checks in full
@@ -153,14 +156,25 @@ struct StreamSession::State {
     if (previous_work && initialise_again) {
       (void)detail::run_pinned_team(plan,
                                     [this](unsigned thread) { work->take_over(thread, spans, *previous_work); });
+    } else if (shared_fill()) {
+      (void)detail::run_pinned_team(plan, [this](unsigned thread) { work->finish_first_touch(thread, spans); });
     } else {
       (void)detail::run_pinned_team(plan, [this](unsigned thread) { work->first_touch(thread, spans); });
     }
+    fill_cores.clear();
     previous_work.reset();
     counts.preparation_s += seconds_since(start);
     initialise_again = false;
     fresh = true;
     sampled_since_full_check = false;
+  }
+
+  // The work's shared_fill pieces, spread over fill_cores: true when they all ran (some thread could do them).
+  bool shared_fill() {
+    const std::size_t pieces = work->shared_fill_pieces();
+    if (fill_cores.empty() || pieces == 0) return false;
+    return detail::spread_over_cores(pieces, fill_cores, [this](std::size_t piece) { work->shared_fill(piece, spans); }) >
+           0;
   }
 
   // Fresh pages are most of a session's preparation: the OS zeroes each page at its first touch and, on a VM whose
@@ -181,7 +195,10 @@ struct StreamSession::State {
       regions.emplace_back(span.fast, span.fast_count);
       regions.emplace_back(span.slow, span.slow_count);
     }
-    if (detail::prefault_pages(regions, mate_pus) > 0) ++counts.prefaulted;
+    if (detail::prefault_pages(regions, mate_pus) > 0) {
+      ++counts.prefaulted;
+      fill_cores = std::move(mate_pus);
+    }
   }
 
   // Releases the old arrays first, so their memory and fast-tier bytes are free for the new ones.

@@ -186,15 +186,18 @@ TEST(SessionTeams, FirstTouchMatesAreTheAllowedCoresOfTheTeamsLocality) {
   EXPECT_EQ(first_touch_mates(two_sockets, {{0}, {2}, {3}}, {{3}}), (std::vector<unsigned>{1, 2}));
 }
 
-// A one-core team's fresh arrays are faulted in by every core of its locality first; a team that already has them
-// all faults its own. Either way every kernel validates.
+// A one-core team's fresh arrays are faulted in by every core of its locality first (and spmv's matrix built by
+// them, in pieces: 8 MiB arrays are many); a team that already has them all faults its own. Either way every
+// kernel validates.
 TEST(SessionTeams, WiderMatesFaultTheFreshPagesInAndTheKernelsStillValidate) {
   const auto allowed = platform::allowed_cores();
   const std::size_t mates =
       first_touch_mates(platform::Topology::this_system(), allowed, {allowed.at(0)}).size();
   for (const char* kernel : {"triad", "stencil", "spmv"}) {
     TestTierBackend backend({2.5, true}, TestTierBackend::Layout::contiguous);
-    StreamSession session(one_core_config(kernel), backend);
+    StreamConfig config = one_core_config(kernel);
+    config.array_bytes = std::size_t{8} << 20;
+    StreamSession session(config, backend);
     EXPECT_EQ(session.counts().prefaulted, mates > 1 ? 1U : 0U) << kernel;
     const StreamResult result = session.measure({0.5, 2, 1});
     EXPECT_TRUE(result.validated) << kernel << ": " << result.validation_message;
