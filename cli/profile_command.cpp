@@ -66,6 +66,13 @@ void report_profile(const ProfileFlags& flags, const prof::SweepConfig& sweep, c
   for (std::size_t i = 0; i < outcome.failures.size() && i < 5; ++i) {
     fmt::print(stderr, "profile: failed: {}\n", outcome.failures[i]);
   }
+  for (std::size_t i = 0; i < outcome.notes.size() && i < 5; ++i) {
+    fmt::print(stderr, "profile: note: {} (--passes, --reps)\n", outcome.notes[i]);
+  }
+  if (outcome.notes.size() > 5) {
+    fmt::print(stderr, "profile: note: {} more point(s) like these (the sidecar's sweep.notes lists all)\n",
+               outcome.notes.size() - 5);
+  }
 }
 
 void run_profile_command(const ProfileFlags& flags) {

@@ -114,7 +114,8 @@ std::vector<ProfileRow> measure(const TaskTypes& types, const ProfileCache& cach
   if (!types.stream.empty()) {
     LaunchedProfileOptions launched = options.launched;
     launched.separate_fixed_cost = true;
-    (void)profile_stream_groups(types.stream, launched, csv);
+    const SweepOutcome outcome = profile_stream_groups(types.stream, launched, csv);
+    for (const std::string& note : outcome.notes) say(options, "note: " + note);
     rows = read_profile_csv(csv).rows;
   }
   if (!types.commands.empty()) {

@@ -1,3 +1,6 @@
+#include <algorithm>
+#include <cassert>
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -73,6 +76,17 @@ PassCounts pass_counts(const std::vector<unsigned>& counts, std::string_view wha
                                  counts[0], counts[1]));
   }
   return {counts[0], counts[1]};
+}
+
+PassSplit split_by_passes(double low_s, double high_s, const PassCounts& passes) {
+  assert(passes.separates_fixed_cost());
+  const double floor = 1e-3 * high_s / passes.high;
+  const double difference = (high_s - low_s) / (passes.high - passes.low);
+  PassSplit split;
+  split.resolved = difference > floor;
+  split.per_pass_s = split.resolved ? difference : floor;
+  split.fixed_s = std::max(0.0, low_s - passes.low * split.per_pass_s);
+  return split;
 }
 
 nlohmann::json pass_counts_json(const PassCounts& passes) {

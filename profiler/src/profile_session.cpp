@@ -105,7 +105,8 @@ SweepOutcome run_profile(const SweepConfig& config, const config::PlatformConfig
                    {"skipped_already_done", outcome.skipped},
                    {"interrupted", outcome.interrupted},
                    {"wall_s", outcome.wall_s},
-                   {"failed", outcome.failures.size()}};
+                   {"failed", outcome.failures.size()},
+                   {"notes", outcome.notes}};
   if (!measurer_kind(config.measurer).is_model()) {  // a model's "kernel time" is not time anything ran
     sidecar.sweep["measure_s"] = outcome.measure_s;
     sidecar.sweep["kernel_s"] = outcome.kernel_s;

@@ -57,6 +57,7 @@ SweepOutcome run_sweep(const std::vector<ProfilePoint>& points, PointMeasurer& m
     outcome.allocations += measurement.allocated ? 1 : 0;
     outcome.resplits += measurement.resplit ? 1 : 0;
     if (!row.ok()) outcome.failures.push_back(measurement.failure_message);
+    if (!measurement.note.empty()) outcome.notes.push_back(measurement.note);
     ++outcome.measured;
     if (progress != nullptr) progress->point_done(row);
   }

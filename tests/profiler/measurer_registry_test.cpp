@@ -71,5 +71,25 @@ TEST(MeasurerRegistry, ASweepFileNamesARegisteredMeasurer) {
   EXPECT_EQ(sweep.passes, (PassCounts{5, 0}));
 }
 
+// Worked by hand: 1 and 21 passes, 0.30 s and 0.50 s: a pass 0.01 s, the fixed cost 0.29 s. Runs the noise made
+// no longer than that: the floor (0.45 s / 21 / 1000) and not resolved; the fixed cost never below 0.
+TEST(PassSplit, TwoPassCountsGiveTheCostOfAPassAndTheFixedCostOrSayTheyDidNot) {
+  const PassCounts passes{1, 21};
+  const PassSplit split = split_by_passes(0.30, 0.50, passes);
+  EXPECT_TRUE(split.resolved);
+  EXPECT_NEAR(split.per_pass_s, 0.01, 1e-12);
+  EXPECT_NEAR(split.fixed_s, 0.29, 1e-12);
+
+  const PassSplit noisy = split_by_passes(0.46, 0.45, passes);
+  EXPECT_FALSE(noisy.resolved);
+  EXPECT_NEAR(noisy.per_pass_s, 0.45 / 21 / 1000, 1e-15);
+  EXPECT_NEAR(noisy.fixed_s, 0.46 - noisy.per_pass_s, 1e-12);
+
+  EXPECT_FALSE(split_by_passes(0.45, 0.45, passes).resolved);
+  const PassSplit fixed_free = split_by_passes(0.001, 10.0, {2, 4});  // the short run less than two passes
+  EXPECT_TRUE(fixed_free.resolved);
+  EXPECT_EQ(fixed_free.fixed_s, 0.0);
+}
+
 }  // namespace
 }  // namespace cosched::profiler

@@ -193,6 +193,14 @@ TEST(ProfileCsv, ResumeSkipsDonePoints) {
   for (std::size_t i = 0; i < rows.size(); ++i) EXPECT_EQ(rows[i].point, points[i]);
 }
 
+TEST(ProfileCsv, TheSweepKeepsEveryPointsNote) {
+  const auto path = testing::scratch_dir() / "p.csv";
+  CountingMeasurer measurer;
+  measurer.note_at = 2;
+  ProfileCsvWriter writer(path, ProfileCsvWriter::Mode::create);
+  EXPECT_EQ(run_sweep(grid(3), measurer, writer, nullptr, nullptr).notes, std::vector<std::string>{"note 2"});
+}
+
 TEST(ProfileCsv, TruncatedLastLineIsDroppedAndMeasuredAgain) {
   const auto path = testing::scratch_dir() / "p.csv";
   const auto points = grid(3);

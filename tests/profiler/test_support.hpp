@@ -23,6 +23,7 @@ class CountingMeasurer final : public PointMeasurer {
   unsigned stop_after = 0;  // 0: never
   std::atomic<bool>* stop = nullptr;
   unsigned fail_at = 0;     // this call throws a ResourceError (as a point that does not fit would); 0: never
+  unsigned note_at = 0;     // this call's measurement has a note (Measurement::note); 0: never
 
   std::string_view name() const override { return "counting"; }
   void check_kernel(const std::string&) const override {}
@@ -34,6 +35,7 @@ class CountingMeasurer final : public PointMeasurer {
     Measurement m;
     for (int rep = 0; rep < 3; ++rep) m.times_s.push_back(base + rep * 1e-3);
     m.overhead_free_s = 3 * base;
+    if (calls == note_at) m.note = "note " + std::to_string(calls);
     return m;
   }
   void finish() override { ++finishes; }

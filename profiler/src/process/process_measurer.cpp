@@ -84,6 +84,7 @@ Measurement ProcessMeasurer::measure(const ProfilePoint& point) {
   std::optional<exec::TaskLaunch> high;
   if (passes.separates_fixed_cost()) high = launch_of(point, passes.high);
   Measurement measurement;
+  unsigned unresolved = 0;  // timed repetitions whose cost per pass is the floor below
   for (unsigned rep = 0; rep < warmup_ + reps_; ++rep) {
     const double low_s = time_run(low, point);
     measurement.overhead_free_s += low_s;
@@ -96,11 +97,18 @@ Measurement ProcessMeasurer::measure(const ProfilePoint& point) {
     const double high_s = time_run(*high, point);
     measurement.overhead_free_s += high_s;
     if (rep < warmup_) continue;
-    // Noise can make the longer run no longer (passes far shorter than the start-up): the passes then cost at
-    // least what the longer run did per pass at a thousandth, and the short run's remainder stays >= 0.
-    const double per_pass = std::max((high_s - low_s) / (passes.high - passes.low), 1e-3 * high_s / passes.high);
-    measurement.times_s.push_back(per_pass);
-    measurement.fixed_s.push_back(std::max(0.0, low_s - passes.low * per_pass));
+    const PassSplit split = split_by_passes(low_s, high_s, passes);
+    if (!split.resolved) ++unresolved;
+    measurement.times_s.push_back(split.per_pass_s);
+    measurement.fixed_s.push_back(split.fixed_s);
+  }
+  // Said, not hidden: the floor is no measurement, and a task of other passes would be predicted from it.
+  if (unresolved > 0) {
+    measurement.note = fmt::format(
+        "{} footprint_bytes={} cores={} chunks={}: in {} of {} repetition(s) the {}-pass run took no longer than the "
+        "{}-pass run (the start-up varies more than those passes cost), so its cost per pass is a floor, not a "
+        "measurement; more passes between the two counts or more repetitions resolve it",
+        point.kernel, point.footprint_bytes, point.cores, point.chunks, unresolved, reps_, passes.high, passes.low);
   }
   return measurement;
 }

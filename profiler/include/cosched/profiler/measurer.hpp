@@ -30,6 +30,9 @@ struct Measurement {
   // (ProfileRow::status) and a message naming the point and the cause; times_s is then ignored.
   std::string failure;
   std::string failure_message;
+  // What the user should know of a point that was measured, naming the point ("" if nothing): e.g. a cost per
+  // pass the runs did not resolve (ProcessMeasurer).
+  std::string note;
 };
 
 class PointMeasurer {
@@ -62,6 +65,16 @@ struct PassCounts {
 // One or two counts as given (`--passes 20`, `--passes 1,20`, `passes = [1, 20]`). Throws UsageError naming `what`
 // for none or more than two, a count out of [1, config::kMaxPasses], or two that are not increasing.
 [[nodiscard]] PassCounts pass_counts(const std::vector<unsigned>& counts, std::string_view what);
+// Runs of one point at two pass counts, split into the cost of a pass (the difference over the passes between)
+// and the fixed cost of a run (what the shorter run paid beyond its passes, >= 0). Noise can make the longer run
+// no longer, when the passes between cost less than the start-up varies: the pass then costs a floor, a
+// thousandth of the longer run's time per pass, and `resolved` is false — a floor is no measurement.
+struct PassSplit {
+  double per_pass_s = 0.0;
+  double fixed_s = 0.0;
+  bool resolved = true;
+};
+[[nodiscard]] PassSplit split_by_passes(double low_s, double high_s, const PassCounts& passes);
 // For sidecars and cache entries: the count, or [low, high].
 [[nodiscard]] nlohmann::json pass_counts_json(const PassCounts& passes);
 

@@ -24,6 +24,7 @@ struct SweepOutcome {
   std::size_t allocations = 0;  // points that allocated and first-touched their arrays (Measurement::allocated)
   std::size_t resplits = 0;     // points that moved the previous point's split in place
   std::vector<std::string> failures;  // one message per point whose row is marked failed (Measurement::failure)
+  std::vector<std::string> notes;     // Measurement::note of every point that has one
   // Wall time over kernel time, minus 1: everything that is not a kernel pass.
   [[nodiscard]] double overhead() const noexcept { return kernel_s > 0.0 ? wall_s / kernel_s - 1.0 : 0.0; }
   // The profiler's own share (CSV, progress, bookkeeping) relative to kernel time.
