@@ -71,6 +71,11 @@ def write_batch(path: Path, groups: list) -> None:
     path.write_text(text)
 
 
+def shortest(value: float) -> str:
+    """A number as the launcher writes --size-mib (fmt's "{}": the shortest text that reads back, 64 not 64.0)."""
+    return str(int(value)) if value.is_integer() else repr(value)
+
+
 def write_command_batch(path: Path, groups: list, stream_bench: Path) -> None:
     """The same batch as a JSON workload of commands (docs/launcher.md): each task the stream_bench argv the launcher
     gives a STREAM task of that kernel, footprint and passes (runtime/src/exec/task_command.cpp, stream_argv; cores
@@ -80,7 +85,7 @@ def write_command_batch(path: Path, groups: list, stream_bench: Path) -> None:
         for k in range(count):
             tasks.append({"id": f"{kernel}-{passes}p-{k}", "footprint_bytes": FOOTPRINT_MIB << 20,
                           "command": [str(stream_bench), "--kernel", kernel, "--threads", "{threads}",
-                                      "--size-mib", repr(FOOTPRINT_MIB / ARRAYS[kernel]), "--reps", str(passes),
+                                      "--size-mib", shortest(FOOTPRINT_MIB / ARRAYS[kernel]), "--reps", str(passes),
                                       "--warmup", "0", "--json"]})
     document = {"name": "unseen-commands",
                 "description": f"unseen.toml's batch as commands: triad and copy at {FOOTPRINT_MIB} MiB",
