@@ -13,7 +13,8 @@ namespace cosched::cli {
 
 void add_memory_warm_up_option(CLI::App& sub, std::string& value) {
   sub.add_option("--memory-warm-up", value,
-                 "Touch and free the first tasks' memory just before the batch starts, so they find it resident: "
+                 "Touch and free the most memory the plan's tasks hold at once just before the batch starts, so they "
+                 "find it resident: "
                  "auto (where the hypervisor takes back free memory: free page reporting), on, off; docs/launcher.md")
       ->check(CLI::IsMember(launcher::memory_warm_up_mode_names()))
       ->capture_default_str();

@@ -260,23 +260,43 @@ class BothObservers final : public sim::EngineObserver {
   sim::EngineObserver& second_;
 };
 
-// The memory the plan's first wave (the tasks planned to start first, together) first-touches: their workload
-// footprints (a command without footprint_bytes counts 0).
-std::uint64_t first_wave_bytes(const sim::LaunchPlan& plan, const config::Workload& workload) {
-  if (plan.tasks.empty()) return 0;
-  const double first = std::min_element(plan.tasks.begin(), plan.tasks.end(), [](const auto& a, const auto& b) {
-                         return a.planned_start < b.planned_start;
-                       })->planned_start;
-  std::uint64_t bytes = 0;
+// The most memory the plan's tasks hold at once: the largest sum of the workload footprints of the tasks planned to
+// run together (a command without footprint_bytes counts 0). Not only the first wave's: a later wave that needs more
+// (one task alone first, then two together) would first-touch the rest as memory the host took back (issue 24:
+// two 128 MiB tasks after a 128 MiB warm-up took 0.25-0.33 s more each). A sweep over the planned starts and ends;
+// at one instant (within kSameInstant: a start computed as an end may differ from it by rounding) the ends come first
+// (a finished task's memory is what the next one reuses), and a task planned to take no time counts at its start.
+constexpr double kSameInstant = 1e-6;  // seconds
+
+std::uint64_t peak_planned_bytes(const sim::LaunchPlan& plan, const config::Workload& workload) {
+  struct Event {
+    double at;
+    int order;  // 0: an end, 1: a start, 2: the end of a task planned to take no time
+    std::uint64_t bytes;
+    bool start;
+  };
+  std::vector<Event> events;
+  events.reserve(2 * plan.tasks.size());
   for (const sim::PlannedTask& task : plan.tasks) {
-    if (task.planned_start <= first) bytes += workload.find(task.id).footprint_bytes;
+    const std::uint64_t bytes = workload.find(task.id).footprint_bytes;
+    const bool lasts = task.planned_end() - task.planned_start > kSameInstant;
+    events.push_back({task.planned_start, 1, bytes, true});
+    events.push_back({lasts ? task.planned_end() - kSameInstant : task.planned_start, lasts ? 0 : 2, bytes, false});
   }
-  return bytes;
+  std::sort(events.begin(), events.end(),
+            [](const Event& a, const Event& b) { return a.at != b.at ? a.at < b.at : a.order < b.order; });
+  std::uint64_t held = 0;
+  std::uint64_t peak = 0;
+  for (const Event& event : events) {
+    held = event.start ? held + event.bytes : held - event.bytes;
+    peak = std::max(peak, held);
+  }
+  return peak;
 }
 
-// Touches and frees the first wave's memory where the mode asks for it (platform/host_memory.hpp): just before the
-// batch starts, so that its first tasks find that memory resident rather than handed back to the hypervisor.
-std::optional<MemoryWarmUp> warm_up_first_wave(const sim::LaunchPlan& plan, const config::Workload& workload,
+// Touches and frees the plan's peak memory where the mode asks for it (platform/host_memory.hpp): just before the
+// batch starts, so that its tasks find that memory resident rather than handed back to the hypervisor.
+std::optional<MemoryWarmUp> warm_up_plan_memory(const sim::LaunchPlan& plan, const config::Workload& workload,
                                                MemoryWarmUpMode mode) {
   if (mode == MemoryWarmUpMode::off) return std::nullopt;
   std::string reason = "asked for (--memory-warm-up on)";
@@ -285,9 +305,9 @@ std::optional<MemoryWarmUp> warm_up_first_wave(const sim::LaunchPlan& plan, cons
     if (!reporting.active) return std::nullopt;
     reason = std::move(reporting.evidence);
   }
-  std::uint64_t bytes = first_wave_bytes(plan, workload);
+  std::uint64_t bytes = peak_planned_bytes(plan, workload);
   // Never more than half of what the node has free: the warm-up must not push the launcher (or anything else)
-  // out of memory for a first wave larger than the node — those tasks will say so themselves.
+  // out of memory for a plan larger than the node — those tasks will say so themselves.
   if (const auto available = platform::available_memory_bytes()) bytes = std::min(bytes, *available / 2);
   if (bytes == 0) return std::nullopt;
   return MemoryWarmUp{bytes, platform::touch_and_release(bytes), std::move(reason)};
@@ -374,7 +394,7 @@ LaunchSummary launch(const sim::LaunchPlan& full_plan, const config::Workload& w
   JournalWriter journal(std::move(lock));
   // Last before the header and the first start: the memory it leaves resident is free for the first tasks only
   // until the hypervisor takes it back (within a second or two on the development VM).
-  summary.memory_warm_up = warm_up_first_wave(plan, workload, settings.memory_warm_up);
+  summary.memory_warm_up = warm_up_plan_memory(plan, workload, settings.memory_warm_up);
   journal.append(batch_header(plan, predictions, summary, settings, policy->name(), journal.repaired_bytes(), inputs));
 
   // Each attempt of a task has its own logs: a resumed task does not overwrite what its earlier attempts wrote.

@@ -153,30 +153,33 @@ TEST(LaunchWall, BothPredictionsAreJournaledWhenThePlanHasABandwidthModel) {
   EXPECT_EQ(summary.tasks[1].predicted_contention_end, 0.5);
 }
 
-// The warm-up touches the memory of the tasks planned to start first (their workload footprints), is journaled and
-// reported; off, there is none. Whatever the machine: "on" does not ask whether the hypervisor reports free pages.
-TEST(LaunchWall, TheMemoryWarmUpCoversTheFirstWaveAndIsJournaled) {
+// The warm-up touches the most memory the plan holds at once (the workload footprints of the tasks planned to run
+// together), not only the first wave's: a alone (1 MiB), then b and c together (2 + 4 MiB), then d (5 MiB) as they
+// end — 6 MiB; d is not counted with b and c, which end when it starts. It is journaled and reported; off, there is
+// none. Whatever the machine: "on" does not ask whether the hypervisor reports free pages.
+TEST(LaunchWall, TheMemoryWarmUpCoversThePlansPeakAndIsJournaled) {
   const auto dir = testing::scratch_dir("wall-warm-up");
-  const Commands commands{{"a", {"/bin/true"}}, {"b", {"/bin/true"}}, {"c", {"/bin/true"}}};
+  const Commands commands{{"a", {"/bin/true"}}, {"b", {"/bin/true"}}, {"c", {"/bin/true"}}, {"d", {"/bin/true"}}};
   config::Workload workload = workload_of(commands);
   workload.tasks[0].footprint_bytes = std::uint64_t{1} << 20;
   workload.tasks[1].footprint_bytes = std::uint64_t{2} << 20;
   workload.tasks[2].footprint_bytes = std::uint64_t{4} << 20;
+  workload.tasks[3].footprint_bytes = std::uint64_t{5} << 20;
   sim::LaunchPlan plan = serial_plan(commands, 0.01);
-  plan.tasks[1].planned_start = 0.0;  // a and b start first, together; c after them
   plan.capacities = {2};
-  plan.tasks[2].planned_start = 0.01;
+  plan.tasks[2].planned_start = 0.01;  // b and c together, after a
+  plan.tasks[3].planned_start = 0.02;  // d as they end
   LaunchSettings settings = settings_for(dir);
   settings.memory_warm_up = MemoryWarmUpMode::on;
   const LaunchSummary summary = launch(plan, workload, settings);
   ASSERT_TRUE(summary.memory_warm_up.has_value());
-  EXPECT_EQ(summary.memory_warm_up->bytes, std::uint64_t{3} << 20);
+  EXPECT_EQ(summary.memory_warm_up->bytes, std::uint64_t{6} << 20);
   EXPECT_GE(summary.memory_warm_up->seconds, 0.0);
-  EXPECT_NE(format_summary(summary).find("memory warm-up before the first tasks: 3 MiB"), std::string::npos)
+  EXPECT_NE(format_summary(summary).find("memory warm-up before the first tasks: 6 MiB"), std::string::npos)
       << format_summary(summary);
   const JournalReplay replay = replay_journal(settings.journal);
   ASSERT_TRUE(replay.segments.front().header.memory_warm_up.has_value());
-  EXPECT_EQ(replay.segments.front().header.memory_warm_up->bytes, std::uint64_t{3} << 20);
+  EXPECT_EQ(replay.segments.front().header.memory_warm_up->bytes, std::uint64_t{6} << 20);
 
   LaunchSettings off = settings_for(testing::scratch_dir("wall-warm-up-off"));
   off.memory_warm_up = MemoryWarmUpMode::off;

@@ -34,9 +34,9 @@ class LaunchObserver : public sim::EngineObserver {
 // (--max-wait): one day. A plan whose prediction idles longer is refused before any work (launch()).
 inline constexpr double kDefaultMaxWaitSeconds = 86'400.0;
 
-// Whether the launcher touches and frees the first wave's memory just before the batch starts
-// (platform/host_memory.hpp): where the hypervisor takes back free memory (automatic), always, or never. The first
-// tasks otherwise fault their memory back in through the host, far slower than their profiles, taken back to back.
+// Whether the launcher touches and frees the most memory the plan's tasks hold at once just before the batch starts
+// (platform/host_memory.hpp): where the hypervisor takes back free memory (automatic), always, or never. The tasks
+// otherwise fault their memory back in through the host, far slower than their profiles, taken back to back.
 enum class MemoryWarmUpMode { automatic, on, off };
 // "auto", "on", "off"; UsageError otherwise.
 [[nodiscard]] MemoryWarmUpMode parse_memory_warm_up_mode(std::string_view text);

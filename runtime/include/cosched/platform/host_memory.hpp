@@ -4,9 +4,9 @@
 // after they are freed; the next first touch of such memory faults it back in through the host, at a small
 // fraction of the memory's bandwidth (on the 2-core development VM: a 288 MiB process took 1.0-1.1 s after 6 s idle
 // and 0.27 s right after another one; docs/fidelity.md, "Memory the hypervisor took back"). A launched batch's first
-// tasks then run slower than their profiles, taken back to back, said they would. Touching the first wave's memory
-// just before the batch starts, and freeing it, leaves that much memory resident for the tasks to reuse: the
-// launcher does so where reporting is on (launcher/launch.hpp, LaunchSettings::memory_warm_up).
+// tasks then run slower than their profiles, taken back to back, said they would. Touching the most memory the
+// plan's tasks hold at once just before the batch starts, and freeing it, leaves that much memory resident for the
+// tasks to reuse: the launcher does so where reporting is on (launcher/launch.hpp, LaunchSettings::memory_warm_up).
 #include <cstdint>
 #include <filesystem>
 #include <optional>
