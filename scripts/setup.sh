@@ -14,7 +14,7 @@ packages=(
   clang-14 libclang-rt-14-dev libomp-14-dev  # scripts/fuzz.sh: libFuzzer + sanitizers, OpenMP for clang
   # python3-munkres first: it satisfies python3-fonttools' "python3-scipy | python3-munkres", which matplotlib needs;
   # otherwise apt takes scipy, which pulls pythran, libboost-dev (thousands of headers) and the Python headers:
-  # about 45 of the 138 s the apt step took on a fresh Debian 12 (the plots use none of them).
+  # 23 packages, 43 s of the 138 s the apt step took on a fresh Debian 12 under load (the plots use none of them).
   python3-munkres python3 python3-matplotlib python3-pandas
   slurmd slurmctld slurm-client munge     # tests/slurm: a real multi-node Slurm cluster on this machine (root only)
 )
