@@ -173,8 +173,8 @@ struct StreamSession::State {
   bool shared_fill() {
     const std::size_t pieces = work->shared_fill_pieces();
     if (fill_cores.empty() || pieces == 0) return false;
-    return detail::spread_over_cores(pieces, fill_cores, [this](std::size_t piece) { work->shared_fill(piece, spans); }) >
-           0;
+    const auto fill_piece = [this](std::size_t piece) { work->shared_fill(piece, spans); };
+    return detail::spread_over_cores(pieces, fill_cores, fill_piece) > 0;
   }
 
   // Fresh pages are most of a session's preparation: the OS zeroes each page at its first touch and, on a VM whose
