@@ -17,7 +17,6 @@
 #include "cosched/config/workload.hpp"
 #include "cosched/platform/command_placement.hpp"
 #include "cosched/profiler/measurer.hpp"
-#include "cosched/profiler/profile_context.hpp"
 #include "cosched/profiler/profile_session.hpp"
 #include "cosched/profiler/sweep_config.hpp"
 #include "cosched/profiler/sweep_overrides.hpp"
@@ -46,34 +45,6 @@ void check_profile_output(const ProfileFlags& flags) {
   }
 }
 
-// The summary on stderr (none with --quiet: errors only): points, where the fast memory of commands went, the
-// overhead, and the failed points.
-void report_profile(const ProfileFlags& flags, const prof::SweepConfig& sweep, const prof::SweepOutcome& outcome,
-                    bool measures) {
-  if (flags.quiet) return;
-  fmt::print(stderr, "profile: {} points measured, {} already done, into {}\n", outcome.measured, outcome.skipped,
-             flags.output);
-  if (!sweep.commands.empty() && outcome.measured > 0) {
-    fmt::print(stderr, "{}", prof::format_command_notes(prof::read_profile_sidecar(flags.output)));
-  }
-  if (measures && outcome.measured > 0) {
-    fmt::print(stderr, "profile: sweep {:.1f} s, {} {:.1f} s: overhead {:.1f} % (profiler's own {:.2f} %, the rest is {})\n",
-               outcome.wall_s, sweep.commands.empty() ? "kernel passes" : "command runs", outcome.kernel_s,
-               100.0 * outcome.overhead(), 100.0 * outcome.profiler_overhead(),
-               sweep.commands.empty() ? "allocation, first touch and validation in the stream runs"
-                                      : "in starting and reaping the processes, and in runs that failed");
-  }
-  for (std::size_t i = 0; i < outcome.failures.size() && i < 5; ++i) {
-    fmt::print(stderr, "profile: failed: {}\n", outcome.failures[i]);
-  }
-  for (std::size_t i = 0; i < outcome.notes.size() && i < 5; ++i) {
-    fmt::print(stderr, "profile: note: {} (--passes, --reps)\n", outcome.notes[i]);
-  }
-  if (outcome.notes.size() > 5) {
-    fmt::print(stderr, "profile: note: {} more point(s) like these (the sidecar's sweep.notes lists all)\n",
-               outcome.notes.size() - 5);
-  }
-}
 
 void run_profile_command(const ProfileFlags& flags) {
   check_profile_output(flags);
@@ -87,7 +58,7 @@ void run_profile_command(const ProfileFlags& flags) {
   const bool measures = !prof::measurer_kind(sweep.measurer).is_model();
   options.show_progress = !flags.quiet && measures;
   const auto outcome = prof::run_profile(sweep, platform, options);
-  report_profile(flags, sweep, outcome, measures);
+  if (!flags.quiet) fmt::print(stderr, "{}", prof::format_profile_summary(sweep, outcome, flags.output, measures));
   if (!outcome.failures.empty()) {
     throw cosched::RuntimeFailure(fmt::format("{} of {} points failed (first: {}); their rows in {} are marked "
                                               "failed, without a time",

@@ -269,26 +269,27 @@ class BothObservers final : public sim::EngineObserver {
 constexpr double kSameInstant = 1e-6;  // seconds
 
 std::uint64_t peak_planned_bytes(const sim::LaunchPlan& plan, const config::Workload& workload) {
+  enum Kind { end, start, end_of_instant_task };  // the order of events at one instant
   struct Event {
     double at;
-    int order;  // 0: an end, 1: a start, 2: the end of a task planned to take no time
+    Kind kind;
     std::uint64_t bytes;
-    bool start;
   };
   std::vector<Event> events;
   events.reserve(2 * plan.tasks.size());
   for (const sim::PlannedTask& task : plan.tasks) {
     const std::uint64_t bytes = workload.find(task.id).footprint_bytes;
     const bool lasts = task.planned_end() - task.planned_start > kSameInstant;
-    events.push_back({task.planned_start, 1, bytes, true});
-    events.push_back({lasts ? task.planned_end() - kSameInstant : task.planned_start, lasts ? 0 : 2, bytes, false});
+    events.push_back({task.planned_start, start, bytes});
+    events.push_back(lasts ? Event{task.planned_end() - kSameInstant, end, bytes}
+                           : Event{task.planned_start, end_of_instant_task, bytes});
   }
   std::sort(events.begin(), events.end(),
-            [](const Event& a, const Event& b) { return a.at != b.at ? a.at < b.at : a.order < b.order; });
+            [](const Event& a, const Event& b) { return a.at != b.at ? a.at < b.at : a.kind < b.kind; });
   std::uint64_t held = 0;
   std::uint64_t peak = 0;
   for (const Event& event : events) {
-    held = event.start ? held + event.bytes : held - event.bytes;
+    held = event.kind == start ? held + event.bytes : held - event.bytes;
     peak = std::max(peak, held);
   }
   return peak;

@@ -115,7 +115,7 @@ std::vector<ProfileRow> measure(const TaskTypes& types, const ProfileCache& cach
     LaunchedProfileOptions launched = options.launched;
     launched.separate_fixed_cost = true;
     const SweepOutcome outcome = profile_stream_groups(types.stream, launched, csv);
-    for (const std::string& note : outcome.notes) say(options, "note: " + note);
+    for (const std::string& line : sweep_messages(outcome, 5)) say(options, line);
     rows = read_profile_csv(csv).rows;
   }
   if (!types.commands.empty()) {

@@ -53,6 +53,24 @@ config::PlatformConfig resolve_sweep_platform(const SweepConfig& sweep) {
   return platform;
 }
 
+std::string format_profile_summary(const SweepConfig& sweep, const SweepOutcome& outcome,
+                                   const std::filesystem::path& output, bool measures) {
+  std::string text = fmt::format("profile: {} points measured, {} already done, into {}\n", outcome.measured,
+                                 outcome.skipped, output.string());
+  if (!sweep.commands.empty() && outcome.measured > 0) text += format_command_notes(read_profile_sidecar(output));
+  if (measures && outcome.measured > 0) {
+    const bool kernels = sweep.commands.empty();
+    text += fmt::format("profile: sweep {:.1f} s, {} {:.1f} s: overhead {:.1f} % (profiler's own {:.2f} %, the rest is "
+                        "{})\n",
+                        outcome.wall_s, kernels ? "kernel passes" : "command runs", outcome.kernel_s,
+                        100.0 * outcome.overhead(), 100.0 * outcome.profiler_overhead(),
+                        kernels ? "allocation, first touch and validation in the stream runs"
+                                : "in starting and reaping the processes, and in runs that failed");
+  }
+  for (const std::string& line : sweep_messages(outcome, 5)) text += "profile: " + line + "\n";
+  return text;
+}
+
 SweepOutcome run_profile(const SweepConfig& config, const config::PlatformConfig& platform,
                          const ProfileRunOptions& options) {
   MeasurerOptions measurer_options;

@@ -2,6 +2,8 @@
 
 #include <chrono>
 
+#include <fmt/format.h>
+
 #include "cosched/common/stats.hpp"
 #include <set>
 
@@ -35,6 +37,19 @@ std::vector<ProfilePoint> remaining_points(const std::vector<ProfilePoint>& poin
     if (!done_points.contains(point)) remaining.push_back(point);
   }
   return remaining;
+}
+
+std::vector<std::string> sweep_messages(const SweepOutcome& outcome, std::size_t listed) {
+  std::vector<std::string> lines;
+  const auto add = [&](const std::vector<std::string>& messages, const char* kind) {
+    for (std::size_t i = 0; i < messages.size() && i < listed; ++i) lines.push_back(fmt::format("{}: {}", kind, messages[i]));
+    if (messages.size() > listed) {
+      lines.push_back(fmt::format("{}: {} more point(s) like these", kind, messages.size() - listed));
+    }
+  };
+  add(outcome.failures, "failed");
+  add(outcome.notes, "note");
+  return lines;
 }
 
 SweepOutcome run_sweep(const std::vector<ProfilePoint>& points, PointMeasurer& measurer, ProfileCsvWriter& writer,

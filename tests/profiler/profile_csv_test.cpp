@@ -201,6 +201,17 @@ TEST(ProfileCsv, TheSweepKeepsEveryPointsNote) {
   EXPECT_EQ(run_sweep(grid(3), measurer, writer, nullptr, nullptr).notes, std::vector<std::string>{"note 2"});
 }
 
+// Five of each listed, then how many more; failures first.
+TEST(ProfileCsv, SweepMessagesListFailuresAndNotesThenCountTheRest) {
+  SweepOutcome outcome;
+  outcome.failures = {"f1"};
+  outcome.notes = {"n1", "n2", "n3", "n4", "n5", "n6", "n7"};
+  EXPECT_EQ(sweep_messages(outcome, 5),
+            (std::vector<std::string>{"failed: f1", "note: n1", "note: n2", "note: n3", "note: n4", "note: n5",
+                                      "note: 2 more point(s) like these"}));
+  EXPECT_TRUE(sweep_messages(SweepOutcome{}, 5).empty());
+}
+
 TEST(ProfileCsv, TruncatedLastLineIsDroppedAndMeasuredAgain) {
   const auto path = testing::scratch_dir() / "p.csv";
   const auto points = grid(3);

@@ -26,6 +26,12 @@ struct ProfileRunOptions {
 // Throws UsageError for an existing output without --resume/--force, a resume whose sidecar does not match, a
 // kernel the measurer does not know; RuntimeFailure if a run does not validate. An interrupted sweep returns
 // normally with outcome.interrupted set (the CSV holds every finished point).
+// What `cosched profile` says after a sweep, a line each: the points measured and skipped into `output`, where the
+// fast memory of commands went (a measured command sweep: from the sidecar), the overhead (a measured sweep), and
+// the failed points and notes (sweep_messages, five of each).
+[[nodiscard]] std::string format_profile_summary(const SweepConfig& sweep, const SweepOutcome& outcome,
+                                                 const std::filesystem::path& output, bool measures);
+
 SweepOutcome run_profile(const SweepConfig& config, const config::PlatformConfig& platform,
                          const ProfileRunOptions& options);
 

@@ -33,6 +33,10 @@ struct SweepOutcome {
   }
 };
 
+// The failed points' messages ("failed: …") and the points' notes ("note: …"), the first `listed` of each, then
+// how many more of each there are.
+[[nodiscard]] std::vector<std::string> sweep_messages(const SweepOutcome& outcome, std::size_t listed);
+
 // Points already present in `writer.existing_rows()` are skipped. `progress` and `stop` may be null.
 SweepOutcome run_sweep(const std::vector<ProfilePoint>& points, PointMeasurer& measurer, ProfileCsvWriter& writer,
                        ProgressReporter* progress, const std::atomic<bool>* stop);
