@@ -21,6 +21,7 @@
 #include "cosched/launcher/run_report.hpp"
 #include "cosched/platform/command_placement.hpp"
 #include "cosched/profiler/cached_profile.hpp"
+#include "cosched/profiler/instance_builder.hpp"
 #include "cosched/sched/algorithm.hpp"
 #include "cosched/sched/allocation.hpp"
 #include "cosched/sched/cluster.hpp"
@@ -155,6 +156,7 @@ void run_batch(const RunFlags& flags) {
                   profile.types.size(), profile.types.size() - profile.measured(), profile.measured(),
                   cache.node_folder().string(), profile.node_origin));
   const cosched::sched::Instance instance = profiler::batch_instance(profile, platform, tier.places_commands());
+  for (const std::string& line : profiler::command_traffic_lines(instance)) say("  " + line);
   if (flags.slurm) {
     launcher::write_run_plan(folder, platform, instance, nullptr);
     return launch_on_allocation(flags, folder, &instance);

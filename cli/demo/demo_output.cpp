@@ -15,9 +15,6 @@
 
 namespace cosched::demo {
 
-namespace {
-
-// The runs as the launcher's comparison of runs sees them (the rows outlive them).
 std::vector<launcher::ComparedRun> compared_runs(const std::vector<RunRow>& rows) {
   std::vector<launcher::ComparedRun> runs;
   for (const auto& row : rows) {
@@ -25,6 +22,8 @@ std::vector<launcher::ComparedRun> compared_runs(const std::vector<RunRow>& rows
   }
   return runs;
 }
+
+namespace {
 
 // The reports of the rows with cores and fast memory scheduled: what the fidelity figures are over.
 std::vector<const launcher::JournalReport*> cores_and_fast_reports(const std::vector<RunRow>& rows) {

@@ -14,6 +14,7 @@
 #include "demo/demo.hpp"
 #include "cosched/launcher/launch.hpp"
 #include "cosched/launcher/report.hpp"
+#include "cosched/launcher/run_comparison.hpp"
 #include "cosched/profiler/demo_batch.hpp"
 #include "cosched/sched/model.hpp"
 
@@ -64,6 +65,9 @@ struct NoiseFloor {
   // from the run-to-run noise of this machine.
   [[nodiscard]] double relative_half_range() const;
 };
+
+// The runs as the launcher's comparison of runs sees them (results.csv's one writer; the rows outlive them).
+[[nodiscard]] std::vector<launcher::ComparedRun> compared_runs(const std::vector<RunRow>& rows);
 
 // Table, CSV, JSON and plots (the fidelity summary is also in the JSON).
 void write_results(const DemoSetup& setup, const std::vector<RunRow>& rows, const NoiseFloor& noise, double total_s);

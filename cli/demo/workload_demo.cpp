@@ -97,29 +97,38 @@ std::filesystem::path run_workload_demo(const DemoOptions& options) {
                   options.workload.string(), setup.workload.tasks.size(), commands.size(), setup.platform.cores,
                   setup.tier.backend));
   const bool fast = setup.tier.places_commands();
-  say(fast ? "[1/3] profiling each command as launched (cores x fast chunks) ..."
-           : fmt::format("[1/3] profiling each command as launched, cores only: tier backend {} cannot give an "
-                         "unmodified program fast memory (fast memory is not emulated for commands) ...",
+  say(fast ? "[1/3] calibrating the node's memory bandwidth, profiling each command as launched (cores x fast "
+             "chunks) and its memory demand (two copies side by side) ..."
+           : fmt::format("[1/3] calibrating the node's memory bandwidth, profiling each command as launched, cores "
+                         "only (tier backend {} cannot give an unmodified program fast memory: fast memory is not "
+                         "emulated for commands), and its memory demand (two copies side by side) ...",
                          setup.tier.backend));
+  calibrate_bandwidth(setup);  // the pools the commands share: their probes are read with it, their plans predicted
   const auto csv = profile_commands(setup, commands, options.quick ? 1 : 2);
-  sched::Instance instance = profiler::build_instance(setup.workload, profiler::load_profile_set({csv}), setup.platform);
+  sched::Instance instance = profiler::build_instance(setup.workload, profiler::load_profile_set({csv}), setup.platform,
+                                                      &setup.bandwidth);
+  for (const std::string& line : profiler::command_traffic_lines(instance)) say("      " + line);
   if (!fast) instance = sched::leading_resources(instance, 1);
   write_text_file(setup.output / "instance.json", sched::instance_to_json(instance) + "\n", setup.overwrite(),
                   "instance");
   const auto names = sim::algorithm_names();
   say(fmt::format("[2/3] planning and launching with the {} algorithms ...", names.size()));
-  std::string table = "algorithm,lower_bound_s,predicted_s,observed_s,observed_over_predicted,tasks_ok,tasks_failed\n";
+  std::vector<RunRow> rows;
+  rows.reserve(names.size());  // compared_runs points into the rows
   for (std::size_t i = 0; i < names.size(); ++i) {
-    const RunRow row = plan_and_launch(setup, instance, fast ? "cores+fast" : "cores-only", names[i], setup.tier);
-    say(fmt::format("      [{}/{}] {:<11} predicted {:7.3f} s, observed {:7.3f} s ({:+.1f} %), {} ok, {} failed", i + 1,
-                    names.size(), names[i], row.predicted(), row.observed(), 100.0 * (row.ratio() - 1.0), row.tasks_ok(),
+    const RunRow& row =
+        rows.emplace_back(plan_and_launch(setup, instance, fast ? "cores+fast" : "cores-only", names[i], setup.tier));
+    const std::optional<double> contention = row.predicted_contention();
+    say(fmt::format("      [{}/{}] {:<15} predicted {:7.3f} s ({}), observed {:7.3f} s ({:+.1f} %), {} ok, {} failed",
+                    i + 1, names.size(), names[i], contention.value_or(row.predicted()),
+                    contention ? "contention-aware" : "paper model", row.observed(),
+                    100.0 * (row.ratio_contention().value_or(row.ratio()) - 1.0), row.tasks_ok(),
                     row.tasks_failed()));
-    table += fmt::format("{},{},{},{},{},{},{}\n", names[i], row.lower_bound(), row.predicted(), row.observed(), row.ratio(),
-                         row.tasks_ok(), row.tasks_failed());
   }
-  write_text_file(setup.output / "results.csv", table, setup.overwrite(), "demo results");
+  write_text_file(setup.output / "results.csv", launcher::results_csv(compared_runs(rows), setup.tier.emulated()),
+                  setup.overwrite(), "demo results");
   const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
-  say(fmt::format("[3/3] done in {:.1f} s: profile-commands.csv, instance.json, runs/, results.csv", total));
+  say(fmt::format("[3/3] done in {:.1f} s: node.toml, profile-commands.csv, instance.json, runs/, results.csv", total));
   say(setup.output.string());
   return setup.output;
 }

@@ -5,6 +5,7 @@
 
 #include <limits>
 #include <map>
+#include <optional>
 #include <memory>
 #include <set>
 #include <tuple>
@@ -86,6 +87,24 @@ std::pair<std::uint64_t, std::uint64_t> neighbouring_footprints(const ProfileSet
                                    available.empty() ? std::string("none") : fmt::format("{}", fmt::join(available, ", "))));
 }
 
+// A command's memory-demand probe in the profile (its row with paired_s), and whether its rows vary the fast
+// chunks at all (else its memory is never placed, and all its traffic is the slow pool's).
+struct CommandRows {
+  std::optional<PairedProbe> probe;
+  bool varies_chunks = false;
+};
+
+CommandRows command_rows(const ProfileSet& profiles, const std::string& kernel, std::uint64_t footprint) {
+  CommandRows found;
+  for (const auto& entry : profiles.entries) {
+    const ProfileRow& row = entry.row;
+    if (row.point.kernel != kernel || row.point.footprint_bytes != footprint || !row.ok()) continue;
+    found.varies_chunks = found.varies_chunks || row.point.chunks > 0;
+    if (row.paired_s) found.probe = PairedProbe{row.point.cores, row.time_s, *row.paired_s};
+  }
+  return found;
+}
+
 }  // namespace
 
 std::vector<double> task_time_table(const ProfileSet& profiles, const std::string& kernel,
@@ -158,6 +177,30 @@ std::string fixed_cost_note(const config::Workload& workload, const ProfileSet& 
                      fmt::join(kernels, ", "));
 }
 
+std::vector<std::string> command_traffic_lines(const sched::Instance& instance) {
+  std::vector<std::string> lines;
+  const auto found = instance.attributes().find("command_traffic");
+  if (found == instance.attributes().end()) return lines;
+  for (const auto& [name, traffic] : found->items()) {
+    if (!traffic.contains("slowdown")) {  // not probed
+      lines.push_back(fmt::format("{}: {}", name, traffic.value("why", std::string())));
+      continue;
+    }
+    const std::string measured = fmt::format(
+        "{}: two copies side by side ({} core(s) each) took {:.2f} x as long as one alone", name,
+        traffic.at("cores").get<unsigned>(), traffic.at("slowdown").get<double>());
+    if (traffic.at("bytes_per_run").is_null()) {
+      lines.push_back(fmt::format("{}; {}", measured, traffic.value("why", std::string())));
+      continue;
+    }
+    lines.push_back(fmt::format("{}: it moves {:.2f} GB a run ({:.1f} GB/s on average alone){}", measured,
+                                traffic.at("bytes_per_run").get<double>() / 1e9,
+                                traffic.at("average_gbs").get<double>(),
+                                traffic.contains("why") ? "; " + traffic.at("why").get<std::string>() : ""));
+  }
+  return lines;
+}
+
 sched::TrafficTable task_traffic_table(const config::WorkloadTask& task, const NodeBandwidth& node,
                                        const config::PlatformConfig& platform) {
   const unsigned max_chunks = platform.fast_chunks;
@@ -185,6 +228,10 @@ sched::Instance build_instance(const config::Workload& workload, const ProfileSe
   std::map<std::tuple<std::string, std::uint64_t, unsigned>, std::shared_ptr<sched::DenseTimeTable>> tables;
   std::map<std::tuple<std::string, std::uint64_t, unsigned>, std::shared_ptr<const sched::TrafficTable>> traffic;
   std::vector<sched::Task> tasks;
+  // The model the tasks share: a command's traffic is read off its probe with the same model that predicts it.
+  const sched::BandwidthModel model =
+      bandwidth != nullptr ? batch_bandwidth_model(*bandwidth, workload) : sched::BandwidthModel{};
+  nlohmann::json command_traffic_found = nlohmann::json::object();
   for (const auto& task : workload.tasks) {
     if (!task.is_stream() && task.profile.empty()) {
       throw InputError(workload.source, fmt::format("task \"{}\" is a command without \"profile\": name the "
@@ -207,18 +254,33 @@ sched::Instance build_instance(const config::Workload& workload, const ProfileSe
     nlohmann::json attributes = task;  // what it runs, by the workload schema's one writer (config::to_json)
     attributes.erase("id");            // the instance's own field
     std::shared_ptr<const sched::TrafficTable> moved;
-    if (bandwidth != nullptr && task.is_stream()) {  // a command's traffic is not known: it never contends
-      auto [entry, fresh] = traffic.try_emplace({task.kernel, task.footprint_bytes, task.passes});
-      if (fresh) entry->second = std::make_shared<sched::TrafficTable>(task_traffic_table(task, *bandwidth, platform));
+    if (bandwidth != nullptr) {
+      auto [entry, fresh] = traffic.try_emplace({kernel, task.footprint_bytes, task.passes});
+      if (fresh && task.is_stream()) {
+        entry->second = std::make_shared<sched::TrafficTable>(task_traffic_table(task, *bandwidth, platform));
+      } else if (fresh) {  // a command: what its probe measured, if it was probed (else it never contends)
+        const CommandRows rows = command_rows(profiles, kernel, task.footprint_bytes);
+        if (rows.probe) {
+          const CommandTraffic found = command_traffic(model, bandwidth->slow_pool, *rows.probe);
+          command_traffic_found[task.profile] = found.to_json(*rows.probe);
+          if (found.known) {
+            entry->second = std::make_shared<sched::TrafficTable>(command_traffic_table(
+                found.bytes, rows.varies_chunks ? task.footprint_bytes : 0, *bandwidth, platform));
+          }
+        } else {
+          command_traffic_found[task.profile] = {
+              {"bytes_per_run", nullptr},
+              {"why", "not probed: its profile has no paired run (paired_s), so co-runners are not seen to slow it"}};
+        }
+      }
       moved = entry->second;
     }
     tasks.push_back({task.id, table->second, std::move(attributes), std::move(moved)});
   }
-  sched::Instance instance(std::move(resources), std::move(tasks),
-                           {{"platform", {{"name", platform.name}, {"chunk_bytes", platform.chunk_bytes()}}},
-                            {"workload", workload.name}},
-                           bandwidth != nullptr ? batch_bandwidth_model(*bandwidth, workload)
-                                                : sched::BandwidthModel{});
+  nlohmann::json attributes = {{"platform", {{"name", platform.name}, {"chunk_bytes", platform.chunk_bytes()}}},
+                                {"workload", workload.name}};
+  if (!command_traffic_found.empty()) attributes["command_traffic"] = std::move(command_traffic_found);
+  sched::Instance instance(std::move(resources), std::move(tasks), std::move(attributes), model);
   sched::check_serial_time(instance, fmt::format("workload '{}'", workload.name));
   return instance;
 }

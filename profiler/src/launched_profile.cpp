@@ -106,7 +106,7 @@ std::vector<CommandProfileSpec> distinct_commands(config::Workload& workload, bo
 
 SweepOutcome profile_commands(const std::vector<CommandProfileSpec>& commands, const LaunchedProfileOptions& options,
                               const std::filesystem::path& csv) {
-  CommandMeasurer measurer(commands, options.tier, options.reps, 0);
+  CommandMeasurer measurer(commands, options.tier, options.reps, 0, options.platform.cores / 2);
   const unsigned all = options.platform.fast_chunks;
   std::vector<unsigned> chunks{0};
   if (options.vary_chunks && measurer.varies_fast_memory()) chunks = {0, all / 2, all};

@@ -76,6 +76,7 @@ json row_json(const ProfileRow& row) {
                 {"time_min_s", row.time_min_s}, {"time_max_s", row.time_max_s}, {"reps", row.reps},
                 {"gbs", row.gbs}};
   if (row.fixed_s) entry["fixed_s"] = *row.fixed_s;
+  if (row.paired_s) entry["paired_s"] = *row.paired_s;
   return entry;
 }
 
@@ -91,6 +92,7 @@ ProfileRow row_from(const JsonFields& fields, const CachedTask& task) {
   row.reps = static_cast<unsigned>(fields.integer("reps", 1, 1'000'000, 0));
   row.gbs = fields.number("gbs", non_negative_up_to(1e15), 0.0);
   row.fixed_s = fields.optional_seconds("fixed_s");
+  row.paired_s = fields.optional_seconds("paired_s");
   check_profile_row(row, fields.where());
   return row;
 }
@@ -195,6 +197,9 @@ CacheEntry parse_cache_entry(std::string_view text, const std::string& source) {
   entry.reps = static_cast<unsigned>(fields.integer("reps", 1, 1'000'000, 0));
   entry.chunk_bytes = fields.number("chunk_bytes", positive_up_to(0x1p50), 0.0);
   if (!(entry.reps >= 1 && entry.chunk_bytes > 0)) throw InputError(source, "missing \"reps\" or \"chunk_bytes\"");
+  if (const auto probe = fields.optional_integer("probe_cores", 0, config::kMaxCores)) {
+    entry.probe_cores = static_cast<unsigned>(*probe);
+  }
   std::set<std::pair<unsigned, unsigned>> points;
   for (const JsonFields& row_fields : fields.objects("rows")) {
     ProfileRow row = row_from(row_fields, entry.task);
@@ -225,6 +230,7 @@ std::string cache_entry_to_json(const CacheEntry& entry) {
                {"chunk_bytes", entry.chunk_bytes},
                {"rows", std::move(rows)}};
   if (entry.program) root["program"] = {{"size", entry.program->size}, {"modified_ns", entry.program->modified_ns}};
+  if (entry.probe_cores) root["probe_cores"] = *entry.probe_cores;
   return root.dump(1) + "\n";
 }
 
@@ -308,6 +314,8 @@ CacheLookup ProfileCache::lookup(const CachedTask& task, const CacheExpectation&
     found.reason = fmt::format("measured by cosched {} (this is {})", entry.cosched_version, COSCHED_VERSION);
   } else if (entry.max_cores() < expected.cores) {
     found.reason = fmt::format("measured on up to {} cores, {} are planned now", entry.max_cores(), expected.cores);
+  } else if (!task.is_stream() && !entry.probe_cores && expected.cores >= 2) {
+    found.reason = "measured before commands had their memory-demand probe (two copies side by side)";
   } else if (!task.is_stream() && entry.program != program_stamp(task.argv.front())) {
     found.reason = fmt::format("{} changed since it was profiled", task.argv.front());
   } else {

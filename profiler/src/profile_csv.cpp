@@ -50,11 +50,14 @@ double parse_time_field(std::string_view text, bool failed, const std::string& w
   return parse_field<double>(text, where, column);
 }
 
-// The columns a file has: its header says which of the optional trailing ones (status, fixed_s) it was written with.
+// The columns a file has: its header says which of the optional trailing ones (status, fixed_s, paired_s) it was
+// written with; each came after the one before, so a file has the first `optional` of them.
 struct CsvColumns {
-  bool status = true;
-  bool fixed = true;
-  [[nodiscard]] std::size_t count() const { return 9 + (status ? 1 : 0) + (fixed ? 1 : 0); }
+  std::size_t optional = 3;
+  [[nodiscard]] bool status() const { return optional >= 1; }
+  [[nodiscard]] bool fixed() const { return optional >= 2; }
+  [[nodiscard]] bool paired() const { return optional >= 3; }
+  [[nodiscard]] std::size_t count() const { return 9 + optional; }
 };
 
 ProfileRow parse_row(std::string_view line, CsvColumns columns, const std::string& where) {
@@ -64,7 +67,7 @@ ProfileRow parse_row(std::string_view line, CsvColumns columns, const std::strin
     throw InputError(where, fmt::format("expected {} comma-separated fields, found {}", expected, fields.size()));
   }
   ProfileRow row;
-  if (columns.status) row.status = std::string(fields[9]);
+  if (columns.status()) row.status = std::string(fields[9]);
   const bool failed = !row.ok();
   row.point.kernel = std::string(fields[0]);
   if (row.point.kernel.empty()) throw InputError(where, "column kernel is empty");
@@ -76,7 +79,8 @@ ProfileRow parse_row(std::string_view line, CsvColumns columns, const std::strin
   row.time_max_s = parse_time_field(fields[6], failed, where, "time_max_s");
   row.reps = parse_field<unsigned>(fields[7], where, "reps");
   row.gbs = parse_time_field(fields[8], failed, where, "gbs");
-  if (columns.fixed && !fields[10].empty()) row.fixed_s = parse_field<double>(fields[10], where, "fixed_s");
+  if (columns.fixed() && !fields[10].empty()) row.fixed_s = parse_field<double>(fields[10], where, "fixed_s");
+  if (columns.paired() && !fields[11].empty()) row.paired_s = parse_field<double>(fields[11], where, "paired_s");
   check_profile_row(row, where);
   return row;
 }
@@ -113,7 +117,7 @@ void check_profile_row(const ProfileRow& row, const std::string& where) {
   }
   if (!row.ok()) {
     if (row.reps != 0 || row.time_s != 0.0 || row.time_min_s != 0.0 || row.time_max_s != 0.0 || row.gbs != 0.0 ||
-        row.fixed_s) {
+        row.fixed_s || row.paired_s) {
       throw InputError(where, fmt::format("a row with status '{}' has no time and reps 0", row.status));
     }
     return;
@@ -129,17 +133,24 @@ void check_profile_row(const ProfileRow& row, const std::string& where) {
   }
   (void)checked_number(row.gbs, non_negative_up_to(1e15), where, "gbs");  // 1 PB/s: beyond any memory
   if (row.fixed_s) (void)checked_number(*row.fixed_s, non_negative_up_to(kMaxSeconds), where, "fixed_s");
+  if (row.paired_s) {
+    if (!command) throw InputError(where, "column paired_s: only a command's row has a paired time");
+    (void)checked_number(*row.paired_s, seconds, where, "paired_s");
+  }
 }
 
 std::string format_profile_row(const ProfileRow& row) {
   if (!row.ok()) {  // never a time: the time columns stay empty
-    return fmt::format("{},{},{},{},,,,0,,{},", row.point.kernel, row.point.footprint_bytes, row.point.cores,
+    return fmt::format("{},{},{},{},,,,0,,{},,", row.point.kernel, row.point.footprint_bytes, row.point.cores,
                        row.point.chunks, row.status);
   }
   // "{}" prints the shortest representation that reads back to the same double: the round trip is exact.
-  return fmt::format("{},{},{},{},{},{},{},{},{},{},{}", row.point.kernel, row.point.footprint_bytes, row.point.cores,
-                     row.point.chunks, row.time_s, row.time_min_s, row.time_max_s, row.reps, row.gbs, row.status,
-                     row.fixed_s ? fmt::format("{}", *row.fixed_s) : std::string());
+  const auto optional = [](const std::optional<double>& value) {
+    return value ? fmt::format("{}", *value) : std::string();
+  };
+  return fmt::format("{},{},{},{},{},{},{},{},{},{},{},{}", row.point.kernel, row.point.footprint_bytes,
+                     row.point.cores, row.point.chunks, row.time_s, row.time_min_s, row.time_max_s, row.reps, row.gbs,
+                     row.status, optional(row.fixed_s), optional(row.paired_s));
 }
 
 ProfileCsvContents read_profile_csv(const std::filesystem::path& path) {
@@ -162,15 +173,18 @@ ProfileCsvContents read_profile_csv(const std::filesystem::path& path) {
     std::string_view line(text.data() + start, newline - start);
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     if (line_number == 1) {
-      if (line == kProfileCsvHeaderWithoutFixed) {
-        columns.fixed = false;
+      if (line == kProfileCsvHeaderWithoutPaired) {
+        columns.optional = 2;
+      } else if (line == kProfileCsvHeaderWithoutFixed) {
+        columns.optional = 1;
       } else if (line == kProfileCsvHeaderWithoutStatus) {
-        columns = {false, false};
+        columns.optional = 0;
       } else if (line != kProfileCsvHeader) {
         throw InputError(where, fmt::format("not a profile CSV: header must be '{}'", kProfileCsvHeader));
       }
-      contents.has_status_column = columns.status;
-      contents.has_fixed_column = columns.fixed;
+      contents.has_status_column = columns.status();
+      contents.has_fixed_column = columns.fixed();
+      contents.has_paired_column = columns.paired();
     } else if (!line.empty()) {
       ProfileRow row = parse_row(line, columns, where);
       if (const auto [it, inserted] = line_of.emplace(row.point, line_number); !inserted) {
@@ -197,8 +211,9 @@ ProfileCsvWriter::ProfileCsvWriter(const std::filesystem::path& path, Mode mode)
     existing_ = std::move(contents.rows);
     dropped_tail_ = contents.truncated_tail;
     if (dropped_tail_) std::filesystem::resize_file(path, contents.complete_bytes);
-    if (!contents.has_status_column || !contents.has_fixed_column) {
-      // Written before the status or fixed_s column: rewrite it whole with the columns, so the rows appended match.
+    if (!contents.has_paired_column) {
+      // Written before the status, fixed_s or paired_s column: rewrite it whole with the columns, so the rows
+      // appended match.
       std::string text = std::string(kProfileCsvHeader) + "\n";
       for (const auto& row : existing_) text += format_profile_row(row) + "\n";
       write_text_file(path, text, Overwrite::replace, "profile CSV");

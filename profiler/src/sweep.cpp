@@ -25,6 +25,7 @@ ProfileRow make_row(const ProfilePoint& point, const Measurement& measurement) {
   row.reps = static_cast<unsigned>(measurement.times_s.size());
   row.gbs = static_cast<double>(point.footprint_bytes) / summary.median / 1e9;
   if (!measurement.fixed_s.empty()) row.fixed_s = median(measurement.fixed_s);
+  if (!measurement.paired_s.empty()) row.paired_s = median(measurement.paired_s);
   return row;
 }
 

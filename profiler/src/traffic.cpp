@@ -1,5 +1,6 @@
 #include "cosched/profiler/traffic.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -61,6 +62,28 @@ std::string batch_kernel(const std::map<std::string, sched::BandwidthPool>& kern
   return common;
 }
 
+// Of `kernels`, the one whose curve shares a pool least well between two halves of its cores: the smallest
+// capacity(K) / (2 capacity(K / 2)), K its largest core count ("" when there is none, or no curve has two points).
+std::string most_contended_kernel(const std::map<std::string, sched::BandwidthPool>& kernels) {
+  std::string chosen;
+  double lowest = 0.0;
+  for (const auto& [kernel, pool] : kernels) {
+    const double most = pool.cores.back();
+    if (most < 2.0) continue;
+    const double served = pool.capacity(most) / (2.0 * pool.capacity(most / 2.0));
+    if (chosen.empty() || served < lowest) {
+      chosen = kernel;
+      lowest = served;
+    }
+  }
+  return chosen;
+}
+
+bool only_commands(const config::Workload& workload) {
+  return !workload.tasks.empty() &&
+         std::none_of(workload.tasks.begin(), workload.tasks.end(), [](const auto& task) { return task.is_stream(); });
+}
+
 }  // namespace
 
 std::optional<double> written_share(std::string_view kernel) {
@@ -74,12 +97,18 @@ std::optional<double> written_share(std::string_view kernel) {
 sched::BandwidthModel batch_bandwidth_model(const NodeBandwidth& node, const config::Workload& workload) {
   sched::BandwidthModel model = node.model;
   nlohmann::json chosen = nlohmann::json::object();
+  const bool commands = only_commands(workload);
   for (std::size_t q = 0; q < model.pools.size() && q < node.kernel_curves.size(); ++q) {
-    const std::string kernel = batch_kernel(node.kernel_curves[q], workload);
+    const std::string kernel =
+        commands ? most_contended_kernel(node.kernel_curves[q]) : batch_kernel(node.kernel_curves[q], workload);
     if (kernel.empty()) continue;
     model.pools[q] = node.kernel_curves[q].at(kernel);
     chosen[model.pools[q].name] =
-        fmt::format("the {} curve: every STREAM task of the batch reads and writes nearest to it", kernel);
+        commands ? fmt::format("the {} curve: the batch is commands, whose traffic is read off their probes, and of the "
+                               "calibrated kernels two halves of the cores share this pool least well under it (a "
+                               "curve that serves two copies in full cannot explain a probe that slowed)",
+                               kernel)
+                 : fmt::format("the {} curve: every STREAM task of the batch reads and writes nearest to it", kernel);
   }
   if (!chosen.empty()) model.provenance["pool_curve"] = std::move(chosen);
   return model;
@@ -116,6 +145,52 @@ NodeBandwidth node_bandwidth(const config::NodeModel& node) {
   to_json(json, node);
   bandwidth.model.provenance = json.at("provenance");
   return bandwidth;
+}
+
+CommandTraffic command_traffic(const sched::BandwidthModel& model, std::size_t slow_pool, const PairedProbe& probe) {
+  CommandTraffic traffic;
+  traffic.demand = sched::paired_demand(model, slow_pool, probe.cores, probe.paired_s / probe.alone_s);
+  traffic.known = traffic.demand.resolved;
+  traffic.bytes = traffic.demand.average_bytes_per_s * probe.alone_s;
+  return traffic;
+}
+
+nlohmann::json CommandTraffic::to_json(const PairedProbe& probe) const {
+  nlohmann::json json = {{"method", "memory-demand probe: two copies side by side, the fluid model inverted"},
+                         {"cores", probe.cores},
+                         {"alone_s", probe.alone_s},
+                         {"paired_s", probe.paired_s},
+                         {"slowdown", probe.paired_s / probe.alone_s},
+                         {"model_max_slowdown", demand.model_max_slowdown}};
+  if (!known) {
+    json["bytes_per_run"] = nullptr;
+    json["why"] = "the node's model cannot tell: its pool serves two such copies in full, so it never slows them";
+    return json;
+  }
+  json["bytes_per_run"] = bytes;
+  json["average_gbs"] = demand.average_bytes_per_s / 1e9;
+  if (demand.beyond_model) {
+    json["why"] = "slowed more than two copies that stream all the time: taken as streaming all the time";
+  }
+  return json;
+}
+
+sched::TrafficTable command_traffic_table(double bytes, std::uint64_t footprint_bytes, const NodeBandwidth& node,
+                                          const config::PlatformConfig& platform) {
+  const unsigned max_chunks = platform.fast_chunks;
+  sched::TrafficTable traffic(node.model.pools.size(),
+                              std::vector<double>((platform.cores + 1) * (max_chunks + 1), 0.0));
+  for (unsigned k = 0; k <= max_chunks; ++k) {
+    const double fast = platform.fast_chunks == 0 || footprint_bytes == 0
+                            ? 0.0
+                            : fast_fraction(footprint_bytes, k, platform.chunk_bytes());
+    for (unsigned c = 0; c <= platform.cores; ++c) {
+      const std::size_t index = c * (max_chunks + 1) + k;
+      traffic[node.fast_pool][index] += fast * bytes;
+      traffic[node.slow_pool][index] += (1.0 - fast) * bytes;
+    }
+  }
+  return traffic;
 }
 
 }  // namespace cosched::profiler

@@ -286,7 +286,7 @@ TEST_F(RunCli, TheReadmesExampleRunsAsWritten) {
 TEST_F(RunCli, TheWorkloadDemoStillRunsAGoodBatchIntoItsFolder) {
   const CommandResult result = test_support::run_program("cosched", "demo --quick --workload b.json --output out", dir_);
   ASSERT_EQ(result.exit_code, 0) << result.out << result.err;
-  EXPECT_EQ(names_in(dir_ / "out"), (std::vector<std::string>{"instance.json", "profile-commands.csv",
+  EXPECT_EQ(names_in(dir_ / "out"), (std::vector<std::string>{"instance.json", "node.toml", "profile-commands.csv",
                                                               "profile-commands.json", "results.csv", "runs"}));
   EXPECT_FALSE(fs::is_empty(dir_ / "out" / "runs"));
 }

@@ -164,6 +164,13 @@ TEST_F(ProfileCacheLookup, StaleWhenTheProfiledProgramChanged) {
   entry.program = program_stamp(program);
   const FileLock lock = cache_.lock(nullptr);
   cache_.store(entry);
+  // An entry from before the memory-demand probe (no probe_cores) is stale where a probe can run (2 cores and more).
+  const CacheLookup unprobed = cache_.lookup(command, kExpected);
+  EXPECT_EQ(unprobed.state, CacheState::stale);
+  EXPECT_NE(unprobed.reason.find("memory-demand probe"), std::string::npos) << unprobed.reason;
+  entry.probe_cores = 1;
+  cache_.store(entry);
+  EXPECT_EQ(parse_cache_entry(cache_entry_to_json(entry), "e").probe_cores, std::optional<unsigned>(1));
   EXPECT_EQ(cache_.lookup(command, kExpected).state, CacheState::hit);
   testing::write_file(program, "#!/bin/sh\n# rebuilt: another size\nexit 0\n");
   const CacheLookup rebuilt = cache_.lookup(command, kExpected);

@@ -83,10 +83,10 @@ TEST(ProfileCsv, FixedCostRoundTripsAndOlderFilesAreReadAndRewrittenWithTheColum
     }
     return std::string("no error");
   };
-  EXPECT_NE(bad("triad,64,1,0,0.1,0.1,0.1,3,1,ok,-0.5").find("fixed_s must be finite, >= 0"), std::string::npos);
-  EXPECT_NE(bad("triad,64,1,0,0.1,0.1,0.1,3,1,ok,nan").find("fixed_s"), std::string::npos);
-  EXPECT_NE(bad("command:x,0,1,0,,,,0,,timeout,0.5").find("has no time"), std::string::npos);
-  EXPECT_NE(bad("triad,64,1,0,0.1,0.1,0.1,3,1,ok").find("expected 11"), std::string::npos);
+  EXPECT_NE(bad("triad,64,1,0,0.1,0.1,0.1,3,1,ok,-0.5,").find("fixed_s must be finite, >= 0"), std::string::npos);
+  EXPECT_NE(bad("triad,64,1,0,0.1,0.1,0.1,3,1,ok,nan,").find("fixed_s"), std::string::npos);
+  EXPECT_NE(bad("command:x,0,1,0,,,,0,,timeout,0.5,").find("has no time"), std::string::npos);
+  EXPECT_NE(bad("triad,64,1,0,0.1,0.1,0.1,3,1,ok").find("expected 12"), std::string::npos);
 
   testing::write_file(dir / "v2.csv", std::string(kProfileCsvHeaderWithoutFixed) + "\ntriad,64,3,0,1,1,1,1,1,ok\n");
   const auto v2 = read_profile_csv(dir / "v2.csv");
@@ -101,6 +101,53 @@ TEST(ProfileCsv, FixedCostRoundTripsAndOlderFilesAreReadAndRewrittenWithTheColum
   EXPECT_TRUE(resumed.has_fixed_column);
   ASSERT_EQ(resumed.rows.size(), 2U);
   EXPECT_EQ(resumed.rows[1].fixed_s, std::optional<double>(0.025));
+}
+
+// A command's memory-demand probe (issue 24): its paired time round-trips; it belongs to commands' rows only, is a
+// time, and is absent from failed rows; a file from before the column is read and rewritten with it.
+TEST(ProfileCsv, PairedTimeOfACommandRoundTripsAndOlderFilesAreRewrittenWithTheColumn) {
+  const auto dir = testing::scratch_dir();
+  ProfileRow probed;
+  probed.point = {"command:solver", 0, 1, 0};
+  probed.time_s = probed.time_min_s = probed.time_max_s = 2.0;
+  probed.reps = 3;
+  probed.paired_s = 2.6;
+  {
+    ProfileCsvWriter writer(dir / "p.csv", ProfileCsvWriter::Mode::create);
+    writer.append(probed);
+  }
+  const auto rows = read_profile_csv(dir / "p.csv").rows;
+  ASSERT_EQ(rows.size(), 1U);
+  EXPECT_EQ(rows[0].paired_s, std::optional<double>(2.6));
+
+  const auto bad = [&](const std::string& row) {
+    testing::write_file(dir / "bad.csv", std::string(kProfileCsvHeader) + "\n" + row + "\n");
+    try {
+      (void)read_profile_csv(dir / "bad.csv");
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(bad("triad,64,1,0,0.1,0.1,0.1,3,1,ok,,0.2").find("only a command's row"), std::string::npos);
+  EXPECT_NE(bad("command:x,0,1,0,0.1,0.1,0.1,3,0,ok,,0").find("paired_s"), std::string::npos);
+  EXPECT_NE(bad("command:x,0,1,0,0.1,0.1,0.1,3,0,ok,,inf").find("paired_s"), std::string::npos);
+  EXPECT_NE(bad("command:x,0,1,0,,,,0,,timeout,,0.5").find("has no time"), std::string::npos);
+
+  testing::write_file(dir / "v3.csv", std::string(kProfileCsvHeaderWithoutPaired) + "\ncommand:x,0,2,0,1,1,1,1,0,ok,\n");
+  const auto v3 = read_profile_csv(dir / "v3.csv");
+  EXPECT_FALSE(v3.has_paired_column);
+  EXPECT_TRUE(v3.has_fixed_column);
+  ASSERT_EQ(v3.rows.size(), 1U);
+  EXPECT_FALSE(v3.rows[0].paired_s.has_value());
+  {
+    ProfileCsvWriter writer(dir / "v3.csv", ProfileCsvWriter::Mode::resume);
+    writer.append(probed);
+  }
+  const auto resumed = read_profile_csv(dir / "v3.csv");
+  EXPECT_TRUE(resumed.has_paired_column);
+  ASSERT_EQ(resumed.rows.size(), 2U);
+  EXPECT_EQ(resumed.rows[1].paired_s, std::optional<double>(2.6));
 }
 
 TEST(ProfileCsv, WrongHeaderIsRejectedWithFileAndLine) {

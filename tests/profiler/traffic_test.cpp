@@ -229,5 +229,73 @@ TEST(Traffic, TheBatchCurveEntersTheContentionRatesComputedByHand) {
   EXPECT_NEAR(rates[1], 0.96138, 1e-5);
 }
 
+// A command's traffic from its memory-demand probe (issue 24), by hand: one DRAM pool giving 20 GB/s to one core
+// and 30 GB/s to two. The command takes 2 s alone on 1 core and 2.4 s as two copies side by side: the model slows
+// two copies that stream a share s of their time at 20 GB/s by 1 + s / 3 (they ask 40 of the pool's 30), so
+// s = 0.6, 12 GB/s on average: 24 GB a run, at every allocation, all in the slow tier's pool (the emulated tier
+// does not place commands' memory, so its rows are at 0 chunks only).
+TEST(CommandTraffic, TheProbesSlowdownReadWithTheModelGivesTheBytesOfARun) {
+  const auto platform = platform_with("emulated");
+  config::Workload workload;
+  workload.name = "w";
+  for (const char* id : {"a", "b"}) {
+    config::WorkloadTask task;
+    task.id = id;
+    task.command = {"/bin/true"};
+    task.profile = "solver";
+    workload.tasks.push_back(task);
+  }
+  ProfileRow alone{{"command:solver", 0, 1, 0}, 2.0, 2.0, 2.0, 3, 0.0};
+  alone.paired_s = 2.4;
+  const ProfileRow two_cores{{"command:solver", 0, 2, 0}, 1.2, 1.2, 1.2, 3, 0.0};
+  ProfileSet profiles;
+  profiles.add({alone, two_cores}, platform.chunk_bytes());
+  config::NodeModel node;
+  node.provenance.tier_backend = "emulated";
+  node.pools.push_back({"dram", {"fast", "slow"}, {{1, 2}, {20.0, 30.0}}, {}});
+  const NodeBandwidth bandwidth = node_bandwidth(node);
+  const sched::Instance instance = build_instance(workload, profiles, platform, &bandwidth);
+  ASSERT_NE(instance.tasks()[0].traffic, nullptr);
+  EXPECT_EQ(instance.tasks()[0].traffic, instance.tasks()[1].traffic);  // one table per command
+  const auto& dram = (*instance.tasks()[0].traffic)[0];
+  for (const std::size_t index : {1 * 5 + 0, 2 * 5 + 0, 2 * 5 + 4}) EXPECT_NEAR(dram[index], 24e9, 24e9 * 1e-9);
+  const nlohmann::json& found = instance.attributes().at("command_traffic").at("solver");
+  EXPECT_NEAR(found.at("slowdown").get<double>(), 1.2, 1e-12);
+  EXPECT_NEAR(found.at("average_gbs").get<double>(), 12.0, 1e-6);
+  // The forward model gives the pair's slowdown back: two copies at 1 core each, from the instance.
+  const std::vector<int> one_core{1, 0};
+  const std::vector<sched::FlowDemand> pair{instance.demand(0, one_core), instance.demand(1, one_core)};
+  EXPECT_NEAR(1.0 / sched::progress_rates(instance.bandwidth(), pair)[0], 1.2, 1e-6);
+  const std::vector<std::string> lines = command_traffic_lines(instance);
+  ASSERT_EQ(lines.size(), 1U);
+  EXPECT_NE(lines[0].find("solver: two copies side by side (1 core(s) each) took 1.20 x as long"), std::string::npos)
+      << lines[0];
+  EXPECT_NE(lines[0].find("24.00 GB a run"), std::string::npos) << lines[0];
+}
+
+// Without a probe (a profile from before it, or a node of one core) a command has no traffic, and says why.
+TEST(CommandTraffic, ACommandWithoutAProbeHasNoTrafficAndTheInstanceSaysWhy) {
+  const auto platform = platform_with("emulated");
+  config::Workload workload;
+  workload.name = "w";
+  config::WorkloadTask task;
+  task.id = "a";
+  task.command = {"/bin/true"};
+  task.profile = "solver";
+  workload.tasks.push_back(task);
+  ProfileSet profiles;
+  profiles.add({{{"command:solver", 0, 1, 0}, 2.0, 2.0, 2.0, 3, 0.0}, {{"command:solver", 0, 2, 0}, 1.2, 1.2, 1.2, 3, 0.0}},
+               platform.chunk_bytes());
+  config::NodeModel node;
+  node.provenance.tier_backend = "emulated";
+  node.pools.push_back({"dram", {"fast", "slow"}, {{1, 2}, {20.0, 30.0}}, {}});
+  const NodeBandwidth bandwidth = node_bandwidth(node);
+  const sched::Instance instance = build_instance(workload, profiles, platform, &bandwidth);
+  EXPECT_EQ(instance.tasks()[0].traffic, nullptr);
+  const std::vector<std::string> lines = command_traffic_lines(instance);
+  ASSERT_EQ(lines.size(), 1U);
+  EXPECT_NE(lines[0].find("not probed"), std::string::npos) << lines[0];
+}
+
 }  // namespace
 }  // namespace cosched::profiler

@@ -321,5 +321,48 @@ TEST(StreamingShare, AverageTrafficIsKept) {
   }
 }
 
+// A node of one pool: 20 GB/s to one core, 30 GB/s to two.
+BandwidthModel one_pool_model() { return {{{"dram", {1.0, 2.0}, {20e9, 30e9}}}, {}}; }
+
+TEST(PairedDemand, TheAverageAtWhichTheModelSlowsTwoCopiesAsMeasured) {
+  // By hand: two 1-core copies moving a GB/s each stream a share s = a / 20 at 20 GB/s; together they ask 40 of
+  // the pool's 30, so each streams at 0.75 of its demand and takes (1 - s) + s / 0.75 = 1 + s / 3 as long. A
+  // measured slowdown of 1.2 is s = 0.6: a = 12 GB/s.
+  const PairedDemand found = paired_demand(one_pool_model(), 0, 1.0, 1.2);
+  EXPECT_TRUE(found.resolved);
+  EXPECT_FALSE(found.beyond_model);
+  EXPECT_NEAR(found.average_bytes_per_s, 12e9, 1e-6 * 12e9);
+  EXPECT_NEAR(found.model_max_slowdown, 4.0 / 3.0, 1e-12);
+  // And the forward model gives the slowdown back.
+  const FlowDemand copy = flow_of_task(one_pool_model(), {found.average_bytes_per_s}, 1.0);
+  const std::vector<FlowDemand> pair{copy, copy};
+  EXPECT_NEAR(1.0 / progress_rates(one_pool_model(), pair)[0], 1.2, 1e-9);
+}
+
+TEST(PairedDemand, NoSlowdownIsNoTrafficAndTooMuchIsStreamingAllTheTime) {
+  EXPECT_EQ(paired_demand(one_pool_model(), 0, 1.0, 1.0).average_bytes_per_s, 0.0);
+  EXPECT_EQ(paired_demand(one_pool_model(), 0, 1.0, 0.97).average_bytes_per_s, 0.0);  // noise: faster than alone
+  const PairedDemand beyond = paired_demand(one_pool_model(), 0, 1.0, 1.5);          // the model's most is 4/3
+  EXPECT_TRUE(beyond.beyond_model);
+  EXPECT_DOUBLE_EQ(beyond.average_bytes_per_s, 20e9);
+}
+
+TEST(PairedDemand, APoolThatServesTwoCopiesInFullCannotTell) {
+  const BandwidthModel wide{{{"dram", {1.0, 2.0}, {20e9, 40e9}}}, {}};
+  const PairedDemand found = paired_demand(wide, 0, 1.0, 1.3);
+  EXPECT_FALSE(found.resolved);
+  EXPECT_EQ(found.average_bytes_per_s, 0.0);
+}
+
+TEST(PairedDemand, LargerSlowdownsMeanMoreTraffic) {
+  const BandwidthModel model = two_pool_model();
+  double previous = -1.0;
+  for (double slowdown = 1.0; slowdown < 2.0; slowdown += 0.05) {
+    const double average = paired_demand(model, 0, 1.0, slowdown).average_bytes_per_s;
+    EXPECT_GE(average, previous) << slowdown;
+    previous = average;
+  }
+}
+
 }  // namespace
 }  // namespace cosched::sched

@@ -1,13 +1,16 @@
 #include "cosched/profiler/command_measurer.hpp"
 
+#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
 
-#include <chrono>
 #include <algorithm>
+#include <array>
+#include <chrono>
+#include <cmath>
 #include <fstream>
 #include <optional>
 
@@ -36,11 +39,12 @@ std::string describe_point(const ProfilePoint& point) {
 }  // namespace
 
 CommandMeasurer::CommandMeasurer(std::vector<CommandProfileSpec> commands, exec::TierSetup tier,
-                                 unsigned reps, unsigned warmup)
+                                 unsigned reps, unsigned warmup, unsigned pair_cores)
     : commands_(std::move(commands)),
       tier_(std::move(tier)),
       reps_(reps),
       warmup_(warmup),
+      pair_cores_(pair_cores),
       cores_(std::make_shared<platform::CoreAllocator>(platform::Topology::this_system())) {
   if (reps_ == 0) throw UsageError("the command measurer needs at least one timed run per point");
   std::string pattern = (std::filesystem::temp_directory_path() / "cosched-profile-stderr-XXXXXX").string();
@@ -112,27 +116,102 @@ double CommandMeasurer::run_once(const CommandProfileSpec& command, const exec::
   return seconds;
 }
 
+namespace {
+
+// The task a profiled command stands for, as a workload task (what build_task_launch places).
+config::WorkloadTask task_of(const CommandProfileSpec& command) {
+  config::WorkloadTask task;
+  task.id = command.name;
+  task.command = command.argv;
+  task.footprint_bytes = command.footprint_bytes;
+  task.environment = command.environment;
+  return task;
+}
+
+// The launch of `task` on cores `grant` holds, with `chunks` fast chunks.
+exec::TaskLaunch launch_on(const config::WorkloadTask& task, platform::CoreAllocation cores, unsigned chunks,
+                           const exec::TierSetup& tier) {
+  platform::Grant grant;
+  grant.amounts = {static_cast<int>(cores.size()), static_cast<int>(chunks)};
+  grant.cores = std::move(cores);
+  grant.fast_chunks = chunks;
+  return exec::build_task_launch(task, grant, tier, {}, {});
+}
+
+}  // namespace
+
+std::string CommandMeasurer::run_pair(const CommandProfileSpec& command, const config::WorkloadTask& task,
+                                      const ProfilePoint& point, std::vector<double>& paired) {
+  std::array<exec::TaskLaunch, 2> launches;
+  {
+    const platform::CoreAllocation first = cores_->allocate(point.cores);
+    const platform::CoreAllocation second = cores_->allocate(point.cores);
+    try {
+      launches[0] = launch_on(task, first, point.chunks, tier_);
+      launches[1] = launch_on(task, second, point.chunks, tier_);
+    } catch (...) {
+      cores_->release(first);
+      cores_->release(second);
+      throw;
+    }
+    cores_->release(first);
+    cores_->release(second);
+  }
+  std::array<std::optional<exec::ChildProcess>, 2> copies;
+  std::array<std::chrono::steady_clock::time_point, 2> began;
+  std::array<double, 2> seconds{0.0, 0.0};
+  for (std::size_t k = 0; k < 2; ++k) {
+    launches[k].spec.stderr_path = stderr_path_;
+    began[k] = std::chrono::steady_clock::now();
+    try {
+      copies[k].emplace(exec::ChildProcess::spawn(launches[k].spec));
+    } catch (const Error& e) {  // the other copy, if started, is killed by its destructor
+      return fmt::format("a copy could not start: {}", e.what());
+    }
+  }
+  std::string failure;
+  std::size_t running = 2;
+  while (running > 0) {
+    std::array<pollfd, 2> fds{};
+    for (std::size_t k = 0; k < 2; ++k) fds[k] = {copies[k] ? copies[k]->pidfd() : -1, POLLIN, 0};
+    const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - began[0]).count();
+    int timeout_ms = -1;
+    if (command.timeout_s) timeout_ms = static_cast<int>(std::ceil(std::max(0.0, *command.timeout_s - waited) * 1e3));
+    const int ready = ::poll(fds.data(), fds.size(), timeout_ms);
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready < 0) throw PlatformError("poll", "waiting for a paired command", errno);
+    if (ready == 0) return fmt::format("the pair outlived the timeout of {} s: killed", *command.timeout_s);
+    for (std::size_t k = 0; k < 2; ++k) {
+      if (!copies[k] || (fds[k].revents & POLLIN) == 0) continue;
+      const auto ended = std::chrono::steady_clock::now();
+      const exec::ExitInfo exit = copies[k]->reap();
+      copies[k].reset();
+      --running;
+      seconds[k] = std::chrono::duration<double>(ended - began[k]).count();
+      if (!exit.ok() && failure.empty()) failure = fmt::format("a copy ended with {}", exit.describe());
+    }
+  }
+  if (!failure.empty()) return failure;
+  paired.insert(paired.end(), seconds.begin(), seconds.end());
+  return "";
+}
+
 Measurement CommandMeasurer::measure(const ProfilePoint& point) {
   const auto name = command_name_of(point.kernel);
   const auto found = std::find_if(commands_.begin(), commands_.end(), [&](const auto& c) { return c.name == name; });
   if (found == commands_.end()) throw UsageError(fmt::format("no command named '{}' in this sweep", name));
-  config::WorkloadTask task;
-  task.id = found->name;
-  task.command = found->argv;
-  task.footprint_bytes = found->footprint_bytes;
-  task.environment = found->environment;
-  platform::Grant grant;
-  grant.amounts = {static_cast<int>(point.cores), static_cast<int>(point.chunks)};
-  grant.cores = cores_->allocate(point.cores);
-  grant.fast_chunks = point.chunks;
+  const config::WorkloadTask task = task_of(*found);
   exec::TaskLaunch launch;
-  try {
-    launch = exec::build_task_launch(task, grant, tier_, {}, {});
-  } catch (...) {
-    cores_->release(grant.cores);
-    throw;
+  {
+    const platform::CoreAllocation cores = cores_->allocate(point.cores);
+    try {
+      launch = launch_on(task, cores, point.chunks, tier_);
+    } catch (...) {
+      cores_->release(cores);
+      throw;
+    }
+    cores_->release(cores);
   }
-  cores_->release(grant.cores);
   launch.spec.stderr_path = stderr_path_;
   nlohmann::json applied = {{"placement", launch.placement}, {"fast_bytes", launch.fast_bytes}};
   // No fast bytes given: nothing of it is fast, whatever the mechanism could hold.
@@ -147,6 +226,20 @@ Measurement CommandMeasurer::measure(const ProfilePoint& point) {
     measurement.overhead_free_s += seconds;
     if (rep >= warmup_) measurement.times_s.push_back(seconds);
   }
+  if (pair_cores_ == 0 || point.cores != pair_cores_ || point.chunks != 0 ||
+      cores_->free_count() < 2 * std::size_t{point.cores}) {
+    return measurement;
+  }
+  for (unsigned rep = 0; rep < reps_; ++rep) {
+    const std::string failed = run_pair(*found, task, point, measurement.paired_s);
+    if (failed.empty()) continue;
+    measurement.paired_s.clear();
+    measurement.note = fmt::format("{}: the memory-demand probe (two copies side by side) failed: {}; its traffic is "
+                                   "not known, so co-runners will not be seen to slow it",
+                                   describe_point(point), failed);
+    break;
+  }
+  for (const double seconds : measurement.paired_s) measurement.overhead_free_s += seconds / 2.0;
   return measurement;
 }
 
@@ -163,6 +256,12 @@ nlohmann::json CommandMeasurer::describe() const {
                             {"tier_backend", tier_.backend},
                             {"placement", tier_.command_placement},
                             {"commands", std::move(commands)}};
+  if (pair_cores_ > 0) {
+    context["memory_demand_probe"] =
+        fmt::format("paired_s: at {} core(s) and no fast chunks, each repetition again as two copies side by side on "
+                    "cores of their own (the median of both copies' times)",
+                    pair_cores_);
+  }
   // After a sweep: what each chunk count got (the mechanism's words, and the fraction it holds; null: it cannot
   // hold one).
   if (!applied_.empty()) context["placements_applied"] = applied_;
@@ -187,7 +286,8 @@ std::unique_ptr<PointMeasurer> make_command_measurer(const MeasurerOptions& opti
   tier.autohbw_library = options.placement.autohbw_library;
   if (options.commands.empty()) throw UsageError("measurer command: no command to profile (--command)");
   exec::start_tree_watchdog();  // its fork is not part of the first point's time
-  return std::make_unique<CommandMeasurer>(options.commands, std::move(tier), options.reps, options.warmup);
+  return std::make_unique<CommandMeasurer>(options.commands, std::move(tier), options.reps, options.warmup,
+                                           options.platform.cores / 2);
 }
 
 }  // namespace cosched::profiler

@@ -152,4 +152,38 @@ FlowDemand flow_of_traffic(const BandwidthModel& model, std::span<const double> 
   return flow_of_task(model, std::move(average), cores);
 }
 
+PairedDemand paired_demand(const BandwidthModel& model, std::size_t pool, double cores, double slowdown) {
+  assert(pool < model.pools.size() && cores >= 1.0);
+  // The pair's slowdown at an average of `average` bytes/s from `pool` each: 1 / each copy's progress rate.
+  const auto pair_slowdown = [&](double average) {
+    std::vector<double> demand(model.pools.size(), 0.0);
+    demand[pool] = average;
+    const FlowDemand copy = flow_of_task(model, std::move(demand), cores);
+    const std::vector<FlowDemand> pair{copy, copy};
+    const double rate = progress_rates(model, pair).front();
+    return rate > 0.0 ? 1.0 / rate : std::numeric_limits<double>::infinity();
+  };
+  const double most = model.pools[pool].capacity(cores);
+  PairedDemand found;
+  found.model_max_slowdown = pair_slowdown(most);
+  constexpr double kSlowerAtAll = 1e-9;  // relative: a pair the model slows by less never slows
+  if (found.model_max_slowdown <= 1.0 + kSlowerAtAll) {
+    found.resolved = false;
+    return found;
+  }
+  if (!(slowdown > 1.0)) return found;  // no slowdown measured: nothing moved that the pool had to share
+  if (slowdown >= found.model_max_slowdown) {
+    found.average_bytes_per_s = most;
+    found.beyond_model = slowdown > found.model_max_slowdown;
+    return found;
+  }
+  double low = 0.0, high = most;  // pair_slowdown(low) < slowdown <= pair_slowdown(high)
+  for (int step = 0; step < 100 && high - low > 1e-12 * most; ++step) {
+    const double middle = 0.5 * (low + high);
+    (pair_slowdown(middle) < slowdown ? low : high) = middle;
+  }
+  found.average_bytes_per_s = high;
+  return found;
+}
+
 }  // namespace cosched::sched

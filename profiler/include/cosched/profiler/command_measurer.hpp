@@ -5,6 +5,12 @@
 // share given by the placement mechanism — and times it from fork to reap. A run that exits non-zero, is killed by
 // a signal, outlives its timeout or cannot start marks the point failed (a row without a time). Registered as
 // measurer "command"; a sweep with commands uses it.
+//
+// The memory-demand probe (issue 24): a command is a closed box whose memory traffic nothing counts, so at one
+// allocation — `pair_cores` cores, no fast chunks — its repetitions are followed by as many runs of two copies
+// side by side, each on cores of its own; how much the pair slowed down (ProfileRow::paired_s against time_s) is
+// what sched::paired_demand turns into the bytes it moves, and the contention-aware prediction then covers it. A
+// paired run that fails (two copies may not fit in memory) costs the point nothing: a note says the probe failed.
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -20,8 +26,9 @@ namespace cosched::profiler {
 
 class CommandMeasurer final : public PointMeasurer {
  public:
+  // pair_cores: the cores each copy of the probe gets (0: no probe; it needs 2 x pair_cores cores).
   CommandMeasurer(std::vector<CommandProfileSpec> commands, exec::TierSetup tier, unsigned reps,
-                  unsigned warmup);
+                  unsigned warmup, unsigned pair_cores = 0);
   ~CommandMeasurer() override;
   CommandMeasurer(const CommandMeasurer&) = delete;
   CommandMeasurer& operator=(const CommandMeasurer&) = delete;
@@ -36,12 +43,17 @@ class CommandMeasurer final : public PointMeasurer {
   // One run: its time, or why it has none (status and message) in `failure`.
   double run_once(const CommandProfileSpec& command, const exec::TaskLaunch& launch,
                   const ProfilePoint& point, Measurement& failure);
+  // Two copies at once, each on its own cores: each copy's seconds, fork to exit, added to `paired`; or why the
+  // pair has no time ("" when it has).
+  std::string run_pair(const CommandProfileSpec& command, const config::WorkloadTask& task,
+                       const ProfilePoint& point, std::vector<double>& paired);
   [[nodiscard]] std::string last_stderr_line() const;
 
   std::vector<CommandProfileSpec> commands_;
   exec::TierSetup tier_;
   unsigned reps_;
   unsigned warmup_;
+  unsigned pair_cores_;
   std::shared_ptr<platform::CoreAllocator> cores_;
   std::filesystem::path stderr_path_;
   nlohmann::json applied_ = nlohmann::json::object();  // chunks -> the placement it got  // the last run's stderr, for the message of a failed run

@@ -65,6 +65,10 @@ struct ProfileSet {
 // every kernel's profile has its fixed cost.
 [[nodiscard]] std::string fixed_cost_note(const config::Workload& workload, const ProfileSet& profiles);
 
+// One line per probed command of an instance build_instance made (its attribute "command_traffic"): what its
+// memory-demand probe measured and what the instance takes it to move, or why it has no traffic.
+[[nodiscard]] std::vector<std::string> command_traffic_lines(const sched::Instance& instance);
+
 // A task's bytes per pool at every allocation (index p_cores * (P2 + 1) + p_chunks): all its passes and the
 // set-up of its process (stream_setup_traffic).
 [[nodiscard]] sched::TrafficTable task_traffic_table(const config::WorkloadTask& task, const NodeBandwidth& node,

@@ -21,6 +21,9 @@ struct Measurement {
   // A measurer that times runs at two pass counts: each repetition's fixed cost (ProfileRow::fixed_s is their
   // median); empty otherwise.
   std::vector<double> fixed_s;
+  // A command measured with a copy of itself beside it (CommandMeasurer's pairing): each copy's time of each
+  // paired run (ProfileRow::paired_s is their median); empty otherwise.
+  std::vector<double> paired_s;
   double overhead_free_s = 0.0;  // time the kernels themselves ran (timed reps + warm-ups), for overhead accounting
   // How the point's arrays were obtained: a new allocation with its first touch, a split moved in place, or as
   // the previous point left them. Only the stream measurer sets these.

@@ -87,6 +87,9 @@ struct CacheEntry {
   PassCounts passes{};               // STREAM tasks: the pass counts each point was timed at
   unsigned reps = 0;
   double chunk_bytes = 0.0;          // the fast chunk the rows' chunk counts are of (> 0)
+  // Commands: the cores each copy of the memory-demand probe had (0: too few cores for one; whether it measured is
+  // its row's paired_s); unset in an entry from before the probe, which a node of 2 cores or more finds stale.
+  std::optional<unsigned> probe_cores;
   std::vector<ProfileRow> rows;      // kernel row_kernel("cached"), footprint the task's; every one "ok"
   [[nodiscard]] unsigned max_cores() const;  // the largest core count of its rows
 };
@@ -101,8 +104,8 @@ struct CacheEntry {
 enum class CacheState {
   hit,      // measured here, under this calibration and version, covering the cores asked for
   miss,     // never measured on this node
-  stale,    // measured on this node, but under another calibration or version, for fewer cores, or the program
-            // changed since
+  stale,    // measured on this node, but under another calibration or version, for fewer cores, the program
+            // changed since, or a command measured before its memory-demand probe
   foreign,  // measured on another node only (an entry of another fingerprint's folder)
   corrupt,  // an entry that does not parse, or whose node or task is not the file's: re-measured, never trusted
 };

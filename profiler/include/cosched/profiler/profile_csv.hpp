@@ -1,11 +1,12 @@
 #pragma once
 // Long-format profile CSV: a header line, then one row per point, columns
-//   kernel,footprint_bytes,cores,chunks,time_s,time_min_s,time_max_s,reps,gbs,status,fixed_s
+//   kernel,footprint_bytes,cores,chunks,time_s,time_min_s,time_max_s,reps,gbs,status,fixed_s,paired_s
 // status is "ok", or why a point has no time (a command that failed: "exit-3", "timeout", ...); such a row leaves
 // time_s, time_min_s, time_max_s and gbs empty and has reps 0, so no reader can take it for a time. fixed_s is the
-// seconds a run pays whatever its passes, empty when the point was not timed at two pass counts. Files written
-// before the status or the fixed_s column (the header without them) are still read, every row "ok" and without a
-// fixed cost; resuming one rewrites it with the columns.
+// seconds a run pays whatever its passes, empty when the point was not timed at two pass counts. paired_s is a
+// command's time with a copy of itself beside it (its memory-demand probe, ProfileRow::paired_s), empty elsewhere.
+// Files written before the status, fixed_s or paired_s column (the header without them) are still read, every row
+// "ok", without a fixed cost or a pairing; resuming one rewrites it with the columns.
 // pandas reads it as is (pd.read_csv). Rows are written and flushed one at a time so an interrupted sweep leaves
 // a valid file; a reader drops a truncated last line (no final newline) so that point is measured again.
 // The one reader (read_profile_csv) and the one writer (ProfileCsvWriter, format_profile_row); docs/formats.md.
@@ -21,8 +22,11 @@
 namespace cosched::profiler {
 
 inline constexpr const char* kProfileCsvHeader =
+    "kernel,footprint_bytes,cores,chunks,time_s,time_min_s,time_max_s,reps,gbs,status,fixed_s,paired_s";
+// The headers of older files, still read: before the paired_s column, before the fixed_s column too, and before
+// the status column too.
+inline constexpr const char* kProfileCsvHeaderWithoutPaired =
     "kernel,footprint_bytes,cores,chunks,time_s,time_min_s,time_max_s,reps,gbs,status,fixed_s";
-// The headers of older files, still read: before the fixed_s column, and before the status column too.
 inline constexpr const char* kProfileCsvHeaderWithoutFixed =
     "kernel,footprint_bytes,cores,chunks,time_s,time_min_s,time_max_s,reps,gbs,status";
 inline constexpr const char* kProfileCsvHeaderWithoutStatus =
@@ -34,8 +38,9 @@ void check_profile_kernel(std::string_view kernel, const std::string& where);
 
 // Throws InputError(where, ...) for a row no measurement can give: an unknown kernel, footprint_bytes of 0 (but
 // for a command, whose footprint is optional), cores or reps of 0, a status that is not a token, a time that is not finite and in (0, kMaxSeconds], time_min_s <= time_s <= time_max_s violated, or a
-// gbs that is not finite and >= 0, a fixed_s that is not finite and in [0, kMaxSeconds]. A failed row (status not
-// "ok") must have reps, times and gbs 0 and no fixed_s.
+// gbs that is not finite and >= 0, a fixed_s that is not finite and in [0, kMaxSeconds], a paired_s that is not
+// finite and in (0, kMaxSeconds] or on a row that is not a command's. A failed row (status not "ok") must have
+// reps, times and gbs 0 and no fixed_s or paired_s.
 void check_profile_row(const ProfileRow& row, const std::string& where);
 
 struct ProfileCsvContents {
@@ -44,6 +49,7 @@ struct ProfileCsvContents {
   bool truncated_tail = false;        // the last line had no newline and was dropped
   bool has_status_column = true;      // false for a file written before the status column
   bool has_fixed_column = true;       // false for a file written before the fixed_s column
+  bool has_paired_column = true;      // false for a file written before the paired_s column
   std::uintmax_t complete_bytes = 0;  // bytes of the file up to the end of the last complete line
 };
 

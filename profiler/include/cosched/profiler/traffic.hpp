@@ -19,6 +19,8 @@
 #include "cosched/config/platform.hpp"
 #include "cosched/config/workload.hpp"
 #include "cosched/sched/bandwidth.hpp"
+#include "cosched/sched/model.hpp"
+#include <nlohmann/json.hpp>
 
 namespace cosched::profiler {
 
@@ -64,9 +66,37 @@ struct NodeBandwidth {
 // counted the STREAM way of its own kernel, so the curve that says when co-runners fill a pool is that of a kernel
 // that reads and writes as they do. Per pool with calibrated kernel curves: when every STREAM task of the batch
 // is element-wise and nearest (written_share) to the same calibrated kernel — triad for a batch of triad and copy
-// — that kernel's curve, named in the provenance ("pool_curve"); otherwise (kernels nearest to different ones,
-// kernels that are not element-wise, commands only, a documented model without kernel curves) each pool's
-// node-file curve, the median over kernels, as a compromise for the mix.
+// — that kernel's curve, named in the provenance ("pool_curve"). A batch of commands only, whose traffic is read off
+// their memory-demand probes (command_traffic), gets the calibrated kernel curve that shares the pool least well
+// between two halves of its cores: a curve under which two copies never slow each other cannot explain a probe
+// that slowed (this VM: ddot's and write's curves double from one core to two, triad's does not). Otherwise
+// (kernels nearest to different ones, kernels that are not element-wise, a documented model without kernel
+// curves) each pool's node-file curve, the median over kernels, as a compromise for the mix.
 [[nodiscard]] sched::BandwidthModel batch_bandwidth_model(const NodeBandwidth& node, const config::Workload& workload);
+
+// A command's traffic, measured (issue 24). A command is a closed box: nothing counts the bytes it moves. Its
+// memory-demand probe (CommandMeasurer) ran it alone and as two copies side by side, each on `cores` cores with
+// its memory in the slow tier's pool; the fluid model's inverse (sched::paired_demand) gives the average bytes/s
+// at which the model slows such a pair as much as it was slowed, and that times the time alone is what one run
+// moves. A run moves the same bytes at any allocation (the work is the same; only how fast it goes changes), so
+// the table holds them everywhere, split between the pools by the fast fraction of the command's footprint.
+struct PairedProbe {
+  unsigned cores = 0;
+  double alone_s = 0.0;   // ProfileRow::time_s
+  double paired_s = 0.0;  // ProfileRow::paired_s
+};
+struct CommandTraffic {
+  double bytes = 0.0;            // per run; 0 when not known
+  bool known = false;            // false: the model cannot tell (its pool serves two copies in full)
+  sched::PairedDemand demand{};  // what the inversion found
+  [[nodiscard]] nlohmann::json to_json(const PairedProbe& probe) const;  // for the instance's provenance
+};
+[[nodiscard]] CommandTraffic command_traffic(const sched::BandwidthModel& model, std::size_t slow_pool,
+                                             const PairedProbe& probe);
+// `bytes` per run at every allocation (index p_cores * (P2 + 1) + p_chunks), split by the fast fraction of
+// `footprint_bytes` (all slow for a command without a footprint).
+[[nodiscard]] sched::TrafficTable command_traffic_table(double bytes, std::uint64_t footprint_bytes,
+                                                        const NodeBandwidth& node,
+                                                        const config::PlatformConfig& platform);
 
 }  // namespace cosched::profiler

@@ -85,4 +85,21 @@ inline constexpr double kMinStreamingShare = 0.05;
 [[nodiscard]] FlowDemand flow_of_traffic(const BandwidthModel& model, std::span<const double> traffic_bytes,
                                          double seconds, double cores);
 
+// What a task whose traffic is not known — a user's command — moves from one pool, read off how much two copies of
+// it slowed each other (issue 24): both copies run side by side at the same allocation, each on `cores` cores of
+// its own, and take `slowdown` times as long as one alone. Two flows of flow_of_task at an average of a bytes/s
+// each: the larger a, the larger their streaming share at the same demand, so the more the fluid model slows the
+// pair; the answer is the a in [0, capacity(cores)] at which the model slows the pair by `slowdown` (bisection on
+// progress_rates, so prediction and probe use one rule). A pool that serves two such copies in full
+// (capacity(2 x cores) >= 2 x capacity(cores)) never slows them: any a fits, and the answer is 0 (`resolved`
+// false). A measured slowdown beyond what a task streaming all the time gives: capacity(cores) (`beyond_model`).
+struct PairedDemand {
+  double average_bytes_per_s = 0.0;
+  bool resolved = true;        // the model's pair slows down for some average: the slowdown says which
+  bool beyond_model = false;   // slowed more than the model slows two copies that stream all the time
+  double model_max_slowdown = 1.0;  // the model's slowdown of the pair at capacity(cores)
+};
+[[nodiscard]] PairedDemand paired_demand(const BandwidthModel& model, std::size_t pool, double cores,
+                                         double slowdown);
+
 }  // namespace cosched::sched
