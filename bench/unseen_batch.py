@@ -19,8 +19,11 @@ demo's batch (write, ddot and triad at 96 and 288 MiB). Each run takes it throug
       launched (cores only on an emulated tier, which cannot place a command's memory), plans it with every
       algorithm and launches every plan. Its profile is of the commands themselves, so it sees their passes and
       footprints; what it predicts that it did not see is the co-running and the plans. Per plan, the journal it
-      wrote (runs/*.jsonl) is read with `cosched report --json`, as for (a) and (b); commands carry no traffic and
-      the demo builds no node model, so its journals have the paper model's prediction only (contention n/a).
+      wrote (runs/*.jsonl) is read with `cosched report --json`, as for (a) and (b). A command's traffic is what its
+      memory-demand probe measured (two copies side by side, docs/profiler.md), read with the node model the demo
+      calibrates: its journals have both predictions;
+  (d) `cosched run` on the command batch, with a cache of its own: (b)'s path for a user's own programs, the
+      traffic from the same probe, kept in the cache with the profile.
 
 Per run and over the runs (default 3, a pause between) it reports, for each path and each model (paper,
 contention-aware), the batch's |observed / predicted - 1| and the median over the tasks of each task's
@@ -29,6 +32,7 @@ contention-aware), the batch's |observed / predicted - 1| and the median over th
     bench/unseen_batch.py                        # 3 runs, 3 reps per profiled point, 30 s between runs
     bench/unseen_batch.py --passes-scale 10      # the same batch with 10 x the passes (tasks of seconds)
     bench/unseen_batch.py --paths chain,run      # only (a) and (b)
+    bench/unseen_batch.py --paths demo,run-commands   # only the command batch, (c) and (d)
     bench/unseen_batch.py --quick                # checks the script: 1 run, 1 rep, a smaller batch
 
 Measures, never asserts: stdout and unseen_batch.json in the output folder (docs/fidelity.md, "Unseen batch").
@@ -48,7 +52,7 @@ from corun_fidelity import BenchError, Cosched, closing_line, run_main, stamped_
 
 ROOT = Path(__file__).resolve().parent.parent
 PLATFORM = ROOT / "configs" / "platforms" / "local.toml"
-PATHS = ("chain", "run", "demo")
+PATHS = ("chain", "run", "demo", "run-commands")
 FOOTPRINT_MIB = 128
 ARRAYS = {"triad": 3, "copy": 2}  # arrays each kernel allocates (docs/stream_bench.md): --size-mib is each one's size
 
@@ -184,18 +188,18 @@ def print_summary(runs: list, paths: list) -> dict:
     """The table (one row per path and run; for the demo, the median over its plans and, below, the worst plan) and
     the summary over the runs."""
     summary = {}
-    print(f"\n{'path':6s} {'run':>3s} | {'observed':>9s} {'pred paper':>10s} {'pred cont':>10s} | "
+    print(f"\n{'path':12s} {'run':>3s} | {'observed':>9s} {'pred paper':>10s} {'pred cont':>10s} | "
           f"{'|batch err| paper':>17s} {'contention':>10s} | {'task median |err| paper':>23s} {'contention':>10s}")
     for path in paths:
         for number, run in enumerate(runs, 1):
             r = run[path]
-            print(f"{path:6s} {number:3d} | {seconds(r['observed_makespan'])} {seconds(r['predicted_makespan']):>10s} "
+            print(f"{path:12s} {number:3d} | {seconds(r['observed_makespan'])} {seconds(r['predicted_makespan']):>10s} "
                   f"{seconds(r['predicted_makespan_contention']):>10s} | "
                   f"{pct(r['batch_abs_error']['paper']):>17s} {pct(r['batch_abs_error']['contention']):>10s} | "
                   f"{pct(r['task_median_abs_error']['paper']):>23s} "
                   f"{pct(r['task_median_abs_error']['contention']):>10s}")
             if "batch_abs_error_worst" in r:
-                print(f"{'':6s} {'':3s} | {len(r['plans'])} plans: the median above; worst plan's |batch err| "
+                print(f"{'':12s} {'':3s} | {len(r['plans'])} plans: the median above; worst plan's |batch err| "
                       f"{pct(r['batch_abs_error_worst']['paper']).strip()} (paper), "
                       f"{pct(r['batch_abs_error_worst']['contention']).strip()} (contention)")
         summary[path] = {}
@@ -209,7 +213,7 @@ def print_summary(runs: list, paths: list) -> dict:
             b = summary[path][model]["batch_abs_error"]
             if b:
                 over = " (per run: the median over the plans)" if path == "demo" else ""
-                print(f"{path:6s} over {len(runs)} run(s), {model:10s}: batch |error| median {pct(b['median'])} "
+                print(f"{path:12s} over {len(runs)} run(s), {model:10s}: batch |error| median {pct(b['median'])} "
                       f"(min {pct(b['min'])}, max {pct(b['max'])}){over}")
     return summary
 
@@ -272,12 +276,14 @@ def main() -> int:
                     run[path] = chain(cosched, folder, batch, args)
                 elif path == "run":
                     run[path] = run_command(cosched, folder, batch, cache, args)
+                elif path == "run-commands":
+                    run[path] = run_command(cosched, folder, commands, args.output / "cache-commands", args)
                 else:
                     run[path] = demo_workload(cosched, folder, commands, args)
                 run[path]["wall_s"] = time.time() - path_started
                 contention = run[path]["predicted_makespan_contention"]
                 plans = f" (median of {len(run[path]['plans'])} plans)" if "plans" in run[path] else ""
-                print(f"run {number}/{args.runs} {path:5s}: observed {run[path]['observed_makespan']:.3f} s, "
+                print(f"run {number}/{args.runs} {path:12s}: observed {run[path]['observed_makespan']:.3f} s, "
                       f"predicted {run[path]['predicted_makespan']:.3f} s (paper), "
                       f"{'n/a' if contention is None else f'{contention:.3f} s'} (contention-aware){plans}; "
                       f"{run[path]['wall_s']:.0f} s", flush=True)
