@@ -186,17 +186,20 @@ std::vector<std::string> command_traffic_lines(const sched::Instance& instance) 
       lines.push_back(fmt::format("{}: {}", name, traffic.value("why", std::string())));
       continue;
     }
-    const std::string measured = fmt::format(
-        "{}: two copies side by side ({} core(s) each) took {:.2f} x as long as one alone", name,
-        traffic.at("cores").get<unsigned>(), traffic.at("slowdown").get<double>());
+    const auto cores = traffic.at("cores").get<unsigned>();
+    const std::string measured =
+        fmt::format("{}: two copies side by side ({} core{} each) took {:.2f} x as long as one alone", name, cores,
+                    cores == 1 ? "" : "s", traffic.at("slowdown").get<double>());
     if (traffic.at("bytes_per_run").is_null()) {
       lines.push_back(fmt::format("{}; {}", measured, traffic.value("why", std::string())));
-      continue;
+    } else if (traffic.at("bytes_per_run").get<double>() == 0.0) {
+      lines.push_back(fmt::format("{}: no slowdown, so no traffic the pool has to share", measured));
+    } else {
+      lines.push_back(fmt::format("{}: it moves {:.2f} GB a run ({:.1f} GB/s on average alone){}", measured,
+                                  traffic.at("bytes_per_run").get<double>() / 1e9,
+                                  traffic.at("average_gbs").get<double>(),
+                                  traffic.contains("why") ? "; " + traffic.at("why").get<std::string>() : ""));
     }
-    lines.push_back(fmt::format("{}: it moves {:.2f} GB a run ({:.1f} GB/s on average alone){}", measured,
-                                traffic.at("bytes_per_run").get<double>() / 1e9,
-                                traffic.at("average_gbs").get<double>(),
-                                traffic.contains("why") ? "; " + traffic.at("why").get<std::string>() : ""));
   }
   return lines;
 }

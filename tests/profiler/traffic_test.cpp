@@ -268,7 +268,7 @@ TEST(CommandTraffic, TheProbesSlowdownReadWithTheModelGivesTheBytesOfARun) {
   EXPECT_NEAR(1.0 / sched::progress_rates(instance.bandwidth(), pair)[0], 1.2, 1e-6);
   const std::vector<std::string> lines = command_traffic_lines(instance);
   ASSERT_EQ(lines.size(), 1U);
-  EXPECT_NE(lines[0].find("solver: two copies side by side (1 core(s) each) took 1.20 x as long"), std::string::npos)
+  EXPECT_NE(lines[0].find("solver: two copies side by side (1 core each) took 1.20 x as long"), std::string::npos)
       << lines[0];
   EXPECT_NE(lines[0].find("24.00 GB a run"), std::string::npos) << lines[0];
 }
