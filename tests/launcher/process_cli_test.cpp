@@ -172,10 +172,16 @@ TEST_F(ProcessCli, AProfiledCommandLeavesNoProcessBehind) {
   // 3 repetitions alone, then 3 of two copies side by side (the memory-demand probe at half the node's cores,
   // here 1 core): 9 runs, each leaving a background child that must not outlive it.
   const auto pids = pids_in(dir_ / "bg.pids");
-  EXPECT_EQ(pids.size(), platform::Topology::this_system().cores().size() >= 2 ? 9U : 3U);
+  const bool probed = platform::Topology::this_system().cores().size() >= 2;
+  EXPECT_EQ(pids.size(), probed ? 9U : 3U);
   for (const pid_t pid : pids) {
     test_support::wait_until_gone(pid, token_, "a profiled command's background child, killed with it");
   }
+  // The probe's time is the row's last column, paired_s (empty without a probe).
+  const std::string csv = test_support::read_text(dir_ / "p.csv");
+  const std::string row = csv.substr(csv.find("\ncommand:bg,") + 1);
+  const std::string paired = row.substr(row.rfind(',') + 1, row.find('\n') - row.rfind(',') - 1);
+  EXPECT_EQ(paired.empty(), !probed) << csv;
 }
 
 TEST_F(ProcessCli, APlanThatWouldIdleLongerThanMaxWaitIsRefusedBeforeAnyWork) {
