@@ -47,6 +47,30 @@ TEST(ProfileCsv, RoundTripIsExact) {
   EXPECT_EQ(testing::read_text(path).substr(0, std::string(kProfileCsvHeader).size()), kProfileCsvHeader);
 }
 
+// A file of an older `header` with one `row`, as read, then as read again after a resume appended `appended`.
+std::pair<ProfileCsvContents, ProfileCsvContents> older_file_resumed(const std::filesystem::path& path,
+                                                                     const char* header, const std::string& row,
+                                                                     const ProfileRow& appended) {
+  testing::write_file(path, std::string(header) + "\n" + row + "\n");
+  ProfileCsvContents before = read_profile_csv(path);
+  {
+    ProfileCsvWriter writer(path, ProfileCsvWriter::Mode::resume);
+    writer.append(appended);
+  }
+  return {std::move(before), read_profile_csv(path)};
+}
+
+// The message read_profile_csv gives for a file of the current header and `row` ("no error" when it reads it).
+std::string read_error(const std::filesystem::path& dir, const std::string& row) {
+  testing::write_file(dir / "bad.csv", std::string(kProfileCsvHeader) + "\n" + row + "\n");
+  try {
+    (void)read_profile_csv(dir / "bad.csv");
+  } catch (const InputError& e) {
+    return std::string(e.what());
+  }
+  return std::string("no error");
+}
+
 // Issue #24: the fixed_s column (a run's fixed cost, when a point was timed at two pass counts) round-trips, is
 // empty without one, is checked like a time (>= 0 here), and files from before it are read and, resumed, rewritten
 // with it.
@@ -74,30 +98,17 @@ TEST(ProfileCsv, FixedCostRoundTripsAndOlderFilesAreReadAndRewrittenWithTheColum
   EXPECT_FALSE(rows[1].fixed_s.has_value());
   EXPECT_DOUBLE_EQ(rows[0].run_time(10), 0.025 + 10 * 0.1);
 
-  const auto bad = [&](const std::string& row) {
-    testing::write_file(dir / "bad.csv", std::string(kProfileCsvHeader) + "\n" + row + "\n");
-    try {
-      (void)read_profile_csv(dir / "bad.csv");
-    } catch (const InputError& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
-  };
+  const auto bad = [&](const std::string& row) { return read_error(dir, row); };
   EXPECT_NE(bad("triad,64,1,0,0.1,0.1,0.1,3,1,ok,-0.5,").find("fixed_s must be finite, >= 0"), std::string::npos);
   EXPECT_NE(bad("triad,64,1,0,0.1,0.1,0.1,3,1,ok,nan,").find("fixed_s"), std::string::npos);
   EXPECT_NE(bad("command:x,0,1,0,,,,0,,timeout,0.5,").find("has no time"), std::string::npos);
   EXPECT_NE(bad("triad,64,1,0,0.1,0.1,0.1,3,1,ok").find("expected 12"), std::string::npos);
 
-  testing::write_file(dir / "v2.csv", std::string(kProfileCsvHeaderWithoutFixed) + "\ntriad,64,3,0,1,1,1,1,1,ok\n");
-  const auto v2 = read_profile_csv(dir / "v2.csv");
+  const auto [v2, resumed] =
+      older_file_resumed(dir / "v2.csv", kProfileCsvHeaderWithoutFixed, "triad,64,3,0,1,1,1,1,1,ok", with);
   EXPECT_FALSE(v2.has_fixed_column);
   ASSERT_EQ(v2.rows.size(), 1U);
   EXPECT_FALSE(v2.rows[0].fixed_s.has_value());
-  {
-    ProfileCsvWriter writer(dir / "v2.csv", ProfileCsvWriter::Mode::resume);
-    writer.append(with);
-  }
-  const auto resumed = read_profile_csv(dir / "v2.csv");
   EXPECT_TRUE(resumed.has_fixed_column);
   ASSERT_EQ(resumed.rows.size(), 2U);
   EXPECT_EQ(resumed.rows[1].fixed_s, std::optional<double>(0.025));
@@ -120,31 +131,18 @@ TEST(ProfileCsv, PairedTimeOfACommandRoundTripsAndOlderFilesAreRewrittenWithTheC
   ASSERT_EQ(rows.size(), 1U);
   EXPECT_EQ(rows[0].paired_s, std::optional<double>(2.6));
 
-  const auto bad = [&](const std::string& row) {
-    testing::write_file(dir / "bad.csv", std::string(kProfileCsvHeader) + "\n" + row + "\n");
-    try {
-      (void)read_profile_csv(dir / "bad.csv");
-    } catch (const InputError& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
-  };
+  const auto bad = [&](const std::string& row) { return read_error(dir, row); };
   EXPECT_NE(bad("triad,64,1,0,0.1,0.1,0.1,3,1,ok,,0.2").find("only a command's row"), std::string::npos);
   EXPECT_NE(bad("command:x,0,1,0,0.1,0.1,0.1,3,0,ok,,0").find("paired_s"), std::string::npos);
   EXPECT_NE(bad("command:x,0,1,0,0.1,0.1,0.1,3,0,ok,,inf").find("paired_s"), std::string::npos);
   EXPECT_NE(bad("command:x,0,1,0,,,,0,,timeout,,0.5").find("has no time"), std::string::npos);
 
-  testing::write_file(dir / "v3.csv", std::string(kProfileCsvHeaderWithoutPaired) + "\ncommand:x,0,2,0,1,1,1,1,0,ok,\n");
-  const auto v3 = read_profile_csv(dir / "v3.csv");
+  const auto [v3, resumed] =
+      older_file_resumed(dir / "v3.csv", kProfileCsvHeaderWithoutPaired, "command:x,0,2,0,1,1,1,1,0,ok,", probed);
   EXPECT_FALSE(v3.has_paired_column);
   EXPECT_TRUE(v3.has_fixed_column);
   ASSERT_EQ(v3.rows.size(), 1U);
   EXPECT_FALSE(v3.rows[0].paired_s.has_value());
-  {
-    ProfileCsvWriter writer(dir / "v3.csv", ProfileCsvWriter::Mode::resume);
-    writer.append(probed);
-  }
-  const auto resumed = read_profile_csv(dir / "v3.csv");
   EXPECT_TRUE(resumed.has_paired_column);
   ASSERT_EQ(resumed.rows.size(), 2U);
   EXPECT_EQ(resumed.rows[1].paired_s, std::optional<double>(2.6));

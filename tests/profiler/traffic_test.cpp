@@ -229,6 +229,28 @@ TEST(Traffic, TheBatchCurveEntersTheContentionRatesComputedByHand) {
   EXPECT_NEAR(rates[1], 0.96138, 1e-5);
 }
 
+// Tasks running the profiled command "solver", one per id.
+config::Workload solver_batch(std::initializer_list<const char*> ids) {
+  config::Workload workload;
+  workload.name = "w";
+  for (const char* id : ids) {
+    config::WorkloadTask task;
+    task.id = id;
+    task.command = {"/bin/true"};
+    task.profile = "solver";
+    workload.tasks.push_back(task);
+  }
+  return workload;
+}
+
+// An emulated node's one DRAM pool: 20 GB/s to one core, 30 GB/s to two.
+NodeBandwidth one_dram_pool() {
+  config::NodeModel node;
+  node.provenance.tier_backend = "emulated";
+  node.pools.push_back({"dram", {"fast", "slow"}, {{1, 2}, {20.0, 30.0}}, {}});
+  return node_bandwidth(node);
+}
+
 // A command's traffic from its memory-demand probe (issue 24), by hand: one DRAM pool giving 20 GB/s to one core
 // and 30 GB/s to two. The command takes 2 s alone on 1 core and 2.4 s as two copies side by side: the model slows
 // two copies that stream a share s of their time at 20 GB/s by 1 + s / 3 (they ask 40 of the pool's 30), so
@@ -236,24 +258,13 @@ TEST(Traffic, TheBatchCurveEntersTheContentionRatesComputedByHand) {
 // does not place commands' memory, so its rows are at 0 chunks only).
 TEST(CommandTraffic, TheProbesSlowdownReadWithTheModelGivesTheBytesOfARun) {
   const auto platform = platform_with("emulated");
-  config::Workload workload;
-  workload.name = "w";
-  for (const char* id : {"a", "b"}) {
-    config::WorkloadTask task;
-    task.id = id;
-    task.command = {"/bin/true"};
-    task.profile = "solver";
-    workload.tasks.push_back(task);
-  }
+  const config::Workload workload = solver_batch({"a", "b"});
   ProfileRow alone{{"command:solver", 0, 1, 0}, 2.0, 2.0, 2.0, 3, 0.0};
   alone.paired_s = 2.4;
   const ProfileRow two_cores{{"command:solver", 0, 2, 0}, 1.2, 1.2, 1.2, 3, 0.0};
   ProfileSet profiles;
   profiles.add({alone, two_cores}, platform.chunk_bytes());
-  config::NodeModel node;
-  node.provenance.tier_backend = "emulated";
-  node.pools.push_back({"dram", {"fast", "slow"}, {{1, 2}, {20.0, 30.0}}, {}});
-  const NodeBandwidth bandwidth = node_bandwidth(node);
+  const NodeBandwidth bandwidth = one_dram_pool();
   const sched::Instance instance = build_instance(workload, profiles, platform, &bandwidth);
   ASSERT_NE(instance.tasks()[0].traffic, nullptr);
   EXPECT_EQ(instance.tasks()[0].traffic, instance.tasks()[1].traffic);  // one table per command
@@ -276,20 +287,11 @@ TEST(CommandTraffic, TheProbesSlowdownReadWithTheModelGivesTheBytesOfARun) {
 // Without a probe (a profile from before it, or a node of one core) a command has no traffic, and says why.
 TEST(CommandTraffic, ACommandWithoutAProbeHasNoTrafficAndTheInstanceSaysWhy) {
   const auto platform = platform_with("emulated");
-  config::Workload workload;
-  workload.name = "w";
-  config::WorkloadTask task;
-  task.id = "a";
-  task.command = {"/bin/true"};
-  task.profile = "solver";
-  workload.tasks.push_back(task);
+  const config::Workload workload = solver_batch({"a"});
   ProfileSet profiles;
   profiles.add({{{"command:solver", 0, 1, 0}, 2.0, 2.0, 2.0, 3, 0.0}, {{"command:solver", 0, 2, 0}, 1.2, 1.2, 1.2, 3, 0.0}},
                platform.chunk_bytes());
-  config::NodeModel node;
-  node.provenance.tier_backend = "emulated";
-  node.pools.push_back({"dram", {"fast", "slow"}, {{1, 2}, {20.0, 30.0}}, {}});
-  const NodeBandwidth bandwidth = node_bandwidth(node);
+  const NodeBandwidth bandwidth = one_dram_pool();
   const sched::Instance instance = build_instance(workload, profiles, platform, &bandwidth);
   EXPECT_EQ(instance.tasks()[0].traffic, nullptr);
   const std::vector<std::string> lines = command_traffic_lines(instance);
