@@ -59,7 +59,8 @@ void run_instance_command(const InstanceFlags& flags) {
 const cosched::cli::CommandRegistration instance_registration{"instance", [](CLI::App& app) {
   auto* sub = app.add_subcommand("instance", "Turn a workload and profile tables into an Instance JSON");
   auto flags = std::make_shared<InstanceFlags>();
-  sub->add_option("--workload", flags->workload, "Workload TOML (configs/workloads/) or JSON of STREAM tasks")
+  sub->add_option("--workload", flags->workload,
+                  "Workload TOML (configs/workloads/) or JSON: STREAM tasks and profiled commands (\"profile\")")
       ->required();
   sub->add_option("--profiles", flags->profiles, "Profile CSVs (each with its JSON sidecar)")
       ->required()

@@ -29,6 +29,8 @@ nlohmann::json to_json(const StreamResult& result) {
       {"reps", result.reps},
       {"stores", result.stores},
       {"rep_times_s", result.rep_times_s},
+      {"preparation_s", result.preparation_s},
+      {"validation_s", result.validation_s},
       {"min_time_s", result.min_time_s},
       {"median_time_s", result.median_time_s},
       {"mean_time_s", result.mean_time_s},

@@ -9,6 +9,7 @@
 #include <cassert>
 #include <chrono>
 #include <numeric>
+#include <utility>
 #include <span>
 
 #include <fmt/format.h>
@@ -138,6 +139,10 @@ struct StreamSession::State {
   bool fresh = true;                      // not measured since initialised: the next measurement checks in full
   bool sampled_since_full_check = false;  // a finish(), re-allocation or re-initialisation compares all first
   SessionCounts counts;
+  // What the measurements so far reported of counts' preparation and validation time: the next one reports the rest
+  // (the first one also what the constructor spent preparing its arrays).
+  double reported_preparation_s = 0.0;
+  double reported_validation_s = 0.0;
 
   [[nodiscard]] std::size_t words(std::size_t k) const { return plan.shape.arrays[k].words; }
 
@@ -417,6 +422,8 @@ StreamResult StreamSession::measure(const SessionRun& run) {
                       ? "none"
                       : std::string(to_string(s.plan.streaming_stores ? StoreMode::streaming : StoreMode::regular));
   result.warmup_time_s = std::accumulate(times.begin(), times.begin() + run.warmup_reps, 0.0);
+  result.preparation_s = s.counts.preparation_s - std::exchange(s.reported_preparation_s, s.counts.preparation_s);
+  result.validation_s = s.counts.validation_s - std::exchange(s.reported_validation_s, s.counts.validation_s);
   result.rep_times_s.assign(times.begin() + run.warmup_reps, times.end());
   fill_statistics(result, shape.merit_count(s.kernel.merit));
 

@@ -97,6 +97,22 @@ TEST(StreamSession, BackendWithoutResplitReallocatesForANewSplitOnly) {
   EXPECT_TRUE(session.finish().validated);
 }
 
+// A measurement says what it cost besides its reps: the first one prepared the arrays (allocation, first touch,
+// initial values), a later one on the same arrays prepared nothing; each one checked its results. The counts are
+// each measurement's own share of the session's.
+TEST(StreamSession, EachMeasurementReportsItsPreparationAndValidationTime) {
+  TestTierBackend backend;
+  StreamSession session(session_config("triad", 0.0, large_count), backend);
+  const StreamResult first = session.measure({0.0, 1, 0});
+  const StreamResult kept = session.measure({0.0, 1, 0});
+  EXPECT_GT(first.preparation_s, 0.0);
+  EXPECT_EQ(kept.preparation_s, 0.0);
+  EXPECT_GT(first.validation_s, 0.0);
+  EXPECT_GT(kept.validation_s, 0.0);
+  EXPECT_DOUBLE_EQ(first.preparation_s + kept.preparation_s, session.counts().preparation_s);
+  EXPECT_TRUE(session.finish().validated);
+}
+
 TEST(StreamSession, SampledCheckCoversEveryPageAndFinishComparesEveryOutput) {
   TestTierBackend backend;
   StreamSession session(session_config("triad"), backend);

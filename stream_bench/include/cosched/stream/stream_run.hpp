@@ -68,6 +68,12 @@ struct StreamResult {
   std::string stores;                       // "nt" or "regular" as run; "none" for ddot (stores nothing)
   std::vector<double> rep_times_s;
   double warmup_time_s = 0;                 // the untimed warm-up reps together (timed anyway, for overhead accounting)
+  // What else this measurement cost, apart from the reps (seconds, wall clock of the team): allocating the arrays,
+  // faulting their pages in and writing their initial values (0 when the session kept them from an earlier
+  // measurement), and comparing the results with their exact values. A process's time beyond these and the reps is
+  // its start-up and exit: a launched task's set-up, phase by phase (docs/stream_bench.md).
+  double preparation_s = 0;
+  double validation_s = 0;
   double min_time_s = 0, median_time_s = 0, mean_time_s = 0, max_time_s = 0;
   // 1 GB/s = 1e9 B/s. mean_gbs = all reps' bytes / all reps' time (what likwid-bench reports).
   double best_gbs = 0, median_gbs = 0, mean_gbs = 0, worst_gbs = 0;
