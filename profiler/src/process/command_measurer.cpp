@@ -128,40 +128,36 @@ config::WorkloadTask task_of(const CommandProfileSpec& command) {
   return task;
 }
 
-// The launch of `task` on cores `grant` holds, with `chunks` fast chunks.
-exec::TaskLaunch launch_on(const config::WorkloadTask& task, platform::CoreAllocation cores, unsigned chunks,
-                           const exec::TierSetup& tier) {
-  platform::Grant grant;
-  grant.amounts = {static_cast<int>(cores.size()), static_cast<int>(chunks)};
-  grant.cores = std::move(cores);
-  grant.fast_chunks = chunks;
-  return exec::build_task_launch(task, grant, tier, {}, {});
-}
-
 }  // namespace
+
+std::vector<exec::TaskLaunch> CommandMeasurer::launches_on_own_cores(const config::WorkloadTask& task,
+                                                                     const ProfilePoint& point, std::size_t copies) {
+  std::vector<platform::CoreAllocation> held;
+  std::vector<exec::TaskLaunch> launches;
+  try {
+    for (std::size_t k = 0; k < copies; ++k) {
+      platform::Grant grant;
+      grant.amounts = {static_cast<int>(point.cores), static_cast<int>(point.chunks)};
+      grant.cores = held.emplace_back(cores_->allocate(point.cores));
+      grant.fast_chunks = point.chunks;
+      launches.push_back(exec::build_task_launch(task, grant, tier_, {}, {}));
+      launches.back().spec.stderr_path = stderr_path_;
+    }
+  } catch (...) {
+    for (const auto& cores : held) cores_->release(cores);
+    throw;
+  }
+  for (const auto& cores : held) cores_->release(cores);  // one point runs at a time: the binding is what counts
+  return launches;
+}
 
 std::string CommandMeasurer::run_pair(const CommandProfileSpec& command, const config::WorkloadTask& task,
                                       const ProfilePoint& point, std::vector<double>& paired) {
-  std::array<exec::TaskLaunch, 2> launches;
-  {
-    const platform::CoreAllocation first = cores_->allocate(point.cores);
-    const platform::CoreAllocation second = cores_->allocate(point.cores);
-    try {
-      launches[0] = launch_on(task, first, point.chunks, tier_);
-      launches[1] = launch_on(task, second, point.chunks, tier_);
-    } catch (...) {
-      cores_->release(first);
-      cores_->release(second);
-      throw;
-    }
-    cores_->release(first);
-    cores_->release(second);
-  }
+  const std::vector<exec::TaskLaunch> launches = launches_on_own_cores(task, point, 2);
   std::array<std::optional<exec::ChildProcess>, 2> copies;
   std::array<std::chrono::steady_clock::time_point, 2> began;
   std::array<double, 2> seconds{0.0, 0.0};
   for (std::size_t k = 0; k < 2; ++k) {
-    launches[k].spec.stderr_path = stderr_path_;
     began[k] = std::chrono::steady_clock::now();
     try {
       copies[k].emplace(exec::ChildProcess::spawn(launches[k].spec));
@@ -201,18 +197,7 @@ Measurement CommandMeasurer::measure(const ProfilePoint& point) {
   const auto found = std::find_if(commands_.begin(), commands_.end(), [&](const auto& c) { return c.name == name; });
   if (found == commands_.end()) throw UsageError(fmt::format("no command named '{}' in this sweep", name));
   const config::WorkloadTask task = task_of(*found);
-  exec::TaskLaunch launch;
-  {
-    const platform::CoreAllocation cores = cores_->allocate(point.cores);
-    try {
-      launch = launch_on(task, cores, point.chunks, tier_);
-    } catch (...) {
-      cores_->release(cores);
-      throw;
-    }
-    cores_->release(cores);
-  }
-  launch.spec.stderr_path = stderr_path_;
+  const exec::TaskLaunch launch = std::move(launches_on_own_cores(task, point, 1).front());
   nlohmann::json applied = {{"placement", launch.placement}, {"fast_bytes", launch.fast_bytes}};
   // No fast bytes given: nothing of it is fast, whatever the mechanism could hold.
   const std::optional<double> fraction = launch.fast_bytes == 0 ? std::optional(0.0) : launch.applied_fraction;

@@ -68,6 +68,10 @@ class EngineRun {
   EngineResult run() {
     std::size_t unfinished = plan_.tasks.size();
     while (unfinished > 0) {
+      // One time for the whole round: on the wall clock time moves between two reads, and a policy asked what to
+      // start at one moment and when to wake at a later one could see a planned start come in between — neither
+      // "start it now" nor "wake me then": the batch would be taken for stuck (it happened to a demo run).
+      now_ = clock_.now();
       if (clock_.stop_requested() && !halted_) {
         result_.interrupted = true;
         halt();
@@ -102,7 +106,7 @@ class EngineRun {
   }
 
  private:
-  [[nodiscard]] EngineView view() { return EngineView{plan_, result_.runs, available_, clock_.now()}; }
+  [[nodiscard]] EngineView view() { return EngineView{plan_, result_.runs, available_, now_}; }
 
   // Times one call into the policy (what `cosched online` reports as the scheduling time).
   template <typename Call>
@@ -125,8 +129,7 @@ class EngineRun {
 
   // Shows the policy every task whose release has come (up to the rounding of has_come in policies/fits.hpp).
   void release_due() {
-    const double now = clock_.now();
-    while (const auto due = releases_.take_due(now)) {
+    while (const auto due = releases_.take_due(now_)) {
       TaskRun& run = result_.runs[due->task];
       run.state = TaskState::pending;
       run.release = due->release;
@@ -250,6 +253,7 @@ class EngineRun {
   std::size_t running_ = 0;
   std::size_t finished_ = 0;
   bool halted_ = false;
+  double now_ = 0.0;  // the round's time: one read of the clock per round of run()
 };
 
 }  // namespace

@@ -43,6 +43,10 @@ class CommandMeasurer final : public PointMeasurer {
   // One run: its time, or why it has none (status and message) in `failure`.
   double run_once(const CommandProfileSpec& command, const exec::TaskLaunch& launch,
                   const ProfilePoint& point, Measurement& failure);
+  // The launches of `copies` copies of `task` at `point`, each bound to cores of its own (allocated together, so
+  // they differ); the command's stderr goes to stderr_path_.
+  std::vector<exec::TaskLaunch> launches_on_own_cores(const config::WorkloadTask& task, const ProfilePoint& point,
+                                                      std::size_t copies);
   // Two copies at once, each on its own cores: each copy's seconds, fork to exit, added to `paired`; or why the
   // pair has no time ("" when it has).
   std::string run_pair(const CommandProfileSpec& command, const config::WorkloadTask& task,
