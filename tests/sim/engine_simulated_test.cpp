@@ -61,7 +61,10 @@ class TickingClock final : public Clock {
   [[nodiscard]] std::string_view name() const override { return "ticking"; }
   [[nodiscard]] double now() override { return t_ += tick_; }
   LaunchRecord launch(std::size_t task, const platform::Grant&) override {
-    ends_.push_back({task, t_ + durations_[task]});
+    Completion end;
+    end.task = task;
+    end.end = t_ + durations_[task];
+    ends_.push_back(end);
     LaunchRecord record;
     record.start = t_;
     return record;
