@@ -116,7 +116,12 @@ TEST_P(ProcessTreeTest, ADaemonThatLeavesTheGroupDiesOnlyWhereTheContainmentHold
   if (containment().holds_escaping_processes()) {
     test_support::wait_until_gone(escaped, token, "the daemon, killed with its task in its cgroup");
   } else {
-    // The documented escape (docs/launcher.md): it runs on; end it here.
+    // The documented escape (docs/launcher.md): it runs on; end it here. Its pid file is written just before it
+    // execs the token, and a command line read during that exec can be empty: wait for it to show the token (or
+    // for the process to be gone, which fails below).
+    const fs::path proc = "/proc/" + std::to_string(escaped);
+    test_support::wait_until([&] { return running(escaped, token) || !fs::exists(proc); },
+                             "the escaped daemon to run its command");
     EXPECT_TRUE(running(escaped, token));
     ::kill(escaped, SIGKILL);
   }
