@@ -206,19 +206,14 @@ std::vector<std::string> command_traffic_lines(const sched::Instance& instance) 
 
 sched::TrafficTable task_traffic_table(const config::WorkloadTask& task, const NodeBandwidth& node,
                                        const config::PlatformConfig& platform) {
-  const unsigned max_chunks = platform.fast_chunks;
-  sched::TrafficTable traffic(node.model.pools.size(),
-                              std::vector<double>((platform.cores + 1) * (max_chunks + 1), 0.0));
-  for (unsigned k = 0; k <= max_chunks; ++k) {
-    const TierTraffic pass = stream_traffic_per_pass(task.kernel, task.footprint_bytes, k, platform);
-    const TierTraffic setup = stream_setup_traffic(task.footprint_bytes, k, platform);
-    for (unsigned c = 0; c <= platform.cores; ++c) {
-      const std::size_t index = c * (max_chunks + 1) + k;
-      traffic[node.fast_pool][index] += pass.fast_bytes * task.passes + setup.fast_bytes;
-      traffic[node.slow_pool][index] += pass.slow_bytes * task.passes + setup.slow_bytes;
-    }
-  }
-  return traffic;
+  return traffic_at_every_allocation(
+      [&](unsigned chunks) {
+        const TierTraffic pass = stream_traffic_per_pass(task.kernel, task.footprint_bytes, chunks, platform);
+        const TierTraffic setup = stream_setup_traffic(task.footprint_bytes, chunks, platform);
+        return TierTraffic{pass.fast_bytes * task.passes + setup.fast_bytes,
+                           pass.slow_bytes * task.passes + setup.slow_bytes};
+      },
+      node, platform);
 }
 
 sched::Instance build_instance(const config::Workload& workload, const ProfileSet& profiles,

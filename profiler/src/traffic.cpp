@@ -175,22 +175,32 @@ nlohmann::json CommandTraffic::to_json(const PairedProbe& probe) const {
   return json;
 }
 
-sched::TrafficTable command_traffic_table(double bytes, std::uint64_t footprint_bytes, const NodeBandwidth& node,
-                                          const config::PlatformConfig& platform) {
+sched::TrafficTable traffic_at_every_allocation(const std::function<TierTraffic(unsigned chunks)>& at_chunks,
+                                                const NodeBandwidth& node, const config::PlatformConfig& platform) {
   const unsigned max_chunks = platform.fast_chunks;
   sched::TrafficTable traffic(node.model.pools.size(),
                               std::vector<double>((platform.cores + 1) * (max_chunks + 1), 0.0));
   for (unsigned k = 0; k <= max_chunks; ++k) {
-    const double fast = platform.fast_chunks == 0 || footprint_bytes == 0
-                            ? 0.0
-                            : fast_fraction(footprint_bytes, k, platform.chunk_bytes());
+    const TierTraffic bytes = at_chunks(k);
     for (unsigned c = 0; c <= platform.cores; ++c) {
       const std::size_t index = c * (max_chunks + 1) + k;
-      traffic[node.fast_pool][index] += fast * bytes;
-      traffic[node.slow_pool][index] += (1.0 - fast) * bytes;
+      traffic[node.fast_pool][index] += bytes.fast_bytes;
+      traffic[node.slow_pool][index] += bytes.slow_bytes;
     }
   }
   return traffic;
+}
+
+sched::TrafficTable command_traffic_table(double bytes, std::uint64_t footprint_bytes, const NodeBandwidth& node,
+                                          const config::PlatformConfig& platform) {
+  return traffic_at_every_allocation(
+      [&](unsigned chunks) {
+        const double fast = platform.fast_chunks == 0 || footprint_bytes == 0
+                                ? 0.0
+                                : fast_fraction(footprint_bytes, chunks, platform.chunk_bytes());
+        return TierTraffic{fast * bytes, (1.0 - fast) * bytes};
+      },
+      node, platform);
 }
 
 }  // namespace cosched::profiler

@@ -9,6 +9,7 @@
 // times that, and a launched task — a stream_bench process — moves its set-up bytes besides (below).
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -93,6 +94,12 @@ struct CommandTraffic {
 };
 [[nodiscard]] CommandTraffic command_traffic(const sched::BandwidthModel& model, std::size_t slow_pool,
                                              const PairedProbe& probe);
+// A task's bytes per pool at every allocation (index p_cores * (P2 + 1) + p_chunks) from its bytes per tier at each
+// fast-chunk count, the same at every core count: each tier's bytes go to the pool that serves it (one rule for
+// STREAM tasks and commands).
+[[nodiscard]] sched::TrafficTable traffic_at_every_allocation(
+    const std::function<TierTraffic(unsigned chunks)>& at_chunks, const NodeBandwidth& node,
+    const config::PlatformConfig& platform);
 // `bytes` per run at every allocation (index p_cores * (P2 + 1) + p_chunks), split by the fast fraction of
 // `footprint_bytes` (all slow for a command without a footprint).
 [[nodiscard]] sched::TrafficTable command_traffic_table(double bytes, std::uint64_t footprint_bytes,
