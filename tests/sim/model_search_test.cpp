@@ -124,6 +124,29 @@ TEST(ModelSearchTest, HandCaseKeepsTheHeavyTasksApart) {
       << "heavy-a at " << a.start << ", heavy-b at " << b.start;
 }
 
+// An allocation off the Pareto front shortens the plan. 2 cores, 3 chunks, no bandwidth model. B takes 2 s on 1
+// core with 2 chunks (no faster with more); each of S1, S2 takes 0.45 s on 2 cores with 1 chunk and 1 s on 1 core
+// with 1 chunk — more area (5/6 against 3/5), so the front offers S only 2 cores, and a plan from the front runs
+// B, then S1 and S2 (or the other way round): 2.9 s. S1 then S2 on the core B leaves idle, each with the chunk B
+// leaves: 2 s, the best plan (every time hand-computed; without chunks every time is 3 x).
+TEST(ModelSearchTest, HandCaseRunsTwoTasksOffTheirFrontBesideATaskThatLeavesACoreIdle) {
+  const sched::AllocationSpace space({2, 3});
+  const double inf = std::numeric_limits<double>::infinity();
+  // Row-major over (cores 0..2) x (chunks 0..3).
+  const auto task = [&](const char* id, std::vector<double> times) {
+    return sched::Task{id, std::make_shared<sched::DenseTimeTable>(space, std::move(times))};
+  };
+  const sched::Instance instance({{"cores", 2}, {"chunks", 3}},
+                                 {task("b", {inf, inf, inf, inf, 6.0, 6.0, 2.0, 2.0, 6.0, 6.0, 2.0, 2.0}),
+                                  task("s1", {inf, inf, inf, inf, 3.0, 1.0, 1.0, 1.0, 1.35, 0.45, 0.45, 0.45}),
+                                  task("s2", {inf, inf, inf, inf, 3.0, 1.0, 1.0, 1.0, 1.35, 0.45, 0.45, 0.45})});
+  EXPECT_GT(best_of_the_others(instance), 2.0 * (1.0 + 1e-9));
+  const SearchOutcome outcome = model_search(instance, kUnhurried);
+  EXPECT_DOUBLE_EQ(outcome.predicted_makespan, 2.0);
+  EXPECT_EQ(outcome.schedule.tasks[1].alloc, (std::vector<int>{1, 1}));
+  EXPECT_EQ(outcome.schedule.tasks[2].alloc, (std::vector<int>{1, 1}));
+}
+
 TEST(ModelSearchTest, IsRegisteredAfterSchedsAlgorithmsAndTakesItsLimitsThroughPlan) {
   const auto names = algorithm_names();
   const auto sched_names = sched::algorithm_names();

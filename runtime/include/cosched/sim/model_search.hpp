@@ -11,17 +11,19 @@
 //      partners runs); its score is that plan launched with the list rule on the contention clock — exactly the
 //      contention-aware prediction `cosched launch` will print for it. Late acceptance hill climbing from the best
 //      of them (moves: move a task in the list, swap two, one step along a task's Pareto front towards shorter
-//      times or towards less area, keep two co-running tasks apart or let them co-run again; a candidate is taken
-//      when it is no worse than the current one or than the one a fixed number of steps ago, so the walk can cross
-//      ridges that one move cannot).
+//      times or towards less area, one resource of a task to another amount — off the front too, since an
+//      allocation of more area can run on what the others leave idle —, keep two co-running tasks apart or let
+//      them co-run again; a candidate is taken when it is no worse than the current one or than the one a fixed
+//      number of steps ago, so the walk can cross ridges that one move cannot), in rounds: each later round walks
+//      again from the best candidate so far after a few random moves.
 //   3. Result: the best candidate's schedule (a list schedule of the paper model, valid by construction),
 //      predicted again as a launch would run it; if that prediction is above the best starting plan's, the
 //      starting plan itself is returned. So its contention-aware prediction is never above the smallest one of the
 //      plans it started from.
 //
-// Stops when the best candidate did not improve for a number of evaluations that grows with the task count
-// (converged), after a cap of evaluations, or when limits.budget_ms of wall time has passed since the start of
-// the call (the starting plans included). The first two are deterministic: a seed gives the same plan whenever
+// Stops when every round has stalled (the best candidate did not improve for a number of evaluations that grows
+// with the task count: converged), after a cap of evaluations, or when limits.budget_ms of wall time has passed
+// since the start of the call (the starting plans included). The first two are deterministic: a seed gives the same plan whenever
 // the search converges or reaches its cap within the budget (SearchOutcome::stopped_by says which).
 //
 // Without a bandwidth model (or without traffic) the contention clock is the paper model's simulated clock, and
