@@ -284,26 +284,30 @@ SearchOutcome model_search(const sched::Instance& instance, const sched::SearchL
       best_decoded = std::move(decoded);
     }
   }
-  // One walk of late acceptance from `current`, until it stalls (or the cap or the budget stops the search:
-  // outcome.stopped_by). True when no move changes the candidate: there is nothing to search.
+  // The best candidate so far becomes `candidate` when it is better; true when it did.
+  const auto keep_if_best = [&](const search::Candidate& candidate, const search::Decoded& decoded) {
+    if (!decoded.better_than(best_decoded)) return false;
+    best = candidate;
+    best_decoded = decoded;
+    ++outcome.improvements;
+    return true;
+  };
+  // One walk of late acceptance from `current`, until it stalls (false) or the search must stop (true: the cap or
+  // the budget, said in outcome.stopped_by, or no move changes the candidate — there is nothing to search).
   const auto walk = [&](search::Candidate& current, search::Decoded& current_decoded) {
-    if (current_decoded.better_than(best_decoded)) {
-      best = current;
-      best_decoded = current_decoded;
-      ++outcome.improvements;
-    }
+    (void)keep_if_best(current, current_decoded);
     double current_cost = walk_cost(current_decoded);
     std::vector<double> history(tuning.history, current_cost);
     std::size_t since_best = 0;
     for (std::size_t step = 0;; ++step) {
       if (outcome.evaluations >= tuning.max_evaluations) {
         outcome.stopped_by = "evaluations";
-        return false;
+        return true;
       }
       if (since_best >= tuning.stall) return false;
       if (SteadyClock::now() >= deadline) {
         outcome.stopped_by = "budget";
-        return false;
+        return true;
       }
       search::Candidate next = current;
       if (!moves.apply(next, current_decoded)) return true;
@@ -317,31 +321,24 @@ SearchOutcome model_search(const sched::Instance& instance, const sched::SearchL
         current_cost = cost;
       }
       late = current_cost;
-      if (current_decoded.better_than(best_decoded)) {
-        best = current;
-        best_decoded = current_decoded;
-        ++outcome.improvements;
-        since_best = 0;
-      } else {
-        ++since_best;
-      }
+      since_best = keep_if_best(current, current_decoded) ? 0 : since_best + 1;
     }
   };
 
   // Rounds of late acceptance, each until it stalls: the first from the best starting plan, every later one from
   // the best candidate so far after a kick (a few random moves taken whatever they cost), so that a walk caught in
   // one valley is not the whole search.
+  outcome.stopped_by = "converged";
   search::Candidate current = best;
   search::Decoded current_decoded = best_decoded;
-  outcome.stopped_by = "converged";
-  for (std::size_t round = 0; round < tuning.rounds && outcome.stopped_by == "converged"; ++round) {
+  for (std::size_t round = 0; round < tuning.rounds; ++round) {
     if (round > 0) {
       current = best;
-      for (std::size_t kick = 0; kick < 2 + round; ++kick) (void)moves.apply(current, current_decoded);
+      for (std::size_t kick = 0; kick < 2 + round; ++kick) (void)moves.apply(current, best_decoded);
       current_decoded = decoder.decode(current);
       ++outcome.evaluations;
     }
-    if (walk(current, current_decoded)) break;  // nothing to search
+    if (walk(current, current_decoded)) break;
   }
   // The best candidate as a launch would run it (list policy on the contention clock), kept only when it is
   // valid and predicted no later than the best starting plan.
