@@ -45,16 +45,35 @@ def load_average():
         return None
 
 
+def cpu_times():
+    """The machine's (steal, total) CPU time so far, in ticks (/proc/stat's "cpu" line); None where not Linux."""
+    try:
+        with open("/proc/stat") as stat:
+            fields = [int(x) for x in stat.readline().split()[1:]]
+    except (OSError, ValueError):
+        return None
+    return (fields[7] if len(fields) > 7 else 0), sum(fields[:8])
+
+
+def steal_share(before, after):
+    """The share of CPU time the hypervisor gave to others while the VM wanted it (a disturbed run shows here)."""
+    if before is None or after is None or after[1] <= before[1]:
+        return None
+    return (after[0] - before[0]) / (after[1] - before[1])
+
+
 # ---- one demo run ----------------------------------------------------------------------------------------------
 
 
 def run_demo(cosched, folder: Path, quick: bool, log) -> dict:
     started = datetime.datetime.now(datetime.timezone.utc)
     load_before = load_average()
+    cpu_before = cpu_times()
     begin = time.monotonic()
     cosched("demo", "--output", folder, *(["--quick"] if quick else []))
     return {"folder": str(folder), "started_utc": started.isoformat(timespec="seconds"),
-            "seconds": time.monotonic() - begin, "load_before": load_before, "load_after": load_average()}
+            "seconds": time.monotonic() - begin, "load_before": load_before, "load_after": load_average(),
+            "steal_share": steal_share(cpu_before, cpu_times())}
 
 
 def number(text):
@@ -190,6 +209,8 @@ def percent(value):
 def print_run(k: int, run: dict) -> None:
     tag = f" [{EMULATED}]" if run["emulated"] else ""
     loads = f"load {run.get('load_before') or 0:.1f} -> {run.get('load_after') or 0:.1f}" if "load_before" in run else ""
+    if run.get("steal_share") is not None:
+        loads += f", steal {100 * run['steal_share']:.1f} %"
     print(f"\nrun {k}: {run['folder']} {run.get('started_utc', '')} {loads}{tag}")
     print(f"  noise floor ±{100 * run['noise_floor']:.1f} % ({run['noise_floor_algorithm']}: "
           f"{', '.join(f'{v:.3f}' for v in run['noise_floor_observed'])} s)")

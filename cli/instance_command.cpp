@@ -47,7 +47,7 @@ void run_instance_command(const InstanceFlags& flags) {
   cosched::write_text_file(flags.output, cosched::sched::instance_to_json(instance) + "\n", overwrite, "instance");
   // Kernel tasks run as processes when launched: a profile without fixed costs predicts them too short (issue #24).
   fmt::print(stderr, "{}", prof::fixed_cost_note(workload, profiles));
-  for (const std::string& line : prof::command_traffic_lines(instance)) fmt::print(stderr, "traffic: {}\n", line);
+  for (const std::string& line : prof::probed_traffic_lines(instance)) fmt::print(stderr, "traffic: {}\n", line);
   if (flags.output == "-") return;
   fmt::print(stderr, "instance: {} tasks, resources cores={} fast_chunks={}, {}, into {}\n", instance.task_count(),
              platform.cores, platform.fast_chunks,

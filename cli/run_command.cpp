@@ -156,7 +156,7 @@ void run_batch(const RunFlags& flags) {
                   profile.types.size(), profile.types.size() - profile.measured(), profile.measured(),
                   cache.node_folder().string(), profile.node_origin));
   const cosched::sched::Instance instance = profiler::batch_instance(profile, platform, tier.places_commands());
-  for (const std::string& line : profiler::command_traffic_lines(instance)) say("  " + line);
+  for (const std::string& line : profiler::probed_traffic_lines(instance)) say("  " + line);
   if (flags.slurm) {
     launcher::write_run_plan(folder, platform, instance, nullptr);
     return launch_on_allocation(flags, folder, &instance);

@@ -5,6 +5,7 @@
 #include <chrono>
 
 #include "cosched/common/text_file.hpp"
+#include "cosched/profiler/instance_builder.hpp"
 #include "cosched/sched/algorithm.hpp"
 #include "cosched/sched/io.hpp"
 #include "cosched/sim/algorithms.hpp"
@@ -40,9 +41,17 @@ BatchInstances profile_batch(const DemoSetup& setup, const Say& say) {
     write_text_file(setup.output / name, sched::instance_to_json(instance) + "\n", setup.overwrite(), "instance");
     return instance;
   };
-  return {system_tier, write_instance(make_instance(setup, tiered_csv, setup.tier, false), "instance.json"),
-          write_instance(make_instance(setup, tiered_csv, setup.tier, true), "instance-cores-only-slow.json"),
-          write_instance(make_instance(setup, system_csv, system_tier, true), "instance-cores-only-system.json")};
+  BatchInstances made{system_tier, write_instance(make_instance(setup, tiered_csv, setup.tier, false), "instance.json"),
+                      write_instance(make_instance(setup, tiered_csv, setup.tier, true), "instance-cores-only-slow.json"),
+                      write_instance(make_instance(setup, system_csv, system_tier, true),
+                                     "instance-cores-only-system.json")};
+  // What each task kind's memory-demand probe measured, which the contention-aware predictions then use.
+  for (const auto& [tier, instance] : {std::pair{"memory where the tier puts it", &made.tiered},
+                                       std::pair{"tier left to the system", &made.system}}) {
+    say(fmt::format("      memory-demand probes ({}):", tier));
+    for (const std::string& line : profiler::probed_traffic_lines(*instance)) say("        " + line);
+  }
+  return made;
 }
 
 // The mixed batch, profiled as the STREAM batch is, then planned and launched with the Fig. 3(b) algorithms in

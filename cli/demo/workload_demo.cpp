@@ -107,7 +107,7 @@ std::filesystem::path run_workload_demo(const DemoOptions& options) {
   const auto csv = profile_commands(setup, commands, options.quick ? 1 : 2);
   sched::Instance instance = profiler::build_instance(setup.workload, profiler::load_profile_set({csv}), setup.platform,
                                                       &setup.bandwidth);
-  for (const std::string& line : profiler::command_traffic_lines(instance)) say("      " + line);
+  for (const std::string& line : profiler::probed_traffic_lines(instance)) say("      " + line);
   if (!fast) instance = sched::leading_resources(instance, 1);
   write_text_file(setup.output / "instance.json", sched::instance_to_json(instance) + "\n", setup.overwrite(),
                   "instance");

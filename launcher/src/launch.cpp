@@ -306,12 +306,9 @@ std::optional<MemoryWarmUp> warm_up_plan_memory(const sim::LaunchPlan& plan, con
     if (!reporting.active) return std::nullopt;
     reason = std::move(reporting.evidence);
   }
-  std::uint64_t bytes = peak_planned_bytes(plan, workload);
-  // Never more than half of what the node has free: the warm-up must not push the launcher (or anything else)
-  // out of memory for a plan larger than the node — those tasks will say so themselves.
-  if (const auto available = platform::available_memory_bytes()) bytes = std::min(bytes, *available / 2);
-  if (bytes == 0) return std::nullopt;
-  return MemoryWarmUp{bytes, platform::touch_and_release(bytes), std::move(reason)};
+  const platform::WarmedMemory warmed = platform::warm_up_memory(peak_planned_bytes(plan, workload));
+  if (warmed.bytes == 0) return std::nullopt;
+  return MemoryWarmUp{warmed.bytes, warmed.seconds, std::move(reason)};
 }
 
 }  // namespace

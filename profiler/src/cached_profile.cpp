@@ -182,7 +182,7 @@ CachedProfile profile_through_cache(config::Workload workload, const ProfileCach
       entry.calibration = expected.calibration;
       entry.task = type.task;
       entry.measurer = type.task.is_stream() ? "process" : "command";
-      if (!type.task.is_stream()) entry.probe_cores = options.launched.platform.cores / 2;
+      entry.probe_cores = options.launched.platform.cores / 2;
       entry.reps = options.launched.reps;
       entry.chunk_bytes = options.launched.platform.chunk_bytes();
       const std::string kernel = type.task.row_kernel(type.name);

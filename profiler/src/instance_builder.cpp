@@ -87,22 +87,32 @@ std::pair<std::uint64_t, std::uint64_t> neighbouring_footprints(const ProfileSet
                                    available.empty() ? std::string("none") : fmt::format("{}", fmt::join(available, ", "))));
 }
 
-// A command's memory-demand probe in the profile (its row with paired_s), and whether its rows vary the fast
-// chunks at all (else its memory is never placed, and all its traffic is the slow pool's).
-struct CommandRows {
+// A task's memory-demand probe in the profile (its row with paired_s, as the run of `passes` passes), and whether
+// its rows vary the fast chunks at all (else a command's memory is never placed, and all its traffic is the slow
+// pool's).
+struct ProbeRows {
   std::optional<PairedProbe> probe;
   bool varies_chunks = false;
 };
 
-CommandRows command_rows(const ProfileSet& profiles, const std::string& kernel, std::uint64_t footprint) {
-  CommandRows found;
+ProbeRows probe_rows(const ProfileSet& profiles, const std::string& kernel, std::uint64_t footprint,
+                     unsigned passes) {
+  ProbeRows found;
   for (const auto& entry : profiles.entries) {
     const ProfileRow& row = entry.row;
     if (row.point.kernel != kernel || row.point.footprint_bytes != footprint || !row.ok()) continue;
     found.varies_chunks = found.varies_chunks || row.point.chunks > 0;
-    if (row.paired_s) found.probe = PairedProbe{row.point.cores, row.time_s, *row.paired_s};
+    if (!row.paired_s) continue;
+    const double alone_s = row.run_time(passes);
+    found.probe = PairedProbe{row.point.cores, alone_s, alone_s * *row.paired_s / row.time_s};
   }
   return found;
+}
+
+// The key of a STREAM task kind in the instance's "stream_traffic": what its traffic table is one of.
+std::string stream_traffic_key(const config::WorkloadTask& task) {
+  return fmt::format("{} {:g} MiB, {} pass{}", task.kernel, static_cast<double>(task.footprint_bytes) / (1 << 20),
+                     task.passes, task.passes == 1 ? "" : "es");
 }
 
 }  // namespace
@@ -177,27 +187,32 @@ std::string fixed_cost_note(const config::Workload& workload, const ProfileSet& 
                      fmt::join(kernels, ", "));
 }
 
-std::vector<std::string> command_traffic_lines(const sched::Instance& instance) {
+std::vector<std::string> probed_traffic_lines(const sched::Instance& instance) {
   std::vector<std::string> lines;
-  const auto found = instance.attributes().find("command_traffic");
-  if (found == instance.attributes().end()) return lines;
-  for (const auto& [name, traffic] : found->items()) {
-    if (!traffic.contains("slowdown")) {  // not probed
-      lines.push_back(fmt::format("{}: {}", name, traffic.value("why", std::string())));
-      continue;
-    }
-    const auto cores = traffic.at("cores").get<unsigned>();
-    const std::string measured =
-        fmt::format("{}: two copies side by side ({} core{} each) took {:.2f} x as long as one alone", name, cores,
-                    cores == 1 ? "" : "s", traffic.at("slowdown").get<double>());
-    if (traffic.at("bytes_per_run").is_null()) {
-      lines.push_back(fmt::format("{}; {}", measured, traffic.value("why", std::string())));
-    } else if (traffic.at("bytes_per_run").get<double>() == 0.0) {
-      lines.push_back(fmt::format("{}: no slowdown, so no traffic the pool has to share", measured));
-    } else {
-      lines.push_back(fmt::format("{}: it moves {:.2f} GB a run ({:.1f} GB/s on average alone){}", measured,
-                                  traffic.at("bytes_per_run").get<double>() / 1e9,
-                                  traffic.at("average_gbs").get<double>(),
+  for (const char* attribute : {"command_traffic", "stream_traffic"}) {
+    const auto found = instance.attributes().find(attribute);
+    if (found == instance.attributes().end()) continue;
+    for (const auto& [name, traffic] : found->items()) {
+      if (!traffic.contains("slowdown")) {  // a command not probed
+        lines.push_back(fmt::format("{}: {}", name, traffic.value("why", std::string())));
+        continue;
+      }
+      const auto cores = traffic.at("cores").get<unsigned>();
+      const std::string measured =
+          fmt::format("{}: two copies side by side ({} core{} each) took {:.2f} x as long as one alone", name, cores,
+                      cores == 1 ? "" : "s", traffic.at("slowdown").get<double>());
+      const auto bytes = traffic.at("bytes_per_run").get<double>();
+      if (bytes == 0.0) {
+        lines.push_back(fmt::format("{}: no slowdown, so no traffic the pool has to share", measured));
+        continue;
+      }
+      const std::string counted =
+          traffic.contains("share_of_counted")
+              ? fmt::format(", {:.0f} % of the {:.2f} GB it counts", 100.0 * traffic.at("share_of_counted").get<double>(),
+                            traffic.at("counted_bytes_per_run").get<double>() / 1e9)
+              : std::string();
+      lines.push_back(fmt::format("{}: it moves {:.2f} GB a run{} ({:.1f} GB/s on average alone){}", measured,
+                                  bytes / 1e9, counted, traffic.at("average_gbs").get<double>(),
                                   traffic.contains("why") ? "; " + traffic.at("why").get<std::string>() : ""));
     }
   }
@@ -230,6 +245,7 @@ sched::Instance build_instance(const config::Workload& workload, const ProfileSe
   const sched::BandwidthModel model =
       bandwidth != nullptr ? batch_bandwidth_model(*bandwidth, workload) : sched::BandwidthModel{};
   nlohmann::json command_traffic_found = nlohmann::json::object();
+  nlohmann::json stream_traffic_found = nlohmann::json::object();
   for (const auto& task : workload.tasks) {
     if (!task.is_stream() && task.profile.empty()) {
       throw InputError(workload.source, fmt::format("task \"{}\" is a command without \"profile\": name the "
@@ -254,17 +270,22 @@ sched::Instance build_instance(const config::Workload& workload, const ProfileSe
     std::shared_ptr<const sched::TrafficTable> moved;
     if (bandwidth != nullptr) {
       auto [entry, fresh] = traffic.try_emplace({kernel, task.footprint_bytes, task.passes});
+      const ProbeRows rows = fresh ? probe_rows(profiles, kernel, task.footprint_bytes, task.passes) : ProbeRows{};
       if (fresh && task.is_stream()) {
-        entry->second = std::make_shared<sched::TrafficTable>(task_traffic_table(task, *bandwidth, platform));
-      } else if (fresh) {  // a command: what its probe measured, if it was probed (else it never contends)
-        const CommandRows rows = command_rows(profiles, kernel, task.footprint_bytes);
+        // The bytes it counts, corrected by its probe where it was probed (what reaches memory).
+        sched::TrafficTable counted = task_traffic_table(task, *bandwidth, platform);
         if (rows.probe) {
-          const CommandTraffic found = command_traffic(model, bandwidth->slow_pool, *rows.probe);
+          const ProbedTraffic found = probed_traffic(model, bandwidth->slow_pool, *rows.probe);
+          counted = probed_stream_traffic(std::move(counted), found, *rows.probe, platform,
+                                          stream_traffic_found[stream_traffic_key(task)]);
+        }
+        entry->second = std::make_shared<sched::TrafficTable>(std::move(counted));
+      } else if (fresh) {  // a command: what its probe measured, if it was probed (else it never contends)
+        if (rows.probe) {
+          const ProbedTraffic found = probed_traffic(model, bandwidth->slow_pool, *rows.probe);
           command_traffic_found[task.profile] = found.to_json(*rows.probe);
-          if (found.known) {
-            entry->second = std::make_shared<sched::TrafficTable>(command_traffic_table(
-                found.bytes, rows.varies_chunks ? task.footprint_bytes : 0, *bandwidth, platform));
-          }
+          entry->second = std::make_shared<sched::TrafficTable>(command_traffic_table(
+              found.bytes, rows.varies_chunks ? task.footprint_bytes : 0, *bandwidth, platform));
         } else {
           command_traffic_found[task.profile] = {
               {"bytes_per_run", nullptr},
@@ -278,6 +299,7 @@ sched::Instance build_instance(const config::Workload& workload, const ProfileSe
   nlohmann::json attributes = {{"platform", {{"name", platform.name}, {"chunk_bytes", platform.chunk_bytes()}}},
                                 {"workload", workload.name}};
   if (!command_traffic_found.empty()) attributes["command_traffic"] = std::move(command_traffic_found);
+  if (!stream_traffic_found.empty()) attributes["stream_traffic"] = std::move(stream_traffic_found);
   sched::Instance instance(std::move(resources), std::move(tasks), std::move(attributes), model);
   sched::check_serial_time(instance, fmt::format("workload '{}'", workload.name));
   return instance;

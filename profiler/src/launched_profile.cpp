@@ -69,7 +69,7 @@ SweepOutcome profile_stream_groups(const std::vector<config::StreamTaskGroup>& g
     }
   }
   ProcessMeasurer measurer(options.platform, options.tier, options.stream_bench, TaskPasses(std::move(passes)),
-                           options.reps, 0);
+                           options.reps, 0, options.platform.cores / 2);
   return sweep_into(points, measurer, options, csv);
 }
 

@@ -314,8 +314,9 @@ CacheLookup ProfileCache::lookup(const CachedTask& task, const CacheExpectation&
     found.reason = fmt::format("measured by cosched {} (this is {})", entry.cosched_version, COSCHED_VERSION);
   } else if (entry.max_cores() < expected.cores) {
     found.reason = fmt::format("measured on up to {} cores, {} are planned now", entry.max_cores(), expected.cores);
-  } else if (!task.is_stream() && !entry.probe_cores && expected.cores >= 2) {
-    found.reason = "measured before commands had their memory-demand probe (two copies side by side)";
+  } else if (!entry.probe_cores && expected.cores >= 2) {
+    found.reason = fmt::format("measured before {} had their memory-demand probe (two copies side by side)",
+                               task.is_stream() ? "STREAM tasks" : "commands");
   } else if (!task.is_stream() && entry.program != program_stamp(task.argv.front())) {
     found.reason = fmt::format("{} changed since it was profiled", task.argv.front());
   } else {

@@ -1,6 +1,7 @@
 #include "cosched/profiler/traffic.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -105,8 +106,9 @@ sched::BandwidthModel batch_bandwidth_model(const NodeBandwidth& node, const con
     model.pools[q] = node.kernel_curves[q].at(kernel);
     chosen[model.pools[q].name] =
         commands ? fmt::format("the {} curve: the batch is commands, whose traffic is read off their probes, and of the "
-                               "calibrated kernels two halves of the cores share this pool least well under it (a "
-                               "curve that serves two copies in full cannot explain a probe that slowed)",
+                               "calibrated kernels two halves of the cores share this pool least well under it (under a "
+                               "curve that serves two copies in full, a probe that slowed says each copy moves more "
+                               "than the curve gives its cores alone)",
                                kernel)
                  : fmt::format("the {} curve: every STREAM task of the batch reads and writes nearest to it", kernel);
   }
@@ -147,32 +149,44 @@ NodeBandwidth node_bandwidth(const config::NodeModel& node) {
   return bandwidth;
 }
 
-CommandTraffic command_traffic(const sched::BandwidthModel& model, std::size_t slow_pool, const PairedProbe& probe) {
-  CommandTraffic traffic;
+ProbedTraffic probed_traffic(const sched::BandwidthModel& model, std::size_t slow_pool, const PairedProbe& probe) {
+  ProbedTraffic traffic;
   traffic.demand = sched::paired_demand(model, slow_pool, probe.cores, probe.paired_s / probe.alone_s);
-  traffic.known = traffic.demand.resolved;
   traffic.bytes = traffic.demand.average_bytes_per_s * probe.alone_s;
   return traffic;
 }
 
-nlohmann::json CommandTraffic::to_json(const PairedProbe& probe) const {
+nlohmann::json ProbedTraffic::to_json(const PairedProbe& probe) const {
   nlohmann::json json = {{"method", "memory-demand probe: two copies side by side, the fluid model inverted"},
                          {"cores", probe.cores},
                          {"alone_s", probe.alone_s},
                          {"paired_s", probe.paired_s},
                          {"slowdown", probe.paired_s / probe.alone_s},
                          {"model_max_slowdown", demand.model_max_slowdown}};
-  if (!known) {
-    json["bytes_per_run"] = nullptr;
-    json["why"] = "the node's model cannot tell: its pool serves two such copies in full, so it never slows them";
-    return json;
-  }
   json["bytes_per_run"] = bytes;
   json["average_gbs"] = demand.average_bytes_per_s / 1e9;
   if (demand.beyond_model) {
-    json["why"] = "slowed more than two copies that stream all the time: taken as streaming all the time";
+    json["why"] = "slowed more than two copies that each ask for the whole pool: taken as asking for the whole pool";
   }
   return json;
+}
+
+sched::TrafficTable probed_stream_traffic(sched::TrafficTable counted, const ProbedTraffic& probed,
+                                          const PairedProbe& probe, const config::PlatformConfig& platform,
+                                          nlohmann::json& found) {
+  const std::size_t at_probe = std::size_t{probe.cores} * (platform.fast_chunks + 1);
+  double counted_bytes = 0.0;
+  for (const std::vector<double>& pool : counted) counted_bytes += pool.at(at_probe);
+  assert(counted_bytes > 0.0);  // a STREAM task moves its footprint at least once
+  const double share = probed.bytes / counted_bytes;
+  const std::size_t chunk_counts = platform.fast_chunks + 1;
+  for (std::vector<double>& pool : counted) {
+    for (std::size_t index = 0; index < pool.size(); index += chunk_counts) pool[index] *= share;  // 0 chunks
+  }
+  found = probed.to_json(probe);
+  found["counted_bytes_per_run"] = counted_bytes;
+  found["share_of_counted"] = share;
+  return counted;
 }
 
 sched::TrafficTable traffic_at_every_allocation(const std::function<TierTraffic(unsigned chunks)>& at_chunks,

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 
+#include "cosched/platform/topology.hpp"
 #include "cosched/profiler/profile_context.hpp"
 #include "cosched/profiler/profile_csv.hpp"
 #include "support/programs.hpp"
@@ -71,6 +72,28 @@ TEST(ProcessProfile, TwoPassCountsGiveEachPointItsFixedCostAndTheSidecarSaysBoth
   expect_one_line_error(run_program("cosched", kPoint + "--passes 1,2,3 -o q.csv", dir), 2, "one pass count or two",
                         "--passes 1,2,3");
   EXPECT_FALSE(std::filesystem::exists(dir / "q.csv"));
+}
+
+// The memory-demand probe (issue 23): on a node of two cores or more, the point of half the cores and no fast chunk
+// also runs as two copies side by side, in time_s's unit (paired_s / time_s is the pair's slowdown); no other point.
+TEST(ProcessProfile, ThePointOfHalfTheCoresAndNoFastChunkAlsoRunsAsTwoCopies) {
+  if (!have_programs()) GTEST_SKIP() << "cosched or stream_bench not built";
+  const auto dir = testing::scratch_dir();
+  const auto run = run_program("cosched",
+                               "profile --measurer process --kernels triad --footprints-mib 1 --cores 1 --chunks 0,1 "
+                               "--tier-backend emulated --reps 1 --warmup 0 --quiet --passes 1,3 -o p.csv",
+                               dir);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const ProfileCsvContents table = read_profile_csv(dir / "p.csv");
+  ASSERT_EQ(table.rows.size(), 2U);
+  const bool probed = platform::Topology::this_system().cores().size() >= 2;
+  for (const ProfileRow& row : table.rows) {
+    EXPECT_EQ(row.paired_s.has_value(), probed && row.point.chunks == 0) << row.point.chunks;
+    if (row.paired_s) {
+      EXPECT_GT(*row.paired_s, 0.0);
+    }
+  }
+  EXPECT_EQ(read_profile_sidecar(dir / "p.csv").measurer.contains("memory_demand_probe"), probed);
 }
 
 TEST(ProcessProfile, PassesAreRefusedWhenOutOfRangeOrForAMeasurerThatTimesEachPass) {

@@ -53,6 +53,7 @@ CacheEntry entry_for(const NodeFingerprint& node, const CachedTask& task, unsign
   entry.passes = {1, 10};
   entry.reps = 2;
   entry.chunk_bytes = 16.0 * (1 << 20);
+  entry.probe_cores = cores / 2;
   for (unsigned c = 1; c <= cores; ++c) {
     entry.rows.push_back(row_at(task, c, 0, 0.05 / c));
     entry.rows.push_back(row_at(task, c, 4, 0.02 / c));
@@ -162,12 +163,21 @@ TEST_F(ProfileCacheLookup, StaleWhenTheProfiledProgramChanged) {
   command.placement = "preferred";
   CacheEntry entry = entry_for(node_named("n1"), command);
   entry.program = program_stamp(program);
+  entry.probe_cores.reset();
   const FileLock lock = cache_.lock(nullptr);
   cache_.store(entry);
-  // An entry from before the memory-demand probe (no probe_cores) is stale where a probe can run (2 cores and more).
+  // An entry from before the memory-demand probe (no probe_cores) is stale where a probe can run (2 cores and more),
+  // a STREAM task's as a command's.
   const CacheLookup unprobed = cache_.lookup(command, kExpected);
   EXPECT_EQ(unprobed.state, CacheState::stale);
-  EXPECT_NE(unprobed.reason.find("memory-demand probe"), std::string::npos) << unprobed.reason;
+  EXPECT_NE(unprobed.reason.find("before commands had their memory-demand probe"), std::string::npos)
+      << unprobed.reason;
+  CacheEntry stream_entry = entry_for(node_named("n1"), triad_task());
+  stream_entry.probe_cores.reset();
+  cache_.store(stream_entry);
+  const CacheLookup stream_unprobed = cache_.lookup(triad_task(), kExpected);
+  EXPECT_EQ(stream_unprobed.state, CacheState::stale);
+  EXPECT_NE(stream_unprobed.reason.find("before STREAM tasks had"), std::string::npos) << stream_unprobed.reason;
   entry.probe_cores = 1;
   cache_.store(entry);
   EXPECT_EQ(parse_cache_entry(cache_entry_to_json(entry), "e").probe_cores, std::optional<unsigned>(1));

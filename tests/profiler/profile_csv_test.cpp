@@ -114,9 +114,10 @@ TEST(ProfileCsv, FixedCostRoundTripsAndOlderFilesAreReadAndRewrittenWithTheColum
   EXPECT_EQ(resumed.rows[1].fixed_s, std::optional<double>(0.025));
 }
 
-// A command's memory-demand probe (issue 24): its paired time round-trips; it belongs to commands' rows only, is a
-// time, and is absent from failed rows; a file from before the column is read and rewritten with it.
-TEST(ProfileCsv, PairedTimeOfACommandRoundTripsAndOlderFilesAreRewrittenWithTheColumn) {
+// The memory-demand probe (issue 24 for commands, 23 for STREAM tasks): its paired time round-trips on either
+// kind of row, is a time, and is absent from failed rows; a file from before the column is read and rewritten with
+// it.
+TEST(ProfileCsv, PairedTimeRoundTripsAndOlderFilesAreRewrittenWithTheColumn) {
   const auto dir = testing::scratch_dir();
   ProfileRow probed;
   probed.point = {"command:solver", 0, 1, 0};
@@ -132,7 +133,15 @@ TEST(ProfileCsv, PairedTimeOfACommandRoundTripsAndOlderFilesAreRewrittenWithTheC
   EXPECT_EQ(rows[0].paired_s, std::optional<double>(2.6));
 
   const auto bad = [&](const std::string& row) { return read_error(dir, row); };
-  EXPECT_NE(bad("triad,64,1,0,0.1,0.1,0.1,3,1,ok,,0.2").find("only a command's row"), std::string::npos);
+  {
+    ProfileCsvWriter writer(dir / "stream.csv", ProfileCsvWriter::Mode::create);
+    ProfileRow stream_row = probed;
+    stream_row.point = {"triad", 64, 1, 0};
+    stream_row.fixed_s = 0.4;
+    writer.append(stream_row);
+  }
+  EXPECT_EQ(read_profile_csv(dir / "stream.csv").rows.at(0).paired_s, std::optional<double>(2.6));
+  EXPECT_NE(bad("triad,64,1,0,0.1,0.1,0.1,3,1,ok,,-0.2").find("paired_s"), std::string::npos);
   EXPECT_NE(bad("command:x,0,1,0,0.1,0.1,0.1,3,0,ok,,0").find("paired_s"), std::string::npos);
   EXPECT_NE(bad("command:x,0,1,0,0.1,0.1,0.1,3,0,ok,,inf").find("paired_s"), std::string::npos);
   EXPECT_NE(bad("command:x,0,1,0,,,,0,,timeout,,0.5").find("has no time"), std::string::npos);

@@ -24,19 +24,23 @@ config::PlatformConfig platform_with(const std::string& backend) {
   return p;
 }
 
-// One task type of `passes` passes of triad over 120 MiB, two of them, and a profile of 0.1 s per pass at every
-// allocation of `platform`.
+// One task type of `passes` passes of triad over 120 MiB, two of them, and a profile of `pass_s` per pass at every
+// allocation of `platform`; with `paired_s`, the point of 1 core and no chunk carries that memory-demand probe.
 struct FlatTriad {
   config::Workload workload;
   ProfileSet profiles;
 };
-FlatTriad flat_triad(const config::PlatformConfig& platform, unsigned passes) {
+FlatTriad flat_triad(const config::PlatformConfig& platform, unsigned passes, double pass_s = 0.1,
+                     std::optional<double> paired_s = std::nullopt) {
   FlatTriad flat;
   flat.workload.name = "w";
   config::add_stream_tasks(flat.workload, {"triad", 120 * kMiB, 2, passes});
   std::vector<ProfileRow> rows;
   for (unsigned c = 1; c <= platform.cores; ++c) {
-    for (unsigned k = 0; k <= platform.fast_chunks; ++k) rows.push_back({{"triad", 120 * kMiB, c, k}, 0.1, 0.1, 0.1, 1, 1.0});
+    for (unsigned k = 0; k <= platform.fast_chunks; ++k) {
+      rows.push_back({{"triad", 120 * kMiB, c, k}, pass_s, pass_s, pass_s, 1, 1.0});
+      if (c == 1 && k == 0) rows.back().paired_s = paired_s;
+    }
   }
   flat.profiles.add(rows, platform.chunk_bytes());
   return flat;
@@ -256,7 +260,7 @@ NodeBandwidth one_dram_pool() {
 // two copies that stream a share s of their time at 20 GB/s by 1 + s / 3 (they ask 40 of the pool's 30), so
 // s = 0.6, 12 GB/s on average: 24 GB a run, at every allocation, all in the slow tier's pool (the emulated tier
 // does not place commands' memory, so its rows are at 0 chunks only).
-TEST(CommandTraffic, TheProbesSlowdownReadWithTheModelGivesTheBytesOfARun) {
+TEST(ProbedTraffic, TheProbesSlowdownReadWithTheModelGivesTheBytesOfARun) {
   const auto platform = platform_with("emulated");
   const config::Workload workload = solver_batch({"a", "b"});
   ProfileRow alone{{"command:solver", 0, 1, 0}, 2.0, 2.0, 2.0, 3, 0.0};
@@ -277,15 +281,54 @@ TEST(CommandTraffic, TheProbesSlowdownReadWithTheModelGivesTheBytesOfARun) {
   const std::vector<int> one_core{1, 0};
   const std::vector<sched::FlowDemand> pair{instance.demand(0, one_core), instance.demand(1, one_core)};
   EXPECT_NEAR(1.0 / sched::progress_rates(instance.bandwidth(), pair)[0], 1.2, 1e-6);
-  const std::vector<std::string> lines = command_traffic_lines(instance);
+  const std::vector<std::string> lines = probed_traffic_lines(instance);
   ASSERT_EQ(lines.size(), 1U);
   EXPECT_NE(lines[0].find("solver: two copies side by side (1 core each) took 1.20 x as long"), std::string::npos)
       << lines[0];
   EXPECT_NE(lines[0].find("24.00 GB a run"), std::string::npos) << lines[0];
 }
 
+// A STREAM task's probe (issue 23), by hand: one DRAM pool, 20 GB/s to one core and 30 to two. Triad over 120 MiB,
+// 3 passes of 0.05 s (0.15 s a run) at every allocation; at 1 core and no chunk two copies took 1.2 x as long. As
+// for a command: 12 GB/s on average, 1.8 GB a run. It counts 3 x 5 x 120 MiB (the emulated tier re-streams all of
+// it) + 2 x 120 MiB of set-up = 2040 MiB there, so 1.8e9 / (2040 MiB) = 0.84147 of what it counts reaches memory,
+// and every allocation whose memory is all slow moves that share of what it counts (2 cores: the same bytes);
+// with fast chunks the counted bytes stand (all fast on 2 cores: 600 MiB).
+TEST(ProbedTraffic, AStreamTasksProbeScalesTheBytesItCountsWhereItsMemoryIsAllSlow) {
+  const auto platform = platform_with("emulated");
+  const auto [workload, profiles] = flat_triad(platform, 3, 0.05, 0.06);
+  const NodeBandwidth bandwidth = one_dram_pool();
+  const sched::Instance instance = build_instance(workload, profiles, platform, &bandwidth);
+  ASSERT_NE(instance.tasks()[0].traffic, nullptr);
+  const double share = 1.8e9 / (2040.0 * kMiB);
+  EXPECT_NEAR(share, 0.84147, 1e-5);
+  const auto& dram = (*instance.tasks()[0].traffic)[0];
+  EXPECT_NEAR(dram[1 * 5 + 0], 1.8e9, 1.8e9 * 1e-9);
+  EXPECT_NEAR(dram[2 * 5 + 0], 1.8e9, 1.8e9 * 1e-9);
+  EXPECT_DOUBLE_EQ(dram[2 * 5 + 4], 600.0 * kMiB);
+  EXPECT_DOUBLE_EQ(dram[1 * 5 + 2], (3.0 * 360.0 + 240.0) * kMiB);
+  const nlohmann::json& found =
+      instance.attributes().at("stream_traffic").at("triad 120 MiB, 3 passes");
+  EXPECT_NEAR(found.at("share_of_counted").get<double>(), share, 1e-9);
+  EXPECT_NEAR(found.at("slowdown").get<double>(), 1.2, 1e-12);
+  // The forward model gives the pair's slowdown back.
+  const std::vector<int> one_core{1, 0};
+  const std::vector<sched::FlowDemand> pair{instance.demand(0, one_core), instance.demand(1, one_core)};
+  EXPECT_NEAR(1.0 / sched::progress_rates(instance.bandwidth(), pair)[0], 1.2, 1e-6);
+  const std::vector<std::string> lines = probed_traffic_lines(instance);
+  ASSERT_EQ(lines.size(), 1U);
+  EXPECT_NE(lines[0].find("took 1.20 x as long as one alone: it moves 1.80 GB a run, 84 % of the 2.14 GB it counts"),
+            std::string::npos)
+      << lines[0];
+  // Without the probe: what it counts.
+  const auto unprobed = flat_triad(platform, 3, 0.05);
+  const sched::Instance counted = build_instance(unprobed.workload, unprobed.profiles, platform, &bandwidth);
+  EXPECT_DOUBLE_EQ((*counted.tasks()[0].traffic)[0][1 * 5 + 0], 2040.0 * kMiB);
+  EXPECT_FALSE(counted.attributes().contains("stream_traffic"));
+}
+
 // Without a probe (a profile from before it, or a node of one core) a command has no traffic, and says why.
-TEST(CommandTraffic, ACommandWithoutAProbeHasNoTrafficAndTheInstanceSaysWhy) {
+TEST(ProbedTraffic, ACommandWithoutAProbeHasNoTrafficAndTheInstanceSaysWhy) {
   const auto platform = platform_with("emulated");
   const config::Workload workload = solver_batch({"a"});
   ProfileSet profiles;
@@ -294,7 +337,7 @@ TEST(CommandTraffic, ACommandWithoutAProbeHasNoTrafficAndTheInstanceSaysWhy) {
   const NodeBandwidth bandwidth = one_dram_pool();
   const sched::Instance instance = build_instance(workload, profiles, platform, &bandwidth);
   EXPECT_EQ(instance.tasks()[0].traffic, nullptr);
-  const std::vector<std::string> lines = command_traffic_lines(instance);
+  const std::vector<std::string> lines = probed_traffic_lines(instance);
   ASSERT_EQ(lines.size(), 1U);
   EXPECT_NE(lines[0].find("not probed"), std::string::npos) << lines[0];
 }

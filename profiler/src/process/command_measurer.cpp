@@ -1,6 +1,5 @@
 #include "cosched/profiler/command_measurer.hpp"
 
-#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -8,7 +7,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <array>
 #include <chrono>
 #include <cmath>
 #include <fstream>
@@ -16,7 +14,9 @@
 
 #include "cosched/common/error.hpp"
 #include "cosched/exec/process_tree.hpp"
+#include "cosched/platform/host_memory.hpp"
 #include "process/process_measurers.hpp"
+#include "process/side_by_side.hpp"
 #include "cosched/platform/topology.hpp"
 
 namespace cosched::profiler {
@@ -45,6 +45,7 @@ CommandMeasurer::CommandMeasurer(std::vector<CommandProfileSpec> commands, exec:
       reps_(reps),
       warmup_(warmup),
       pair_cores_(pair_cores),
+      warm_up_(platform::detect_free_page_reporting().active),
       cores_(std::make_shared<platform::CoreAllocator>(platform::Topology::this_system())) {
   if (reps_ == 0) throw UsageError("the command measurer needs at least one timed run per point");
   std::string pattern = (std::filesystem::temp_directory_path() / "cosched-profile-stderr-XXXXXX").string();
@@ -130,66 +131,11 @@ config::WorkloadTask task_of(const CommandProfileSpec& command) {
 
 }  // namespace
 
-std::vector<exec::TaskLaunch> CommandMeasurer::launches_on_own_cores(const config::WorkloadTask& task,
-                                                                     const ProfilePoint& point, std::size_t copies) {
-  std::vector<platform::CoreAllocation> held;
-  std::vector<exec::TaskLaunch> launches;
-  try {
-    for (std::size_t k = 0; k < copies; ++k) {
-      platform::Grant grant;
-      grant.amounts = {static_cast<int>(point.cores), static_cast<int>(point.chunks)};
-      grant.cores = held.emplace_back(cores_->allocate(point.cores));
-      grant.fast_chunks = point.chunks;
-      launches.push_back(exec::build_task_launch(task, grant, tier_, {}, {}));
-      launches.back().spec.stderr_path = stderr_path_;
-    }
-  } catch (...) {
-    for (const auto& cores : held) cores_->release(cores);
-    throw;
-  }
-  for (const auto& cores : held) cores_->release(cores);  // one point runs at a time: the binding is what counts
+std::vector<exec::TaskLaunch> CommandMeasurer::launches_with_stderr(const config::WorkloadTask& task,
+                                                                    const ProfilePoint& point, std::size_t copies) {
+  std::vector<exec::TaskLaunch> launches = launches_on_own_cores(*cores_, task, point, copies, tier_, {});
+  for (exec::TaskLaunch& launch : launches) launch.spec.stderr_path = stderr_path_;
   return launches;
-}
-
-std::string CommandMeasurer::run_pair(const CommandProfileSpec& command, const config::WorkloadTask& task,
-                                      const ProfilePoint& point, std::vector<double>& paired) {
-  const std::vector<exec::TaskLaunch> launches = launches_on_own_cores(task, point, 2);
-  std::array<std::optional<exec::ChildProcess>, 2> copies;
-  std::array<std::chrono::steady_clock::time_point, 2> began;
-  std::array<double, 2> seconds{0.0, 0.0};
-  for (std::size_t k = 0; k < 2; ++k) {
-    began[k] = std::chrono::steady_clock::now();
-    try {
-      copies[k].emplace(exec::ChildProcess::spawn(launches[k].spec));
-    } catch (const Error& e) {  // the other copy, if started, is killed by its destructor
-      return fmt::format("a copy could not start: {}", e.what());
-    }
-  }
-  std::string failure;
-  std::size_t running = 2;
-  while (running > 0) {
-    std::array<pollfd, 2> fds{};
-    for (std::size_t k = 0; k < 2; ++k) fds[k] = {copies[k] ? copies[k]->pidfd() : -1, POLLIN, 0};
-    const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - began[0]).count();
-    int timeout_ms = -1;
-    if (command.timeout_s) timeout_ms = static_cast<int>(std::ceil(std::max(0.0, *command.timeout_s - waited) * 1e3));
-    const int ready = ::poll(fds.data(), fds.size(), timeout_ms);
-    if (ready < 0 && errno == EINTR) continue;
-    if (ready < 0) throw PlatformError("poll", "waiting for a paired command", errno);
-    if (ready == 0) return fmt::format("the pair outlived the timeout of {} s: killed", *command.timeout_s);
-    for (std::size_t k = 0; k < 2; ++k) {
-      if (!copies[k] || (fds[k].revents & POLLIN) == 0) continue;
-      const auto ended = std::chrono::steady_clock::now();
-      const exec::ExitInfo exit = copies[k]->reap();
-      copies[k].reset();
-      --running;
-      seconds[k] = std::chrono::duration<double>(ended - began[k]).count();
-      if (!exit.ok() && failure.empty()) failure = fmt::format("a copy ended with {}", exit.describe());
-    }
-  }
-  if (!failure.empty()) return failure;
-  paired.insert(paired.end(), seconds.begin(), seconds.end());
-  return "";
 }
 
 Measurement CommandMeasurer::measure(const ProfilePoint& point) {
@@ -197,7 +143,7 @@ Measurement CommandMeasurer::measure(const ProfilePoint& point) {
   const auto found = std::find_if(commands_.begin(), commands_.end(), [&](const auto& c) { return c.name == name; });
   if (found == commands_.end()) throw UsageError(fmt::format("no command named '{}' in this sweep", name));
   const config::WorkloadTask task = task_of(*found);
-  const exec::TaskLaunch launch = std::move(launches_on_own_cores(task, point, 1).front());
+  const exec::TaskLaunch launch = std::move(launches_with_stderr(task, point, 1).front());
   nlohmann::json applied = {{"placement", launch.placement}, {"fast_bytes", launch.fast_bytes}};
   // No fast bytes given: nothing of it is fast, whatever the mechanism could hold.
   const std::optional<double> fraction = launch.fast_bytes == 0 ? std::optional(0.0) : launch.applied_fraction;
@@ -215,13 +161,18 @@ Measurement CommandMeasurer::measure(const ProfilePoint& point) {
       cores_->free_count() < 2 * std::size_t{point.cores}) {
     return measurement;
   }
+  const std::vector<exec::TaskLaunch> pair = launches_with_stderr(task, point, 2);
   for (unsigned rep = 0; rep < reps_; ++rep) {
-    const std::string failed = run_pair(*found, task, point, measurement.paired_s);
-    if (failed.empty()) continue;
+    const SideBySide ran =
+        run_side_by_side(pair, found->timeout_s, warm_up_ ? pair.size() * found->footprint_bytes : 0);
+    if (ran.failure.empty()) {
+      measurement.paired_s.insert(measurement.paired_s.end(), ran.seconds.begin(), ran.seconds.end());
+      continue;
+    }
     measurement.paired_s.clear();
     measurement.note = fmt::format("{}: the memory-demand probe (two copies side by side) failed: {}; its traffic is "
                                    "not known, so co-runners will not be seen to slow it",
-                                   describe_point(point), failed);
+                                   describe_point(point), ran.failure);
     break;
   }
   for (const double seconds : measurement.paired_s) measurement.overhead_free_s += seconds / 2.0;

@@ -8,8 +8,10 @@
 
 #include "cosched/common/error.hpp"
 #include "process/process_measurers.hpp"
+#include "process/side_by_side.hpp"
 #include "cosched/exec/child_process.hpp"
 #include "cosched/exec/process_tree.hpp"
+#include "cosched/platform/host_memory.hpp"
 #include "cosched/platform/topology.hpp"
 #include "cosched/stream/kernels.hpp"
 
@@ -37,35 +39,38 @@ nlohmann::json TaskPasses::describe() const {
 }
 
 ProcessMeasurer::ProcessMeasurer(config::PlatformConfig platform, exec::TierSetup tier,
-                                 std::filesystem::path stream_bench, TaskPasses passes, unsigned reps, unsigned warmup)
+                                 std::filesystem::path stream_bench, TaskPasses passes, unsigned reps, unsigned warmup,
+                                 unsigned pair_cores)
     : platform_(std::move(platform)),
       tier_(std::move(tier)),
       stream_bench_(std::move(stream_bench)),
       passes_(std::move(passes)),
       reps_(reps),
       warmup_(warmup),
+      pair_cores_(pair_cores),
+      warm_up_(platform::detect_free_page_reporting().active),
       cores_(std::make_shared<platform::CoreAllocator>(platform::Topology::this_system())) {
   if (reps_ == 0) throw UsageError("the process measurer needs at least one timed launch per point");
 }
 
 void ProcessMeasurer::check_kernel(const std::string& kernel) const { (void)stream::find_kernel(kernel); }
 
-exec::TaskLaunch ProcessMeasurer::launch_of(const ProfilePoint& point, unsigned passes) {
+config::WorkloadTask ProcessMeasurer::task_of(const ProfilePoint& point, unsigned passes) {
   config::WorkloadTask task;
   task.id = config::stream_task_id(point.kernel, point.footprint_bytes, 0);
   task.kernel = point.kernel;
   task.footprint_bytes = point.footprint_bytes;
   task.passes = passes;
-  platform::Grant grant;
-  grant.amounts = {static_cast<int>(point.cores), static_cast<int>(point.chunks)};
-  grant.cores = cores_->allocate(point.cores);
-  grant.fast_chunks = point.chunks;
-  const exec::TaskLaunch launch = exec::build_task_launch(task, grant, tier_, stream_bench_, {});
-  cores_->release(grant.cores);
-  return launch;
+  return task;
+}
+
+bool ProcessMeasurer::probes(const ProfilePoint& point) const {
+  return pair_cores_ > 0 && point.cores == pair_cores_ && point.chunks == 0 &&
+         cores_->free_count() >= 2 * std::size_t{point.cores};
 }
 
 double ProcessMeasurer::time_run(const exec::TaskLaunch& launch, const ProfilePoint& point) const {
+  if (warm_up_) (void)platform::warm_up_memory(point.footprint_bytes);
   const auto begin = std::chrono::steady_clock::now();
   exec::ChildProcess child = exec::ChildProcess::spawn(launch.spec);
   const exec::ExitInfo exit = child.reap();
@@ -80,27 +85,49 @@ double ProcessMeasurer::time_run(const exec::TaskLaunch& launch, const ProfilePo
 
 Measurement ProcessMeasurer::measure(const ProfilePoint& point) {
   const PassCounts passes = passes_.of(point);
-  const exec::TaskLaunch low = launch_of(point, passes.low);
+  const auto launches_of = [&](unsigned count, std::size_t copies) {
+    return launches_on_own_cores(*cores_, task_of(point, count), point, copies, tier_, stream_bench_);
+  };
+  const exec::TaskLaunch low = launches_of(passes.low, 1).front();
   std::optional<exec::TaskLaunch> high;
-  if (passes.separates_fixed_cost()) high = launch_of(point, passes.high);
+  if (passes.separates_fixed_cost()) high = launches_of(passes.high, 1).front();
+  // The memory-demand probe: the run of the most passes again as two copies side by side.
+  std::vector<exec::TaskLaunch> pair;
+  if (probes(point)) pair = launches_of(high ? passes.high : passes.low, 2);
   Measurement measurement;
   unsigned unresolved = 0;  // timed repetitions whose cost per pass is the floor below
   for (unsigned rep = 0; rep < warmup_ + reps_; ++rep) {
     const double low_s = time_run(low, point);
     measurement.overhead_free_s += low_s;
-    if (!high) {
-      if (rep >= warmup_) measurement.times_s.push_back(low_s / passes.low);
-      continue;
+    double per_pass_s = low_s / passes.low;
+    double alone_s = low_s;  // the run the probe pairs
+    if (high) {
+      // The two runs back to back, so that both see the machine in the same state: the passes between them cost
+      // the difference, and what is left of the short run is what any run pays.
+      alone_s = time_run(*high, point);
+      measurement.overhead_free_s += alone_s;
+      const PassSplit split = split_by_passes(low_s, alone_s, passes);
+      if (rep >= warmup_) {
+        if (!split.resolved) ++unresolved;
+        measurement.fixed_s.push_back(split.fixed_s);
+      }
+      per_pass_s = split.per_pass_s;
     }
-    // The two runs back to back, so that both see the machine in the same state: the passes between them cost
-    // the difference, and what is left of the short run is what any run pays.
-    const double high_s = time_run(*high, point);
-    measurement.overhead_free_s += high_s;
     if (rep < warmup_) continue;
-    const PassSplit split = split_by_passes(low_s, high_s, passes);
-    if (!split.resolved) ++unresolved;
-    measurement.times_s.push_back(split.per_pass_s);
-    measurement.fixed_s.push_back(split.fixed_s);
+    measurement.times_s.push_back(per_pass_s);
+    if (pair.empty()) continue;
+    // Right after the same run alone, so both see the machine in one state; in time_s's unit, so that paired_s /
+    // time_s is how much a whole run slowed beside a copy of itself.
+    const SideBySide ran = run_side_by_side(pair, std::nullopt, warm_up_ ? pair.size() * point.footprint_bytes : 0);
+    if (!ran.failure.empty()) {
+      throw RuntimeFailure(fmt::format("{} footprint_bytes={} cores={} chunks={}: the memory-demand probe (two "
+                                       "copies side by side) failed: {}",
+                                       point.kernel, point.footprint_bytes, point.cores, point.chunks, ran.failure));
+    }
+    for (const double seconds : ran.seconds) {
+      measurement.paired_s.push_back(per_pass_s * seconds / alone_s);
+      measurement.overhead_free_s += seconds / 2.0;
+    }
   }
   // Said, not hidden: the floor is no measurement, and a task of other passes would be predicted from it.
   if (unresolved > 0) {
@@ -120,8 +147,18 @@ nlohmann::json ProcessMeasurer::describe() const {
                             {"passes", passes_.describe()},
                             {"tier_backend", tier_.backend},
                             {"emulated", tier_.emulated()},
-                            {"stream_bench", stream_bench_.string()}};
+                            {"stream_bench", stream_bench_.string()},
+                            {"memory_warm_up", warm_up_ ? "before each run, its footprint touched and freed (the host "
+                                                          "takes free memory back)"
+                                                        : "none (the host does not take free memory back)"}};
   if (tier_.emulated()) context["emulation_ratio"] = tier_.emulation_ratio;
+  if (pair_cores_ > 0) {
+    context["memory_demand_probe"] =
+        fmt::format("paired_s: at {} core(s) and no fast chunks, each repetition's run of the most passes again as two "
+                    "copies side by side on cores of their own, right after it ran alone; in time_s's unit: time_s x "
+                    "(each copy's time / the run's time alone), the median over copies and repetitions",
+                    pair_cores_);
+  }
   return context;
 }
 
@@ -133,7 +170,8 @@ std::unique_ptr<PointMeasurer> make_process_measurer(const MeasurerOptions& opti
       exec::make_tier_setup(platform.tier_backend, platform.emulation_ratio, platform.chunk_bytes());
   exec::start_tree_watchdog();  // its fork is not part of the first point's time
   return std::make_unique<ProcessMeasurer>(platform, std::move(tier), exec::default_stream_bench_path(),
-                                           TaskPasses(options.passes), options.reps, options.warmup);
+                                           TaskPasses(options.passes), options.reps, options.warmup,
+                                           platform.cores / 2);
 }
 
 }  // namespace cosched::profiler

@@ -1,5 +1,6 @@
 #include "cosched/platform/host_memory.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstddef>
 #include <fstream>
@@ -61,6 +62,11 @@ double touch_and_release(std::uint64_t bytes) {
     for (std::size_t offset = 0; offset < mapping.bytes(); offset += kPageBytes) pages[offset] = 1;
   }
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+}
+
+WarmedMemory warm_up_memory(std::uint64_t bytes) {
+  if (const auto available = available_memory_bytes()) bytes = std::min(bytes, *available / 2);
+  return {bytes, touch_and_release(bytes)};
 }
 
 }  // namespace cosched::platform

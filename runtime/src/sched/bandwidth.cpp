@@ -163,14 +163,12 @@ PairedDemand paired_demand(const BandwidthModel& model, std::size_t pool, double
     const double rate = progress_rates(model, pair).front();
     return rate > 0.0 ? 1.0 / rate : std::numeric_limits<double>::infinity();
   };
-  const double most = model.pools[pool].capacity(cores);
+  // Up to what both copies' cores draw together: a copy may move more than the curve gives its cores alone (the
+  // curve is one kernel's, or the median over kernels, at one footprint; a task that streams otherwise, or whose
+  // data the cache partly serves, draws otherwise), and beyond that the pair only shares the pool in halves.
+  const double most = std::max(model.pools[pool].capacity(2.0 * cores), model.pools[pool].capacity(cores));
   PairedDemand found;
-  found.model_max_slowdown = pair_slowdown(most);
-  constexpr double kSlowerAtAll = 1e-9;  // relative: a pair the model slows by less never slows
-  if (found.model_max_slowdown <= 1.0 + kSlowerAtAll) {
-    found.resolved = false;
-    return found;
-  }
+  found.model_max_slowdown = pair_slowdown(most);  // 2: each copy gets half of what it would move alone
   if (!(slowdown > 1.0)) return found;  // no slowdown measured: nothing moved that the pool had to share
   if (slowdown >= found.model_max_slowdown) {
     found.average_bytes_per_s = most;

@@ -43,14 +43,9 @@ class CommandMeasurer final : public PointMeasurer {
   // One run: its time, or why it has none (status and message) in `failure`.
   double run_once(const CommandProfileSpec& command, const exec::TaskLaunch& launch,
                   const ProfilePoint& point, Measurement& failure);
-  // The launches of `copies` copies of `task` at `point`, each bound to cores of its own (allocated together, so
-  // they differ); the command's stderr goes to stderr_path_.
-  std::vector<exec::TaskLaunch> launches_on_own_cores(const config::WorkloadTask& task, const ProfilePoint& point,
-                                                      std::size_t copies);
-  // Two copies at once, each on its own cores: each copy's seconds, fork to exit, added to `paired`; or why the
-  // pair has no time ("" when it has).
-  std::string run_pair(const CommandProfileSpec& command, const config::WorkloadTask& task,
-                       const ProfilePoint& point, std::vector<double>& paired);
+  // launches_on_own_cores (process/side_by_side.hpp), the command's stderr going to stderr_path_.
+  std::vector<exec::TaskLaunch> launches_with_stderr(const config::WorkloadTask& task, const ProfilePoint& point,
+                                                     std::size_t copies);
   [[nodiscard]] std::string last_stderr_line() const;
 
   std::vector<CommandProfileSpec> commands_;
@@ -58,6 +53,7 @@ class CommandMeasurer final : public PointMeasurer {
   unsigned reps_;
   unsigned warmup_;
   unsigned pair_cores_;
+  bool warm_up_;  // the host takes free memory back: a pair's footprints are touched and freed before it runs
   std::shared_ptr<platform::CoreAllocator> cores_;
   std::filesystem::path stderr_path_;
   nlohmann::json applied_ = nlohmann::json::object();  // chunks -> the placement it got  // the last run's stderr, for the message of a failed run

@@ -65,9 +65,10 @@ struct ProfileSet {
 // every kernel's profile has its fixed cost.
 [[nodiscard]] std::string fixed_cost_note(const config::Workload& workload, const ProfileSet& profiles);
 
-// One line per probed command of an instance build_instance made (its attribute "command_traffic"): what its
-// memory-demand probe measured and what the instance takes it to move, or why it has no traffic.
-[[nodiscard]] std::vector<std::string> command_traffic_lines(const sched::Instance& instance);
+// One line per command and per probed STREAM task kind of an instance build_instance made (its attributes
+// "command_traffic" and "stream_traffic"): what its memory-demand probe measured and what the instance takes it to
+// move (for a STREAM task, also the share of the bytes it counts), or why a command has no traffic.
+[[nodiscard]] std::vector<std::string> probed_traffic_lines(const sched::Instance& instance);
 
 // A task's bytes per pool at every allocation (index p_cores * (P2 + 1) + p_chunks): all its passes and the
 // set-up of its process (stream_setup_traffic).

@@ -4,6 +4,9 @@
 // share. Its times are what a prediction of a launch needs; what they cannot see is a co-runner's contention.
 // Times are reported per kernel pass (the profile convention: the instance multiplies them by the passes); with two
 // pass counts each point is timed at both and the row also carries the run's fixed cost (ProfileRow::fixed_s).
+// With a memory-demand probe (issue 23, as the command measurer's of issue 24), the point of `pair_cores` cores and
+// no fast chunks also runs as two copies side by side (ProfileRow::paired_s): how much the pair slowed says how
+// much of the bytes the kernel counts reach memory (a cache may serve some), which sched::paired_demand reads.
 // Registered as measurer "process" (`cosched profile --measurer process --passes N`); the demo makes its own with
 // the passes of each of its tasks.
 #include <cstdint>
@@ -38,9 +41,10 @@ class TaskPasses {
 
 class ProcessMeasurer final : public PointMeasurer {
  public:
-  // `reps` launches are timed after `warmup` untimed ones.
+  // `reps` launches are timed after `warmup` untimed ones. pair_cores: the cores each copy of the memory-demand
+  // probe gets (0: no probe; it needs 2 x pair_cores cores).
   ProcessMeasurer(config::PlatformConfig platform, exec::TierSetup tier, std::filesystem::path stream_bench,
-                  TaskPasses passes, unsigned reps, unsigned warmup);
+                  TaskPasses passes, unsigned reps, unsigned warmup, unsigned pair_cores = 0);
 
   [[nodiscard]] std::string_view name() const override { return "process"; }
   void check_kernel(const std::string& kernel) const override;
@@ -54,11 +58,18 @@ class ProcessMeasurer final : public PointMeasurer {
   TaskPasses passes_;
   unsigned reps_;
   unsigned warmup_;
+  unsigned pair_cores_;
+  // Where the host takes free memory back, each run's footprint (a pair's both) is touched and freed just before it
+  // (platform::warm_up_memory), as the launcher does before a batch: a run after a smaller one would otherwise fault
+  // the rest back in through the host (docs/fidelity.md, "Memory the hypervisor took back").
+  bool warm_up_;
   std::shared_ptr<platform::CoreAllocator> cores_;
 
   // Seconds of one run of `launch`: fork to reap. Throws RuntimeFailure naming the point when it fails.
   [[nodiscard]] double time_run(const exec::TaskLaunch& launch, const ProfilePoint& point) const;
-  [[nodiscard]] exec::TaskLaunch launch_of(const ProfilePoint& point, unsigned passes);
+  [[nodiscard]] static config::WorkloadTask task_of(const ProfilePoint& point, unsigned passes);
+  // Whether `point` is the probe's: pair_cores cores, no fast chunks, and room for two copies.
+  [[nodiscard]] bool probes(const ProfilePoint& point) const;
 };
 
 }  // namespace cosched::profiler

@@ -38,9 +38,11 @@ struct ProfileRow {
   // counts (the process measurer's `passes = [low, high]`); unset otherwise: time_s then holds it spread over the
   // passes that were profiled.
   std::optional<double> fixed_s{};
-  // A command's memory-demand probe (issue 24): the seconds of one run while a copy of it ran beside it, at the same
-  // cores and chunks on cores of its own (median over both copies' runs); unset where not probed. How much the
-  // pair slowed down is what tells how much memory traffic the command moves (sched::paired_demand).
+  // The memory-demand probe (issue 24 for commands, issue 23 for STREAM tasks): the time of one run while a copy of
+  // it ran beside it, at the same cores and chunks on cores of its own (median over both copies' runs), in time_s's
+  // unit — a command's whole run; a STREAM task's time_s x (its paired run / the same run alone) — so that
+  // paired_s / time_s is how much the pair slowed; unset where not probed. That slowdown is what tells how much
+  // memory traffic the task moves (sched::paired_demand).
   std::optional<double> paired_s{};
   [[nodiscard]] bool ok() const { return status == kStatusOk; }
   // Seconds of one run of `passes` passes at this point: fixed_s + passes x time_s, each pass's time scaled by

@@ -87,8 +87,9 @@ struct CacheEntry {
   PassCounts passes{};               // STREAM tasks: the pass counts each point was timed at
   unsigned reps = 0;
   double chunk_bytes = 0.0;          // the fast chunk the rows' chunk counts are of (> 0)
-  // Commands: the cores each copy of the memory-demand probe had (0: too few cores for one; whether it measured is
-  // its row's paired_s); unset in an entry from before the probe, which a node of 2 cores or more finds stale.
+  // The cores each copy of the memory-demand probe had (0: too few cores for one; whether it measured is its row's
+  // paired_s); unset in an entry from before the probe (commands' of issue 24, STREAM tasks' of issue 23), which a
+  // node of 2 cores or more finds stale.
   std::optional<unsigned> probe_cores;
   std::vector<ProfileRow> rows;      // kernel row_kernel("cached"), footprint the task's; every one "ok"
   [[nodiscard]] unsigned max_cores() const;  // the largest core count of its rows

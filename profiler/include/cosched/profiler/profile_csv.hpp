@@ -3,8 +3,8 @@
 //   kernel,footprint_bytes,cores,chunks,time_s,time_min_s,time_max_s,reps,gbs,status,fixed_s,paired_s
 // status is "ok", or why a point has no time (a command that failed: "exit-3", "timeout", ...); such a row leaves
 // time_s, time_min_s, time_max_s and gbs empty and has reps 0, so no reader can take it for a time. fixed_s is the
-// seconds a run pays whatever its passes, empty when the point was not timed at two pass counts. paired_s is a
-// command's time with a copy of itself beside it (its memory-demand probe, ProfileRow::paired_s), empty elsewhere.
+// seconds a run pays whatever its passes, empty when the point was not timed at two pass counts. paired_s is the
+// time (in time_s's unit) with a copy beside it (the memory-demand probe, ProfileRow::paired_s), empty elsewhere.
 // Files written before the status, fixed_s or paired_s column (the header without them) are still read, every row
 // "ok", without a fixed cost or a pairing; resuming one rewrites it with the columns.
 // pandas reads it as is (pd.read_csv). Rows are written and flushed one at a time so an interrupted sweep leaves
@@ -39,7 +39,7 @@ void check_profile_kernel(std::string_view kernel, const std::string& where);
 // Throws InputError(where, ...) for a row no measurement can give: an unknown kernel, footprint_bytes of 0 (but
 // for a command, whose footprint is optional), cores or reps of 0, a status that is not a token, a time that is not finite and in (0, kMaxSeconds], time_min_s <= time_s <= time_max_s violated, or a
 // gbs that is not finite and >= 0, a fixed_s that is not finite and in [0, kMaxSeconds], a paired_s that is not
-// finite and in (0, kMaxSeconds] or on a row that is not a command's. A failed row (status not "ok") must have
+// finite and in (0, kMaxSeconds]. A failed row (status not "ok") must have
 // reps, times and gbs 0 and no fixed_s or paired_s.
 void check_profile_row(const ProfileRow& row, const std::string& where);
 

@@ -32,4 +32,12 @@ struct FreePageReporting {
 // 0 s. Throws ResourceError when the kernel refuses the mapping.
 [[nodiscard]] double touch_and_release(std::uint64_t bytes);
 
+// touch_and_release of `bytes`, but never more than half of what the node has available now: a warm-up must not
+// push anything out of memory for tasks larger than the node (those will say so themselves). What it touched.
+struct WarmedMemory {
+  std::uint64_t bytes = 0;
+  double seconds = 0.0;
+};
+[[nodiscard]] WarmedMemory warm_up_memory(std::uint64_t bytes);
+
 }  // namespace cosched::platform

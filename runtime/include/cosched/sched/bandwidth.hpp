@@ -85,19 +85,20 @@ inline constexpr double kMinStreamingShare = 0.05;
 [[nodiscard]] FlowDemand flow_of_traffic(const BandwidthModel& model, std::span<const double> traffic_bytes,
                                          double seconds, double cores);
 
-// What a task whose traffic is not known — a user's command — moves from one pool, read off how much two copies of
-// it slowed each other (issue 24): both copies run side by side at the same allocation, each on `cores` cores of
-// its own, and take `slowdown` times as long as one alone. Two flows of flow_of_task at an average of a bytes/s
-// each: the larger a, the larger their streaming share at the same demand, so the more the fluid model slows the
-// pair; the answer is the a in [0, capacity(cores)] at which the model slows the pair by `slowdown` (bisection on
-// progress_rates, so prediction and probe use one rule). A pool that serves two such copies in full
-// (capacity(2 x cores) >= 2 x capacity(cores)) never slows them: any a fits, and the answer is 0 (`resolved`
-// false). A measured slowdown beyond what a task streaming all the time gives: capacity(cores) (`beyond_model`).
+// What a task whose traffic is not known — a user's command, or a STREAM task whose counted bytes the cache may
+// partly serve — moves from one pool, read off how much two copies of it slowed each other (issues 24 and 23): both
+// copies run side by side at the same allocation, each on `cores` cores of its own, and take `slowdown` times as
+// long as one alone. Two flows of flow_of_task at an average of a bytes/s each: the larger a, the more the fluid
+// model slows the pair (first by a larger streaming share, then, past what the curve gives their cores alone, by a
+// larger demand on the pool both share), up to twice as long once each asks for all of capacity(2 x cores); the
+// answer is the a in [0, capacity(2 x cores)] at which the model slows the pair by `slowdown` (bisection on
+// progress_rates, so prediction and probe use one rule). A copy may move more than capacity(cores): the curve is
+// one kernel's, or the median over kernels, at one footprint, and a task that streams otherwise draws otherwise. A
+// measured slowdown beyond the model's most (2): capacity(2 x cores) (`beyond_model`).
 struct PairedDemand {
   double average_bytes_per_s = 0.0;
-  bool resolved = true;        // the model's pair slows down for some average: the slowdown says which
-  bool beyond_model = false;   // slowed more than the model slows two copies that stream all the time
-  double model_max_slowdown = 1.0;  // the model's slowdown of the pair at capacity(cores)
+  bool beyond_model = false;        // slowed more than the model slows two copies that each ask for the whole pool
+  double model_max_slowdown = 1.0;  // the model's slowdown of the pair at capacity(2 x cores)
 };
 [[nodiscard]] PairedDemand paired_demand(const BandwidthModel& model, std::size_t pool, double cores,
                                          double slowdown);
