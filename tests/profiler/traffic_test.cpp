@@ -247,6 +247,13 @@ config::Workload solver_batch(std::initializer_list<const char*> ids) {
   return workload;
 }
 
+// How much the instance's contention model slows its first two tasks side by side, 1 core each and no fast chunk.
+double one_core_pair_slowdown(const sched::Instance& instance) {
+  const std::vector<int> one_core{1, 0};
+  const std::vector<sched::FlowDemand> pair{instance.demand(0, one_core), instance.demand(1, one_core)};
+  return 1.0 / sched::progress_rates(instance.bandwidth(), pair)[0];
+}
+
 // An emulated node's one DRAM pool: 20 GB/s to one core, 30 GB/s to two.
 NodeBandwidth one_dram_pool() {
   config::NodeModel node;
@@ -278,9 +285,7 @@ TEST(ProbedTraffic, TheProbesSlowdownReadWithTheModelGivesTheBytesOfARun) {
   EXPECT_NEAR(found.at("slowdown").get<double>(), 1.2, 1e-12);
   EXPECT_NEAR(found.at("average_gbs").get<double>(), 12.0, 1e-6);
   // The forward model gives the pair's slowdown back: two copies at 1 core each, from the instance.
-  const std::vector<int> one_core{1, 0};
-  const std::vector<sched::FlowDemand> pair{instance.demand(0, one_core), instance.demand(1, one_core)};
-  EXPECT_NEAR(1.0 / sched::progress_rates(instance.bandwidth(), pair)[0], 1.2, 1e-6);
+  EXPECT_NEAR(one_core_pair_slowdown(instance), 1.2, 1e-6);
   const std::vector<std::string> lines = probed_traffic_lines(instance);
   ASSERT_EQ(lines.size(), 1U);
   EXPECT_NE(lines[0].find("solver: two copies side by side (1 core each) took 1.20 x as long"), std::string::npos)
@@ -311,10 +316,7 @@ TEST(ProbedTraffic, AStreamTasksProbeScalesTheBytesItCountsWhereItsMemoryIsAllSl
       instance.attributes().at("stream_traffic").at("triad 120 MiB, 3 passes");
   EXPECT_NEAR(found.at("share_of_counted").get<double>(), share, 1e-9);
   EXPECT_NEAR(found.at("slowdown").get<double>(), 1.2, 1e-12);
-  // The forward model gives the pair's slowdown back.
-  const std::vector<int> one_core{1, 0};
-  const std::vector<sched::FlowDemand> pair{instance.demand(0, one_core), instance.demand(1, one_core)};
-  EXPECT_NEAR(1.0 / sched::progress_rates(instance.bandwidth(), pair)[0], 1.2, 1e-6);
+  EXPECT_NEAR(one_core_pair_slowdown(instance), 1.2, 1e-6);  // the forward model gives the pair's slowdown back
   const std::vector<std::string> lines = probed_traffic_lines(instance);
   ASSERT_EQ(lines.size(), 1U);
   EXPECT_NE(lines[0].find("took 1.20 x as long as one alone: it moves 1.80 GB a run, 84 % of the 2.14 GB it counts"),
