@@ -143,9 +143,9 @@ NodeBandwidth node_bandwidth(const config::NodeModel& node) {
   for (std::size_t q = 0; q < node.pools.size(); ++q) {
     if (node.pools[q].holds_tier(config::kFastTier)) bandwidth.fast_pool = q;
   }
-  nlohmann::json json;
-  to_json(json, node);
-  bandwidth.model.provenance = json.at("provenance");
+  nlohmann::json written;
+  to_json(written, node);
+  bandwidth.model.provenance = written.at("provenance");
   return bandwidth;
 }
 
@@ -157,18 +157,18 @@ ProbedTraffic probed_traffic(const sched::BandwidthModel& model, std::size_t slo
 }
 
 nlohmann::json ProbedTraffic::to_json(const PairedProbe& probe) const {
-  nlohmann::json json = {{"method", "memory-demand probe: two copies side by side, the fluid model inverted"},
-                         {"cores", probe.cores},
-                         {"alone_s", probe.alone_s},
-                         {"paired_s", probe.paired_s},
-                         {"slowdown", probe.paired_s / probe.alone_s},
-                         {"model_max_slowdown", demand.model_max_slowdown}};
-  json["bytes_per_run"] = bytes;
-  json["average_gbs"] = demand.average_bytes_per_s / 1e9;
+  nlohmann::json found = {{"method", "memory-demand probe: two copies side by side, the fluid model inverted"},
+                          {"cores", probe.cores},
+                          {"alone_s", probe.alone_s},
+                          {"paired_s", probe.paired_s},
+                          {"slowdown", probe.paired_s / probe.alone_s},
+                          {"model_max_slowdown", demand.model_max_slowdown}};
+  found["bytes_per_run"] = bytes;
+  found["average_gbs"] = demand.average_bytes_per_s / 1e9;
   if (demand.beyond_model) {
-    json["why"] = "slowed more than two copies that each ask for the whole pool: taken as asking for the whole pool";
+    found["why"] = "slowed more than two copies that each ask for the whole pool: taken as asking for the whole pool";
   }
-  return json;
+  return found;
 }
 
 sched::TrafficTable probed_stream_traffic(sched::TrafficTable counted, const ProbedTraffic& probed,
