@@ -157,10 +157,7 @@ Measurement CommandMeasurer::measure(const ProfilePoint& point) {
     measurement.overhead_free_s += seconds;
     if (rep >= warmup_) measurement.times_s.push_back(seconds);
   }
-  if (pair_cores_ == 0 || point.cores != pair_cores_ || point.chunks != 0 ||
-      cores_->free_count() < 2 * std::size_t{point.cores}) {
-    return measurement;
-  }
+  if (!is_probe_point(point, pair_cores_, *cores_)) return measurement;
   const std::vector<exec::TaskLaunch> pair = launches_with_stderr(task, point, 2);
   for (unsigned rep = 0; rep < reps_; ++rep) {
     const SideBySide ran =

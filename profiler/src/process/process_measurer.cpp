@@ -64,11 +64,6 @@ config::WorkloadTask ProcessMeasurer::task_of(const ProfilePoint& point, unsigne
   return task;
 }
 
-bool ProcessMeasurer::probes(const ProfilePoint& point) const {
-  return pair_cores_ > 0 && point.cores == pair_cores_ && point.chunks == 0 &&
-         cores_->free_count() >= 2 * std::size_t{point.cores};
-}
-
 double ProcessMeasurer::time_run(const exec::TaskLaunch& launch, const ProfilePoint& point) const {
   if (warm_up_) (void)platform::warm_up_memory(point.footprint_bytes);
   const auto begin = std::chrono::steady_clock::now();
@@ -93,9 +88,10 @@ Measurement ProcessMeasurer::measure(const ProfilePoint& point) {
   if (passes.separates_fixed_cost()) high = launches_of(passes.high, 1).front();
   // The memory-demand probe: the run of the most passes again as two copies side by side.
   std::vector<exec::TaskLaunch> pair;
-  if (probes(point)) pair = launches_of(high ? passes.high : passes.low, 2);
+  if (is_probe_point(point, pair_cores_, *cores_)) pair = launches_of(high ? passes.high : passes.low, 2);
   Measurement measurement;
   unsigned unresolved = 0;  // timed repetitions whose cost per pass is the floor below
+  std::string probe_failure;
   for (unsigned rep = 0; rep < warmup_ + reps_; ++rep) {
     const double low_s = time_run(low, point);
     measurement.overhead_free_s += low_s;
@@ -119,10 +115,13 @@ Measurement ProcessMeasurer::measure(const ProfilePoint& point) {
     // Right after the same run alone, so both see the machine in one state; in time_s's unit, so that paired_s /
     // time_s is how much a whole run slowed beside a copy of itself.
     const SideBySide ran = run_side_by_side(pair, std::nullopt, warm_up_ ? pair.size() * point.footprint_bytes : 0);
-    if (!ran.failure.empty()) {
-      throw RuntimeFailure(fmt::format("{} footprint_bytes={} cores={} chunks={}: the memory-demand probe (two "
-                                       "copies side by side) failed: {}",
-                                       point.kernel, point.footprint_bytes, point.cores, point.chunks, ran.failure));
+    if (!ran.failure.empty()) {  // as for a command: the point keeps its own time, and says the probe failed
+      measurement.paired_s.clear();
+      probe_failure = fmt::format("{} footprint_bytes={} cores={} chunks={}: the memory-demand probe (two copies side "
+                                  "by side) failed: {}; the instance counts its bytes as they are",
+                                  point.kernel, point.footprint_bytes, point.cores, point.chunks, ran.failure);
+      pair.clear();
+      continue;
     }
     for (const double seconds : ran.seconds) {
       measurement.paired_s.push_back(per_pass_s * seconds / alone_s);
@@ -136,6 +135,9 @@ Measurement ProcessMeasurer::measure(const ProfilePoint& point) {
         "{}-pass run (the start-up varies more than those passes cost), so its cost per pass is a floor, not a "
         "measurement; more passes between the two counts or more repetitions resolve it",
         point.kernel, point.footprint_bytes, point.cores, point.chunks, unresolved, reps_, passes.high, passes.low);
+  }
+  if (!probe_failure.empty()) {
+    measurement.note = measurement.note.empty() ? probe_failure : measurement.note + "; " + probe_failure;
   }
   return measurement;
 }

@@ -37,6 +37,11 @@ std::vector<exec::TaskLaunch> launches_on_own_cores(platform::CoreAllocator& cor
   return launches;
 }
 
+bool is_probe_point(const ProfilePoint& point, unsigned pair_cores, const platform::CoreAllocator& cores) {
+  return pair_cores > 0 && point.cores == pair_cores && point.chunks == 0 &&
+         cores.free_count() >= 2 * std::size_t{point.cores};
+}
+
 SideBySide run_side_by_side(const std::vector<exec::TaskLaunch>& launches, std::optional<double> timeout_s,
                             std::uint64_t warm_bytes) {
   (void)platform::warm_up_memory(warm_bytes);

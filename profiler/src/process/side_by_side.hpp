@@ -24,6 +24,10 @@ namespace cosched::profiler {
                                                                   const exec::TierSetup& tier,
                                                                   const std::filesystem::path& stream_bench);
 
+// Whether `point` is the memory-demand probe's: `pair_cores` cores each (0: no probe), no fast chunk, and room on
+// `cores` for two copies.
+[[nodiscard]] bool is_probe_point(const ProfilePoint& point, unsigned pair_cores, const platform::CoreAllocator& cores);
+
 // The launches run at once; `seconds` holds each one's time from its fork to its reap when all ended well, else
 // `failure` says why (a copy that could not start, ended badly, or outlived `timeout_s`: the others are killed).
 // `warm_bytes` (0: none) is touched and freed just before (platform::warm_up_memory): where the host takes free

@@ -68,8 +68,6 @@ class ProcessMeasurer final : public PointMeasurer {
   // Seconds of one run of `launch`: fork to reap. Throws RuntimeFailure naming the point when it fails.
   [[nodiscard]] double time_run(const exec::TaskLaunch& launch, const ProfilePoint& point) const;
   [[nodiscard]] static config::WorkloadTask task_of(const ProfilePoint& point, unsigned passes);
-  // Whether `point` is the probe's: pair_cores cores, no fast chunks, and room for two copies.
-  [[nodiscard]] bool probes(const ProfilePoint& point) const;
 };
 
 }  // namespace cosched::profiler
