@@ -104,7 +104,11 @@ ProbeRows probe_rows(const ProfileSet& profiles, const std::string& kernel, std:
     found.varies_chunks = found.varies_chunks || row.point.chunks > 0;
     if (!row.paired_s) continue;
     const double alone_s = row.run_time(passes);
-    found.probe = PairedProbe{row.point.cores, alone_s, alone_s * *row.paired_s / row.time_s};
+    const auto as_run = [&](const std::optional<double>& paired) {
+      return paired ? std::optional(alone_s * *paired / row.time_s) : std::nullopt;
+    };
+    found.probe = PairedProbe{row.point.cores, alone_s, alone_s * *row.paired_s / row.time_s,
+                              as_run(row.paired_min_s), as_run(row.paired_max_s)};
   }
   return found;
 }
@@ -198,9 +202,16 @@ std::vector<std::string> probed_traffic_lines(const sched::Instance& instance) {
         continue;
       }
       const auto cores = traffic.at("cores").get<unsigned>();
+      const std::string spread = traffic.contains("slowdown_min")
+                                     ? fmt::format(" ({:.2f}-{:.2f}, fitting {:.1f}-{:.1f} GB/s)",
+                                                   traffic.at("slowdown_min").get<double>(),
+                                                   traffic.at("slowdown_max").get<double>(),
+                                                   traffic.at("fits_gbs").at(0).get<double>(),
+                                                   traffic.at("fits_gbs").at(1).get<double>())
+                                     : std::string();
       const std::string measured =
-          fmt::format("{}: two copies side by side ({} core{} each) took {:.2f} x as long as one alone", name, cores,
-                      cores == 1 ? "" : "s", traffic.at("slowdown").get<double>());
+          fmt::format("{}: two copies side by side ({} core{} each) took {:.2f} x as long as one alone{}", name,
+                      cores, cores == 1 ? "" : "s", traffic.at("slowdown").get<double>(), spread);
       const auto bytes = traffic.at("bytes_per_run").get<double>();
       if (bytes == 0.0) {
         lines.push_back(fmt::format("{}: no slowdown, so no traffic the pool has to share", measured));

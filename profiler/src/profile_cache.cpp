@@ -77,6 +77,8 @@ json row_json(const ProfileRow& row) {
                 {"gbs", row.gbs}};
   if (row.fixed_s) entry["fixed_s"] = *row.fixed_s;
   if (row.paired_s) entry["paired_s"] = *row.paired_s;
+  if (row.paired_min_s) entry["paired_min_s"] = *row.paired_min_s;
+  if (row.paired_max_s) entry["paired_max_s"] = *row.paired_max_s;
   return entry;
 }
 
@@ -93,6 +95,8 @@ ProfileRow row_from(const JsonFields& fields, const CachedTask& task) {
   row.gbs = fields.number("gbs", non_negative_up_to(1e15), 0.0);
   row.fixed_s = fields.optional_seconds("fixed_s");
   row.paired_s = fields.optional_seconds("paired_s");
+  row.paired_min_s = fields.optional_seconds("paired_min_s");
+  row.paired_max_s = fields.optional_seconds("paired_max_s");
   check_profile_row(row, fields.where());
   return row;
 }

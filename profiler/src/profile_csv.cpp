@@ -50,13 +50,15 @@ double parse_time_field(std::string_view text, bool failed, const std::string& w
   return parse_field<double>(text, where, column);
 }
 
-// The columns a file has: its header says which of the optional trailing ones (status, fixed_s, paired_s) it was
-// written with; each came after the one before, so a file has the first `optional` of them.
+// The columns a file has: its header says which of the optional trailing ones (status, fixed_s, paired_s, then
+// paired_min_s and paired_max_s) it was written with; each came after the one before, so a file has the first
+// `optional` of them.
 struct CsvColumns {
-  std::size_t optional = 3;
+  std::size_t optional = 5;
   [[nodiscard]] bool status() const { return optional >= 1; }
   [[nodiscard]] bool fixed() const { return optional >= 2; }
   [[nodiscard]] bool paired() const { return optional >= 3; }
+  [[nodiscard]] bool paired_range() const { return optional >= 5; }
   [[nodiscard]] std::size_t count() const { return 9 + optional; }
 };
 
@@ -81,6 +83,12 @@ ProfileRow parse_row(std::string_view line, CsvColumns columns, const std::strin
   row.gbs = parse_time_field(fields[8], failed, where, "gbs");
   if (columns.fixed() && !fields[10].empty()) row.fixed_s = parse_field<double>(fields[10], where, "fixed_s");
   if (columns.paired() && !fields[11].empty()) row.paired_s = parse_field<double>(fields[11], where, "paired_s");
+  if (columns.paired_range() && !fields[12].empty()) {
+    row.paired_min_s = parse_field<double>(fields[12], where, "paired_min_s");
+  }
+  if (columns.paired_range() && !fields[13].empty()) {
+    row.paired_max_s = parse_field<double>(fields[13], where, "paired_max_s");
+  }
   check_profile_row(row, where);
   return row;
 }
@@ -117,7 +125,7 @@ void check_profile_row(const ProfileRow& row, const std::string& where) {
   }
   if (!row.ok()) {
     if (row.reps != 0 || row.time_s != 0.0 || row.time_min_s != 0.0 || row.time_max_s != 0.0 || row.gbs != 0.0 ||
-        row.fixed_s || row.paired_s) {
+        row.fixed_s || row.paired_s || row.paired_min_s || row.paired_max_s) {
       throw InputError(where, fmt::format("a row with status '{}' has no time and reps 0", row.status));
     }
     return;
@@ -134,20 +142,31 @@ void check_profile_row(const ProfileRow& row, const std::string& where) {
   (void)checked_number(row.gbs, non_negative_up_to(1e15), where, "gbs");  // 1 PB/s: beyond any memory
   if (row.fixed_s) (void)checked_number(*row.fixed_s, non_negative_up_to(kMaxSeconds), where, "fixed_s");
   if (row.paired_s) (void)checked_number(*row.paired_s, seconds, where, "paired_s");
+  if (!row.paired_min_s && !row.paired_max_s) return;
+  if (!row.paired_s || !row.paired_min_s || !row.paired_max_s) {
+    throw InputError(where, "paired_min_s and paired_max_s go together, with paired_s");
+  }
+  (void)checked_number(*row.paired_min_s, seconds, where, "paired_min_s");
+  (void)checked_number(*row.paired_max_s, seconds, where, "paired_max_s");
+  if (!(*row.paired_min_s <= *row.paired_s && *row.paired_s <= *row.paired_max_s)) {
+    throw InputError(where, fmt::format("paired_min_s <= paired_s <= paired_max_s must hold, got {}, {}, {}",
+                                        *row.paired_min_s, *row.paired_s, *row.paired_max_s));
+  }
 }
 
 std::string format_profile_row(const ProfileRow& row) {
   if (!row.ok()) {  // never a time: the time columns stay empty
-    return fmt::format("{},{},{},{},,,,0,,{},,", row.point.kernel, row.point.footprint_bytes, row.point.cores,
+    return fmt::format("{},{},{},{},,,,0,,{},,,,", row.point.kernel, row.point.footprint_bytes, row.point.cores,
                        row.point.chunks, row.status);
   }
   // "{}" prints the shortest representation that reads back to the same double: the round trip is exact.
   const auto optional = [](const std::optional<double>& value) {
     return value ? fmt::format("{}", *value) : std::string();
   };
-  return fmt::format("{},{},{},{},{},{},{},{},{},{},{},{}", row.point.kernel, row.point.footprint_bytes,
+  return fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{}", row.point.kernel, row.point.footprint_bytes,
                      row.point.cores, row.point.chunks, row.time_s, row.time_min_s, row.time_max_s, row.reps, row.gbs,
-                     row.status, optional(row.fixed_s), optional(row.paired_s));
+                     row.status, optional(row.fixed_s), optional(row.paired_s), optional(row.paired_min_s),
+                     optional(row.paired_max_s));
 }
 
 ProfileCsvContents read_profile_csv(const std::filesystem::path& path) {
@@ -170,7 +189,9 @@ ProfileCsvContents read_profile_csv(const std::filesystem::path& path) {
     std::string_view line(text.data() + start, newline - start);
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     if (line_number == 1) {
-      if (line == kProfileCsvHeaderWithoutPaired) {
+      if (line == kProfileCsvHeaderWithoutPairedRange) {
+        columns.optional = 3;
+      } else if (line == kProfileCsvHeaderWithoutPaired) {
         columns.optional = 2;
       } else if (line == kProfileCsvHeaderWithoutFixed) {
         columns.optional = 1;
@@ -182,6 +203,7 @@ ProfileCsvContents read_profile_csv(const std::filesystem::path& path) {
       contents.has_status_column = columns.status();
       contents.has_fixed_column = columns.fixed();
       contents.has_paired_column = columns.paired();
+      contents.has_paired_range_column = columns.paired_range();
     } else if (!line.empty()) {
       ProfileRow row = parse_row(line, columns, where);
       if (const auto [it, inserted] = line_of.emplace(row.point, line_number); !inserted) {
@@ -208,9 +230,9 @@ ProfileCsvWriter::ProfileCsvWriter(const std::filesystem::path& path, Mode mode)
     existing_ = std::move(contents.rows);
     dropped_tail_ = contents.truncated_tail;
     if (dropped_tail_) std::filesystem::resize_file(path, contents.complete_bytes);
-    if (!contents.has_paired_column) {
-      // Written before the status, fixed_s or paired_s column: rewrite it whole with the columns, so the rows
-      // appended match.
+    if (!contents.has_paired_range_column) {
+      // Written before the status, fixed_s, paired_s or paired range columns: rewrite it whole with the columns, so
+      // the rows appended match.
       std::string text = std::string(kProfileCsvHeader) + "\n";
       for (const auto& row : existing_) text += format_profile_row(row) + "\n";
       write_text_file(path, text, Overwrite::replace, "profile CSV");

@@ -25,7 +25,12 @@ ProfileRow make_row(const ProfilePoint& point, const Measurement& measurement) {
   row.reps = static_cast<unsigned>(measurement.times_s.size());
   row.gbs = static_cast<double>(point.footprint_bytes) / summary.median / 1e9;
   if (!measurement.fixed_s.empty()) row.fixed_s = median(measurement.fixed_s);
-  if (!measurement.paired_s.empty()) row.paired_s = median(measurement.paired_s);
+  if (!measurement.paired_slowdowns.empty()) {
+    const SampleSummary slowdowns = summarize(measurement.paired_slowdowns);
+    row.paired_s = row.time_s * slowdowns.median;
+    row.paired_min_s = row.time_s * slowdowns.min;
+    row.paired_max_s = row.time_s * slowdowns.max;
+  }
   return row;
 }
 

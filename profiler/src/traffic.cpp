@@ -153,6 +153,10 @@ ProbedTraffic probed_traffic(const sched::BandwidthModel& model, std::size_t slo
   ProbedTraffic traffic;
   traffic.demand = sched::paired_demand(model, slow_pool, probe.cores, probe.paired_s / probe.alone_s);
   traffic.bytes = traffic.demand.average_bytes_per_s * probe.alone_s;
+  if (probe.paired_min_s && probe.paired_max_s) {
+    traffic.fits = sched::paired_demand_range(model, slow_pool, probe.cores, *probe.paired_min_s / probe.alone_s,
+                                              *probe.paired_max_s / probe.alone_s);
+  }
   return traffic;
 }
 
@@ -163,6 +167,11 @@ nlohmann::json ProbedTraffic::to_json(const PairedProbe& probe) const {
                           {"paired_s", probe.paired_s},
                           {"slowdown", probe.paired_s / probe.alone_s},
                           {"model_max_slowdown", demand.model_max_slowdown}};
+  if (fits) {
+    found["slowdown_min"] = *probe.paired_min_s / probe.alone_s;
+    found["slowdown_max"] = *probe.paired_max_s / probe.alone_s;
+    found["fits_gbs"] = {fits->lowest_bytes_per_s / 1e9, fits->highest_bytes_per_s / 1e9};
+  }
   found["bytes_per_run"] = bytes;
   found["average_gbs"] = demand.average_bytes_per_s / 1e9;
   if (demand.beyond_model) {

@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -169,19 +170,24 @@ TEST_F(ProcessCli, AProfiledCommandLeavesNoProcessBehind) {
       run("profile --command \"/bin/sh -c '" + token_ + " & echo \\$! >> bg.pids'\" --name bg --cores 1 --reps 3 "
           "--warmup 0 --quiet -o p.csv");
   ASSERT_EQ(profiled.exit_code, 0) << profiled.err;
-  // 3 repetitions alone, then 3 of two copies side by side (the memory-demand probe at half the node's cores,
-  // here 1 core): 9 runs, each leaving a background child that must not outlive it.
+  // 3 repetitions, each alone and then as two copies side by side (the memory-demand probe at half the node's
+  // cores, here 1 core): 9 runs, each leaving a background child that must not outlive it.
   const auto pids = pids_in(dir_ / "bg.pids");
   const bool probed = platform::Topology::this_system().cores().size() >= 2;
   EXPECT_EQ(pids.size(), probed ? 9U : 3U);
   for (const pid_t pid : pids) {
     test_support::wait_until_gone(pid, token_, "a profiled command's background child, killed with it");
   }
-  // The probe's time is the row's last column, paired_s (empty without a probe).
+  // The probe's time and spread are the row's last three columns, paired_s, paired_min_s and paired_max_s (empty
+  // without a probe).
   const std::string csv = test_support::read_text(dir_ / "p.csv");
   const std::string row = csv.substr(csv.find("\ncommand:bg,") + 1);
-  const std::string paired = row.substr(row.rfind(',') + 1, row.find('\n') - row.rfind(',') - 1);
-  EXPECT_EQ(paired.empty(), !probed) << csv;
+  std::vector<std::string> fields;
+  std::istringstream line(row.substr(0, row.find('\n')));
+  for (std::string field; std::getline(line, field, ',');) fields.push_back(field);
+  if (!row.empty() && row[row.find('\n') - 1] == ',') fields.emplace_back();  // getline drops a last empty field
+  ASSERT_EQ(fields.size(), 14U) << csv;
+  for (std::size_t column = 11; column < 14; ++column) EXPECT_EQ(fields[column].empty(), !probed) << csv;
 }
 
 TEST_F(ProcessCli, APlanThatWouldIdleLongerThanMaxWaitIsRefusedBeforeAnyWork) {

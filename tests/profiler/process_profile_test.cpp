@@ -89,8 +89,9 @@ TEST(ProcessProfile, ThePointOfHalfTheCoresAndNoFastChunkAlsoRunsAsTwoCopies) {
   const bool probed = platform::Topology::this_system().cores().size() >= 2;
   for (const ProfileRow& row : table.rows) {
     EXPECT_EQ(row.paired_s.has_value(), probed && row.point.chunks == 0) << row.point.chunks;
-    if (row.paired_s) {
+    if (row.paired_s) {  // with its spread (the reader checked paired_min_s <= paired_s <= paired_max_s)
       EXPECT_GT(*row.paired_s, 0.0);
+      EXPECT_TRUE(row.paired_min_s.has_value() && row.paired_max_s.has_value());
     }
   }
   EXPECT_EQ(read_profile_sidecar(dir / "p.csv").measurer.contains("memory_demand_probe"), probed);

@@ -99,10 +99,10 @@ TEST(ProfileCsv, FixedCostRoundTripsAndOlderFilesAreReadAndRewrittenWithTheColum
   EXPECT_DOUBLE_EQ(rows[0].run_time(10), 0.025 + 10 * 0.1);
 
   const auto bad = [&](const std::string& row) { return read_error(dir, row); };
-  EXPECT_NE(bad("triad,64,1,0,0.1,0.1,0.1,3,1,ok,-0.5,").find("fixed_s must be finite, >= 0"), std::string::npos);
-  EXPECT_NE(bad("triad,64,1,0,0.1,0.1,0.1,3,1,ok,nan,").find("fixed_s"), std::string::npos);
-  EXPECT_NE(bad("command:x,0,1,0,,,,0,,timeout,0.5,").find("has no time"), std::string::npos);
-  EXPECT_NE(bad("triad,64,1,0,0.1,0.1,0.1,3,1,ok").find("expected 12"), std::string::npos);
+  EXPECT_NE(bad("triad,64,1,0,0.1,0.1,0.1,3,1,ok,-0.5,,,").find("fixed_s must be finite, >= 0"), std::string::npos);
+  EXPECT_NE(bad("triad,64,1,0,0.1,0.1,0.1,3,1,ok,nan,,,").find("fixed_s"), std::string::npos);
+  EXPECT_NE(bad("command:x,0,1,0,,,,0,,timeout,0.5,,,").find("has no time"), std::string::npos);
+  EXPECT_NE(bad("triad,64,1,0,0.1,0.1,0.1,3,1,ok").find("expected 14"), std::string::npos);
 
   const auto [v2, resumed] =
       older_file_resumed(dir / "v2.csv", kProfileCsvHeaderWithoutFixed, "triad,64,3,0,1,1,1,1,1,ok", with);
@@ -141,10 +141,10 @@ TEST(ProfileCsv, PairedTimeRoundTripsAndOlderFilesAreRewrittenWithTheColumn) {
     writer.append(stream_row);
   }
   EXPECT_EQ(read_profile_csv(dir / "stream.csv").rows.at(0).paired_s, std::optional<double>(2.6));
-  EXPECT_NE(bad("triad,64,1,0,0.1,0.1,0.1,3,1,ok,,-0.2").find("paired_s"), std::string::npos);
-  EXPECT_NE(bad("command:x,0,1,0,0.1,0.1,0.1,3,0,ok,,0").find("paired_s"), std::string::npos);
-  EXPECT_NE(bad("command:x,0,1,0,0.1,0.1,0.1,3,0,ok,,inf").find("paired_s"), std::string::npos);
-  EXPECT_NE(bad("command:x,0,1,0,,,,0,,timeout,,0.5").find("has no time"), std::string::npos);
+  EXPECT_NE(bad("triad,64,1,0,0.1,0.1,0.1,3,1,ok,,-0.2,,").find("paired_s"), std::string::npos);
+  EXPECT_NE(bad("command:x,0,1,0,0.1,0.1,0.1,3,0,ok,,0,,").find("paired_s"), std::string::npos);
+  EXPECT_NE(bad("command:x,0,1,0,0.1,0.1,0.1,3,0,ok,,inf,,").find("paired_s"), std::string::npos);
+  EXPECT_NE(bad("command:x,0,1,0,,,,0,,timeout,,0.5,,").find("has no time"), std::string::npos);
 
   const auto [v3, resumed] =
       older_file_resumed(dir / "v3.csv", kProfileCsvHeaderWithoutPaired, "command:x,0,2,0,1,1,1,1,0,ok,", probed);
@@ -155,6 +155,46 @@ TEST(ProfileCsv, PairedTimeRoundTripsAndOlderFilesAreRewrittenWithTheColumn) {
   EXPECT_TRUE(resumed.has_paired_column);
   ASSERT_EQ(resumed.rows.size(), 2U);
   EXPECT_EQ(resumed.rows[1].paired_s, std::optional<double>(2.6));
+}
+
+// The probe's spread (issue 23): paired_min_s and paired_max_s round-trip with paired_s, go together with it and
+// around it; a file written with paired_s but not its spread is read (no spread) and rewritten with the columns.
+TEST(ProfileCsv, PairedRangeRoundTripsGoesWithPairedAndOlderFilesGetTheColumns) {
+  const auto dir = testing::scratch_dir();
+  ProfileRow probed;
+  probed.point = {"triad", 64, 1, 0};
+  probed.time_s = probed.time_min_s = probed.time_max_s = 2.0;
+  probed.reps = 2;
+  probed.paired_s = 2.6;
+  probed.paired_min_s = 2.1;
+  probed.paired_max_s = 3.25;
+  {
+    ProfileCsvWriter writer(dir / "p.csv", ProfileCsvWriter::Mode::create);
+    writer.append(probed);
+  }
+  const ProfileRow read = read_profile_csv(dir / "p.csv").rows.at(0);
+  EXPECT_EQ(read.paired_min_s, std::optional<double>(2.1));
+  EXPECT_EQ(read.paired_max_s, std::optional<double>(3.25));
+
+  const auto bad = [&](const std::string& row) { return read_error(dir, row); };
+  EXPECT_NE(bad("triad,64,1,0,0.1,0.1,0.1,3,1,ok,,0.2,0.1,").find("go together"), std::string::npos);
+  EXPECT_NE(bad("triad,64,1,0,0.1,0.1,0.1,3,1,ok,,,0.1,0.3").find("go together"), std::string::npos);
+  EXPECT_NE(bad("triad,64,1,0,0.1,0.1,0.1,3,1,ok,,0.2,0.25,0.3").find("paired_min_s <= paired_s <= paired_max_s"),
+            std::string::npos);
+  EXPECT_NE(bad("triad,64,1,0,0.1,0.1,0.1,3,1,ok,,0.2,0.1,inf").find("paired_max_s"), std::string::npos);
+  EXPECT_NE(bad("command:x,0,1,0,,,,0,,timeout,,,0.1,0.3").find("has no time"), std::string::npos);
+
+  const auto [v4, resumed] = older_file_resumed(dir / "v4.csv", kProfileCsvHeaderWithoutPairedRange,
+                                                "command:x,0,2,0,1,1,1,1,0,ok,,1.5", probed);
+  EXPECT_FALSE(v4.has_paired_range_column);
+  EXPECT_TRUE(v4.has_paired_column);
+  ASSERT_EQ(v4.rows.size(), 1U);
+  EXPECT_EQ(v4.rows[0].paired_s, std::optional<double>(1.5));
+  EXPECT_FALSE(v4.rows[0].paired_min_s.has_value());
+  EXPECT_TRUE(resumed.has_paired_range_column);
+  ASSERT_EQ(resumed.rows.size(), 2U);
+  EXPECT_EQ(resumed.rows[0].paired_s, std::optional<double>(1.5));
+  EXPECT_EQ(resumed.rows[1].paired_max_s, std::optional<double>(3.25));
 }
 
 TEST(ProfileCsv, WrongHeaderIsRejectedWithFileAndLine) {

@@ -272,6 +272,8 @@ TEST(ProbedTraffic, TheProbesSlowdownReadWithTheModelGivesTheBytesOfARun) {
   const config::Workload workload = solver_batch({"a", "b"});
   ProfileRow alone{{"command:solver", 0, 1, 0}, 2.0, 2.0, 2.0, 3, 0.0};
   alone.paired_s = 2.4;
+  alone.paired_min_s = 2.2;  // the probe's spread: slowdowns of 1.1 to 1.2, so s of 0.3 to 0.6, 6 to 12 GB/s
+  alone.paired_max_s = 2.4;
   const ProfileRow two_cores{{"command:solver", 0, 2, 0}, 1.2, 1.2, 1.2, 3, 0.0};
   ProfileSet profiles;
   profiles.add({alone, two_cores}, platform.chunk_bytes());
@@ -291,6 +293,12 @@ TEST(ProbedTraffic, TheProbesSlowdownReadWithTheModelGivesTheBytesOfARun) {
   EXPECT_NE(lines[0].find("solver: two copies side by side (1 core each) took 1.20 x as long"), std::string::npos)
       << lines[0];
   EXPECT_NE(lines[0].find("24.00 GB a run"), std::string::npos) << lines[0];
+  // The spread is reported, not used: what fits it, 6 to 12 GB/s.
+  EXPECT_NEAR(found.at("slowdown_min").get<double>(), 1.1, 1e-12);
+  EXPECT_NEAR(found.at("fits_gbs").at(0).get<double>(), 6.0, 1e-6);
+  EXPECT_NEAR(found.at("fits_gbs").at(1).get<double>(), 12.0, 1e-6);
+  EXPECT_NE(lines[0].find("as long as one alone (1.10-1.20, fitting 6.0-12.0 GB/s): it moves"), std::string::npos)
+      << lines[0];
 }
 
 // A STREAM task's probe (issue 23), by hand: one DRAM pool, 20 GB/s to one core and 30 to two. Triad over 120 MiB,

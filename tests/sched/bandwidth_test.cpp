@@ -364,6 +364,35 @@ TEST(PairedDemand, APoolThatServesTwoCopiesInFullIsSlowedByCopiesMovingMoreThanO
   EXPECT_NEAR(found.average_bytes_per_s, 26e9, 1e-6 * 26e9);
 }
 
+// A probe's spread (issue 23) is a range of averages. By hand, on one_pool_model: below 20 GB/s the pair slows by
+// 1 + a / 60, so copies that slowed 1.1 to 1.2 moved 6 to 12 GB/s each; one that slowed 1.5 to 2.5 (beyond the
+// model's 2) moved 22.5 GB/s up to all of the pool's 30.
+TEST(PairedDemandRange, TheAveragesThatFitTheProbesSpread) {
+  const PairedDemandRange spread = paired_demand_range(one_pool_model(), 0, 1.0, 1.1, 1.2);
+  EXPECT_NEAR(spread.lowest_bytes_per_s, 6e9, 1e-6 * 6e9);
+  EXPECT_NEAR(spread.highest_bytes_per_s, 12e9, 1e-6 * 12e9);
+  const PairedDemandRange beyond = paired_demand_range(one_pool_model(), 0, 1.0, 1.5, 2.5);
+  EXPECT_NEAR(beyond.lowest_bytes_per_s, 22.5e9, 1e-6 * 22.5e9);
+  EXPECT_DOUBLE_EQ(beyond.highest_bytes_per_s, 30e9);
+  // One slowdown, no spread: one average, paired_demand's.
+  const PairedDemandRange one = paired_demand_range(one_pool_model(), 0, 1.0, 1.2, 1.2);
+  EXPECT_NEAR(one.lowest_bytes_per_s, one.highest_bytes_per_s, 1e-6 * 12e9);
+  EXPECT_DOUBLE_EQ(one.lowest_bytes_per_s, paired_demand(one_pool_model(), 0, 1.0, 1.2).average_bytes_per_s);
+}
+
+// Where the model's slowdown is flat: a pool of 20 GB/s to one core and 40 to two never slows two 1-core copies
+// until each moves more than 20 GB/s (then by a / 20). A pair that did not slow fits any average up to 20 GB/s, not
+// only 0; one that slowed 0.97 to 1.3 fits anything up to 26.
+TEST(PairedDemandRange, ANoSlowdownFitsEveryAverageTheModelDoesNotSlow) {
+  const BandwidthModel wide{{{"dram", {1.0, 2.0}, {20e9, 40e9}}}, {}};
+  const PairedDemandRange none = paired_demand_range(wide, 0, 1.0, 1.0, 1.0);
+  EXPECT_EQ(none.lowest_bytes_per_s, 0.0);
+  EXPECT_NEAR(none.highest_bytes_per_s, 20e9, 1e-6 * 20e9);
+  const PairedDemandRange noisy = paired_demand_range(wide, 0, 1.0, 0.97, 1.3);
+  EXPECT_EQ(noisy.lowest_bytes_per_s, 0.0);
+  EXPECT_NEAR(noisy.highest_bytes_per_s, 26e9, 1e-6 * 26e9);
+}
+
 TEST(PairedDemand, LargerSlowdownsMeanMoreTraffic) {
   const BandwidthModel model = two_pool_model();
   double previous = -1.0;

@@ -150,29 +150,33 @@ Measurement CommandMeasurer::measure(const ProfilePoint& point) {
   applied["applied_fraction"] = fraction ? nlohmann::json(*fraction) : nlohmann::json();
   applied_[std::to_string(point.chunks)] = std::move(applied);
 
+  // The memory-demand probe: each timed repetition again as two copies side by side, right after it ran alone, so
+  // that each copy's slowdown is a ratio of two runs a moment apart.
+  std::vector<exec::TaskLaunch> pair;
+  if (is_probe_point(point, pair_cores_, *cores_)) pair = launches_with_stderr(task, point, 2);
   Measurement measurement;
   for (unsigned rep = 0; rep < warmup_ + reps_; ++rep) {
     const double seconds = run_once(*found, launch, point, measurement);
     if (!measurement.failure.empty()) return measurement;
     measurement.overhead_free_s += seconds;
-    if (rep >= warmup_) measurement.times_s.push_back(seconds);
-  }
-  if (!is_probe_point(point, pair_cores_, *cores_)) return measurement;
-  const std::vector<exec::TaskLaunch> pair = launches_with_stderr(task, point, 2);
-  for (unsigned rep = 0; rep < reps_; ++rep) {
+    if (rep < warmup_) continue;
+    measurement.times_s.push_back(seconds);
+    if (pair.empty()) continue;
     const SideBySide ran =
         run_side_by_side(pair, found->timeout_s, warm_up_ ? pair.size() * found->footprint_bytes : 0);
-    if (ran.failure.empty()) {
-      measurement.paired_s.insert(measurement.paired_s.end(), ran.seconds.begin(), ran.seconds.end());
+    if (!ran.failure.empty()) {
+      measurement.paired_slowdowns.clear();
+      measurement.note = fmt::format("{}: the memory-demand probe (two copies side by side) failed: {}; its traffic "
+                                     "is not known, so co-runners will not be seen to slow it",
+                                     describe_point(point), ran.failure);
+      pair.clear();
       continue;
     }
-    measurement.paired_s.clear();
-    measurement.note = fmt::format("{}: the memory-demand probe (two copies side by side) failed: {}; its traffic is "
-                                   "not known, so co-runners will not be seen to slow it",
-                                   describe_point(point), ran.failure);
-    break;
+    for (const double copy_s : ran.seconds) {
+      measurement.paired_slowdowns.push_back(copy_s / seconds);
+      measurement.overhead_free_s += copy_s / 2.0;
+    }
   }
-  for (const double seconds : measurement.paired_s) measurement.overhead_free_s += seconds / 2.0;
   return measurement;
 }
 
@@ -192,7 +196,9 @@ nlohmann::json CommandMeasurer::describe() const {
   if (pair_cores_ > 0) {
     context["memory_demand_probe"] =
         fmt::format("paired_s: at {} core(s) and no fast chunks, each repetition again as two copies side by side on "
-                    "cores of their own (the median of both copies' times)",
+                    "cores of their own, right after it ran alone; in time_s's unit: time_s x the median over copies "
+                    "and repetitions of (the copy's time / the run's time alone), paired_min_s and paired_max_s time_s "
+                    "x their least and most",
                     pair_cores_);
   }
   // After a sweep: what each chunk count got (the mechanism's words, and the fraction it holds; null: it cannot

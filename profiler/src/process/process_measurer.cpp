@@ -112,11 +112,11 @@ Measurement ProcessMeasurer::measure(const ProfilePoint& point) {
     if (rep < warmup_) continue;
     measurement.times_s.push_back(per_pass_s);
     if (pair.empty()) continue;
-    // Right after the same run alone, so both see the machine in one state; in time_s's unit, so that paired_s /
-    // time_s is how much a whole run slowed beside a copy of itself.
+    // Right after the same run alone, so both see the machine in one state: each copy's slowdown is a ratio of two
+    // runs a moment apart, never of runs minutes apart.
     const SideBySide ran = run_side_by_side(pair, std::nullopt, warm_up_ ? pair.size() * point.footprint_bytes : 0);
     if (!ran.failure.empty()) {  // as for a command: the point keeps its own time, and says the probe failed
-      measurement.paired_s.clear();
+      measurement.paired_slowdowns.clear();
       probe_failure = fmt::format("{} footprint_bytes={} cores={} chunks={}: the memory-demand probe (two copies side "
                                   "by side) failed: {}; the instance counts its bytes as they are",
                                   point.kernel, point.footprint_bytes, point.cores, point.chunks, ran.failure);
@@ -124,7 +124,7 @@ Measurement ProcessMeasurer::measure(const ProfilePoint& point) {
       continue;
     }
     for (const double seconds : ran.seconds) {
-      measurement.paired_s.push_back(per_pass_s * seconds / alone_s);
+      measurement.paired_slowdowns.push_back(seconds / alone_s);
       measurement.overhead_free_s += seconds / 2.0;
     }
   }
@@ -158,7 +158,8 @@ nlohmann::json ProcessMeasurer::describe() const {
     context["memory_demand_probe"] =
         fmt::format("paired_s: at {} core(s) and no fast chunks, each repetition's run of the most passes again as two "
                     "copies side by side on cores of their own, right after it ran alone; in time_s's unit: time_s x "
-                    "(each copy's time / the run's time alone), the median over copies and repetitions",
+                    "the median over copies and repetitions of (the copy's time / the run's time alone), "
+                    "paired_min_s and paired_max_s time_s x their least and most",
                     pair_cores_);
   }
   return context;

@@ -152,36 +152,78 @@ FlowDemand flow_of_traffic(const BandwidthModel& model, std::span<const double> 
   return flow_of_task(model, std::move(average), cores);
 }
 
-PairedDemand paired_demand(const BandwidthModel& model, std::size_t pool, double cores, double slowdown) {
-  assert(pool < model.pools.size() && cores >= 1.0);
-  // The pair's slowdown at an average of `average` bytes/s from `pool` each: 1 / each copy's progress rate.
-  const auto pair_slowdown = [&](double average) {
-    std::vector<double> demand(model.pools.size(), 0.0);
-    demand[pool] = average;
-    const FlowDemand copy = flow_of_task(model, std::move(demand), cores);
+namespace {
+
+// Two copies of one task side by side, each on `cores` cores moving an average of `average` bytes/s from `pool`
+// alone: how much the fluid model slows them (1 / each copy's progress rate), and up to what average a copy can ask.
+class CopyPair {
+ public:
+  CopyPair(const BandwidthModel& model, std::size_t pool, double cores) : model_(model), pool_(pool), cores_(cores) {
+    assert(pool < model.pools.size() && cores >= 1.0);
+  }
+  [[nodiscard]] double slowdown(double average) const {
+    std::vector<double> demand(model_.pools.size(), 0.0);
+    demand[pool_] = average;
+    const FlowDemand copy = flow_of_task(model_, std::move(demand), cores_);
     const std::vector<FlowDemand> pair{copy, copy};
-    const double rate = progress_rates(model, pair).front();
+    const double rate = progress_rates(model_, pair).front();
     return rate > 0.0 ? 1.0 / rate : std::numeric_limits<double>::infinity();
-  };
+  }
   // Up to what both copies' cores draw together: a copy may move more than the curve gives its cores alone (the
   // curve is one kernel's, or the median over kernels, at one footprint; a task that streams otherwise, or whose
   // data the cache partly serves, draws otherwise), and beyond that the pair only shares the pool in halves.
-  const double most = std::max(model.pools[pool].capacity(2.0 * cores), model.pools[pool].capacity(cores));
+  [[nodiscard]] double most() const {
+    return std::max(model_.pools[pool_].capacity(2.0 * cores_), model_.pools[pool_].capacity(cores_));
+  }
+  // The averages in [0, most()] that the model slows by `slowdown` or more are [a, most()] (the slowdown grows
+  // with the average): bisection for that a, or `low` that slows by less than it, or `high` at least as much.
+  // `at_least`: the smallest a whose slowdown is >= `slowdown`; else the largest whose slowdown is <= `slowdown`.
+  [[nodiscard]] double boundary(double slowdown, bool at_least) const {
+    double low = 0.0, high = most();  // slows(low) < slowdown <= slows(high), or with <= and > for !at_least
+    const auto beyond = [&](double average) {
+      return at_least ? this->slowdown(average) >= slowdown : this->slowdown(average) > slowdown;
+    };
+    for (int step = 0; step < 100 && high - low > 1e-12 * most(); ++step) {
+      const double middle = 0.5 * (low + high);
+      (beyond(middle) ? high : low) = middle;
+    }
+    return at_least ? high : low;
+  }
+
+ private:
+  const BandwidthModel& model_;
+  std::size_t pool_;
+  double cores_;
+};
+
+}  // namespace
+
+PairedDemand paired_demand(const BandwidthModel& model, std::size_t pool, double cores, double slowdown) {
+  const CopyPair pair(model, pool, cores);
   PairedDemand found;
-  found.model_max_slowdown = pair_slowdown(most);  // 2: each copy gets half of what it would move alone
+  found.model_max_slowdown = pair.slowdown(pair.most());  // 2: each copy gets half of what it would move alone
   if (!(slowdown > 1.0)) return found;  // no slowdown measured: nothing moved that the pool had to share
   if (slowdown >= found.model_max_slowdown) {
-    found.average_bytes_per_s = most;
+    found.average_bytes_per_s = pair.most();
     found.beyond_model = slowdown > found.model_max_slowdown;
     return found;
   }
-  double low = 0.0, high = most;  // pair_slowdown(low) < slowdown <= pair_slowdown(high)
-  for (int step = 0; step < 100 && high - low > 1e-12 * most; ++step) {
-    const double middle = 0.5 * (low + high);
-    (pair_slowdown(middle) < slowdown ? low : high) = middle;
-  }
-  found.average_bytes_per_s = high;
+  found.average_bytes_per_s = pair.boundary(slowdown, /*at_least=*/true);
   return found;
+}
+
+PairedDemandRange paired_demand_range(const BandwidthModel& model, std::size_t pool, double cores,
+                                      double least_slowdown, double most_slowdown) {
+  assert(least_slowdown <= most_slowdown);
+  const CopyPair pair(model, pool, cores);
+  PairedDemandRange range;
+  range.lowest_bytes_per_s = paired_demand(model, pool, cores, least_slowdown).average_bytes_per_s;
+  // A slowdown below 1 (faster beside a copy than alone) is noise: nothing the model does, so as much as none.
+  const double most = std::max(most_slowdown, 1.0);
+  range.highest_bytes_per_s =
+      most >= pair.slowdown(pair.most()) ? pair.most() : pair.boundary(most, /*at_least=*/false);
+  range.highest_bytes_per_s = std::max(range.highest_bytes_per_s, range.lowest_bytes_per_s);
+  return range;
 }
 
 }  // namespace cosched::sched

@@ -21,9 +21,11 @@ struct Measurement {
   // A measurer that times runs at two pass counts: each repetition's fixed cost (ProfileRow::fixed_s is their
   // median); empty otherwise.
   std::vector<double> fixed_s;
-  // A command measured with a copy of itself beside it (CommandMeasurer's pairing): each copy's time of each
-  // paired run (ProfileRow::paired_s is their median); empty otherwise.
-  std::vector<double> paired_s;
+  // The memory-demand probe (CommandMeasurer, ProcessMeasurer): for each copy of each paired run, its time over
+  // the time of the same run alone just before — a ratio within one moment of the machine, as speeds here must be
+  // compared. ProfileRow::paired_s is time_s x their median, paired_min_s and paired_max_s time_s x their extremes;
+  // empty where not probed.
+  std::vector<double> paired_slowdowns;
   double overhead_free_s = 0.0;  // time the kernels themselves ran (timed reps + warm-ups), for overhead accounting
   // How the point's arrays were obtained: a new allocation with its first touch, a split moved in place, or as
   // the previous point left them. Only the stream measurer sets these.

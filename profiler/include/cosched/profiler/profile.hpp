@@ -44,6 +44,12 @@ struct ProfileRow {
   // paired_s / time_s is how much the pair slowed; unset where not probed. That slowdown is what tells how much
   // memory traffic the task moves (sched::paired_demand).
   std::optional<double> paired_s{};
+  // The probe's spread, in paired_s's unit: time_s x the least and the most any copy slowed in any repetition
+  // (paired_min_s <= paired_s <= paired_max_s). One noisy pair can move paired_s; the range says how far the probe
+  // can be trusted (the instance keeps a task's counted bytes where they fit it, docs/profiler.md). Unset with
+  // paired_s, and in files written before the columns (the probe is then the one figure paired_s).
+  std::optional<double> paired_min_s{};
+  std::optional<double> paired_max_s{};
   [[nodiscard]] bool ok() const { return status == kStatusOk; }
   // Seconds of one run of `passes` passes at this point: fixed_s + passes x time_s, each pass's time scaled by
   // `pass_scale` (the footprint interpolation's: a pass over F' bytes at this point's seconds per byte).

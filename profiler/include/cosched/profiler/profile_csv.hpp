@@ -1,12 +1,14 @@
 #pragma once
 // Long-format profile CSV: a header line, then one row per point, columns
-//   kernel,footprint_bytes,cores,chunks,time_s,time_min_s,time_max_s,reps,gbs,status,fixed_s,paired_s
+//   kernel,footprint_bytes,cores,chunks,time_s,time_min_s,time_max_s,reps,gbs,status,fixed_s,paired_s,
+//   paired_min_s,paired_max_s
 // status is "ok", or why a point has no time (a command that failed: "exit-3", "timeout", ...); such a row leaves
 // time_s, time_min_s, time_max_s and gbs empty and has reps 0, so no reader can take it for a time. fixed_s is the
 // seconds a run pays whatever its passes, empty when the point was not timed at two pass counts. paired_s is the
-// time (in time_s's unit) with a copy beside it (the memory-demand probe, ProfileRow::paired_s), empty elsewhere.
-// Files written before the status, fixed_s or paired_s column (the header without them) are still read, every row
-// "ok", without a fixed cost or a pairing; resuming one rewrites it with the columns.
+// time (in time_s's unit) with a copy beside it (the memory-demand probe, ProfileRow::paired_s), empty elsewhere;
+// paired_min_s and paired_max_s its spread, set with it. Files written before the status, fixed_s, paired_s or
+// paired range columns (the header without them) are still read, every row "ok", without a fixed cost, a pairing
+// or its spread; resuming one rewrites it with the columns.
 // pandas reads it as is (pd.read_csv). Rows are written and flushed one at a time so an interrupted sweep leaves
 // a valid file; a reader drops a truncated last line (no final newline) so that point is measured again.
 // The one reader (read_profile_csv) and the one writer (ProfileCsvWriter, format_profile_row); docs/formats.md.
@@ -22,9 +24,12 @@
 namespace cosched::profiler {
 
 inline constexpr const char* kProfileCsvHeader =
+    "kernel,footprint_bytes,cores,chunks,time_s,time_min_s,time_max_s,reps,gbs,status,fixed_s,paired_s,paired_min_s,"
+    "paired_max_s";
+// The headers of older files, still read: before the paired range columns, before the paired_s column too, before
+// the fixed_s column too, and before the status column too.
+inline constexpr const char* kProfileCsvHeaderWithoutPairedRange =
     "kernel,footprint_bytes,cores,chunks,time_s,time_min_s,time_max_s,reps,gbs,status,fixed_s,paired_s";
-// The headers of older files, still read: before the paired_s column, before the fixed_s column too, and before
-// the status column too.
 inline constexpr const char* kProfileCsvHeaderWithoutPaired =
     "kernel,footprint_bytes,cores,chunks,time_s,time_min_s,time_max_s,reps,gbs,status,fixed_s";
 inline constexpr const char* kProfileCsvHeaderWithoutFixed =
@@ -39,7 +44,8 @@ void check_profile_kernel(std::string_view kernel, const std::string& where);
 // Throws InputError(where, ...) for a row no measurement can give: an unknown kernel, footprint_bytes of 0 (but
 // for a command, whose footprint is optional), cores or reps of 0, a status that is not a token, a time that is not finite and in (0, kMaxSeconds], time_min_s <= time_s <= time_max_s violated, or a
 // gbs that is not finite and >= 0, a fixed_s that is not finite and in [0, kMaxSeconds], a paired_s that is not
-// finite and in (0, kMaxSeconds]. A failed row (status not "ok") must have
+// finite and in (0, kMaxSeconds], paired_min_s and paired_max_s not both set with paired_s or not with
+// paired_min_s <= paired_s <= paired_max_s. A failed row (status not "ok") must have
 // reps, times and gbs 0 and no fixed_s or paired_s.
 void check_profile_row(const ProfileRow& row, const std::string& where);
 
@@ -50,6 +56,7 @@ struct ProfileCsvContents {
   bool has_status_column = true;      // false for a file written before the status column
   bool has_fixed_column = true;       // false for a file written before the fixed_s column
   bool has_paired_column = true;      // false for a file written before the paired_s column
+  bool has_paired_range_column = true;  // false for a file written before paired_min_s and paired_max_s
   std::uintmax_t complete_bytes = 0;  // bytes of the file up to the end of the last complete line
 };
 

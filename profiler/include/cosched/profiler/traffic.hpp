@@ -86,10 +86,18 @@ struct PairedProbe {
   unsigned cores = 0;
   double alone_s = 0.0;   // one run alone (ProfileRow::run_time of the task's passes)
   double paired_s = 0.0;  // the same run beside a copy (alone_s x ProfileRow::paired_s / time_s)
+  // The spread of the copies' runs, in paired_s's unit (ProfileRow::paired_min_s, paired_max_s); unset for a
+  // profile written before it was recorded.
+  std::optional<double> paired_min_s{};
+  std::optional<double> paired_max_s{};
 };
 struct ProbedTraffic {
   double bytes = 0.0;            // per run
-  sched::PairedDemand demand{};  // what the inversion found
+  sched::PairedDemand demand{};  // what the inversion found, from the median slowdown
+  // The averages that fit the probe's spread (sched::paired_demand_range): how far the reading can be trusted,
+  // reported with it (its median is what the prediction uses: the replay of 210 kept plans found no rule that
+  // takes the spread into account doing better, docs/profiler.md). Unset without a spread.
+  std::optional<sched::PairedDemandRange> fits{};
   [[nodiscard]] nlohmann::json to_json(const PairedProbe& probe) const;  // for the instance's provenance
 };
 [[nodiscard]] ProbedTraffic probed_traffic(const sched::BandwidthModel& model, std::size_t slow_pool,

@@ -103,4 +103,18 @@ struct PairedDemand {
 [[nodiscard]] PairedDemand paired_demand(const BandwidthModel& model, std::size_t pool, double cores,
                                          double slowdown);
 
+// Every average a copy may move that fits a probe whose copies slowed between `least_slowdown` and `most_slowdown`
+// (its repetitions' spread): the model slows a pair by those or between them at the averages in
+// [lowest, highest]. Where the model's slowdown is flat in the average — below what the pool gives both copies'
+// cores, a pair does not slow at all — one measured slowdown fits a wide range: a pair that slowed 1.0 fits any
+// average up to where the model starts slowing it, not only 0. lowest is paired_demand(least_slowdown)'s average;
+// highest the largest average the model slows by at most max(most_slowdown, 1), capacity(2 x cores) when the
+// model never slows it by more.
+struct PairedDemandRange {
+  double lowest_bytes_per_s = 0.0;
+  double highest_bytes_per_s = 0.0;
+};
+[[nodiscard]] PairedDemandRange paired_demand_range(const BandwidthModel& model, std::size_t pool, double cores,
+                                                    double least_slowdown, double most_slowdown);
+
 }  // namespace cosched::sched
