@@ -175,11 +175,11 @@ class CopyPair {
   [[nodiscard]] double most() const {
     return std::max(model_.pools[pool_].capacity(2.0 * cores_), model_.pools[pool_].capacity(cores_));
   }
-  // The averages in [0, most()] that the model slows by `slowdown` or more are [a, most()] (the slowdown grows
-  // with the average): bisection for that a, or `low` that slows by less than it, or `high` at least as much.
-  // `at_least`: the smallest a whose slowdown is >= `slowdown`; else the largest whose slowdown is <= `slowdown`.
+  // The slowdown grows with the average, so by bisection over [0, most()]: with `at_least`, the smallest average
+  // the model slows by `slowdown` or more; else the largest it slows by `slowdown` or less. (Invariant: `high`
+  // is beyond the boundary, `low` is not.)
   [[nodiscard]] double boundary(double slowdown, bool at_least) const {
-    double low = 0.0, high = most();  // slows(low) < slowdown <= slows(high), or with <= and > for !at_least
+    double low = 0.0, high = most();
     const auto beyond = [&](double average) {
       return at_least ? this->slowdown(average) >= slowdown : this->slowdown(average) > slowdown;
     };
@@ -219,9 +219,9 @@ PairedDemandRange paired_demand_range(const BandwidthModel& model, std::size_t p
   PairedDemandRange range;
   range.lowest_bytes_per_s = paired_demand(model, pool, cores, least_slowdown).average_bytes_per_s;
   // A slowdown below 1 (faster beside a copy than alone) is noise: nothing the model does, so as much as none.
-  const double most = std::max(most_slowdown, 1.0);
+  const double at_most = std::max(most_slowdown, 1.0);
   range.highest_bytes_per_s =
-      most >= pair.slowdown(pair.most()) ? pair.most() : pair.boundary(most, /*at_least=*/false);
+      at_most >= pair.slowdown(pair.most()) ? pair.most() : pair.boundary(at_most, /*at_least=*/false);
   range.highest_bytes_per_s = std::max(range.highest_bytes_per_s, range.lowest_bytes_per_s);
   return range;
 }
