@@ -61,6 +61,25 @@ std::pair<ProfileCsvContents, ProfileCsvContents> older_file_resumed(const std::
 }
 
 // The message read_profile_csv gives for a file of the current header and `row` ("no error" when it reads it).
+// A row of 2 s a pass at `point`, whose memory-demand probe took 2.6 s.
+ProfileRow probed_row(const ProfilePoint& point) {
+  ProfileRow probed;
+  probed.point = point;
+  probed.time_s = probed.time_min_s = probed.time_max_s = 2.0;
+  probed.reps = 3;
+  probed.paired_s = 2.6;
+  return probed;
+}
+
+// `row` written alone to a new profile CSV at `path`, and the rows read back.
+std::vector<ProfileRow> written_and_read(const std::filesystem::path& path, const ProfileRow& row) {
+  {
+    ProfileCsvWriter writer(path, ProfileCsvWriter::Mode::create);
+    writer.append(row);
+  }
+  return read_profile_csv(path).rows;
+}
+
 std::string read_error(const std::filesystem::path& dir, const std::string& row) {
   testing::write_file(dir / "bad.csv", std::string(kProfileCsvHeader) + "\n" + row + "\n");
   try {
@@ -119,16 +138,8 @@ TEST(ProfileCsv, FixedCostRoundTripsAndOlderFilesAreReadAndRewrittenWithTheColum
 // it.
 TEST(ProfileCsv, PairedTimeRoundTripsAndOlderFilesAreRewrittenWithTheColumn) {
   const auto dir = testing::scratch_dir();
-  ProfileRow probed;
-  probed.point = {"command:solver", 0, 1, 0};
-  probed.time_s = probed.time_min_s = probed.time_max_s = 2.0;
-  probed.reps = 3;
-  probed.paired_s = 2.6;
-  {
-    ProfileCsvWriter writer(dir / "p.csv", ProfileCsvWriter::Mode::create);
-    writer.append(probed);
-  }
-  const auto rows = read_profile_csv(dir / "p.csv").rows;
+  const ProfileRow probed = probed_row({"command:solver", 0, 1, 0});
+  const auto rows = written_and_read(dir / "p.csv", probed);
   ASSERT_EQ(rows.size(), 1U);
   EXPECT_EQ(rows[0].paired_s, std::optional<double>(2.6));
 
@@ -161,18 +172,10 @@ TEST(ProfileCsv, PairedTimeRoundTripsAndOlderFilesAreRewrittenWithTheColumn) {
 // around it; a file written with paired_s but not its spread is read (no spread) and rewritten with the columns.
 TEST(ProfileCsv, PairedRangeRoundTripsGoesWithPairedAndOlderFilesGetTheColumns) {
   const auto dir = testing::scratch_dir();
-  ProfileRow probed;
-  probed.point = {"triad", 64, 1, 0};
-  probed.time_s = probed.time_min_s = probed.time_max_s = 2.0;
-  probed.reps = 2;
-  probed.paired_s = 2.6;
+  ProfileRow probed = probed_row({"triad", 64, 1, 0});
   probed.paired_min_s = 2.1;
   probed.paired_max_s = 3.25;
-  {
-    ProfileCsvWriter writer(dir / "p.csv", ProfileCsvWriter::Mode::create);
-    writer.append(probed);
-  }
-  const ProfileRow read = read_profile_csv(dir / "p.csv").rows.at(0);
+  const ProfileRow read = written_and_read(dir / "p.csv", probed).at(0);
   EXPECT_EQ(read.paired_min_s, std::optional<double>(2.1));
   EXPECT_EQ(read.paired_max_s, std::optional<double>(3.25));
 
