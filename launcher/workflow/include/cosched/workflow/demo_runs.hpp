@@ -66,8 +66,8 @@ struct NoiseFloor {
 // scripts/ of the source tree this library was built from; a missing one skips its plot, saying so.
 void write_results(const DemoSetup& setup, const std::vector<RunRow>& rows, const NoiseFloor& noise, double total_s);
 
-// The mixed batch's Fig. 3(a)/(b): observed (predicted) makespan per algorithm and memory configuration, on stdout
-// and as results.csv in the mixed setup's folder.
+// The mixed batch's Fig. 3(a)/(b): observed (predicted) makespan per algorithm and memory configuration, on the
+// demo's output stream (DemoOptions::out) and as results.csv in the mixed setup's folder.
 void write_mixed_results(const DemoSetup& mixed, const std::vector<RunRow>& rows);
 
 }  // namespace cosched::workflow::demo
