@@ -1,6 +1,7 @@
 // `cosched demo`: the main job — profile this node, plan a STREAM batch with nine algorithms, launch every
 // plan and compare observed with predicted makespans (docs/launcher.md). The output folder is the last line.
-// The demo itself lives in cli/demo/: a composition of the library calls the other subcommands make.
+// The flags fill the library's DemoOptions; the demo itself is cosched::workflow::demo (launcher/workflow/): a
+// composition of the library calls the other subcommands make.
 #include <unistd.h>
 
 #include <memory>
@@ -12,7 +13,7 @@
 #include "cosched/common/error.hpp"
 #include "cosched/sched/algorithm.hpp"
 #include "cosched/sim/algorithms.hpp"
-#include "demo/demo.hpp"
+#include "cosched/workflow/demo.hpp"
 
 namespace {
 
@@ -51,7 +52,7 @@ const cosched::cli::CommandRegistration demo_registration{"demo", [](CLI::App& a
       throw cosched::UsageError("--stream-bench " + flags->stream_bench +
                                 " is not an executable file (default: the stream_bench next to cosched)");
     }
-    cosched::demo::DemoOptions options;
+    cosched::workflow::demo::DemoOptions options;
     options.quick = flags->quick;
     options.force = flags->force;
     options.output = flags->output;
@@ -66,11 +67,11 @@ const cosched::cli::CommandRegistration demo_registration{"demo", [](CLI::App& a
           "with cosched plan --nodes N and launch the folder with cosched launch DIR --slurm");
     }
     if (flags->slurm) {
-      (void)cosched::demo::run_cluster_demo(options);
+      (void)cosched::workflow::demo::run_cluster_demo(options);
     } else if (options.workload.empty()) {
-      (void)cosched::demo::run_demo(options);
+      (void)cosched::workflow::demo::run_demo(options);
     } else {
-      (void)cosched::demo::run_workload_demo(options);
+      (void)cosched::workflow::demo::run_workload_demo(options);
     }
   });
 }};

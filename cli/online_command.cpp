@@ -1,57 +1,45 @@
 // `cosched online`: jobs that arrive over time (seed 000), scheduled by an online policy as they are released and
 // complete — a trace or the paper's synthetic workload replayed on the simulated clock at full scale, or a node
 // workload predicted (simulated clock) or run for real (--launch: wall clock, pinned, journaled, resumable).
+// The flags fill the library's OnlineRunOptions (cosched/workflow/online_run.hpp: the released plan, the prediction,
+// the files a run writes); this file checks how they combine, launches a node workload and prints the metrics.
 #include <fmt/core.h>
-#include <fmt/ranges.h>
 
 #include <memory>
-#include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "command_registry.hpp"
+#include "cosched/app/run_main.hpp"
 #include "cosched/common/error.hpp"
 #include "cosched/common/text_file.hpp"
 #include "cosched/launcher/launch.hpp"
-#include "cosched/sim/online.hpp"
-#include "cosched/sim/prediction.hpp"
-#include "cosched/sim/replay.hpp"
 #include "cosched/sched/online/campaigns.hpp"
-#include "cosched/sched/online/jobs_csv.hpp"
-#include "cosched/sched/online/metrics.hpp"
 #include "cosched/sched/online/policy.hpp"
 #include "cosched/sched/online/source.hpp"
 #include "cosched/sched/online/synthetic.hpp"
-#include "cosched/sim/online_report.hpp"
+#include "cosched/sim/replay.hpp"
+#include "cosched/workflow/online_run.hpp"
 #include "launch_options.hpp"
-#include "cosched/app/run_main.hpp"
-#include "cosched/exec/workload_file.hpp"
 
 namespace {
 
 namespace launcher = cosched::launcher;
 namespace sim = cosched::sim;
 namespace online = cosched::sched::online;
+namespace workflow = cosched::workflow;
 
-struct OnlineFlags {
-  std::string policy;
-  online::OnlineOptions options;
+// The library's options (the policy and its options, the source, campaigns, replay, output files) and the flags
+// that choose what runs.
+struct OnlineFlags : workflow::OnlineRunOptions {
   std::vector<std::string_view> policy_options_given;  // "--rho", "--reserve", "--threshold" when set
-  online::OnlineSource source;  // a trace (with its window) or the synthetic workload
-  std::string campaigns;        // a campaign rule (campaigns.hpp); trace only
   bool synthetic = false;
   std::string workload;
   bool launch = false;
   bool json = false;
-  std::string output;
-  std::string replay = "open";
-  std::string jobs_out;  // Batsim _jobs.csv
-  std::string swf_out;   // the schedule as an SWF log
   cosched::cli::LaunchFlags run;
-  [[nodiscard]] cosched::Overwrite overwrite() const {
-    return cosched::overwrite_if_forced(run.force);
-  }
 };
 
 void check_flag_combination(const OnlineFlags& flags) {
@@ -81,100 +69,49 @@ void check_flag_combination(const OnlineFlags& flags) {
   }
 }
 
-// The run's context as its outputs name it.
-sim::OnlineRunInfo run_info(const OnlineFlags& flags, std::string_view clock, const sim::ReplaySummary& replay) {
-  return {flags.policy, flags.options, std::string(clock), replay, flags.campaigns, flags.source.from,
-          flags.source.to};
+// --json prints the metrics JSON (what --output writes), else they are printed as text.
+void print_metrics(const OnlineFlags& flags, const workflow::OnlineRunReport& report) {
+  fmt::print("{}", flags.json ? report.json() : report.text());
 }
 
-void print_metrics(const OnlineFlags& flags, const online::OnlineWorkload& workload,
-                   const online::OnlineMetrics& metrics, const sim::OnlineRunInfo& info) {
-  if (!flags.output.empty() || flags.json) {
-    const std::string text = sim::online_run_json(metrics, workload, info).dump(2) + "\n";
-    if (!flags.output.empty()) cosched::write_text_file(flags.output, text, flags.overwrite(), "online metrics");
-    if (flags.json) {
-      fmt::print("{}", text);
-      return;
-    }
-  }
-  fmt::print("{}", sim::format_online_run(metrics, workload, info));
-}
-
-// The online plan of `workload`, released as --replay says (campaigns: the units a closed loop releases).
-sim::LaunchPlan replay_plan(const OnlineFlags& flags, std::shared_ptr<const online::OnlineWorkload> workload,
-                            const std::vector<std::size_t>& campaigns, sim::ReplaySummary& replay) {
-  sim::LaunchPlan plan = sim::online_plan(std::move(workload), flags.options);
-  replay = sim::apply_replay(plan, flags.replay, campaigns);
-  return plan;
-}
-
-// The run's outputs: the metrics (with the campaigns' when there are campaigns) printed or written, and the
-// per-job CSV and SWF when asked.
-void report_run(const OnlineFlags& flags, const sim::LaunchPlan& plan, const sim::EngineResult& result,
-                std::string_view clock, const sim::ReplaySummary& replay) {
-  const online::OnlineWorkload& workload = *plan.online;
-  const std::vector<std::size_t> campaigns = online::campaigns_of(workload, flags.campaigns);
-  const online::OnlineMetrics metrics = sim::online_run_metrics(plan, result, campaigns);
-  const sim::OnlineRunInfo info = run_info(flags, clock, replay);
-  if (!flags.jobs_out.empty() || !flags.swf_out.empty()) {
-    const std::vector<online::JobRecord> records = sim::job_records(plan, result, campaigns);
-    if (!flags.jobs_out.empty()) {
-      cosched::write_text_file(flags.jobs_out, online::to_jobs_csv(records), flags.overwrite(), "jobs CSV");
-    }
-    if (!flags.swf_out.empty()) {
-      cosched::write_text_file(flags.swf_out, sim::online_schedule_swf(records, plan, info), flags.overwrite(),
-                               "SWF schedule");
-    }
-  }
-  print_metrics(flags, workload, metrics, info);
-}
-
-void run_on_node(const OnlineFlags& flags, const std::shared_ptr<const online::OnlineWorkload>& workload,
-                 const cosched::config::Workload& commands, const cosched::cli::LaunchNode& node) {
+void run_on_node(const OnlineFlags& flags, const workflow::OnlineNodeWorkload& workload,
+                 const cosched::cli::LaunchNode& node) {
   sim::ReplaySummary replay;
-  const sim::LaunchPlan plan = replay_plan(flags, workload, online::campaigns_of(*workload, flags.campaigns), replay);
+  const sim::LaunchPlan plan = workflow::online_replay_plan(flags, workload.jobs, replay);
   launcher::LaunchSettings settings = cosched::cli::launch_settings(
       flags.run, node.node, std::filesystem::path(flags.workload).replace_extension(".online.journal.jsonl"));
   settings.policy = flags.policy;
   settings.schedule_source = "online policy " + flags.policy;
   settings.workload_source = flags.workload;
-  if (!flags.output.empty()) cosched::check_output_path(flags.output, flags.overwrite(), "online metrics");
+  if (!flags.metrics_out.empty()) {
+    cosched::check_output_path(flags.metrics_out, flags.overwrite, "online metrics");
+  }
   fmt::print("running {} jobs of {} as they are released ({} policy) on {}; journal {}\n", plan.tasks.size(),
              flags.workload, flags.policy, launcher::describe_node(node.node, settings.tier),
              settings.journal.string());
   cosched::flush_standard_output();
-  const launcher::LaunchSummary summary = launcher::launch(plan, commands, settings);
-  report_run(flags, summary.plan, summary.observed, "wall", replay);
+  const launcher::LaunchSummary summary = launcher::launch(plan, workload.commands, settings);
+  print_metrics(flags, workflow::record_online_run(flags, summary.plan, summary.observed, "wall", replay));
   cosched::cli::report_launch(summary, settings);
 }
 
 void run_online(const OnlineFlags& flags) {
   check_flag_combination(flags);
-  if (!flags.launch && !flags.output.empty()) {
-    cosched::check_output_path(flags.output, flags.overwrite(), "online metrics");
+  if (!flags.launch && !flags.metrics_out.empty()) {
+    cosched::check_output_path(flags.metrics_out, flags.overwrite, "online metrics");
   }
-  if (!flags.jobs_out.empty()) cosched::check_output_path(flags.jobs_out, flags.overwrite(), "jobs CSV");
-  if (!flags.swf_out.empty()) cosched::check_output_path(flags.swf_out, flags.overwrite(), "SWF schedule");
+  if (!flags.jobs_out.empty()) cosched::check_output_path(flags.jobs_out, flags.overwrite, "jobs CSV");
+  if (!flags.swf_out.empty()) cosched::check_output_path(flags.swf_out, flags.overwrite, "SWF schedule");
   if (!flags.workload.empty()) {
     const cosched::cli::LaunchNode node = cosched::cli::launch_node(flags.run);
-    const cosched::exec::WorkloadFile file = cosched::exec::read_workload_file(flags.workload, node.platform_file);
-    if (!file.instance) {
-      throw cosched::UsageError(fmt::format("--workload {}: an online node workload is an Instance JSON (`cosched "
-                                            "instance` of a profiled workload whose tasks carry release_s)",
-                                            flags.workload));
-    }
-    auto workload = std::make_shared<const online::OnlineWorkload>(
-        online::online_workload_from_instance(*file.instance, flags.workload));
-    if (flags.launch) return run_on_node(flags, workload, file.workload, node);
-    sim::ReplaySummary replay;
-    const sim::LaunchPlan plan = replay_plan(flags, workload, online::campaigns_of(*workload, flags.campaigns), replay);
-    report_run(flags, plan, sim::predict(plan, flags.policy), "simulated", replay);
+    const workflow::OnlineNodeWorkload workload =
+        workflow::read_online_node_workload(flags.workload, node.platform_file);
+    if (flags.launch) return run_on_node(flags, workload, node);
+    print_metrics(flags, workflow::simulate_online_run(flags, workload.jobs));
     return;
   }
   auto workload = std::make_shared<const online::OnlineWorkload>(online::workload_from_source(flags.source));
-  sim::ReplaySummary replay;
-  const sim::LaunchPlan plan = replay_plan(flags, workload, online::campaigns_of(*workload, flags.campaigns), replay);
-  report_run(flags, plan, sim::predict(plan, flags.policy), "simulated", replay);
+  print_metrics(flags, workflow::simulate_online_run(flags, std::move(workload)));
 }
 
 std::string replay_help() {
@@ -234,13 +171,14 @@ const cosched::cli::CommandRegistration online_registration{"online", [](CLI::Ap
                   "Write the schedule as an SWF log (submit, wait and run times as run); --force replaces an existing "
                   "file");
   sub->add_flag("--json", flags->json, "Print the metrics as JSON");
-  sub->add_option("--output", flags->output, "Write the metrics JSON to this file (- : stdout; --force replaces an existing one)");
+  sub->add_option("--output", flags->metrics_out, "Write the metrics JSON to this file (- : stdout; --force replaces an existing one)");
   cosched::cli::add_launch_flags(*sub, flags->run);
   sub->callback([flags, sub] {
     // Which policy options the user set (their defaults cannot tell): a policy that does not read one refuses it.
     for (const std::string_view option : {"--rho", "--reserve", "--threshold"}) {
       if (sub->get_option(std::string(option))->count() > 0) flags->policy_options_given.push_back(option);
     }
+    flags->overwrite = cosched::overwrite_if_forced(flags->run.force);
     run_online(*flags);
   });
 }};

@@ -24,6 +24,9 @@ LAYERS = {
                  ["common", "platform", "config", "sched", "stream", "exec"]),
     "launcher": (["launcher/src", "launcher/include/cosched/launcher"],
                  ["common", "platform", "config", "sched", "sim", "exec"]),
+    # The pipelines the commands run (the demo, `cosched run`, online runs): above both tools.
+    "workflow": (["launcher/workflow/src", "launcher/workflow/include/cosched/workflow"],
+                 ["common", "platform", "config", "sched", "sim", "stream", "exec", "profiler", "launcher"]),
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]cosched/([a-z_]+)/')
 

@@ -256,7 +256,7 @@ TEST(FileLockTest, ASecondHolderWaitsAndIsToldWhoHoldsIt) {
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 }
 
-// `cosched run`'s options (issue 22 moved them out of cli/run_command.cpp): the batch as launched on the platform
+// `cosched run`'s options (issue 22 moved them out of the command into the profiler): the batch as launched on the platform
 // and tier given, the node model calibrated quickly with the tier's backend when the cache needs one, no --node,
 // no --reprofile unless the command sets them.
 TEST(CachedProfileOptions, ForRunProfilesAsLaunchedAndCalibratesQuickly) {

@@ -1,8 +1,8 @@
 #pragma once
 // The demo's batch (`cosched demo`): a workload generator sized for this node — the node and batch it chooses, the
 // passes calibrated per task type, this node's memory pools, the profiles measured as launched and the instances
-// built from them. The demo's runs, plots and tables stay in the command line (cli/demo/); these are the library
-// calls it composes, usable without it.
+// built from them. The demo's runs, plots and tables are cosched::workflow (cosched/workflow/demo.hpp, above the
+// profiler and the launcher); these are the profiler calls it composes, usable without it.
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>

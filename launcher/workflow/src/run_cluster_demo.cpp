@@ -13,10 +13,9 @@
 #include "cosched/sched/cluster.hpp"
 #include "cosched/sched/cluster_manifest.hpp"
 #include "cosched/sched/io.hpp"
-#include "demo/demo.hpp"
-#include "demo/demo_setup.hpp"
+#include "demo_setup.hpp"
 
-namespace cosched::demo {
+namespace cosched::workflow::demo {
 
 namespace {
 
@@ -78,7 +77,7 @@ std::filesystem::path run_cluster_demo(DemoOptions options) {
   std::fflush(options.out);
   launcher::SlurmLaunchRequest request{plan_folder, false, false,
                                   {"--platform", platform_file.string()}};
-  const launcher::ClusterReport report = cosched::launcher::run_slurm_launch(request, stdout);
+  const launcher::ClusterReport report = cosched::launcher::run_slurm_launch(request, options.out);
   const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
 
   nlohmann::json results = {{"quick", options.quick},
@@ -100,4 +99,4 @@ std::filesystem::path run_cluster_demo(DemoOptions options) {
   return setup.output;
 }
 
-}  // namespace cosched::demo
+}  // namespace cosched::workflow::demo

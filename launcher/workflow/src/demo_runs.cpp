@@ -11,9 +11,9 @@
 #include "cosched/sched/allocation.hpp"
 #include "cosched/sched/io.hpp"
 #include "cosched/sim/algorithms.hpp"
-#include "demo/demo_setup.hpp"
+#include "demo_setup.hpp"
 
-namespace cosched::demo {
+namespace cosched::workflow::demo {
 
 namespace {
 
@@ -68,4 +68,4 @@ RunRow plan_and_launch(const DemoSetup& setup, const sched::Instance& instance, 
 
 double NoiseFloor::relative_half_range() const { return cosched::relative_half_range(observed); }
 
-}  // namespace cosched::demo
+}  // namespace cosched::workflow::demo

@@ -9,10 +9,9 @@
 #include "cosched/sched/algorithm.hpp"
 #include "cosched/sched/io.hpp"
 #include "cosched/sim/algorithms.hpp"
-#include "demo/demo.hpp"
-#include "demo/demo_setup.hpp"
+#include "demo_setup.hpp"
 
-namespace cosched::demo {
+namespace cosched::workflow::demo {
 
 namespace {
 
@@ -183,4 +182,4 @@ std::filesystem::path run_demo(const DemoOptions& options) {
   return setup.output;
 }
 
-}  // namespace cosched::demo
+}  // namespace cosched::workflow::demo

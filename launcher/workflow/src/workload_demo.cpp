@@ -16,12 +16,11 @@
 #include "cosched/sched/algorithm.hpp"
 #include "cosched/sim/algorithms.hpp"
 #include "cosched/sched/io.hpp"
-#include "demo/demo.hpp"
-#include "demo/demo_setup.hpp"
+#include "demo_setup.hpp"
 #include "cosched/exec/child_process.hpp"
 #include "cosched/exec/workload_file.hpp"
 
-namespace cosched::demo {
+namespace cosched::workflow::demo {
 
 namespace {
 
@@ -133,4 +132,4 @@ std::filesystem::path run_workload_demo(const DemoOptions& options) {
   return setup.output;
 }
 
-}  // namespace cosched::demo
+}  // namespace cosched::workflow::demo

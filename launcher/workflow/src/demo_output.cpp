@@ -11,9 +11,9 @@
 #include "cosched/platform/binding.hpp"
 #include "cosched/common/host.hpp"
 #include "cosched/common/utc_time.hpp"
-#include "demo/demo_setup.hpp"
+#include "demo_setup.hpp"
 
-namespace cosched::demo {
+namespace cosched::workflow::demo {
 
 std::vector<launcher::ComparedRun> compared_runs(const std::vector<RunRow>& rows) {
   std::vector<launcher::ComparedRun> runs;
@@ -244,4 +244,4 @@ void write_results(const DemoSetup& setup, const std::vector<RunRow>& rows, cons
   std::fflush(out);
 }
 
-}  // namespace cosched::demo
+}  // namespace cosched::workflow::demo

@@ -3,14 +3,15 @@
 // eight algorithms, launch every plan, and compare observed with predicted makespans — plus the three memory
 // configurations of Fig. 3(b). Everything goes under one output folder (docs/launcher.md lists the files).
 // It is a composition of the library calls the CLI steps make (profiler sweeps and instance builder, sched::plan,
-// launcher::launch, the journal report); no library depends on it.
+// launcher::launch, the journal report); `cosched demo` only parses its flags into DemoOptions and calls one of
+// these. Progress and the result tables go to DemoOptions::out, as they happen: a demo runs for minutes.
 #include <filesystem>
 
 #include "cosched/profiler/demo_batch.hpp"
 
-namespace cosched::demo {
+namespace cosched::workflow::demo {
 
-// The options and the batch they choose are library code (cosched/profiler/demo_batch.hpp).
+// The options and the batch they choose are the profiler's (cosched/profiler/demo_batch.hpp).
 using profiler::demo::check_demo_output;
 using profiler::demo::DemoOptions;
 
@@ -23,7 +24,7 @@ std::filesystem::path run_demo(const DemoOptions& options);
 // output folder, which `cosched report` accepts.
 std::filesystem::path run_cluster_demo(DemoOptions options);
 // `cosched demo --workload FILE`: the same pipeline (profile as launched, instance, every algorithm, launch,
-// observed vs predicted) on the user's batch of commands (cli/demo/workload_demo.cpp); returns the output folder.
+// observed vs predicted) on the user's batch of commands (src/workload_demo.cpp); returns the output folder.
 std::filesystem::path run_workload_demo(const DemoOptions& options);
 
-}  // namespace cosched::demo
+}  // namespace cosched::workflow::demo

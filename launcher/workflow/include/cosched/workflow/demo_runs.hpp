@@ -1,5 +1,7 @@
 #pragma once
-// The demo's pieces: the node and batch it chooses, the profiles it measures, the runs it makes.
+// The demo's runs (cosched/workflow/demo.hpp): one plan launched and summarised, the noise floor, and the results
+// written (tables on the demo's output stream, results.csv / results.json, the plots). The node and batch they run
+// on are the profiler's DemoSetup (cosched/profiler/demo_batch.hpp).
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
@@ -11,25 +13,15 @@
 #include <utility>
 #include <vector>
 
-#include "demo/demo.hpp"
 #include "cosched/launcher/launch.hpp"
 #include "cosched/launcher/report.hpp"
 #include "cosched/launcher/run_comparison.hpp"
 #include "cosched/profiler/demo_batch.hpp"
 #include "cosched/sched/model.hpp"
 
-namespace cosched::demo {
+namespace cosched::workflow::demo {
 
-// The demo's batch is library code (cosched/profiler/demo_batch.hpp); the demo's runs and results are here.
-using profiler::demo::calibrate_bandwidth;
-using profiler::demo::demo_kernels;
-using profiler::demo::demo_mixed_groups;
 using profiler::demo::DemoSetup;
-using profiler::demo::make_instance;
-using profiler::demo::make_mixed_setup;
-using profiler::demo::make_setup;
-using profiler::demo::PassTable;
-using profiler::demo::profile_tasks;
 
 struct RunRow {
   std::string configuration;  // "cores+fast", "cores-only-slow", "cores-only-system"
@@ -69,11 +61,13 @@ struct NoiseFloor {
 // The runs as the launcher's comparison of runs sees them (results.csv's one writer; the rows outlive them).
 [[nodiscard]] std::vector<launcher::ComparedRun> compared_runs(const std::vector<RunRow>& rows);
 
-// Table, CSV, JSON and plots (the fidelity summary is also in the JSON).
+// Table, CSV, JSON and plots (the fidelity summary is also in the JSON). The plotting scripts are looked for in
+// DemoOptions::scripts_dir, else next to an installed executable (<bin>/../share/cosched/scripts), else in the
+// scripts/ of the source tree this library was built from; a missing one skips its plot, saying so.
 void write_results(const DemoSetup& setup, const std::vector<RunRow>& rows, const NoiseFloor& noise, double total_s);
 
-// The mixed batch's Fig. 3(a)/(b): observed (predicted) makespan per algorithm and memory configuration, on stdout
-// and as results.csv in the mixed setup's folder.
+// The mixed batch's Fig. 3(a)/(b): observed (predicted) makespan per algorithm and memory configuration, on the
+// demo's output stream (DemoOptions::out) and as results.csv in the mixed setup's folder.
 void write_mixed_results(const DemoSetup& mixed, const std::vector<RunRow>& rows);
 
-}  // namespace cosched::demo
+}  // namespace cosched::workflow::demo
