@@ -46,8 +46,8 @@ struct ProfileRow {
   std::optional<double> paired_s{};
   // The probe's spread, in paired_s's unit: time_s x the least and the most any copy slowed in any repetition
   // (paired_min_s <= paired_s <= paired_max_s). One noisy pair can move paired_s; the range says how far the probe
-  // can be trusted (the instance keeps a task's counted bytes where they fit it, docs/profiler.md). Unset with
-  // paired_s, and in files written before the columns (the probe is then the one figure paired_s).
+  // can be trusted (the instance reports the traffic that fits it; the prediction uses paired_s, docs/profiler.md).
+  // Unset with paired_s, and in files written before the columns (the probe is then the one figure paired_s).
   std::optional<double> paired_min_s{};
   std::optional<double> paired_max_s{};
   [[nodiscard]] bool ok() const { return status == kStatusOk; }

@@ -96,7 +96,7 @@ struct ProbedTraffic {
   sched::PairedDemand demand{};  // what the inversion found, from the median slowdown
   // The averages that fit the probe's spread (sched::paired_demand_range): how far the reading can be trusted,
   // reported with it (its median is what the prediction uses: the replay of 210 kept plans found no rule that
-  // takes the spread into account doing better, docs/profiler.md). Unset without a spread.
+  // takes the spread into account doing better, docs/fidelity.md "The probe's spread"). Unset without a spread.
   std::optional<sched::PairedDemandRange> fits{};
   [[nodiscard]] nlohmann::json to_json(const PairedProbe& probe) const;  // for the instance's provenance
 };
