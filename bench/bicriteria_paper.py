@@ -57,7 +57,7 @@ def recurrence_times(rng: random.Random, sequential: float, m: int, mean: float)
 
 
 def downey_speedup(n: float, a: float, sigma: float) -> float:
-    """Downey's S(n) (runtime/include/cosched/sched/online/downey.hpp)."""
+    """Downey's S(n) (runtime/include/cosched/online/downey.hpp)."""
     if sigma <= 1:
         if n <= a:
             return a * n / (a + sigma * (n - 1) / 2)

@@ -9,9 +9,9 @@
 #include "cosched/common/error.hpp"
 #include "cosched/common/text_file.hpp"
 #include "cosched/sched/bsp.hpp"
-#include "cosched/sched/bsp_batch.hpp"
+#include "cosched/online/bsp_batch.hpp"
 #include "cosched/sched/io.hpp"
-#include "cosched/sched/online/swf.hpp"
+#include "cosched/online/swf.hpp"
 
 namespace {
 
@@ -30,7 +30,7 @@ void run_bsp_batch(const BspBatchFlags& flags) {
   const auto overwrite = cosched::overwrite_if_forced(flags.force);
   cosched::check_output_path(flags.output, overwrite, "instance");
   const auto instance =
-      sched::sample_bsp_batch(sched::online::load_swf(flags.trace), {flags.procs, flags.tasks, flags.seed}, flags.trace);
+      online::sample_bsp_batch(online::load_swf(flags.trace), {flags.procs, flags.tasks, flags.seed}, flags.trace);
   cosched::write_text_file(flags.output, sched::instance_to_json(instance) + "\n", overwrite, "instance");
 }
 

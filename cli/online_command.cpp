@@ -16,10 +16,10 @@
 #include "cosched/common/error.hpp"
 #include "cosched/common/text_file.hpp"
 #include "cosched/launcher/launch.hpp"
-#include "cosched/sched/online/campaigns.hpp"
-#include "cosched/sched/online/policy.hpp"
-#include "cosched/sched/online/source.hpp"
-#include "cosched/sched/online/synthetic.hpp"
+#include "cosched/online/campaigns.hpp"
+#include "cosched/online/policy.hpp"
+#include "cosched/online/source.hpp"
+#include "cosched/online/synthetic.hpp"
 #include "cosched/sim/replay.hpp"
 #include "cosched/workflow/online_run.hpp"
 #include "launch_options.hpp"
@@ -28,7 +28,7 @@ namespace {
 
 namespace launcher = cosched::launcher;
 namespace sim = cosched::sim;
-namespace online = cosched::sched::online;
+namespace online = cosched::online;
 namespace workflow = cosched::workflow;
 
 // The library's options (the policy and its options, the source, campaigns, replay, output files) and the flags

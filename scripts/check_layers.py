@@ -12,21 +12,24 @@ import sys
 # component -> (source folders, components it may include besides itself)
 LAYERS = {
     "common": (["runtime/src/common", "runtime/include/cosched/common"], []),
+    "kernels": (["runtime/src/kernels", "runtime/include/cosched/kernels"], ["common"]),
     "platform": (["runtime/src/platform", "runtime/include/cosched/platform"], ["common"]),
     "config": (["runtime/src/config", "runtime/include/cosched/config"], ["common", "platform"]),
     "sched": (["runtime/src/sched", "runtime/include/cosched/sched"], ["common"]),
-    "sim": (["runtime/src/sim", "runtime/include/cosched/sim"], ["common", "platform", "sched"]),
-    "stream": (["stream_bench/src", "stream_bench/include/cosched/stream"], ["common", "platform"]),
+    "online": (["runtime/src/online", "runtime/include/cosched/online"], ["common", "sched"]),
+    "sim": (["runtime/src/sim", "runtime/include/cosched/sim"], ["common", "platform", "sched", "online"]),
+    "stream": (["stream_bench/src", "stream_bench/include/cosched/stream"], ["common", "kernels", "platform"]),
     "exec": (["runtime/src/exec", "runtime/include/cosched/exec"],
-             ["common", "platform", "config", "sched", "stream"]),
+             ["common", "kernels", "platform", "config", "sched"]),
     "app": (["runtime/src/app", "runtime/include/cosched/app"], ["common"]),
     "profiler": (["profiler/src", "profiler/include/cosched/profiler"],
-                 ["common", "platform", "config", "sched", "stream", "exec"]),
+                 ["common", "kernels", "platform", "config", "sched", "stream", "exec"]),
     "launcher": (["launcher/src", "launcher/include/cosched/launcher"],
-                 ["common", "platform", "config", "sched", "sim", "exec"]),
+                 ["common", "platform", "config", "sched", "online", "sim", "exec"]),
     # The pipelines the commands run (the demo, `cosched run`, online runs): above both tools.
     "workflow": (["launcher/workflow/src", "launcher/workflow/include/cosched/workflow"],
-                 ["common", "platform", "config", "sched", "sim", "stream", "exec", "profiler", "launcher"]),
+                 ["common", "kernels", "platform", "config", "sched", "online", "sim", "stream", "exec", "profiler",
+                  "launcher"]),
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]cosched/([a-z_]+)/')
 

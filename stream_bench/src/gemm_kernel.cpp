@@ -61,6 +61,11 @@ class GemmWork final : public KernelWork {
     }
   }
 
+  // Which kernels OpenBLAS chose for this CPU (OPENBLAS_CORETYPE overrides it: docs/stream_bench.md).
+  [[nodiscard]] std::string problem_note() const override {
+    return fmt::format(", OpenBLAS core {}", openblas_get_corename());
+  }
+
   double run_rep(unsigned thread, const ArraySpanList& arrays, double& discarded) override {
     const RowRange rows = row_range(n_, threads_, thread);
     // Rows of A and C split at whole rows (the granule); multiply each run of rows that lies in one part of A and
@@ -117,19 +122,6 @@ class GemmWork final : public KernelWork {
 
 }  // namespace
 
-KernelShape gemm_shape(std::uint64_t footprint_bytes) {
-  KernelShape shape;
-  // Three n x n matrices; n bounded so that int dimensions and exact checksums hold (see a_entry).
-  const std::uint64_t n = std::min<std::uint64_t>(whole_root(footprint_bytes / (3 * sizeof(double)), 2), 40000);
-  for (const char* name : {"A", "B", "C"}) shape.arrays.push_back({name, n * n, std::max<std::size_t>(n, 1)});
-  shape.dimension = n;
-  shape.bytes_per_rep = 3 * sizeof(double) * n * n;  // compulsory: read A and B, write C once
-  shape.flops_per_rep = 2 * n * n * n;
-  // Which kernels OpenBLAS chose for this CPU (OPENBLAS_CORETYPE overrides it: docs/stream_bench.md).
-  shape.problem = fmt::format("n = {}, OpenBLAS core {}", n, openblas_get_corename());
-  if (n == 0) shape.too_small = "gemm needs three 1 x 1 matrices (24 bytes)";
-  return shape;
-}
 
 std::unique_ptr<KernelWork> make_gemm_work(const WorkContext& context) { return std::make_unique<GemmWork>(context); }
 

@@ -15,7 +15,7 @@ namespace cosched::stream::detail {
 namespace {
 
 constexpr std::uint64_t hpcc_poly = 0x0000000000000007ULL;
-constexpr std::uint64_t updates_per_word = 4;  // HPCC: 4 updates per table word
+constexpr std::uint64_t updates_per_word = kernels::gups_updates_per_word;
 constexpr std::uint64_t stream_seed = 0x6a09e667f3bcc909ULL;
 enum : std::size_t { table = 0 };
 
@@ -92,19 +92,6 @@ class GupsWork final : public KernelWork {
 
 }  // namespace
 
-KernelShape gups_shape(std::uint64_t footprint_bytes) {
-  KernelShape shape;
-  const std::uint64_t words = footprint_bytes / sizeof(double);
-  const std::uint64_t n = words == 0 ? 0 : std::uint64_t{1} << (63 - __builtin_clzll(words));  // largest 2^m
-  shape.arrays = {{"table", n, 1}};
-  shape.dimension = n;
-  shape.updates_per_rep = updates_per_word * n;
-  // Each update reads and writes one 8-byte word (HPCC's count; the hardware moves whole cache lines).
-  shape.bytes_per_rep = 2 * sizeof(std::uint64_t) * shape.updates_per_rep;
-  shape.problem = fmt::format("2^{} words, {} updates", n == 0 ? 0 : 63 - __builtin_clzll(n), shape.updates_per_rep);
-  if (n == 0) shape.too_small = "gups needs a table of one 8-byte word";
-  return shape;
-}
 
 std::unique_ptr<KernelWork> make_gups_work(const WorkContext& context) { return std::make_unique<GupsWork>(context); }
 

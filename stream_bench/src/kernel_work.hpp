@@ -74,6 +74,8 @@ class KernelWork {
   KernelWork(const KernelWork&) = delete;
   KernelWork& operator=(const KernelWork&) = delete;
   virtual ~KernelWork() = default;
+  // What the report adds to the shape's problem description (gemm: the OpenBLAS core it runs with).
+  [[nodiscard]] virtual std::string problem_note() const { return {}; }
   // Writes the initial contents: the first touch, by the thread that will work on those pages.
   virtual void first_touch(unsigned thread, const ArraySpanList& arrays) = 0;
   // Initial values whose computation, not their memory traffic, is most of a first touch (spmv derives every

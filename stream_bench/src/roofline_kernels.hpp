@@ -1,7 +1,6 @@
 #pragma once
-// The kernels beyond STREAM, one source file each: how a footprint sizes them and their work (kernel_work.hpp).
-// kernel_table.cpp lists them; nothing else names them.
-#include <cstdint>
+// The work of the kernels beyond STREAM, one source file each (kernel_work.hpp); how a footprint sizes them is the
+// kernel table's (cosched/kernels/kernels.hpp). kernel_works.cpp finds them by KernelId; nothing else names them.
 #include <memory>
 
 #include "cosched/stream/kernels.hpp"
@@ -9,16 +8,12 @@
 
 namespace cosched::stream::detail {
 
-[[nodiscard]] KernelShape gemm_shape(std::uint64_t footprint_bytes);
 [[nodiscard]] std::unique_ptr<KernelWork> make_gemm_work(const WorkContext& context);
-
-[[nodiscard]] KernelShape stencil_shape(std::uint64_t footprint_bytes);
 [[nodiscard]] std::unique_ptr<KernelWork> make_stencil_work(const WorkContext& context);
-
-[[nodiscard]] KernelShape spmv_shape(std::uint64_t footprint_bytes);
 [[nodiscard]] std::unique_ptr<KernelWork> make_spmv_work(const WorkContext& context);
-
-[[nodiscard]] KernelShape gups_shape(std::uint64_t footprint_bytes);
 [[nodiscard]] std::unique_ptr<KernelWork> make_gups_work(const WorkContext& context);
+
+// The work of `context.kernel`: element-wise kernels share one (slice_work.hpp), the others have their own.
+[[nodiscard]] std::unique_ptr<KernelWork> make_kernel_work(const WorkContext& context);
 
 }  // namespace cosched::stream::detail

@@ -16,11 +16,9 @@ namespace cosched::stream::detail {
 
 namespace {
 
-constexpr std::size_t row_nonzeros = 16;  // even: a row's column indices fill whole words
+constexpr std::size_t row_nonzeros = kernels::spmv_row_nonzeros;
 constexpr std::uint64_t matrix_seed = 0x5eed5eed5eedULL;
 enum : std::size_t { values = 0, columns = 1, row_pointers = 2, vector_x = 3, vector_y = 4 };
-// Words per matrix row: its values, its column indices (two per word), its row pointer, x and y.
-constexpr std::size_t row_words = row_nonzeros + row_nonzeros / 2 + 1 + 1 + 1;
 
 std::uint64_t slot_hash(std::size_t row, std::size_t slot) noexcept {
   return mix64(matrix_seed ^ (row * row_nonzeros + slot));
@@ -165,25 +163,6 @@ class SpmvWork final : public KernelWork {
 
 }  // namespace
 
-KernelShape spmv_shape(std::uint64_t footprint_bytes) {
-  KernelShape shape;
-  const std::uint64_t words = footprint_bytes / sizeof(double);
-  // n rows of row_words, the last row pointer, and 32-bit column indices.
-  const std::uint64_t n = std::min<std::uint64_t>(words > 0 ? (words - 1) / row_words : 0, UINT32_MAX);
-  shape.arrays = {{"values", n * row_nonzeros, row_nonzeros},
-                  {"columns", n * row_nonzeros / 2, row_nonzeros / 2},
-                  {"row_ptr", n + 1, 1},
-                  {"x", n, 1},
-                  {"y", n, 1}};
-  shape.dimension = n;
-  // Compulsory traffic: the matrix (8-byte values, 4-byte columns, 8-byte row pointers), x once, y written once.
-  // Irregular reads of x that miss the cache again are not counted (the model's lower bound).
-  shape.bytes_per_rep = n * row_nonzeros * (sizeof(double) + sizeof(std::uint32_t)) + (n + 1) * 8 + 2 * 8 * n;
-  shape.flops_per_rep = 2 * row_nonzeros * n;
-  shape.problem = fmt::format("{} rows, {} non-zeros", n, n * row_nonzeros);
-  if (n == 0) shape.too_small = fmt::format("spmv needs one row of {} bytes", (row_words + 1) * sizeof(double));
-  return shape;
-}
 
 std::unique_ptr<KernelWork> make_spmv_work(const WorkContext& context) { return std::make_unique<SpmvWork>(context); }
 

@@ -156,20 +156,6 @@ class StencilWork final : public KernelWork {
 
 }  // namespace
 
-KernelShape stencil_shape(std::uint64_t footprint_bytes) {
-  KernelShape shape;
-  const std::uint64_t n = whole_root(footprint_bytes / (2 * sizeof(double)), 3);
-  for (const char* name : {"grid0", "grid1"}) shape.arrays.push_back({name, n * n * n, std::max<std::size_t>(n, 1)});
-  shape.dimension = n;
-  // Compulsory traffic: each sweep reads one grid and writes the other, 2 x 8 bytes per point (neighbour reuse
-  // from cache, no write-allocate: STREAM counting).
-  shape.bytes_per_rep = 2 * sizeof(double) * n * n * n;
-  const std::uint64_t inner = n >= 2 ? n - 2 : 0;
-  shape.flops_per_rep = 8 * inner * inner * inner;  // 6 adds, 2 multiplies per interior point
-  shape.problem = fmt::format("{}^3 grid", n);
-  if (n < 3) shape.too_small = "stencil needs two 3^3 grids (432 bytes)";
-  return shape;
-}
 
 std::unique_ptr<KernelWork> make_stencil_work(const WorkContext& context) {
   return std::make_unique<StencilWork>(context);

@@ -22,6 +22,7 @@
 #include "run_plan.hpp"
 #include "system_memory.hpp"
 #include "kernel_work.hpp"
+#include "roofline_kernels.hpp"
 
 namespace cosched::stream {
 
@@ -107,7 +108,6 @@ struct StreamSession::State {
         cost(tiers.cost_model()),
         sample_stride(sampled_check_stride(plan.shape)) {
     (void)detail::slow_passes_for(cost.slow_pass_factor);  // a broken cost model fails before allocating
-    assert(kernel.elementwise() || kernel.make_work != nullptr);  // a table entry that is not element-wise has a work
     make_work();
     owned.resize(plan.shape.arrays.size());
     spans.resize(plan.shape.arrays.size());
@@ -151,7 +151,7 @@ struct StreamSession::State {
     const bool larger_than_a_cores_cache = plan.shape.footprint_bytes() > detail::private_cache_bytes();
     const detail::WorkContext context{kernel,        plan.shape,   threads, plan.streaming_stores,
                                       cost.slow_pass_factor, sample_stride, larger_than_a_cores_cache};
-    work = kernel.elementwise() ? detail::make_elementwise_work(context) : kernel.make_work(context);
+    work = detail::make_kernel_work(context);
   }
 
   // The current team writes the initial values: the first touch of fresh pages, or, on kept arrays, what its
@@ -412,7 +412,7 @@ StreamResult StreamSession::measure(const SessionRun& run) {
   result.flops_per_rep = shape.flops_per_rep;
   result.updates_per_rep = shape.updates_per_rep;
   result.merit_unit = std::string(merit_unit_name(s.kernel.merit));
-  result.problem = shape.problem;
+  result.problem = shape.problem + s.work->problem_note();
   for (const ArrayLayout& array : shape.arrays) {
     if (array.words > 0) result.arrays.push_back({array.name, array.words * sizeof(double)});
   }

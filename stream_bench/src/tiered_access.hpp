@@ -34,23 +34,6 @@ struct RowRange {
   return {count * thread / threads, count * (thread + 1) / threads};
 }
 
-// The largest r with r^degree <= value (degree 2 or 3), exact where floating-point roots round.
-[[nodiscard]] constexpr std::uint64_t whole_root(std::uint64_t value, unsigned degree) noexcept {
-  auto fits = [&](std::uint64_t r) {
-    std::uint64_t power = 1;
-    for (unsigned d = 0; d < degree; ++d) {
-      if (__builtin_mul_overflow(power, r, &power)) return false;
-    }
-    return power <= value;
-  };
-  std::uint64_t low = 0, high = std::uint64_t{1} << (degree == 2 ? 32 : 22);  // high^degree > any value
-  while (high - low > 1) {
-    const std::uint64_t mid = low + (high - low) / 2;
-    (fits(mid) ? low : high) = mid;
-  }
-  return low;
-}
-
 // SplitMix64: the stateless seeded hash behind the generated inputs (spmv's columns and values, gups' stream
 // starts), so any thread can regenerate any row for initialisation and validation.
 [[nodiscard]] constexpr std::uint64_t mix64(std::uint64_t x) noexcept {

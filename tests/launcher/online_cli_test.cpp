@@ -7,8 +7,8 @@
 #include <filesystem>
 #include <string>
 
-#include "cosched/sched/online/jobs_csv.hpp"
-#include "cosched/sched/online/swf.hpp"
+#include "cosched/online/jobs_csv.hpp"
+#include "cosched/online/swf.hpp"
 #include "support/online_rows.hpp"
 #include "support/programs.hpp"
 #include "support/test_data.hpp"
@@ -152,7 +152,7 @@ TEST_F(OnlineCli, ANodeWorkloadGivesItsCampaigns) {
 TEST_F(OnlineCli, TheJobsCsvOfTwentyThousandJobsRecomputesTheSummary) {
   const auto json = run_json("--policy dasedf --synthetic --delta 20 --load 290 --jobs 20000 --seed 1 --jobs-out "
                              "jobs.csv --swf-out schedule.swf");
-  const auto rows = sched::online::load_jobs_csv(dir_ / "jobs.csv");
+  const auto rows = online::load_jobs_csv(dir_ / "jobs.csv");
   ASSERT_EQ(rows.size(), 20000u);
   const test_support::RecomputedMetrics again = test_support::recompute_metrics(rows, json["procs"].get<int>());
   EXPECT_EQ(again.completed, json["completed"].get<std::size_t>());
@@ -163,7 +163,7 @@ TEST_F(OnlineCli, TheJobsCsvOfTwentyThousandJobsRecomputesTheSummary) {
   EXPECT_EQ(again.utilization, json["utilization"].get<double>());
   EXPECT_EQ(again.makespan, json["makespan"].get<double>());
   // The SWF schedule replays as a trace: the same jobs, each run for as long as it ran.
-  const sched::online::SwfTrace schedule = sched::online::load_swf(dir_ / "schedule.swf");
+  const online::SwfTrace schedule = online::load_swf(dir_ / "schedule.swf");
   EXPECT_EQ(schedule.records.size(), 20000u);
   const auto replayed = run_json("--policy fcfs --trace schedule.swf");
   EXPECT_EQ(replayed["jobs"], 20000);
@@ -178,7 +178,7 @@ TEST_F(OnlineCli, AClosedLoopReplayWritesItsPerJobOutputs) {
   const auto json = run_json(arguments);
   EXPECT_EQ(json["replay"], "closed");
   EXPECT_GT(json["replay_followers"].get<int>(), 0);
-  EXPECT_EQ(sched::online::load_jobs_csv(dir_ / "ostrich_jobs.csv").size(), 100u);
+  EXPECT_EQ(online::load_jobs_csv(dir_ / "ostrich_jobs.csv").size(), 100u);
   EXPECT_EQ(run(arguments).exit_code, 2);  // outputs exist: refused before any work
   EXPECT_EQ(run(arguments + " --force").exit_code, 0);
   EXPECT_EQ(run("--policy fcfs --synthetic --jobs 5 --replay feedback").exit_code, 2);
@@ -208,7 +208,7 @@ TEST_F(OnlineCli, TheDocumentedClosedLoopCommandsRunAsWritten) {
       dir_, 300);
   ASSERT_EQ(replay.exit_code, 0) << replay.err;
   EXPECT_NE(replay.out.find("replay          closed"), std::string::npos) << replay.out;
-  EXPECT_EQ(sched::online::load_jobs_csv(dir_ / "ostrich_jobs.csv").size(), 46373u);
+  EXPECT_EQ(online::load_jobs_csv(dir_ / "ostrich_jobs.csv").size(), 46373u);
   fs::create_directory_symlink(fs::path(COSCHED_SOURCE_DIR) / "bench", dir_ / "bench");  // as from the repository
   const CommandResult plot =
       test_support::run_shell("bench/online_jobs_plot.py --procs 140 ostrich=ostrich_jobs.csv --out jobs.png", dir_, 300);

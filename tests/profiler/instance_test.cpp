@@ -18,7 +18,7 @@
 #include "cosched/profiler/profile_context.hpp"
 #include "cosched/profiler/profile_csv.hpp"
 #include "cosched/sched/io.hpp"
-#include "cosched/sched/online/workload.hpp"
+#include "cosched/online/workload.hpp"
 #include "support/programs.hpp"
 #include "test_support.hpp"
 
@@ -108,7 +108,7 @@ TEST(Instance, CarriesReleaseTimesAndUsersForOnlineRuns) {
   EXPECT_FALSE(instance.tasks()[0].attributes.contains("release_s"));
   EXPECT_EQ(instance.tasks()[1].attributes.at("release_s"), 3.5);
   const auto read = sched::parse_instance(sched::instance_to_json(instance), "w.json");
-  const auto online = sched::online::online_workload_from_instance(read, "w.json");
+  const auto online = online::online_workload_from_instance(read, "w.json");
   EXPECT_EQ(online.name, "w");
   EXPECT_EQ(online.arrivals[0].release, 0.0);
   EXPECT_EQ(online.arrivals[1].release, 3.5);

@@ -1,4 +1,4 @@
-// Per-job results (sched/online/jobs_csv.hpp, sim::job_records): the jobs CSV and the SWF schedule read back equal
+// Per-job results (online/jobs_csv.hpp, sim::job_records): the jobs CSV and the SWF schedule read back equal
 // to what was written, and the summary metrics of every policy, open and closed loop, recompute from the rows.
 #include <gtest/gtest.h>
 
@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "cosched/common/error.hpp"
-#include "cosched/sched/online/campaigns.hpp"
-#include "cosched/sched/online/policy.hpp"
-#include "cosched/sched/online/swf.hpp"
+#include "cosched/online/campaigns.hpp"
+#include "cosched/online/policy.hpp"
+#include "cosched/online/swf.hpp"
 #include "cosched/sim/online.hpp"
 #include "cosched/sim/prediction.hpp"
 #include "cosched/sim/replay.hpp"
@@ -20,17 +20,17 @@
 namespace cosched::sim {
 namespace {
 
-using sched::online::JobRecord;
-using sched::online::OnlineWorkload;
+using online::JobRecord;
+using online::OnlineWorkload;
 
 // 100 jobs of 22 users of KTH's 100-processor SP2, with wait times (the policy logged runs) and estimates, on 200
 // processors (split's two groups then hold its widest job, 64 processors).
 constexpr int kProcs = 200;
 std::shared_ptr<const OnlineWorkload> kth_excerpt() {
-  sched::online::SwfOptions options;
+  online::SwfOptions options;
   options.procs = kProcs;
-  return std::make_shared<const OnlineWorkload>(sched::online::workload_from_swf(
-      sched::online::load_swf(std::string(COSCHED_TEST_DATA_DIR) + "/traces/KTH-SP2-1996-2.1-cln-first100.swf"),
+  return std::make_shared<const OnlineWorkload>(online::workload_from_swf(
+      online::load_swf(std::string(COSCHED_TEST_DATA_DIR) + "/traces/KTH-SP2-1996-2.1-cln-first100.swf"),
       options));
 }
 
@@ -42,7 +42,7 @@ struct KthRun {
 
 KthRun run(const std::string& policy, const std::string& replay) {
   KthRun r{online_plan(kth_excerpt(), {2.0, 2, 3.0}), {}, {}};  // rho 2, reserve 2, threshold 3: every policy runs
-  r.campaigns = sched::online::detect_campaigns(*r.plan.online, sched::online::CampaignRule::max);
+  r.campaigns = online::detect_campaigns(*r.plan.online, online::CampaignRule::max);
   (void)apply_replay(r.plan, replay, r.campaigns);
   r.result = predict(r.plan, policy);
   return r;
@@ -52,7 +52,7 @@ TEST(JobRecords, TheCsvReadsBackEqual) {
   const KthRun r = run("easy", "closed");
   const std::vector<JobRecord> records = job_records(r.plan, r.result, r.campaigns);
   ASSERT_EQ(records.size(), 100u);
-  EXPECT_EQ(sched::online::parse_jobs_csv(sched::online::to_jobs_csv(records), "jobs.csv"), records);
+  EXPECT_EQ(online::parse_jobs_csv(online::to_jobs_csv(records), "jobs.csv"), records);
   EXPECT_EQ(records[0].final_state, "COMPLETED_SUCCESSFULLY");
   EXPECT_TRUE(records[0].campaign.has_value());
 
@@ -64,13 +64,13 @@ TEST(JobRecords, TheCsvReadsBackEqual) {
   odd.allocation.clear();
   odd.allocated_resources.clear();
   odd.campaign.reset();
-  EXPECT_EQ(sched::online::parse_jobs_csv(sched::online::to_jobs_csv({odd}), "odd.csv"), std::vector<JobRecord>{odd});
+  EXPECT_EQ(online::parse_jobs_csv(online::to_jobs_csv({odd}), "odd.csv"), std::vector<JobRecord>{odd});
 }
 
 TEST(JobRecords, ProcessorNumbersAreNeverSharedAtOneTime) {
   const KthRun r = run("easy", "open");
   const std::vector<JobRecord> records = job_records(r.plan, r.result, r.campaigns);
-  EXPECT_EQ(sched::online::interval_set({0, 1, 2, 3, 7, 9, 10}), "0-3 7 9-10");
+  EXPECT_EQ(online::interval_set({0, 1, 2, 3, 7, 9, 10}), "0-3 7 9-10");
   for (std::size_t a = 0; a < records.size(); ++a) {
     for (std::size_t b = a + 1; b < records.size(); ++b) {
       const bool overlap = records[a].starting_time < records[b].finish_time &&
@@ -84,15 +84,15 @@ TEST(JobRecords, ProcessorNumbersAreNeverSharedAtOneTime) {
 TEST(JobRecords, TheSwfScheduleReadsBackThroughTheOneParser) {
   const KthRun r = run("fairshare", "closed");
   const std::vector<JobRecord> records = job_records(r.plan, r.result, r.campaigns);
-  const sched::online::SwfTrace trace = sched::online::swf_of_jobs(records, kProcs, {" Note: test"});
-  const std::string text = sched::online::to_swf(trace);
-  sched::online::SwfTrace back = sched::online::parse_swf(text, "schedule.swf");
+  const online::SwfTrace trace = online::swf_of_jobs(records, kProcs, {" Note: test"});
+  const std::string text = online::to_swf(trace);
+  online::SwfTrace back = online::parse_swf(text, "schedule.swf");
   back.source = trace.source;
   EXPECT_EQ(back, trace);
   // As a workload again: the same jobs, released and run as simulated, by the same users.
-  const OnlineWorkload again = sched::online::workload_from_swf(back, {});
+  const OnlineWorkload again = online::workload_from_swf(back, {});
   ASSERT_EQ(again.arrivals.size(), records.size());
-  EXPECT_EQ(*sched::online::swf_header_integer(back, "MaxProcs"), kProcs);
+  EXPECT_EQ(*online::swf_header_integer(back, "MaxProcs"), kProcs);
   for (std::size_t k = 0; k < back.records.size(); ++k) {
     const JobRecord& row = records[static_cast<std::size_t>(back.records[k].job_number - 1)];
     EXPECT_EQ(again.reference_time[k], row.execution_time);
@@ -106,10 +106,10 @@ class EveryPolicy : public ::testing::TestWithParam<std::string> {};
 TEST_P(EveryPolicy, TheSummaryRecomputesFromTheRowsOpenAndClosedLoop) {
   for (const char* replay : {"open", "closed"}) {
     const KthRun r = run(GetParam(), replay);
-    sched::online::OnlineMetrics metrics = run_metrics(r.plan, r.result);
-    sched::online::add_campaign_metrics(metrics, *r.plan.online, job_outcomes(r.result), r.campaigns);
+    online::OnlineMetrics metrics = run_metrics(r.plan, r.result);
+    online::add_campaign_metrics(metrics, *r.plan.online, job_outcomes(r.result), r.campaigns);
     const std::vector<JobRecord> rows =
-        sched::online::parse_jobs_csv(sched::online::to_jobs_csv(job_records(r.plan, r.result, r.campaigns)), "j");
+        online::parse_jobs_csv(online::to_jobs_csv(job_records(r.plan, r.result, r.campaigns)), "j");
     const test_support::RecomputedMetrics again = test_support::recompute_metrics(rows, kProcs);
     EXPECT_EQ(again.completed, metrics.completed) << replay;
     EXPECT_EQ(again.max_stretch, metrics.max_stretch) << replay;
@@ -124,7 +124,7 @@ TEST_P(EveryPolicy, TheSummaryRecomputesFromTheRowsOpenAndClosedLoop) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Online, EveryPolicy, ::testing::ValuesIn(sched::online::online_policy_names()),
+INSTANTIATE_TEST_SUITE_P(Online, EveryPolicy, ::testing::ValuesIn(online::online_policy_names()),
                          [](const auto& param_info) {
                            std::string name = param_info.param;
                            std::replace(name.begin(), name.end(), '-', '_');
@@ -132,19 +132,19 @@ INSTANTIATE_TEST_SUITE_P(Online, EveryPolicy, ::testing::ValuesIn(sched::online:
                          });
 
 TEST(JobRecords, AMalformedCsvIsRefusedWithItsLine) {
-  const std::string header = sched::online::to_jobs_csv({});
-  EXPECT_THROW((void)sched::online::parse_jobs_csv("job_id,submission_time\n", "h.csv"), InputError);
+  const std::string header = online::to_jobs_csv({});
+  EXPECT_THROW((void)online::parse_jobs_csv("job_id,submission_time\n", "h.csv"), InputError);
   const std::string row = "j,w,x,1,-1,1,COMPLETED_SUCCESSFULLY,0,1,1,0,1,1,0,u,,1,1\n";
   try {
-    (void)sched::online::parse_jobs_csv(header + row, "bad.csv");
+    (void)online::parse_jobs_csv(header + row, "bad.csv");
     FAIL() << "a submission time that is not a number was read";
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("bad.csv:2"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("submission_time"), std::string::npos) << e.what();
   }
-  EXPECT_THROW((void)sched::online::parse_jobs_csv(header + "j,w,0,1,-1,1,DONE,0,1,1,0,1,1,0,u,,1,1\n", "s.csv"),
+  EXPECT_THROW((void)online::parse_jobs_csv(header + "j,w,0,1,-1,1,DONE,0,1,1,0,1,1,0,u,,1,1\n", "s.csv"),
                InputError);
-  EXPECT_THROW((void)sched::online::parse_jobs_csv(header + "j,w,0\n", "n.csv"), InputError);
+  EXPECT_THROW((void)online::parse_jobs_csv(header + "j,w,0\n", "n.csv"), InputError);
 }
 
 }  // namespace

@@ -7,7 +7,7 @@
 
 #include "cosched/common/error.hpp"
 #include "cosched/sim/plan.hpp"
-#include "cosched/sched/online/swf.hpp"
+#include "cosched/online/swf.hpp"
 #include "online_support.hpp"
 
 namespace cosched::sim {
@@ -24,11 +24,11 @@ std::string swf_job(int number, int submit, int wait, int run, int procs) {
 const std::string kLog = "; MaxProcs: 4\n" + swf_job(1, 0, 5, 10, 2) + swf_job(2, 1, 14, 3, 3) + swf_job(3, 2, 0, 4, 1);
 
 EngineResult replay(const std::string& log, std::optional<int> procs) {
-  sched::online::SwfOptions options;
+  online::SwfOptions options;
   options.procs = procs;
   const LaunchPlan plan = online_plan(
-      std::make_shared<const sched::online::OnlineWorkload>(
-          sched::online::workload_from_swf(sched::online::parse_swf(log, "log.swf"), options)),
+      std::make_shared<const online::OnlineWorkload>(
+          online::workload_from_swf(online::parse_swf(log, "log.swf"), options)),
       {});
   EngineResult result = testing::run_online(plan, "logged");
   EXPECT_EQ(result.completed, plan.tasks.size());

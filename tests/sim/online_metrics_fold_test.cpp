@@ -11,10 +11,10 @@
 #include <utility>
 #include <vector>
 
-#include "cosched/sched/online/campaigns.hpp"
-#include "cosched/sched/online/metrics.hpp"
-#include "cosched/sched/online/policy.hpp"
-#include "cosched/sched/online/source.hpp"
+#include "cosched/online/campaigns.hpp"
+#include "cosched/online/metrics.hpp"
+#include "cosched/online/policy.hpp"
+#include "cosched/online/source.hpp"
 #include "cosched/sim/online.hpp"
 #include "cosched/sim/prediction.hpp"
 #include "cosched/sim/replay.hpp"
@@ -22,7 +22,7 @@
 namespace cosched::sim {
 namespace {
 
-namespace online = sched::online;
+namespace online = cosched::online;
 
 // 3,000 jobs of the paper's synthetic workload above its load (queues build up, the policies differ), or KTH's
 // jobs submitted on 30 September 1996 (a window of the first 100 of the trace) on 200 processors.

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "cosched/sim/plan.hpp"
-#include "cosched/sched/online/profiles.hpp"
+#include "cosched/online/profiles.hpp"
 #include "online_support.hpp"
 
 namespace cosched::sim {
@@ -17,13 +17,13 @@ namespace {
 EngineResult run_ostrich(int processors, const std::vector<std::pair<double, double>>& jobs,
                          const std::vector<std::string>& users) {
   std::vector<sched::Task> tasks;
-  std::vector<sched::online::JobArrival> arrivals;
+  std::vector<online::JobArrival> arrivals;
   for (std::size_t j = 0; j < jobs.size(); ++j) {
-    tasks.push_back({fmt::format("j{}", j), std::make_shared<sched::online::SequentialProfile>(jobs[j].second)});
+    tasks.push_back({fmt::format("j{}", j), std::make_shared<online::SequentialProfile>(jobs[j].second)});
     arrivals.push_back({jobs[j].first, users[j], std::nullopt});
   }
   const LaunchPlan plan = online_plan(
-      std::make_shared<const sched::online::OnlineWorkload>(sched::online::make_online_workload(
+      std::make_shared<const online::OnlineWorkload>(online::make_online_workload(
           "test", "test", sched::Instance({{"procs", processors}}, std::move(tasks)), std::move(arrivals))),
       {});
   EngineResult result = testing::run_online(plan, "ostrich");

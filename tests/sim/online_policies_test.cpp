@@ -7,7 +7,7 @@
 
 #include "cosched/common/error.hpp"
 #include "cosched/sim/online.hpp"
-#include "cosched/sched/online/policy.hpp"
+#include "cosched/online/policy.hpp"
 #include "online_support.hpp"
 
 namespace cosched::sim {
@@ -15,8 +15,8 @@ namespace {
 
 // Options every registered policy accepts on the workloads below (Split needs >= 2 groups, the reservation
 // scheme 1 <= X < m).
-sched::online::OnlineOptions suite_options() {
-  sched::online::OnlineOptions options;
+online::OnlineOptions suite_options() {
+  online::OnlineOptions options;
   options.rho = 2.0;
   options.reserve = 1;
   options.threshold = 2.0;
@@ -98,7 +98,7 @@ TEST_P(EveryOnlinePolicy, AResumedRunRunsWhatIsLeftAndNothingWhenNothingIs) {
   EXPECT_EQ(run_metrics(nothing, result).jobs, 0U);
 }
 
-INSTANTIATE_TEST_SUITE_P(Registry, EveryOnlinePolicy, ::testing::ValuesIn(sched::online::online_policy_names()),
+INSTANTIATE_TEST_SUITE_P(Registry, EveryOnlinePolicy, ::testing::ValuesIn(online::online_policy_names()),
                          [](const ::testing::TestParamInfo<std::string>& param) {
                            std::string name = param.param;
                            for (char& c : name) c = c == '-' ? '_' : c;

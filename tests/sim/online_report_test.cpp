@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "cosched/sched/online/campaigns.hpp"
-#include "cosched/sched/online/swf.hpp"
+#include "cosched/online/campaigns.hpp"
+#include "cosched/online/swf.hpp"
 #include "cosched/sim/online.hpp"
 #include "cosched/sim/online_report.hpp"
 #include "cosched/sim/prediction.hpp"
@@ -16,7 +16,7 @@
 namespace cosched::sim {
 namespace {
 
-using sched::online::OnlineWorkload;
+using online::OnlineWorkload;
 
 struct KthRun {
   LaunchPlan plan;
@@ -27,13 +27,13 @@ struct KthRun {
 
 // KTH's first 100 jobs, FCFS on the simulated clock, campaigns by the LAST rule, closed loop.
 KthRun kth_run() {
-  sched::online::SwfOptions options;
+  online::SwfOptions options;
   options.procs = 100;
-  auto workload = std::make_shared<const OnlineWorkload>(sched::online::workload_from_swf(
-      sched::online::load_swf(std::string(COSCHED_TEST_DATA_DIR) + "/traces/KTH-SP2-1996-2.1-cln-first100.swf"),
+  auto workload = std::make_shared<const OnlineWorkload>(online::workload_from_swf(
+      online::load_swf(std::string(COSCHED_TEST_DATA_DIR) + "/traces/KTH-SP2-1996-2.1-cln-first100.swf"),
       options));
   KthRun r{online_plan(workload, {}), {}, {}, {}};
-  r.campaigns = sched::online::detect_campaigns(*workload, sched::online::CampaignRule::last);
+  r.campaigns = online::detect_campaigns(*workload, online::CampaignRule::last);
   r.info.policy = "fcfs";
   r.info.clock = "simulated";
   r.info.campaign_rule = "last";
@@ -66,7 +66,7 @@ TEST(OnlineReport, TheJsonCarriesTheRunsContextAndOnlyTheGivenDates) {
   EXPECT_EQ(json.at("from"), "1996-09-30");
   EXPECT_FALSE(json.contains("to"));
   EXPECT_EQ(json.at("options").at("rho"), 1.0);
-  EXPECT_EQ(json.at("max_stretch"), sched::online::to_json(metrics).at("max_stretch"));
+  EXPECT_EQ(json.at("max_stretch"), online::to_json(metrics).at("max_stretch"));
 }
 
 TEST(OnlineReport, TheTextNamesTheRunAndItsCampaigns) {
@@ -84,7 +84,7 @@ TEST(OnlineReport, TheTextNamesTheRunAndItsCampaigns) {
 TEST(OnlineReport, TheSwfScheduleSaysWhichRunItIs) {
   const KthRun r = kth_run();
   const std::string text = online_schedule_swf(job_records(r.plan, r.result, r.campaigns), r.plan, r.info);
-  const auto schedule = sched::online::parse_swf(text, "schedule.swf");
+  const auto schedule = online::parse_swf(text, "schedule.swf");
   EXPECT_EQ(schedule.records.size(), 100u);
   ASSERT_FALSE(schedule.header.empty());
   EXPECT_NE(text.find("the simulated schedule of " + r.plan.online->source + " under the online policy fcfs (closed "

@@ -12,7 +12,7 @@
 #include "cosched/sim/engine.hpp"
 #include "cosched/sim/plan.hpp"
 #include "cosched/sim/policies.hpp"
-#include "cosched/sched/online/workload.hpp"
+#include "cosched/online/workload.hpp"
 
 namespace cosched::sim::testing {
 
@@ -21,23 +21,23 @@ struct OnlineJobSpec {
   std::vector<double> times;  // per allocation vector of the space, row-major (inf: cannot run there)
 };
 
-inline std::shared_ptr<const sched::online::OnlineWorkload> online_workload(
+inline std::shared_ptr<const online::OnlineWorkload> online_workload(
     const std::vector<sched::Resource>& resources, const std::vector<OnlineJobSpec>& jobs) {
   const sched::AllocationSpace space(sched::capacities_of(resources));
   std::vector<sched::Task> tasks;
-  std::vector<sched::online::JobArrival> arrivals;
+  std::vector<online::JobArrival> arrivals;
   for (std::size_t j = 0; j < jobs.size(); ++j) {
     tasks.push_back({"j" + std::to_string(j), std::make_shared<sched::DenseTimeTable>(space, jobs[j].times)});
     arrivals.push_back({jobs[j].release, "", std::nullopt});
     // As if a log had started every job on release (a machine with room for all): the policy `logged` runs too.
     arrivals.back().logged_start = jobs[j].release;
   }
-  return std::make_shared<const sched::online::OnlineWorkload>(sched::online::make_online_workload(
+  return std::make_shared<const online::OnlineWorkload>(online::make_online_workload(
       "test", "test", sched::Instance(resources, std::move(tasks)), std::move(arrivals)));
 }
 
 // Sequential jobs (time p on >= 1 processor) on m processors.
-inline std::shared_ptr<const sched::online::OnlineWorkload> sequential_workload(
+inline std::shared_ptr<const online::OnlineWorkload> sequential_workload(
     int m, const std::vector<std::pair<double, double>>& release_and_size) {
   std::vector<OnlineJobSpec> jobs;
   for (const auto& [release, size] : release_and_size) {
@@ -49,7 +49,7 @@ inline std::shared_ptr<const sched::online::OnlineWorkload> sequential_workload(
 }
 
 // Moldable jobs with Amdahl-like times p1 * (f + (1 - f) / k) on k of m processors.
-inline std::shared_ptr<const sched::online::OnlineWorkload> random_moldable_workload(std::mt19937& rng, int m,
+inline std::shared_ptr<const online::OnlineWorkload> random_moldable_workload(std::mt19937& rng, int m,
                                                                                      std::size_t n) {
   std::uniform_real_distribution<double> size(1.0, 50.0), serial(0.0, 0.5), gap(0.0, 6.0);
   std::vector<OnlineJobSpec> jobs;
@@ -65,7 +65,7 @@ inline std::shared_ptr<const sched::online::OnlineWorkload> random_moldable_work
 }
 
 // Node jobs on (cores, fast chunks): faster with more cores, and with chunks up to the job's footprint.
-inline std::shared_ptr<const sched::online::OnlineWorkload> random_node_workload(std::mt19937& rng, int cores,
+inline std::shared_ptr<const online::OnlineWorkload> random_node_workload(std::mt19937& rng, int cores,
                                                                                  int chunks, std::size_t n) {
   std::uniform_real_distribution<double> size(1.0, 30.0), gain(0.0, 0.6), gap(0.0, 4.0);
   std::uniform_int_distribution<int> footprint(0, chunks);

@@ -14,8 +14,8 @@
 #include <fmt/format.h>
 
 #include "cosched/common/error.hpp"
-#include "cosched/sched/online/campaigns.hpp"
-#include "cosched/sched/online/swf.hpp"
+#include "cosched/online/campaigns.hpp"
+#include "cosched/online/swf.hpp"
 #include "cosched/sim/online.hpp"
 #include "cosched/sim/prediction.hpp"
 #include "cosched/sim/replay.hpp"
@@ -23,7 +23,7 @@
 namespace cosched::sim {
 namespace {
 
-using sched::online::OnlineWorkload;
+using online::OnlineWorkload;
 
 struct LoggedJob {
   double submit, wait, run;
@@ -40,7 +40,7 @@ std::shared_ptr<const OnlineWorkload> logged_workload(const std::vector<LoggedJo
                         j.procs, j.procs, j.user);
   }
   return std::make_shared<const OnlineWorkload>(
-      sched::online::workload_from_swf(sched::online::parse_swf(text, "hand-made"), {}));
+      online::workload_from_swf(online::parse_swf(text, "hand-made"), {}));
 }
 
 struct Replayed {
@@ -109,7 +109,7 @@ TEST(ClosedLoop, JobsWithoutAUserKeepTheirLoggedTimes) {
 // their logged offsets (E too, though D ended before E was submitted).
 TEST(ClosedLoop, CampaignsAreReleasedAsUnitsWithTheirOffsets) {
   const auto workload = logged_workload({{0, 0, 100}, {10, 0, 5}, {150, 0, 100}, {200, 0, 10}, {215, 0, 10}}, 1);
-  const auto campaigns = sched::online::detect_campaigns(*workload, sched::online::CampaignRule::max);
+  const auto campaigns = online::detect_campaigns(*workload, online::CampaignRule::max);
   ASSERT_EQ(campaigns, (std::vector<std::size_t>{0, 0, 1, 1, 1}));
   const Replayed closed = replay(workload, "closed", "fcfs", campaigns);
   EXPECT_EQ(closed.end(1), 105.0);
@@ -123,8 +123,8 @@ TEST(ClosedLoop, CampaignsAreReleasedAsUnitsWithTheirOffsets) {
 // On the log's own machine the policy `logged` replays the log: every job ends as logged, so the closed loop
 // releases every job exactly at its logged time and the run is the open loop's, bit for bit.
 TEST(ClosedLoop, TheLogsOwnScheduleIsReplayedExactly) {
-  const auto workload = std::make_shared<const OnlineWorkload>(sched::online::workload_from_swf(
-      sched::online::load_swf(std::string(COSCHED_TEST_DATA_DIR) + "/traces/KTH-SP2-1996-2.1-cln-first100.swf"), {}));
+  const auto workload = std::make_shared<const OnlineWorkload>(online::workload_from_swf(
+      online::load_swf(std::string(COSCHED_TEST_DATA_DIR) + "/traces/KTH-SP2-1996-2.1-cln-first100.swf"), {}));
   const Replayed open = replay(workload, "open", "logged");
   const Replayed closed = replay(workload, "closed", "logged");
   EXPECT_GT(closed.summary.followers, 0u);

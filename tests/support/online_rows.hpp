@@ -9,7 +9,7 @@
 #include <map>
 #include <vector>
 
-#include "cosched/sched/online/jobs_csv.hpp"
+#include "cosched/online/jobs_csv.hpp"
 
 namespace cosched::test_support {
 
@@ -21,7 +21,7 @@ struct RecomputedMetrics {
   double mean_campaign_stretch = 0.0, max_campaign_stretch = 0.0;
 };
 
-inline RecomputedMetrics recompute_metrics(const std::vector<sched::online::JobRecord>& rows, int procs) {
+inline RecomputedMetrics recompute_metrics(const std::vector<online::JobRecord>& rows, int procs) {
   RecomputedMetrics m;
   double first_release = std::numeric_limits<double>::infinity(), last_end = 0.0, busy = 0.0;
   double stretch_sum = 0.0, flow_sum = 0.0;

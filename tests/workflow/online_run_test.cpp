@@ -9,9 +9,9 @@
 #include <string>
 
 #include "cosched/common/error.hpp"
-#include "cosched/sched/online/jobs_csv.hpp"
-#include "cosched/sched/online/source.hpp"
-#include "cosched/sched/online/swf.hpp"
+#include "cosched/online/jobs_csv.hpp"
+#include "cosched/online/source.hpp"
+#include "cosched/online/swf.hpp"
 #include "support/files.hpp"
 #include "support/online_rows.hpp"
 
@@ -34,8 +34,8 @@ OnlineRunOptions trace_run(const std::filesystem::path& dir) {
   return options;
 }
 
-std::shared_ptr<const sched::online::OnlineWorkload> workload_of(const OnlineRunOptions& options) {
-  return std::make_shared<const sched::online::OnlineWorkload>(sched::online::workload_from_source(options.source));
+std::shared_ptr<const online::OnlineWorkload> workload_of(const OnlineRunOptions& options) {
+  return std::make_shared<const online::OnlineWorkload>(online::workload_from_source(options.source));
 }
 
 TEST(OnlineRun, WrittenFilesAgreeWithTheReport) {
@@ -51,7 +51,7 @@ TEST(OnlineRun, WrittenFilesAgreeWithTheReport) {
   EXPECT_GT(report.metrics.campaigns, 0U) << "the closed replay of a users' trace has campaigns";
   EXPECT_EQ(test_support::read_text(dir / "metrics.json"), report.json());
 
-  const auto rows = sched::online::load_jobs_csv(dir / "jobs.csv");
+  const auto rows = online::load_jobs_csv(dir / "jobs.csv");
   ASSERT_EQ(rows.size(), workload->arrivals.size());
   const test_support::RecomputedMetrics again = test_support::recompute_metrics(rows, 100);
   EXPECT_EQ(again.completed, report.metrics.completed);
@@ -59,7 +59,7 @@ TEST(OnlineRun, WrittenFilesAgreeWithTheReport) {
   EXPECT_EQ(again.mean_flow, report.metrics.mean_flow);
   EXPECT_EQ(again.makespan, report.metrics.makespan);
   EXPECT_EQ(again.campaigns, report.metrics.campaigns);
-  EXPECT_EQ(sched::online::load_swf(dir / "schedule.swf").records.size(), workload->arrivals.size());
+  EXPECT_EQ(online::load_swf(dir / "schedule.swf").records.size(), workload->arrivals.size());
 }
 
 TEST(OnlineRun, AnExistingFileIsReplacedOnlyWhenAsked) {
@@ -72,7 +72,7 @@ TEST(OnlineRun, AnExistingFileIsReplacedOnlyWhenAsked) {
   EXPECT_EQ(test_support::read_text(dir / "jobs.csv"), "an earlier run's rows\n");
   options.overwrite = Overwrite::replace;
   (void)simulate_online_run(options, workload_of(options));
-  EXPECT_EQ(sched::online::load_jobs_csv(dir / "jobs.csv").size(), workload_of(options)->arrivals.size());
+  EXPECT_EQ(online::load_jobs_csv(dir / "jobs.csv").size(), workload_of(options)->arrivals.size());
 }
 
 TEST(OnlineRun, ANodeWorkloadIsAnInstanceJson) {

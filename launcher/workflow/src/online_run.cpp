@@ -8,14 +8,14 @@
 
 #include "cosched/common/error.hpp"
 #include "cosched/exec/workload_file.hpp"
-#include "cosched/sched/online/jobs_csv.hpp"
-#include "cosched/sched/online/workload.hpp"
+#include "cosched/online/jobs_csv.hpp"
+#include "cosched/online/workload.hpp"
 #include "cosched/sim/online.hpp"
 #include "cosched/sim/prediction.hpp"
 
 namespace cosched::workflow {
 
-namespace online = sched::online;
+namespace online = cosched::online;
 
 OnlineNodeWorkload read_online_node_workload(const std::string& path,
                                              const std::optional<config::PlatformConfig>& platform_file) {

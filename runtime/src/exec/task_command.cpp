@@ -13,7 +13,7 @@
 #include "cosched/platform/command_placement.hpp"
 #include "cosched/platform/tier_backends.hpp"
 #include "cosched/platform/topology.hpp"
-#include "cosched/stream/kernels.hpp"
+#include "cosched/kernels/kernels.hpp"
 #include "cosched/common/host.hpp"
 
 namespace cosched::exec {
@@ -33,7 +33,7 @@ std::size_t granted_fast_bytes(const platform::Grant& grant, const TierSetup& ti
 std::vector<std::string> stream_argv(const config::WorkloadTask& task, const platform::Grant& grant,
                                      const std::filesystem::path& stream_bench,
                                      const platform::ChildPlacement& placement) {
-  const auto& kernel = stream::find_kernel(task.kernel);
+  const auto& kernel = kernels::find_kernel(task.kernel);
   const double array_mib = static_cast<double>(task.footprint_bytes) /
                            static_cast<double>(kernel.array_count()) / (1024.0 * 1024.0);
   std::vector<std::string> argv{stream_bench.string(),

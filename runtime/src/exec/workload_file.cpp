@@ -7,13 +7,13 @@
 #include "cosched/common/json_input.hpp"
 #include "cosched/common/text_file.hpp"
 #include "cosched/sched/io.hpp"
-#include "cosched/stream/kernels.hpp"
+#include "cosched/kernels/kernels.hpp"
 
 namespace cosched::exec {
 
 std::vector<std::string> stream_kernel_names() {
   std::vector<std::string> names;
-  for (const auto& kernel : stream::kernel_table()) names.emplace_back(kernel.name);
+  for (const auto& kernel : kernels::kernel_table()) names.emplace_back(kernel.name);
   return names;
 }
 

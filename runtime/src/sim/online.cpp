@@ -21,8 +21,8 @@ bool completed(const TaskRun& run) {
 
 }  // namespace
 
-std::vector<sched::online::JobOutcome> job_outcomes(const EngineResult& result) {
-  std::vector<sched::online::JobOutcome> outcomes(result.runs.size());
+std::vector<online::JobOutcome> job_outcomes(const EngineResult& result) {
+  std::vector<online::JobOutcome> outcomes(result.runs.size());
   for (std::size_t j = 0; j < result.runs.size(); ++j) {
     const TaskRun& run = result.runs[j];
     outcomes[j].release = run.release;
@@ -87,15 +87,15 @@ std::string_view final_state(const TaskRun& run) {
 
 }  // namespace
 
-std::vector<sched::online::JobRecord> job_records(const LaunchPlan& plan, const EngineResult& result,
+std::vector<online::JobRecord> job_records(const LaunchPlan& plan, const EngineResult& result,
                                                   std::span<const std::size_t> campaign_of) {
   assert(plan.is_online() && result.runs.size() == plan.tasks.size());
-  const sched::online::OnlineWorkload& workload = *plan.online;
+  const online::OnlineWorkload& workload = *plan.online;
   const std::vector<std::vector<int>> processors = processors_of(plan, result);
-  std::vector<sched::online::JobRecord> records(result.runs.size());
+  std::vector<online::JobRecord> records(result.runs.size());
   for (std::size_t j = 0; j < records.size(); ++j) {
     const TaskRun& run = result.runs[j];
-    sched::online::JobRecord& r = records[j];
+    online::JobRecord& r = records[j];
     r.job_id = plan.tasks[j].id;
     r.workload_name = workload.name;
     r.submission_time = run.release;
@@ -114,17 +114,17 @@ std::vector<sched::online::JobRecord> job_records(const LaunchPlan& plan, const 
     r.waiting_time = start - run.release;
     r.turnaround_time = end - run.release;  // the metrics' flow, to the bit
     r.stretch = r.turnaround_time / r.reference_time;
-    r.allocated_resources = sched::online::interval_set(processors[j]);
+    r.allocated_resources = online::interval_set(processors[j]);
     r.allocation = run.grant.amounts;
   }
   return records;
 }
 
-sched::online::OnlineMetrics run_metrics(const LaunchPlan& plan, const EngineResult& result) {
+online::OnlineMetrics run_metrics(const LaunchPlan& plan, const EngineResult& result) {
   assert(plan.is_online());
   // Folded straight from the engine's runs, as job_outcomes + online_metrics would compute them, without the
   // outcomes vector (issue 25: fresh memory per job at 10^7 jobs).
-  sched::online::OnlineMetricsFold fold(*plan.online);
+  online::OnlineMetricsFold fold(*plan.online);
   for (std::size_t j = 0; j < result.runs.size(); ++j) {
     const TaskRun& run = result.runs[j];
     if (completed(run)) {
@@ -133,7 +133,7 @@ sched::online::OnlineMetrics run_metrics(const LaunchPlan& plan, const EngineRes
       fold.not_completed(j, run.release);
     }
   }
-  sched::online::OnlineMetrics metrics = fold.finish();
+  online::OnlineMetrics metrics = fold.finish();
   metrics.scheduling_seconds = result.policy_seconds;
   metrics.scheduling_max_seconds = result.policy_max_seconds;
   metrics.events = result.events;

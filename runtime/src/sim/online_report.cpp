@@ -2,12 +2,12 @@
 
 #include <fmt/core.h>
 
-#include "cosched/sched/online/swf.hpp"
+#include "cosched/online/swf.hpp"
 #include "cosched/sim/online.hpp"
 
 namespace cosched::sim {
 
-namespace online = sched::online;
+namespace online = cosched::online;
 
 online::OnlineMetrics online_run_metrics(const LaunchPlan& plan, const EngineResult& result,
                                          std::span<const std::size_t> campaign_of) {

@@ -36,11 +36,11 @@ double LaunchPlan::predicted_makespan() const noexcept {
 }
 
 double LaunchPlan::duration(std::size_t task, std::span<const int> alloc) const {
-  return online ? sched::online::job_time(*online, task, alloc) : tasks[task].predicted_duration;
+  return online ? online::job_time(*online, task, alloc) : tasks[task].predicted_duration;
 }
 
-LaunchPlan online_plan(std::shared_ptr<const sched::online::OnlineWorkload> workload,
-                       const sched::online::OnlineOptions& options) {
+LaunchPlan online_plan(std::shared_ptr<const online::OnlineWorkload> workload,
+                       const online::OnlineOptions& options) {
   LaunchPlan plan;
   plan.algorithm = "online";
   const sched::Instance& instance = workload->instance;
@@ -166,8 +166,8 @@ LaunchPlan remaining_plan(const LaunchPlan& plan, const std::vector<std::string>
       if (done.count(plan.tasks[j].id) == 0) keep.push_back(j);
     }
     for (auto& task : rest.tasks) task.release = std::max(0.0, task.release - earliest);
-    rest.online = std::make_shared<const sched::online::OnlineWorkload>(
-        sched::online::remaining_jobs(*plan.online, keep, earliest));
+    rest.online = std::make_shared<const online::OnlineWorkload>(
+        online::remaining_jobs(*plan.online, keep, earliest));
   }
   return rest;
 }

@@ -10,13 +10,13 @@
 #include <numeric>
 
 #include "cosched/common/error.hpp"
-#include "cosched/sched/online/campaigns.hpp"
+#include "cosched/online/campaigns.hpp"
 
 namespace cosched::sim {
 
 namespace {
 
-using sched::online::OnlineWorkload;
+using online::OnlineWorkload;
 
 ReplaySummary open_loop(LaunchPlan& /*plan*/, std::span<const std::size_t> /*campaign_of*/) { return {"open", 0, 0}; }
 
@@ -61,9 +61,9 @@ void gate_user(LaunchPlan& plan, const std::vector<std::size_t>& jobs, std::span
   std::vector<std::size_t> chain(jobs);
   std::vector<double> ends(jobs.size());
   std::stable_sort(chain.begin(), chain.end(), [&](std::size_t a, std::size_t b) {
-    return sched::online::logged_end(workload, a) < sched::online::logged_end(workload, b);
+    return online::logged_end(workload, a) < online::logged_end(workload, b);
   });
-  for (std::size_t k = 0; k < chain.size(); ++k) ends[k] = sched::online::logged_end(workload, chain[k]);
+  for (std::size_t k = 0; k < chain.size(); ++k) ends[k] = online::logged_end(workload, chain[k]);
 
   const std::vector<std::vector<std::size_t>> units = units_of(jobs, campaign_of);
   std::vector<std::pair<std::size_t, std::size_t>> waits;  // (prefix length, unit)

@@ -2,8 +2,8 @@
 #include "cosched/sched/cluster_manifest.hpp"
 #include "cosched/sched/io.hpp"
 #include "cosched/sched/schedule_document.hpp"
-#include "cosched/sched/online/jobs_csv.hpp"
-#include "cosched/sched/online/swf.hpp"
+#include "cosched/online/jobs_csv.hpp"
+#include "cosched/online/swf.hpp"
 #include "targets.hpp"
 
 #include <stdexcept>
@@ -46,7 +46,7 @@ void cluster_manifest(std::string_view input) {
 }
 
 void swf_trace(std::string_view input) {
-  using namespace sched::online;
+  using namespace online;
   const SwfTrace trace = read_swf_bytes(input, "fuzz.swf");
   if (parse_swf(to_swf(trace), trace.source) != trace) throw std::logic_error("to_swf does not read back the same");
   // A small machine, so that a header's absurd MaxProcs does not size the allocation space.
@@ -55,7 +55,7 @@ void swf_trace(std::string_view input) {
 }
 
 void jobs_csv(std::string_view input) {
-  using namespace sched::online;
+  using namespace online;
   const std::vector<JobRecord> records = parse_jobs_csv(input, "fuzz.csv");
   if (parse_jobs_csv(to_jobs_csv(records), "again.csv") != records) {
     throw std::logic_error("to_jobs_csv does not read back the same");

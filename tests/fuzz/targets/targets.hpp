@@ -15,8 +15,8 @@ using TargetFunction = void (*)(std::string_view input);
 // sched_targets.cpp
 void instance_json(std::string_view input);  // sched::parse_instance
 void schedule_json(std::string_view input);  // sched::parse_schedule against a small fixed instance
-void swf_trace(std::string_view input);      // sched::online::read_swf_bytes, to_swf, workload_from_swf
-void jobs_csv(std::string_view input);       // sched::online::parse_jobs_csv, written back and read again, as SWF
+void swf_trace(std::string_view input);      // online::read_swf_bytes, to_swf, workload_from_swf
+void jobs_csv(std::string_view input);       // online::parse_jobs_csv, written back and read again, as SWF
 void cluster_manifest(std::string_view input);  // sched::parse_cluster_manifest, written back and read again
 // profiler_targets.cpp
 void platform_toml(std::string_view input);    // config::parse_platform_toml (the node file)

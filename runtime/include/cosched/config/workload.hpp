@@ -131,7 +131,7 @@ void check_task_count(std::size_t count, const std::string& source);
 // One task as JSON: {"id", "kernel", "footprint_bytes", "passes"} or {"id", "command"} (+ "footprint_bytes" and
 // "profile" when set), plus "timeout_s" when
 // set, "release_s" when not 0 and "user" when not empty (so files without them read and write as before). The
-// Instance JSON carries the same fields per task (sched::online reads "release_s" and "user" from there).
+// Instance JSON carries the same fields per task (online reads "release_s" and "user" from there).
 void to_json(nlohmann::json& json, const WorkloadTask& task);
 // {"name", "description" (when set), "tasks": [...]} — parse_workload_json reads it back.
 void to_json(nlohmann::json& json, const Workload& workload);

@@ -9,9 +9,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cosched/sched/online/jobs_csv.hpp"
-#include "cosched/sched/online/metrics.hpp"
-#include "cosched/sched/online/policy.hpp"
+#include "cosched/online/jobs_csv.hpp"
+#include "cosched/online/metrics.hpp"
+#include "cosched/online/policy.hpp"
 #include "cosched/sim/engine.hpp"
 #include "cosched/sim/plan.hpp"
 #include "cosched/sim/replay.hpp"
@@ -21,7 +21,7 @@ namespace cosched::sim {
 // The context of a run, as the outputs name it.
 struct OnlineRunInfo {
   std::string policy;
-  sched::online::OnlineOptions options;
+  online::OnlineOptions options;
   std::string clock;  // "simulated" (a prediction or a trace replay) or "wall" (a run on this node)
   ReplaySummary replay;
   std::string campaign_rule;  // as given (--campaigns); empty: none
@@ -30,22 +30,22 @@ struct OnlineRunInfo {
 };
 
 // run_metrics, with add_campaign_metrics when `campaign_of` (one campaign id per job) is not empty.
-[[nodiscard]] sched::online::OnlineMetrics online_run_metrics(const LaunchPlan& plan, const EngineResult& result,
+[[nodiscard]] online::OnlineMetrics online_run_metrics(const LaunchPlan& plan, const EngineResult& result,
                                                               std::span<const std::size_t> campaign_of);
 
-// The online metrics JSON (sched::online::to_json) with the policy, workload, clock, replay, the policy options and
+// The online metrics JSON (online::to_json) with the policy, workload, clock, replay, the policy options and
 // the campaign rule and dates when given.
-[[nodiscard]] nlohmann::json online_run_json(const sched::online::OnlineMetrics& metrics,
-                                             const sched::online::OnlineWorkload& workload, const OnlineRunInfo& info);
+[[nodiscard]] nlohmann::json online_run_json(const online::OnlineMetrics& metrics,
+                                             const online::OnlineWorkload& workload, const OnlineRunInfo& info);
 
 // The metrics as lines for a person: jobs, stretch, flow, utilization, scheduling time, fairness by job size and,
 // with campaigns, the campaign stretch.
-[[nodiscard]] std::string format_online_run(const sched::online::OnlineMetrics& metrics,
-                                            const sched::online::OnlineWorkload& workload, const OnlineRunInfo& info);
+[[nodiscard]] std::string format_online_run(const online::OnlineMetrics& metrics,
+                                            const online::OnlineWorkload& workload, const OnlineRunInfo& info);
 
-// The schedule of an online plan's run as an SWF log (sched::online::swf_of_jobs, to_swf) with a header note that
+// The schedule of an online plan's run as an SWF log (online::swf_of_jobs, to_swf) with a header note that
 // says which run it is; job number k is the k-th record.
-[[nodiscard]] std::string online_schedule_swf(const std::vector<sched::online::JobRecord>& records,
+[[nodiscard]] std::string online_schedule_swf(const std::vector<online::JobRecord>& records,
                                               const LaunchPlan& plan, const OnlineRunInfo& info);
 
 }  // namespace cosched::sim

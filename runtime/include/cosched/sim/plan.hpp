@@ -14,7 +14,7 @@
 
 #include "cosched/sched/bandwidth.hpp"
 #include "cosched/sched/model.hpp"
-#include "cosched/sched/online/policy.hpp"
+#include "cosched/online/policy.hpp"
 #include "cosched/sched/schedule.hpp"
 
 namespace cosched::sim {
@@ -59,8 +59,8 @@ struct LaunchPlan {
   sched::BandwidthModel bandwidth;
   // An online workload (seed 000): task j is job j, released at its release time; an online policy picks its
   // allocation when it starts it, and it then takes its time there. Null for the plan of a schedule.
-  std::shared_ptr<const sched::online::OnlineWorkload> online;
-  sched::online::OnlineOptions online_options;
+  std::shared_ptr<const online::OnlineWorkload> online;
+  online::OnlineOptions online_options;
   // Releases that wait for completions (empty: every task at its release, an open-loop replay).
   std::vector<ReleaseGate> gates;
 
@@ -94,13 +94,13 @@ void attach_bandwidth(LaunchPlan& plan, const sched::Instance& instance, const s
 
 // The plan of an online workload: one task per job (its id, its release, its reference allocation as the demand
 // and reference time as the predicted duration, until a policy chooses), the workload's resources, no schedule.
-[[nodiscard]] LaunchPlan online_plan(std::shared_ptr<const sched::online::OnlineWorkload> workload,
-                                     const sched::online::OnlineOptions& options);
+[[nodiscard]] LaunchPlan online_plan(std::shared_ptr<const online::OnlineWorkload> workload,
+                                     const online::OnlineOptions& options);
 
 // The tasks not in `done_ids`, with planned starts shifted so the earliest remaining one starts at 0 (a resumed
 // batch does not wait for time that already passed in the killed run). Packs keep their numbers; the bandwidth
 // model and the tasks' demands are kept. An online plan keeps the remaining jobs, their releases shifted the same
-// way (sched::online::remaining_jobs). A plan with release gates is kept whole (its gates shifted too); resuming it
+// way (online::remaining_jobs). A plan with release gates is kept whole (its gates shifted too); resuming it
 // (some task done) throws UsageError: its releases depended on the stopped run.
 [[nodiscard]] LaunchPlan remaining_plan(const LaunchPlan& plan, const std::vector<std::string>& done_ids);
 

@@ -9,7 +9,7 @@
 
 namespace cosched::sim::policies {
 
-OnlinePolicyAdapter::OnlinePolicyAdapter(std::unique_ptr<sched::online::OnlinePolicy> policy,
+OnlinePolicyAdapter::OnlinePolicyAdapter(std::unique_ptr<online::OnlinePolicy> policy,
                                          const LaunchPlan& plan)
     : policy_(std::move(policy)),
       workload_(*plan.online),
@@ -18,13 +18,13 @@ OnlinePolicyAdapter::OnlinePolicyAdapter(std::unique_ptr<sched::online::OnlinePo
   assert(plan.online && plan.online->instance.task_count() == plan.tasks.size());
 }
 
-sched::online::OnlineState OnlinePolicyAdapter::state(const EngineView& view) {
+online::OnlineState OnlinePolicyAdapter::state(const EngineView& view) {
   // A job running past its expected end (wall clock) ends "now" at the earliest, as far as planning goes.
   for (; !ends_.empty() && ends_.top().first < view.now; ends_.pop()) {
     if (running_slot_[ends_.top().second] != SIZE_MAX) late_.push_back(ends_.top().second);
   }
   for (const std::size_t job : late_) running_[running_slot_[job]].expected_end = view.now;
-  return sched::online::OnlineState{workload_, view.now, pending_, running_, view.available, releases_};
+  return online::OnlineState{workload_, view.now, pending_, running_, view.available, releases_};
 }
 
 void OnlinePolicyAdapter::released(std::size_t task, const EngineView& view) {
@@ -38,7 +38,7 @@ void OnlinePolicyAdapter::started(std::size_t task, const TaskRun& run) {
   assert(found != pending_.end());
   pending_.erase(found);
   const double start = run.launch.start;
-  const double end = start + sched::online::job_time(workload_, task, run.grant.amounts);
+  const double end = start + online::job_time(workload_, task, run.grant.amounts);
   running_slot_[task] = running_.size();
   running_.push_back({task, run.grant.amounts, start, end});
   ends_.emplace(end, task);
@@ -59,7 +59,7 @@ std::vector<StartChoice> OnlinePolicyAdapter::select(const EngineView& view) {
   // its starts would have to wait for the next completion, where it re-plans anyway. Skipping is exact.
   if (pending_.empty() || view.available.front() == 0) return {};
   std::vector<StartChoice> starts;
-  for (sched::online::Placement& placement : policy_->plan(state(view))) {
+  for (online::Placement& placement : policy_->plan(state(view))) {
     if (!has_come(placement.start, view.now)) continue;
     starts.push_back({placement.job, std::move(placement.alloc)});
   }

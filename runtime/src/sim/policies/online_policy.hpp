@@ -1,5 +1,5 @@
 #pragma once
-// The engine side of an online policy (sched/online/policy.hpp): keeps the policy's view of the batch — jobs
+// The engine side of an online policy (online/policy.hpp): keeps the policy's view of the batch — jobs
 // released and not started, in release order, and the running ones with their allocations — from the engine's
 // events, and turns the placements the policy plans for "now" into starts. One adapter for every online policy.
 #include <cstddef>
@@ -10,13 +10,13 @@
 #include <vector>
 
 #include "cosched/sim/engine.hpp"
-#include "cosched/sched/online/policy.hpp"
+#include "cosched/online/policy.hpp"
 
 namespace cosched::sim::policies {
 
 class OnlinePolicyAdapter final : public Policy {
  public:
-  OnlinePolicyAdapter(std::unique_ptr<sched::online::OnlinePolicy> policy, const LaunchPlan& plan);
+  OnlinePolicyAdapter(std::unique_ptr<online::OnlinePolicy> policy, const LaunchPlan& plan);
 
   [[nodiscard]] std::string_view name() const override { return policy_->name(); }
   void released(std::size_t task, const EngineView& view) override;
@@ -28,13 +28,13 @@ class OnlinePolicyAdapter final : public Policy {
   [[nodiscard]] std::optional<double> next_wakeup(const EngineView& view) const override;
 
  private:
-  [[nodiscard]] sched::online::OnlineState state(const EngineView& view);
+  [[nodiscard]] online::OnlineState state(const EngineView& view);
 
-  std::unique_ptr<sched::online::OnlinePolicy> policy_;
-  const sched::online::OnlineWorkload& workload_;
+  std::unique_ptr<online::OnlinePolicy> policy_;
+  const online::OnlineWorkload& workload_;
   std::vector<std::size_t> pending_;                  // release order
   std::vector<double> releases_;                      // per job: when the engine released it
-  std::vector<sched::online::RunningJob> running_;
+  std::vector<online::RunningJob> running_;
   std::vector<std::size_t> running_slot_;             // per job: its index in running_
   // Running jobs by their end as planned at their start (entries of jobs that ended are skipped; kept here, not in
   // a per-job array: issue 25), and those found running past it: only they need their expected end moved to now

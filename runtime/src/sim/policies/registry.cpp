@@ -32,13 +32,13 @@ const std::vector<PolicyEntry>& policy_registry() {
 std::vector<std::string> policy_names() {
   std::vector<std::string> names{"auto"};
   for (const auto& entry : policy_registry()) names.emplace_back(entry.name);
-  for (auto& name : sched::online::online_policy_names()) names.push_back(std::move(name));
+  for (auto& name : online::online_policy_names()) names.push_back(std::move(name));
   return names;
 }
 
 std::unique_ptr<Policy> make_policy(std::string_view name, const LaunchPlan& plan) {
-  // The online policies (sched/online/policy.hpp) run online plans, the launch rules run schedules.
-  const auto online = sched::online::online_policy_names();
+  // The online policies (online/policy.hpp) run online plans, the launch rules run schedules.
+  const auto online = online::online_policy_names();
   const bool online_name = std::find(online.begin(), online.end(), name) != online.end();
   if (plan.is_online()) {
     if (!online_name) {
@@ -46,7 +46,7 @@ std::unique_ptr<Policy> make_policy(std::string_view name, const LaunchPlan& pla
                                    fmt::join(online, ", ")));
     }
     return std::make_unique<policies::OnlinePolicyAdapter>(
-        sched::online::make_online_policy(name, plan.online_options, *plan.online), plan);
+        online::make_online_policy(name, plan.online_options, *plan.online), plan);
   }
   if (online_name) {
     throw UsageError(fmt::format("'{}' is an online policy: it schedules jobs as they arrive (cosched online), "

@@ -13,9 +13,9 @@
 #include "cosched/common/text_file.hpp"
 #include "cosched/config/platform.hpp"
 #include "cosched/config/workload.hpp"
-#include "cosched/sched/online/metrics.hpp"
-#include "cosched/sched/online/policy.hpp"
-#include "cosched/sched/online/source.hpp"
+#include "cosched/online/metrics.hpp"
+#include "cosched/online/policy.hpp"
+#include "cosched/online/source.hpp"
 #include "cosched/sim/engine.hpp"
 #include "cosched/sim/online_report.hpp"
 #include "cosched/sim/plan.hpp"
@@ -24,10 +24,10 @@
 namespace cosched::workflow {
 
 struct OnlineRunOptions {
-  std::string policy;                      // a registered online policy (sched::online::online_policies)
-  sched::online::OnlineOptions options;    // its parameters (rho, reserve, threshold)
-  sched::online::OnlineSource source;      // a trace (with its window) or the synthetic workload
-  std::string campaigns;                   // a campaign rule (sched/online/campaigns.hpp); trace only
+  std::string policy;                      // a registered online policy (online::online_policies)
+  online::OnlineOptions options;    // its parameters (rho, reserve, threshold)
+  online::OnlineSource source;      // a trace (with its window) or the synthetic workload
+  std::string campaigns;                   // a campaign rule (online/campaigns.hpp); trace only
   std::string replay = "open";             // how jobs are released (sim::replay_modes)
   std::string metrics_out;                 // the metrics JSON to this file ("-": stdout); empty: not written
   std::string jobs_out;                    // one row per job, Batsim's _jobs.csv columns; empty: not written
@@ -37,7 +37,7 @@ struct OnlineRunOptions {
 
 // A node workload: an Instance JSON whose tasks carry release_s, as online jobs, and what each task runs.
 struct OnlineNodeWorkload {
-  std::shared_ptr<const sched::online::OnlineWorkload> jobs;
+  std::shared_ptr<const online::OnlineWorkload> jobs;
   config::Workload commands;
 };
 
@@ -50,14 +50,14 @@ struct OnlineNodeWorkload {
 // The online plan of `workload`, released as options.replay says (campaigns: the units a closed loop releases);
 // `replay` receives what the release did, for the outputs.
 [[nodiscard]] sim::LaunchPlan online_replay_plan(const OnlineRunOptions& options,
-                                                 std::shared_ptr<const sched::online::OnlineWorkload> workload,
+                                                 std::shared_ptr<const online::OnlineWorkload> workload,
                                                  sim::ReplaySummary& replay);
 
 // A finished run as its outputs see it: the metrics (with the campaigns' when there are campaigns) and the run's
 // context they are named with.
 struct OnlineRunReport {
-  std::shared_ptr<const sched::online::OnlineWorkload> workload;  // the plan's
-  sched::online::OnlineMetrics metrics;
+  std::shared_ptr<const online::OnlineWorkload> workload;  // the plan's
+  online::OnlineMetrics metrics;
   sim::OnlineRunInfo info;
   // The metrics JSON, as OnlineRunOptions::metrics_out receives it.
   [[nodiscard]] std::string json() const;
@@ -73,6 +73,6 @@ struct OnlineRunReport {
 
 // `workload` released as options.replay says, predicted on the simulated clock with options.policy, recorded.
 [[nodiscard]] OnlineRunReport simulate_online_run(const OnlineRunOptions& options,
-                                                  std::shared_ptr<const sched::online::OnlineWorkload> workload);
+                                                  std::shared_ptr<const online::OnlineWorkload> workload);
 
 }  // namespace cosched::workflow
