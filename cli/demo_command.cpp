@@ -1,6 +1,6 @@
 // `cosched demo`: the main job — profile this node, plan a STREAM batch with nine algorithms, launch every
 // plan and compare observed with predicted makespans (docs/launcher.md). The output folder is the last line.
-// The flags fill the library's DemoOptions; the demo itself is cosched::workflow::demo (launcher/workflow/): a
+// The flags fill the library's DemoOptions; the demo itself is cosched::workflow::demo (workflow/): a
 // composition of the library calls the other subcommands make.
 #include <unistd.h>
 
@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "launch_options.hpp"
+#include "reporting.hpp"
 #include "command_registry.hpp"
 #include "cosched/common/error.hpp"
 #include "cosched/sched/algorithm.hpp"
@@ -26,6 +27,7 @@ struct DemoFlags {
   std::vector<std::string> algorithms;
   std::string workload;
   std::string memory_warm_up = "auto";
+  std::string progress = "console";
 };
 
 const cosched::cli::CommandRegistration demo_registration{"demo", [](CLI::App& app) {
@@ -46,6 +48,7 @@ const cosched::cli::CommandRegistration demo_registration{"demo", [](CLI::App& a
                   "Run your own batch of commands (workload JSON, docs/launcher.md) through the same pipeline")
       ->check(CLI::ExistingFile);
   cosched::cli::add_memory_warm_up_option(*sub, flags->memory_warm_up);
+  cosched::cli::add_progress_option(*sub, flags->progress);
   sub->callback([flags] {
     // Before any work or folder (issue #27): a stream_bench that cannot run would fail after the calibration.
     if (!flags->stream_bench.empty() && ::access(flags->stream_bench.c_str(), X_OK) != 0) {
@@ -66,12 +69,13 @@ const cosched::cli::CommandRegistration demo_registration{"demo", [](CLI::App& a
           "--slurm runs the built-in demo batch across the allocation; for your own batch on several nodes, plan it "
           "with cosched plan --nodes N and launch the folder with cosched launch DIR --slurm");
     }
+    const auto reporter = cosched::cli::command_reporter(flags->progress, {stdout, stdout, stdout});
     if (flags->slurm) {
-      (void)cosched::workflow::demo::run_cluster_demo(options);
+      (void)cosched::workflow::demo::run_cluster_demo(options, *reporter);
     } else if (options.workload.empty()) {
-      (void)cosched::workflow::demo::run_demo(options);
+      (void)cosched::workflow::demo::run_demo(options, *reporter);
     } else {
-      (void)cosched::workflow::demo::run_workload_demo(options);
+      (void)cosched::workflow::demo::run_workload_demo(options, *reporter);
     }
   });
 }};

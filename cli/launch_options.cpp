@@ -5,7 +5,6 @@
 #include "cosched/common/checked.hpp"
 #include "cosched/common/error.hpp"
 #include "cosched/exec/process_tree.hpp"
-#include "cosched/launcher/cluster/slurm.hpp"
 #include "cosched/platform/command_placement.hpp"
 #include "cosched/app/run_main.hpp"
 
@@ -62,35 +61,29 @@ void add_launch_flags(CLI::App& sub, LaunchFlags& flags) {
       ->excludes(resume);
 }
 
-LaunchNode launch_node(const LaunchFlags& flags) {
-  return config::run_platform(flags.platform, flags.tier_backend, flags.chunks);
-}
-
-launcher::LaunchSettings launch_settings(const LaunchFlags& flags, const config::PlatformConfig& node,
-                                         const std::filesystem::path& default_journal) {
+workflow::LaunchOptions launch_options(const LaunchFlags& flags) {
   if (flags.resume_given() && flags.resume.empty()) {
     throw UsageError("--resume needs the journal to continue (a bare --resume only with --slurm)");
   }
   if (!flags.journal.empty() && !flags.resume.empty() && flags.journal != flags.resume) {
     throw UsageError("--journal and --resume name different files: --resume continues its own journal");
   }
-  launcher::LaunchSettings settings;
-  settings.resume = !flags.resume.empty();
-  settings.force = flags.force;
-  settings.journal = settings.resume         ? std::filesystem::path(flags.resume)
-                     : flags.journal.empty() ? default_journal
-                                             : std::filesystem::path(flags.journal);
-  settings.engine.fail_fast = flags.fail_fast;
-  settings.clock.timeout_s = flags.timeout_s;
-  settings.clock.kill_grace_s = flags.kill_grace_s;
-  settings.tier = exec::make_tier_setup(node.tier_backend, node.emulation_ratio, node.chunk_bytes(),
-                                            flags.placement);
-  settings.log_dir = flags.log_dir;
-  settings.max_wait_s = flags.max_wait_s;
-  settings.containment = flags.containment;
-  settings.memory_warm_up = launcher::parse_memory_warm_up_mode(flags.memory_warm_up);
-  settings.slurm = launcher::slurm::step_from_environment(launcher::slurm::process_environment());
-  return settings;
+  workflow::LaunchOptions options;
+  options.platform = flags.platform;
+  options.tier_backend = flags.tier_backend;
+  options.chunks = flags.chunks;
+  options.resume = !flags.resume.empty();
+  options.journal = options.resume ? flags.resume : flags.journal;
+  options.force = flags.force;
+  options.log_dir = flags.log_dir;
+  options.placement = flags.placement;
+  options.timeout_s = flags.timeout_s;
+  options.kill_grace_s = flags.kill_grace_s;
+  options.max_wait_s = flags.max_wait_s;
+  options.containment = flags.containment;
+  options.memory_warm_up = flags.memory_warm_up;
+  options.fail_fast = flags.fail_fast;
+  return options;
 }
 
 std::vector<std::string> step_launch_options(const LaunchFlags& flags) {
@@ -113,17 +106,6 @@ std::vector<std::string> step_launch_options(const LaunchFlags& flags) {
   options.insert(options.end(), {"--memory-warm-up", flags.memory_warm_up});
   if (flags.fail_fast) options.emplace_back("--fail-fast");
   return options;
-}
-
-void report_launch(const launcher::LaunchSummary& summary, const launcher::LaunchSettings& settings) {
-  fmt::print("{}", launcher::format_summary(summary));
-  if (summary.observed.interrupted) {
-    throw RuntimeFailure("interrupted: resume with --resume " + settings.journal.string());
-  }
-  if (summary.observed.failed > 0) {
-    throw RuntimeFailure(
-        fmt::format("{} task(s) failed (see {})", summary.observed.failed, settings.journal.string()));
-  }
 }
 
 }  // namespace cosched::cli

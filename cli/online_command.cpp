@@ -1,8 +1,8 @@
 // `cosched online`: jobs that arrive over time (seed 000), scheduled by an online policy as they are released and
 // complete — a trace or the paper's synthetic workload replayed on the simulated clock at full scale, or a node
 // workload predicted (simulated clock) or run for real (--launch: wall clock, pinned, journaled, resumable).
-// The flags fill the library's OnlineRunOptions (cosched/workflow/online_run.hpp: the released plan, the prediction,
-// the files a run writes); this file checks how they combine, launches a node workload and prints the metrics.
+// The flags fill the pipeline's OnlineCommandOptions (cosched/workflow/online_run.hpp); this file checks how they
+// combine.
 #include <fmt/core.h>
 
 #include <memory>
@@ -15,7 +15,6 @@
 #include "cosched/app/run_main.hpp"
 #include "cosched/common/error.hpp"
 #include "cosched/common/text_file.hpp"
-#include "cosched/launcher/launch.hpp"
 #include "cosched/online/campaigns.hpp"
 #include "cosched/online/policy.hpp"
 #include "cosched/online/source.hpp"
@@ -23,23 +22,20 @@
 #include "cosched/sim/replay.hpp"
 #include "cosched/workflow/online_run.hpp"
 #include "launch_options.hpp"
+#include "reporting.hpp"
 
 namespace {
 
-namespace launcher = cosched::launcher;
 namespace sim = cosched::sim;
 namespace online = cosched::online;
 namespace workflow = cosched::workflow;
 
-// The library's options (the policy and its options, the source, campaigns, replay, output files) and the flags
-// that choose what runs.
-struct OnlineFlags : workflow::OnlineRunOptions {
+// The pipeline's options and the flags that only say how they were given.
+struct OnlineFlags : workflow::OnlineCommandOptions {
   std::vector<std::string_view> policy_options_given;  // "--rho", "--reserve", "--threshold" when set
   bool synthetic = false;
-  std::string workload;
-  bool launch = false;
-  bool json = false;
-  cosched::cli::LaunchFlags run;
+  cosched::cli::LaunchFlags launch_flags;
+  std::string progress = "console";
 };
 
 void check_flag_combination(const OnlineFlags& flags) {
@@ -61,57 +57,12 @@ void check_flag_combination(const OnlineFlags& flags) {
                               "its campaigns as the task attribute \"campaign\")");
   }
   if (!flags.campaigns.empty()) (void)online::campaign_rule(flags.campaigns);
-  const auto& run = flags.run;
+  const auto& run = flags.launch_flags;
   if (!flags.launch && (!run.journal.empty() || !run.resume.empty() || !run.platform.empty() ||
                         !run.tier_backend.empty() || !run.log_dir.empty() || run.timeout_s || run.fail_fast)) {
     throw cosched::UsageError("--journal, --resume, --platform, --tier-backend, --log-dir, --timeout and "
                               "--fail-fast are for a run on this node: add --launch");
   }
-}
-
-// --json prints the metrics JSON (what --output writes), else they are printed as text.
-void print_metrics(const OnlineFlags& flags, const workflow::OnlineRunReport& report) {
-  fmt::print("{}", flags.json ? report.json() : report.text());
-}
-
-void run_on_node(const OnlineFlags& flags, const workflow::OnlineNodeWorkload& workload,
-                 const cosched::cli::LaunchNode& node) {
-  sim::ReplaySummary replay;
-  const sim::LaunchPlan plan = workflow::online_replay_plan(flags, workload.jobs, replay);
-  launcher::LaunchSettings settings = cosched::cli::launch_settings(
-      flags.run, node.node, std::filesystem::path(flags.workload).replace_extension(".online.journal.jsonl"));
-  settings.policy = flags.policy;
-  settings.schedule_source = "online policy " + flags.policy;
-  settings.workload_source = flags.workload;
-  if (!flags.metrics_out.empty()) {
-    cosched::check_output_path(flags.metrics_out, flags.overwrite, "online metrics");
-  }
-  fmt::print("running {} jobs of {} as they are released ({} policy) on {}; journal {}\n", plan.tasks.size(),
-             flags.workload, flags.policy, launcher::describe_node(node.node, settings.tier),
-             settings.journal.string());
-  cosched::flush_standard_output();
-  const launcher::LaunchSummary summary = launcher::launch(plan, workload.commands, settings);
-  print_metrics(flags, workflow::record_online_run(flags, summary.plan, summary.observed, "wall", replay));
-  cosched::cli::report_launch(summary, settings);
-}
-
-void run_online(const OnlineFlags& flags) {
-  check_flag_combination(flags);
-  if (!flags.launch && !flags.metrics_out.empty()) {
-    cosched::check_output_path(flags.metrics_out, flags.overwrite, "online metrics");
-  }
-  if (!flags.jobs_out.empty()) cosched::check_output_path(flags.jobs_out, flags.overwrite, "jobs CSV");
-  if (!flags.swf_out.empty()) cosched::check_output_path(flags.swf_out, flags.overwrite, "SWF schedule");
-  if (!flags.workload.empty()) {
-    const cosched::cli::LaunchNode node = cosched::cli::launch_node(flags.run);
-    const workflow::OnlineNodeWorkload workload =
-        workflow::read_online_node_workload(flags.workload, node.platform_file);
-    if (flags.launch) return run_on_node(flags, workload, node);
-    print_metrics(flags, workflow::simulate_online_run(flags, workload.jobs));
-    return;
-  }
-  auto workload = std::make_shared<const online::OnlineWorkload>(online::workload_from_source(flags.source));
-  print_metrics(flags, workflow::simulate_online_run(flags, std::move(workload)));
 }
 
 std::string replay_help() {
@@ -172,14 +123,19 @@ const cosched::cli::CommandRegistration online_registration{"online", [](CLI::Ap
                   "file");
   sub->add_flag("--json", flags->json, "Print the metrics as JSON");
   sub->add_option("--output", flags->metrics_out, "Write the metrics JSON to this file (- : stdout; --force replaces an existing one)");
-  cosched::cli::add_launch_flags(*sub, flags->run);
+  cosched::cli::add_launch_flags(*sub, flags->launch_flags);
+  cosched::cli::add_progress_option(*sub, flags->progress);
   sub->callback([flags, sub] {
     // Which policy options the user set (their defaults cannot tell): a policy that does not read one refuses it.
     for (const std::string_view option : {"--rho", "--reserve", "--threshold"}) {
       if (sub->get_option(std::string(option))->count() > 0) flags->policy_options_given.push_back(option);
     }
-    flags->overwrite = cosched::overwrite_if_forced(flags->run.force);
-    run_online(*flags);
+    flags->overwrite = cosched::overwrite_if_forced(flags->launch_flags.force);
+    check_flag_combination(*flags);
+    flags->run = cosched::cli::launch_options(flags->launch_flags);
+    const auto reporter = cosched::cli::command_reporter(flags->progress, {nullptr, stdout, stdout},
+                                                         flags->metrics_out == "-");
+    workflow::run_online(*flags, *reporter);
   });
 }};
 

@@ -1,6 +1,6 @@
 // `cosched run BATCH`: a user's own batch, profiled once (the profile cache), planned, predicted and run once,
 // journaled and resumable (docs/launcher.md, "Your own batch: cosched run"). The flags fill the library's
-// RunBatchOptions; the pipeline is cosched::workflow::run_batch (launcher/workflow/src/run_batch.cpp).
+// RunBatchOptions; the pipeline is cosched::workflow::run_batch (workflow/src/run_batch.cpp).
 #include <memory>
 #include <string>
 
@@ -11,12 +11,14 @@
 #include "cosched/platform/command_placement.hpp"
 #include "cosched/workflow/run_batch.hpp"
 #include "launch_options.hpp"
+#include "reporting.hpp"
 
 namespace {
 
 const cosched::cli::CommandRegistration run_registration{"run", [](CLI::App& app) {
   auto* sub = app.add_subcommand("run", "Your own batch: profiled once (cached), planned, predicted and run, journaled");
   auto flags = std::make_shared<cosched::workflow::RunBatchOptions>();
+  auto progress = std::make_shared<std::string>("console");
   sub->add_option("batch", flags->batch, "Workload TOML or JSON of kernels and commands (docs/formats.md)")
       ->required()
       ->check(CLI::ExistingFile);
@@ -46,9 +48,11 @@ const cosched::cli::CommandRegistration run_registration{"run", [](CLI::App& app
   cosched::cli::add_memory_warm_up_option(*sub, flags->memory_warm_up);
   sub->add_flag("--slurm", flags->slurm,
                 "Inside a Slurm allocation: planned over its nodes, one job step per node (docs/cluster.md)");
-  sub->callback([flags] {
+  cosched::cli::add_progress_option(*sub, *progress);
+  sub->callback([flags, progress] {
     if (flags->dry_run && flags->resume) throw cosched::UsageError("--dry-run plans a new run; --resume continues one");
-    cosched::workflow::run_batch(*flags);
+    const auto reporter = cosched::cli::command_reporter(*progress, {stdout, stdout, stdout});
+    cosched::workflow::run_batch(*flags, *reporter);
   });
 }};
 

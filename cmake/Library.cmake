@@ -1,4 +1,4 @@
-# One static library per tool folder (stream_bench/, profiler/, launcher/, launcher/workflow/): cosched_<name> with
+# One static library per tool folder (stream_bench/, profiler/, launcher/, workflow/): cosched_<name> with
 # the alias cosched::<name>, every source under the folder's src/, public headers in its include/cosched/<name>/
 # (what cosched_install_component installs) and private ones beside the sources. The runtime's components share
 # one folder and have their own helper (cosched_component, runtime/CMakeLists.txt). Links are each caller's.

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "cosched/common/error.hpp"
+#include "cosched/exec/workload_file.hpp"
 #include "cosched/common/text_file.hpp"
 #include "cosched/sched/cluster_manifest.hpp"
 #include "cosched/sched/io.hpp"
@@ -79,6 +80,15 @@ void write_run_plan(const RunFolder& folder, const config::PlatformConfig& platf
 LaunchInputs read_run_plan(const RunFolder& folder) {
   const config::PlatformConfig platform = config::load_platform_config(folder.platform());
   return read_launch_inputs({folder.schedule(), folder.instance(), folder.instance()}, platform, platform);
+}
+
+LaunchInputs run_plan_inputs(const RunFolder& folder, const sched::Instance& instance,
+                             const sched::Schedule& schedule) {
+  LaunchInputs inputs;
+  inputs.plan = sim::plan_from_schedule(instance, schedule);
+  inputs.workload = exec::workload_of_instance(instance, folder.instance().string(), exec::stream_kernel_names());
+  inputs.instance_given = true;
+  return inputs;
 }
 
 void check_same_batch(const config::Workload& batch, const config::Workload& planned, const RunFolder& folder) {

@@ -23,11 +23,11 @@ std::string format_progress(const RunProgress& progress) {
                      progress.running, progress.waiting(), progress.elapsed_s, progress.predicted_s, progress.eta_s());
 }
 
-RunStatusLine::RunStatusLine(std::FILE* out, bool live) : out_(out), live_(live) {}
+LaunchProgress::LaunchProgress(Reporter& reporter) : reporter_(reporter) {}
 
-RunStatusLine::~RunStatusLine() { finish(); }
+LaunchProgress::~LaunchProgress() { finish(); }
 
-void RunStatusLine::launching(const sim::LaunchPlan& plan, const sim::EngineResult& predicted) {
+void LaunchProgress::launching(const sim::LaunchPlan& plan, const sim::EngineResult& predicted) {
   std::lock_guard lock(mutex_);
   progress_ = {};
   progress_.tasks = plan.tasks.size();
@@ -39,52 +39,60 @@ void RunStatusLine::launching(const sim::LaunchPlan& plan, const sim::EngineResu
     predicted_end_.push_back(predicted.runs[j].completion.end);
   }
   begin_ = std::chrono::steady_clock::now();
-  if (live_ && !ticker_.joinable()) ticker_ = std::thread([this] { tick(); });
+  if (reporter_.live() && !ticker_.joinable()) ticker_ = std::thread([this] { tick(); });
 }
 
-void RunStatusLine::task_started(std::size_t task, const sim::TaskRun& run) {
+void LaunchProgress::task_started(std::size_t task, const sim::TaskRun& run) {
   std::lock_guard lock(mutex_);
   ++progress_.running;
   progress_.elapsed_s = run.launch.start;
-  write_locked(fmt::format("started {}", ids_.at(task)));
+  report_locked(fmt::format("started {}", ids_.at(task)));
 }
 
-void RunStatusLine::task_ended(std::size_t task, const sim::TaskRun& run) {
+void LaunchProgress::task_ended(std::size_t task, const sim::TaskRun& run) {
   std::lock_guard lock(mutex_);
   if (progress_.running > 0) --progress_.running;
   ++progress_.done;
   if (run.completion.status != sim::TaskStatus::ok) ++progress_.failed;
   progress_.elapsed_s = run.completion.end;
   progress_.drift_s = run.completion.end - predicted_end_.at(task);
-  write_locked(fmt::format("ended {} ({})", ids_.at(task), sim::to_string(run.completion.status)));
+  report_locked(fmt::format("ended {} ({})", ids_.at(task), sim::to_string(run.completion.status)));
 }
 
-RunProgress RunStatusLine::progress() const {
+RunProgress LaunchProgress::progress() const {
   std::lock_guard lock(mutex_);
   return progress_;
 }
 
-void RunStatusLine::write_locked(const std::string& event) {
-  if (live_) {
-    // Redrawn in place: back to the start of the line, the line, the rest of the old one cleared.
-    fmt::print(out_, "\r{}\x1b[K", format_progress(progress_));
-  } else {
-    fmt::print(out_, "{:8.2f} s  {:<36} | {}\n", progress_.elapsed_s, event, format_progress(progress_));
-  }
-  std::fflush(out_);
+void LaunchProgress::report_locked(const std::string& event) {
+  Progress line;
+  line.operation = "launch";
+  line.style = ProgressStyle::timeline;
+  line.done = progress_.done;
+  line.total = progress_.tasks;
+  line.elapsed_s = progress_.elapsed_s;
+  line.eta_s = progress_.eta_s();
+  line.event = event;
+  line.state = format_progress(progress_);
+  line.redraw = event.empty();
+  line.fields = {{"failed", progress_.failed},
+                 {"running", progress_.running},
+                 {"waiting", progress_.waiting()},
+                 {"predicted_s", progress_.predicted_s}};
+  reporter_.progress(line);
 }
 
-void RunStatusLine::tick() {
+void LaunchProgress::tick() {
   std::unique_lock lock(mutex_);
   while (!stopping_) {
     wake_.wait_for(lock, std::chrono::milliseconds(500));
     if (stopping_) break;
     progress_.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin_).count();
-    write_locked("");
+    report_locked("");
   }
 }
 
-void RunStatusLine::finish() {
+void LaunchProgress::finish() {
   {
     std::lock_guard lock(mutex_);
     if (stopping_) return;
@@ -92,10 +100,7 @@ void RunStatusLine::finish() {
   }
   wake_.notify_all();
   if (ticker_.joinable()) ticker_.join();
-  if (live_ && !ids_.empty()) {
-    fmt::print(out_, "\n");
-    std::fflush(out_);
-  }
+  if (!ids_.empty()) reporter_.progress_done("launch");
 }
 
 std::string format_run_comparison(const LaunchSummary& summary) {
@@ -129,6 +134,25 @@ std::string format_run_comparison(const LaunchSummary& summary) {
                       summary.observed_makespan);
   if (summary.memory_warm_up) text += describe_memory_warm_up(*summary.memory_warm_up);
   return text;
+}
+
+nlohmann::json run_comparison_json(const LaunchSummary& summary) {
+  const bool contention = summary.predicted_makespan_contention.has_value();
+  nlohmann::json tasks = nlohmann::json::array();
+  for (const TaskDeviation& task : summary.tasks) {
+    const double predicted = contention && task.predicted_contention_end
+                                 ? *task.predicted_contention_end - *task.predicted_contention_start
+                                 : task.predicted_end - task.predicted_start;
+    tasks.push_back({{"id", task.id},
+                     {"predicted_s", predicted},
+                     {"observed_s", task.observed_end - task.observed_start},
+                     {"status", sim::to_string(task.status)}});
+  }
+  return {{"tasks", std::move(tasks)},
+          {"predicted_makespan_paper", summary.predicted_makespan},
+          {"predicted_makespan_contention",
+           contention ? nlohmann::json(*summary.predicted_makespan_contention) : nlohmann::json()},
+          {"observed_makespan", summary.observed_makespan}};
 }
 
 }  // namespace cosched::launcher

@@ -20,25 +20,23 @@
 namespace cosched::profiler {
 
 CachedProfileOptions CachedProfileOptions::for_run(const config::PlatformConfig& platform, const exec::TierSetup& tier,
-                                                   unsigned reps, std::FILE* out) {
+                                                   unsigned reps, Reporter& reporter) {
   CachedProfileOptions options;
   options.launched.platform = platform;
   options.launched.tier = tier;
   options.launched.stream_bench = exec::default_stream_bench_path();
   options.launched.reps = reps;
-  options.launched.progress = out;
+  options.launched.reporter = &reporter;
   options.calibration.quick = true;
   options.calibration.tier_backend = tier.backend;
-  options.say = out;
+  options.reporter = &reporter;
   return options;
 }
 
 namespace {
 
 void say(const CachedProfileOptions& options, const std::string& text) {
-  if (options.say == nullptr) return;
-  fmt::print(options.say, "{}\n", text);
-  std::fflush(options.say);
+  if (options.reporter != nullptr) options.reporter->note(text);
 }
 
 // The node model of the run: --node as given; else the cache's, calibrated when it is missing or stale.
@@ -59,7 +57,8 @@ config::NodeModel node_model(const ProfileCache& cache, const CachedProfileOptio
     why = "the cached node model is stale: " + warnings.front();
   }
   say(options, fmt::format("calibrating this node's memory bandwidth ({}) ...", why));
-  config::NodeModel model = calibrate_node(options.calibration, nullptr);
+  SilentReporter quiet;  // its rounds are not the run's news: the line above says what happens
+  config::NodeModel model = calibrate_node(options.calibration, quiet);
   write_text_file(path, config::to_toml(model), Overwrite::replace, "node file");
   model.provenance.source = path.string();
   origin = fmt::format("{} (calibrated now)", path.string());

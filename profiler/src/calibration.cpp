@@ -219,7 +219,7 @@ config::MemoryPool pool_model(const PoolPlan& pool, const NodePlan& node, const 
 
 void check_calibration_options(const CalibrationOptions& options) { (void)plan_node(options); }
 
-Calibration calibrate(const CalibrationOptions& options, std::FILE* progress) {
+Calibration calibrate(const CalibrationOptions& options, Reporter& reporter) {
   const auto started = Clock::now();
   const auto date = std::chrono::system_clock::now();
   const NodePlan node = plan_node(options);
@@ -230,9 +230,6 @@ Calibration calibrate(const CalibrationOptions& options, std::FILE* progress) {
     tier.backend = pool.backend;
     backends[pool.backend] = platform::make_tier_backend(tier);
   }
-  const auto say = [progress](const std::string& line) {
-    if (progress != nullptr) fmt::print(progress, "calibrate: {}\n", line);
-  };
   Calibration calibration;
   calibration.load_average = load_average().value_or(-1.0);
   calibration.allowed_cores = static_cast<unsigned>(platform::allowed_cores().size());
@@ -241,15 +238,17 @@ Calibration calibrate(const CalibrationOptions& options, std::FILE* progress) {
       for (const std::string& kernel : options.kernels) calibration.samples.push_back({pool.name, cores, kernel, {}});
     }
   }
-  say(fmt::format("{} pool(s) x {} core counts x {} kernels, {} rounds of {} warm-up + {} timed reps, arrays of "
-                  "{:g} MiB, tier backend {}{}",
-                  node.pools.size(), node.cores.size(), options.kernels.size(), options.round_count(),
-                  kCalibrationWarmupReps, options.timed_reps(), static_cast<double>(node.array_bytes) / kBytesPerMiB,
-                  node.tier_backend, node.emulated ? " (EMULATED fast tier: one pool)" : ""));
+  reporter.note(fmt::format("calibrate: {} pool(s) x {} core counts x {} kernels, {} rounds of {} warm-up + {} timed "
+                            "reps, arrays of {:g} MiB, tier backend {}{}",
+                            node.pools.size(), node.cores.size(), options.kernels.size(), options.round_count(),
+                            kCalibrationWarmupReps, options.timed_reps(),
+                            static_cast<double>(node.array_bytes) / kBytesPerMiB, node.tier_backend,
+                            node.emulated ? " (EMULATED fast tier: one pool)" : ""));
   if (calibration.machine_was_busy()) {
-    say(fmt::format("warning: the machine is busy (load average {:.2f} on {} cores): other work shares the cores "
-                    "and the memory system, so the curves measure what it leaves; calibrate on a quiet machine",
-                    calibration.load_average, calibration.allowed_cores));
+    reporter.warning(fmt::format("calibrate: warning: the machine is busy (load average {:.2f} on {} cores): other "
+                                 "work shares the cores and the memory system, so the curves measure what it leaves; "
+                                 "calibrate on a quiet machine",
+                                 calibration.load_average, calibration.allowed_cores));
   }
   // A fresh process streams at about half speed for its first 100-200 ms: one untimed run takes it past that.
   std::string stores;
@@ -267,8 +266,15 @@ Calibration calibrate(const CalibrationOptions& options, std::FILE* progress) {
       sample.gbs_per_round.push_back(measure_point(config, *backends.at(pool.backend), stores));
       stores_of[sample.kernel] = stores;
     }
-    say(fmt::format("round {}/{} done, {:.1f} s", round + 1, options.round_count(),
-                    std::chrono::duration<double>(Clock::now() - started).count()));
+    Progress progress;
+    progress.operation = "calibrate";
+    progress.style = ProgressStyle::log;
+    progress.done = round + 1;
+    progress.total = options.round_count();
+    progress.elapsed_s = std::chrono::duration<double>(Clock::now() - started).count();
+    progress.event = fmt::format("calibrate: round {}/{} done, {:.1f} s", round + 1, options.round_count(),
+                                 progress.elapsed_s);
+    reporter.progress(progress);
   }
 
   config::NodeModel& model = calibration.model;
@@ -285,8 +291,8 @@ Calibration calibrate(const CalibrationOptions& options, std::FILE* progress) {
   return calibration;
 }
 
-config::NodeModel calibrate_node(const CalibrationOptions& options, std::FILE* progress) {
-  return calibrate(options, progress).model;
+config::NodeModel calibrate_node(const CalibrationOptions& options, Reporter& reporter) {
+  return calibrate(options, reporter).model;
 }
 
 std::string calibration_table(const Calibration& calibration) {

@@ -105,7 +105,7 @@ DemoSetup make_setup(const DemoOptions& options) {
   setup.platform = config::this_machine_platform(backend, emulation_ratio, chunk_count, emulated ? capacity : 0);
   setup.platform.name = emulated ? "this node, EMULATED fast tier" : "this node";
   setup.platform.source = "cosched demo";
-  setup.tier = exec::make_tier_setup(backend, emulation_ratio, setup.platform.chunk_bytes());
+  setup.tier = exec::tier_setup_for(setup.platform);
 
   // Two footprints, 20 % and 60 % of the fast tier (whole MiB): small tasks fit beside others, large ones compete.
   setup.footprints = {capacity / 5 / mib * mib, capacity * 3 / 5 / mib * mib};
@@ -171,7 +171,7 @@ DemoSetup make_mixed_setup(const DemoSetup& setup) {
 }
 
 std::filesystem::path profile_tasks(const DemoSetup& setup, const exec::TierSetup& tier, const std::string& name,
-                                    bool chunk_points) {
+                                    bool chunk_points, Reporter& reporter) {
   profiler::LaunchedProfileOptions profile;
   profile.platform = setup.platform;
   profile.platform.tier_backend = tier.backend;
@@ -179,7 +179,7 @@ std::filesystem::path profile_tasks(const DemoSetup& setup, const exec::TierSetu
   profile.stream_bench = setup.stream_bench;
   profile.reps = setup.profile_reps;
   profile.vary_chunks = chunk_points;
-  profile.progress = setup.options.out;
+  profile.reporter = &reporter;
   const auto csv = setup.output / ("profile-" + name + ".csv");
   (void)profiler::profile_stream_groups(setup.batch, profile, csv);
   return csv;
@@ -190,7 +190,8 @@ void calibrate_bandwidth(DemoSetup& setup) {
   profiler::CalibrationOptions options;
   options.quick = setup.options.quick;
   options.tier_backend = setup.platform.tier_backend;
-  setup.node = profiler::calibrate_node(options, nullptr);
+  SilentReporter quiet;  // the demo says it calibrates, and how long it took, itself
+  setup.node = profiler::calibrate_node(options, quiet);
   setup.bandwidth = profiler::node_bandwidth(setup.node);
   write_text_file(setup.output / "node.toml", config::to_toml(setup.node), setup.overwrite(), "node file");
   setup.calibration_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <optional>
 
 #include "cosched/common/error.hpp"
 #include "cosched/profiler/command_measurer.hpp"
@@ -26,13 +27,9 @@ SweepOutcome sweep_into(const std::vector<ProfilePoint>& points, PointMeasurer& 
   sweep.warmup = 0;
   write_profile_sidecar(csv, make_profile_sidecar(options.platform, sweep, measurer.describe()));
   ProfileCsvWriter writer(csv, ProfileCsvWriter::Mode::create);
-  std::unique_ptr<ProgressReporter> progress;
-  if (options.progress != nullptr) {
-    progress = std::make_unique<ProgressReporter>(points.size(), options.progress,
-                                                  ::isatty(::fileno(options.progress)) != 0);
-  }
-  const SweepOutcome outcome = run_sweep(points, measurer, writer, progress.get(), nullptr);
-  if (progress) progress->finish();
+  std::optional<SweepProgress> progress;
+  if (options.reporter != nullptr) progress.emplace(points.size(), *options.reporter);
+  const SweepOutcome outcome = run_sweep(points, measurer, writer, progress ? &*progress : nullptr, nullptr);
   write_profile_sidecar(csv, make_profile_sidecar(options.platform, sweep, measurer.describe()));
   return outcome;
 }

@@ -1,5 +1,6 @@
 #include "cosched/profiler/profile_csv.hpp"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
@@ -93,12 +94,22 @@ ProfileRow parse_row(std::string_view line, CsvColumns columns, const std::strin
   return row;
 }
 
-// A write or flush that failed — now or earlier, as ferror remembers — is reported with the file's name.
-void write_checked(std::FILE* file, std::string_view text, const std::filesystem::path& path) {
-  if (std::fwrite(text.data(), 1, text.size(), file) != text.size() || std::fflush(file) != 0 ||
-      std::ferror(file) != 0) {
-    throw PlatformError("fwrite", path.string(), errno);
+// All of `text` written to `fd` (a short write is continued, an interrupted one retried); a failed write is
+// reported with the file's name.
+void write_checked(int fd, std::string_view text, const std::filesystem::path& path) {
+  while (!text.empty()) {
+    const ssize_t written = ::write(fd, text.data(), text.size());
+    if (written < 0 && errno == EINTR) continue;
+    if (written <= 0) throw PlatformError("write", path.string(), written < 0 ? errno : EIO);
+    text.remove_prefix(static_cast<std::size_t>(written));
   }
+}
+
+// Opens `path` for writing (O_CLOEXEC) with `flags`; throws PlatformError.
+int open_for_writing(const std::filesystem::path& path, int flags) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC | flags, 0666);
+  if (fd < 0) throw PlatformError("open", path.string(), errno);
+  return fd;
 }
 
 }  // namespace
@@ -237,44 +248,36 @@ ProfileCsvWriter::ProfileCsvWriter(const std::filesystem::path& path, Mode mode)
       for (const auto& row : existing_) text += format_profile_row(row) + "\n";
       write_text_file(path, text, Overwrite::replace, "profile CSV");
     }
-    file_ = std::fopen(path.c_str(), "ab");
-    if (file_ == nullptr) throw PlatformError("fopen", path.string(), errno);
+    fd_ = open_for_writing(path, O_APPEND);
     return;
   }
   std::error_code error;
   const auto status = std::filesystem::status(path, error);
   if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) {
-    file_ = std::fopen(path.c_str(), "wb");  // a device or a pipe: written in place, nothing to publish
-    if (file_ == nullptr) throw PlatformError("fopen", path.string(), errno);
+    fd_ = open_for_writing(path, O_TRUNC);  // a device or a pipe: written in place, nothing to publish
   } else {
     const TemporaryFile temporary = create_temporary_beside(path);
-    file_ = ::fdopen(temporary.fd, "wb");
-    if (file_ == nullptr) {
-      const int saved = errno;
-      ::close(temporary.fd);
-      std::filesystem::remove(temporary.path, error);
-      throw PlatformError("fdopen", temporary.path.string(), saved);
-    }
+    fd_ = temporary.fd;
     pending_ = temporary.path;
   }
   try {
-    write_checked(file_, std::string(kProfileCsvHeader) + "\n", path_);
+    write_checked(fd_, std::string(kProfileCsvHeader) + "\n", path_);
   } catch (...) {
-    std::fclose(file_);  // the destructor does not run for a constructor that throws
+    ::close(fd_);  // the destructor does not run for a constructor that throws
     if (!pending_.empty()) std::filesystem::remove(pending_, error);
     throw;
   }
 }
 
 ProfileCsvWriter::~ProfileCsvWriter() {
-  if (file_ != nullptr) std::fclose(file_);
+  if (fd_ >= 0) ::close(fd_);
   std::error_code error;
   if (!pending_.empty()) std::filesystem::remove(pending_, error);  // never published: no header-only CSV
 }
 
 void ProfileCsvWriter::append(const ProfileRow& row) {
   // One write + flush per row: after a crash or Ctrl-C at most the last line is incomplete.
-  write_checked(file_, format_profile_row(row) + "\n", path_);
+  write_checked(fd_, format_profile_row(row) + "\n", path_);
   if (pending_.empty()) return;
   // The first row: the sidecar, then the CSV (header and this row) replaces the target; the descriptor follows
   // the renamed file, so later rows go on being appended to it.

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <optional>
 
 #include "cosched/common/error.hpp"
 #include "cosched/common/stop_signals.hpp"
@@ -110,12 +111,10 @@ SweepOutcome run_profile(const SweepConfig& config, const config::PlatformConfig
   }
 
   const std::size_t todo = remaining_points(points, writer.existing_rows()).size();
-  std::unique_ptr<ProgressReporter> progress;
-  if (options.show_progress && todo > 0) {
-    progress = std::make_unique<ProgressReporter>(todo, options.progress_out, isatty(fileno(options.progress_out)));
-  }
+  std::optional<SweepProgress> progress;
+  if (options.reporter != nullptr && todo > 0) progress.emplace(todo, *options.reporter);
   const StopSignals stop;  // Ctrl-C: the point being measured finishes, the CSV stays valid, --resume continues
-  const SweepOutcome outcome = run_sweep(points, *measurer, writer, progress.get(), &stop.flag());
+  const SweepOutcome outcome = run_sweep(points, *measurer, writer, progress ? &*progress : nullptr, &stop.flag());
 
   sidecar.measurer = measurer->describe();  // now with what the sweep learnt (e.g. the placements applied)
   sidecar.sweep = {{"points", points.size()},

@@ -59,7 +59,7 @@ std::vector<std::string> sweep_messages(const SweepOutcome& outcome, std::size_t
 }
 
 SweepOutcome run_sweep(const std::vector<ProfilePoint>& points, PointMeasurer& measurer, ProfileCsvWriter& writer,
-                       ProgressReporter* progress, const std::atomic<bool>* stop) {
+                       SweepProgress* progress, const std::atomic<bool>* stop) {
   SweepOutcome outcome;
   const auto todo = remaining_points(points, writer.existing_rows());
   outcome.skipped = points.size() - todo.size();

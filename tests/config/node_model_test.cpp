@@ -1,6 +1,7 @@
 // Node files (the bandwidth model of a node): the writer's output reads back to the same model, every class of bad
 // input is refused naming file:line and the key, the curve interpolates as documented, stale or foreign
 // calibrations draw warnings naming `cosched calibrate`, and the repository's KNL model maps its tiers to two pools.
+#include "support/recording_reporter.hpp"
 #include "cosched/config/node_model.hpp"
 
 #include <gtest/gtest.h>
@@ -230,14 +231,11 @@ TEST(NodeModelAge, WarningsArePrintedOneLineEach) {
   NodeModel model = emulated_model();
   model.provenance.host = host_name() + "-not";
   model.provenance.date = "2020-01-01T00:00:00Z";
-  std::FILE* out = std::tmpfile();
-  ASSERT_NE(out, nullptr);
-  EXPECT_EQ(check_node_model_age(model, out), 2U);  // made in 2020 and elsewhere
-  std::rewind(out);
-  std::string text(4096, '\0');
-  text.resize(std::fread(text.data(), 1, text.size(), out));
-  std::fclose(out);
+  test_support::RecordingReporter reporter;
+  EXPECT_EQ(check_node_model_age(model, reporter), 2U);  // made in 2020 and elsewhere
+  const std::string text = reporter.text_of("warning");
   EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 2) << text;
+  EXPECT_EQ(reporter.events.size(), 2U) << "warnings, nothing else";
   EXPECT_EQ(text.rfind("cosched: warning: ", 0), 0U) << text;
 }
 

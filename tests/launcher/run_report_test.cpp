@@ -1,16 +1,14 @@
 // What `cosched run` shows of a launch (launcher/run_report): the status line's model (done / running / waiting,
-// elapsed against predicted, ETA moved by the drift of the last task to end), its plain lines off a terminal, and
-// predicted against observed per task and for the batch.
+// elapsed against predicted, ETA moved by the drift of the last task to end), the progress events a launch reports,
+// and predicted against observed per task and for the batch.
 #include "cosched/launcher/run_report.hpp"
 
 #include <gtest/gtest.h>
 
-#include <algorithm>
-#include <cstdio>
-#include <memory>
 #include <string>
 
 #include "cosched/sim/prediction.hpp"
+#include "support/recording_reporter.hpp"
 
 namespace cosched::launcher {
 namespace {
@@ -60,34 +58,35 @@ sim::TaskRun ran(double start, double end, sim::TaskStatus status = sim::TaskSta
   return run;
 }
 
-TEST(RunStatusLine, OffATerminalEachStartAndEndIsOnePlainLine) {
+TEST(LaunchProgress, EachStartAndEndIsATimelineEventWithTheRunsState) {
   sim::LaunchPlan plan;
   plan.resource_names = {"cores"};
   plan.capacities = {1};
   plan.tasks = {planned("a", 0.0, 1.0), planned("b", 1.0, 1.0)};
   const sim::EngineResult predicted = sim::predict(plan, "auto");
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> out(std::tmpfile(), &std::fclose);
-  ASSERT_NE(out, nullptr);
+  test_support::RecordingReporter reporter;  // not live: no redraws between events
   {
-    RunStatusLine status(out.get(), false);
-    status.launching(plan, predicted);
-    status.task_started(0, ran(0.0, 0.0));
-    status.task_ended(0, ran(0.0, 1.5));  // half a second late
-    EXPECT_DOUBLE_EQ(status.progress().drift_s, 0.5);
-    EXPECT_DOUBLE_EQ(status.progress().eta_s(), 1.0);
-    status.task_started(1, ran(1.5, 0.0));
-    status.task_ended(1, ran(1.5, 2.0, sim::TaskStatus::failed));
-    EXPECT_EQ(status.progress().failed, 1U);
+    LaunchProgress progress(reporter);
+    progress.launching(plan, predicted);
+    progress.task_started(0, ran(0.0, 0.0));
+    progress.task_ended(0, ran(0.0, 1.5));  // half a second late
+    EXPECT_DOUBLE_EQ(progress.progress().drift_s, 0.5);
+    EXPECT_DOUBLE_EQ(progress.progress().eta_s(), 1.0);
+    progress.task_started(1, ran(1.5, 0.0));
+    progress.task_ended(1, ran(1.5, 2.0, sim::TaskStatus::failed));
+    EXPECT_EQ(progress.progress().failed, 1U);
   }
-  std::rewind(out.get());
-  std::string text;
-  for (int c = std::fgetc(out.get()); c != EOF; c = std::fgetc(out.get())) text += static_cast<char>(c);
-  EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 4) << text;
-  EXPECT_NE(text.find("ended a (ok)"), std::string::npos) << text;
-  EXPECT_NE(text.find("| done 1/2, running 0, waiting 1 | 1.5 s of 2.0 s predicted | ETA 1.0 s"), std::string::npos)
-      << text;
-  EXPECT_NE(text.find("ended b (failed)"), std::string::npos) << text;
-  EXPECT_EQ(text.find('\r'), std::string::npos) << "no redraws off a terminal";
+  ASSERT_EQ(reporter.progresses.size(), 4U);
+  const Progress& ended_a = reporter.progresses[1];
+  EXPECT_EQ(ended_a.operation, "launch");
+  EXPECT_EQ(ended_a.style, ProgressStyle::timeline);
+  EXPECT_EQ(ended_a.event, "ended a (ok)");
+  EXPECT_EQ(ended_a.state, "done 1/2, running 0, waiting 1 | 1.5 s of 2.0 s predicted | ETA 1.0 s");
+  EXPECT_DOUBLE_EQ(ended_a.elapsed_s, 1.5);
+  EXPECT_FALSE(ended_a.redraw);
+  EXPECT_EQ(reporter.progresses[3].event, "ended b (failed)");
+  EXPECT_EQ(reporter.progresses[3].fields.at("failed"), 1);
+  EXPECT_EQ(reporter.events.back().type, "progress_done") << "the end of the launch, once";
 }
 
 TEST(RunComparison, EveryTaskAndTheBatchWithBothPredictions) {

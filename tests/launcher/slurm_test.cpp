@@ -10,6 +10,7 @@
 
 #include "cosched/common/error.hpp"
 #include "cosched/launcher/cluster/cluster_launch.hpp"
+#include "support/recording_reporter.hpp"
 #include "test_support.hpp"
 
 namespace cosched::launcher {
@@ -95,19 +96,16 @@ TEST(Slurm, TheAllocationsNodeHasTheCoresSlurmGivesEveryNode) {
   const slurm::Allocation allocation{"42", {"a", "b"}, {2, 1}};
   config::PlatformConfig platform = config::this_machine_platform();
   platform.cores = 64;
-  std::FILE* notice = std::tmpfile();
-  ASSERT_NE(notice, nullptr);
-  EXPECT_EQ(slurm::allocation_platform(platform, false, allocation, notice).cores, 1U);
-  std::rewind(notice);
-  char line[256] = {};
-  ASSERT_NE(std::fgets(line, sizeof line, notice), nullptr);
-  std::fclose(notice);
-  EXPECT_EQ(std::string(line), "Slurm gives each node 1 CPU(s) (job 42): planning for 1 core(s) per node; salloc "
-                               "--exclusive gives a run every CPU of its nodes\n");
+  test_support::RecordingReporter notes;
+  EXPECT_EQ(slurm::allocation_platform(platform, false, allocation, notes).cores, 1U);
+  EXPECT_EQ(notes.text_of("note"), "Slurm gives each node 1 CPU(s) (job 42): planning for 1 core(s) per node; salloc "
+                                   "--exclusive gives a run every CPU of its nodes\n");
   platform.cores = 1;
-  EXPECT_EQ(slurm::allocation_platform(platform, true, allocation, nullptr).cores, 1U) << "as many as asked";
+  test_support::RecordingReporter none;
+  EXPECT_EQ(slurm::allocation_platform(platform, true, allocation, none).cores, 1U) << "as many as asked";
+  EXPECT_TRUE(none.events.empty()) << "no note when every core asked for is given";
   platform.cores = 2;
-  EXPECT_THROW((void)slurm::allocation_platform(platform, true, allocation, nullptr), ResourceError);
+  EXPECT_THROW((void)slurm::allocation_platform(platform, true, allocation, none), ResourceError);
 }
 
 TEST(Slurm, SrunCommandOfOneStep) {

@@ -44,7 +44,7 @@ class Timeline {
 TEST(AvailabilityProfile, MatchesABruteForceTimeline) {
   const std::vector<int> capacity{3, 2};
   for (std::uint64_t seed = 0; seed < 300; ++seed) {
-    Random random(seed);
+    sched::Random random(seed);
     AvailabilityProfile profile(0.0, capacity);
     Timeline timeline(capacity);
     for (int step = 0; step < 14; ++step) {

@@ -27,7 +27,7 @@ inline StateFixture sequential_state(int m, double now, const std::vector<std::p
 // Random tiny sequential state: 1..`max_pending` pending jobs released in [0, now] with times 1..6, and some of the m
 // processors busy until now + 1..8.
 inline StateFixture random_sequential_state(std::uint64_t seed, int m, std::size_t max_pending) {
-  Random random(seed);
+  sched::Random random(seed);
   const double now = static_cast<double>(random.index(6));
   std::vector<std::pair<double, double>> pending(1 + random.index(max_pending));
   for (auto& [release, time] : pending) {

@@ -121,7 +121,7 @@ TEST(MoldableDowney, FollowsTheDocumentedDrawsAndIsReproducible) {
   const auto first = make_moldable_downey(jobs, 128, 7);
   EXPECT_EQ(first, make_moldable_downey(jobs, 128, 7));
   EXPECT_NE(first, make_moldable_downey(jobs, 128, 8));
-  Random random(7);  // mt19937_64(seed), A then sigma per job, u = (engine() >> 11) * 2^-53
+  sched::Random random(7);  // mt19937_64(seed), A then sigma per job, u = (engine() >> 11) * 2^-53
   for (std::size_t k = 0; k < jobs.size(); ++k) {
     const double p = jobs[k].procs;
     EXPECT_EQ(first[k].parallelism, p + (128 - p) * random.uniform01());

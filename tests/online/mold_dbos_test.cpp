@@ -16,7 +16,7 @@ using testing::StateFixture;
 using testing::table_workload;
 
 double cost_of(const OnlineWorkload& workload, const Placement& placement) {
-  return area(workload.instance.space(), placement.alloc, placement.end - placement.start);
+  return sched::area(workload.instance.space(), placement.alloc, placement.end - placement.start);
 }
 
 TEST(DbosTest, AJobAloneOnAnIdleMachineMeetsTheLowerBoundInOneCall) {
@@ -65,7 +65,7 @@ TEST(DbosTest, TheOnlineFactorNeverPicksCostlierAllocations) {
 TEST(DbosTest, SequentialJobsOnOneMachineReachTheOptimalMaxStretch) {
   // p_{i,j} = p_{i,1}: every job is sequential, and on one machine EDF with a binary search on S is optimal.
   for (std::uint64_t seed = 0; seed < 40; ++seed) {
-    Random random(seed);
+    sched::Random random(seed);
     const std::size_t n = 2 + seed % 5;
     std::vector<std::vector<double>> tables;
     std::vector<double> releases;

@@ -179,7 +179,7 @@ TEST(Ostrich, FollowsThePendingJobsOfTheState) {
 TEST(Ostrich, NeverOvercommitsRigidOrVectorJobs) {
   for (std::uint64_t seed = 0; seed < 20; ++seed) {
     std::vector<JobSpec> specs = testing::random_sequential_jobs(seed, 40, 30.0, 8);
-    Random random(seed + 7);
+    sched::Random random(seed + 7);
     std::vector<std::string> users;
     for (JobSpec& spec : specs) {
       spec.demand = {1 + static_cast<int>(random.index(3)), static_cast<int>(random.index(3))};
@@ -202,7 +202,7 @@ struct RandomUsers {
 
 // Sequential jobs of 2..5 users on 3..8 processors, in bursts (campaigns) and singly.
 RandomUsers random_users(std::uint64_t seed) {
-  Random random(seed);
+  sched::Random random(seed);
   const std::size_t users = 2 + random.index(4);
   const int processors = 3 + static_cast<int>(random.index(6));
   std::vector<JobSpec> specs = testing::random_sequential_jobs(seed, 60, 50.0, 10);

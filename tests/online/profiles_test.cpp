@@ -20,7 +20,7 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 
 struct ProfileCase {
   std::string name;
-  std::function<std::shared_ptr<const TimeProfile>()> make;
+  std::function<std::shared_ptr<const sched::TimeProfile>()> make;
   std::vector<int> capacities;
 };
 
@@ -29,7 +29,7 @@ void PrintTo(const ProfileCase& c, std::ostream* out) { *out << c.name; }
 class OnlineProfiles : public ::testing::TestWithParam<ProfileCase> {};
 
 TEST_P(OnlineProfiles, FillTimesAndTimeAtAgreeBitForBit) {
-  const AllocationSpace space(GetParam().capacities);
+  const sched::AllocationSpace space(GetParam().capacities);
   const auto profile = GetParam().make();
   std::vector<double> times(space.size());
   profile->fill_times(space, times);
@@ -41,11 +41,11 @@ TEST_P(OnlineProfiles, FillTimesAndTimeAtAgreeBitForBit) {
 }
 
 TEST_P(OnlineProfiles, AreMonotoneAndNeedAProcessor) {
-  const AllocationSpace space(GetParam().capacities);
+  const sched::AllocationSpace space(GetParam().capacities);
   std::vector<double> times(space.size());
   GetParam().make()->fill_times(space, times);
   auto closed = times;
-  apply_monotone_closure(space, closed);
+  sched::apply_monotone_closure(space, closed);
   EXPECT_EQ(closed, times) << "the closure changed the table: times increase somewhere";
   for (std::size_t k = 0; k < space.stride(0); ++k) EXPECT_EQ(times[k], kInf) << "runs without a processor";
   for (const double t : times) EXPECT_TRUE(t == kInf || t > 0.0);
@@ -68,13 +68,13 @@ INSTANTIATE_TEST_SUITE_P(
     [](const ::testing::TestParamInfo<ProfileCase>& param_info) { return param_info.param.name; });
 
 TEST(OnlineProfileTimes, SequentialIsItsTimeOnAnyProcessorCount) {
-  const AllocationSpace space({300});
+  const sched::AllocationSpace space({300});
   const SequentialProfile profile(12.0);
   for (int n = 1; n <= 300; n += 37) EXPECT_EQ(profile.time_at(space, std::vector<int>{n}), 12.0);
 }
 
 TEST(OnlineProfileTimes, RigidRunsFromItsSizeOn) {
-  const AllocationSpace space({8, 2});
+  const sched::AllocationSpace space({8, 2});
   const RigidProfile profile(5, 60.0);
   EXPECT_EQ(profile.time_at(space, std::vector<int>{4, 2}), kInf);
   EXPECT_EQ(profile.time_at(space, std::vector<int>{5, 0}), 60.0);
@@ -82,7 +82,7 @@ TEST(OnlineProfileTimes, RigidRunsFromItsSizeOn) {
 }
 
 TEST(OnlineProfileTimes, DowneyIsTheSequentialTimeOverTheSpeedup) {
-  const AllocationSpace space({512});
+  const sched::AllocationSpace space({512});
   const DowneyJob job{1000.0, 40.0, 0.7};
   const DowneyProfile profile(job);
   EXPECT_EQ(profile.time_at(space, std::vector<int>{1}), 1000.0);  // S(1) = 1 exactly: the stretch reference

@@ -15,7 +15,7 @@ using testing::JobSpec;
 OnlineWorkload backfilling_workload(std::uint64_t seed) {
   const bool vector_jobs = seed % 2 == 1;
   std::vector<JobSpec> specs = testing::random_sequential_jobs(seed, 40, 30.0, 8);
-  Random random(seed + 7);
+  sched::Random random(seed + 7);
   for (JobSpec& spec : specs) {
     spec.demand = {1 + static_cast<int>(random.index(3)), vector_jobs ? static_cast<int>(random.index(3)) : 0};
     if (seed % 3 != 0) spec.estimate = spec.time * (1.0 + static_cast<double>(random.index(3)));

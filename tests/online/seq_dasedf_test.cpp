@@ -52,7 +52,7 @@ TEST(Dasedf, Theorem33AgainstTheExactOptimum) {
 // Lemma 3.2: whenever a schedule meets the deadlines r_i + S p_i, the check passes at S (it is necessary), and
 // whenever the check passes, EDF completes every job by d_i + (1 - 1/m) p_i.
 TEST(Dasedf, Lemma32) {
-  Random random(7);
+  sched::Random random(7);
   int feasible = 0;
   for (std::uint64_t seed = 0; seed < 300; ++seed) {
     const int m = 1 + static_cast<int>(seed % 3);

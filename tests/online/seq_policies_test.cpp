@@ -55,7 +55,7 @@ TEST_P(SequentialPolicyTest, EveryPlanFitsAndEveryJobRunsAfterItsRelease) {
     const bool vector_jobs = seed % 2 == 1;
     const std::vector<int> capacity = vector_jobs ? std::vector<int>{6, 4} : std::vector<int>{5};
     std::vector<JobSpec> specs = testing::random_sequential_jobs(seed, 30, 40.0, 9);
-    Random random(seed + 100);
+    sched::Random random(seed + 100);
     for (JobSpec& spec : specs) {
       if (seed % 4 == 3) spec.demand = {1 + static_cast<int>(random.index(2)), static_cast<int>(random.index(3))};
       if (seed % 4 == 1) spec.demand = {1, static_cast<int>(random.index(2))};

@@ -37,7 +37,7 @@ struct JobSpec {
 };
 
 // The runtime's own profiles where they fit (they read the first resource only); a table for a demand of others.
-inline std::shared_ptr<const TimeProfile> rigid_profile(const AllocationSpace& space, const std::vector<int>& demand,
+inline std::shared_ptr<const sched::TimeProfile> rigid_profile(const sched::AllocationSpace& space, const std::vector<int>& demand,
                                                         double time) {
   if (std::all_of(demand.begin() + 1, demand.end(), [](int amount) { return amount == 0; })) {
     if (demand[0] == 1) return std::make_shared<SequentialProfile>(time);
@@ -50,17 +50,17 @@ inline std::shared_ptr<const TimeProfile> rigid_profile(const AllocationSpace& s
     const bool enough = std::equal(demand.begin(), demand.end(), alloc.begin(), std::less_equal<>());
     raw[k] = enough ? time : kInf;
   }
-  return std::make_shared<DenseTimeTable>(space, std::move(raw));
+  return std::make_shared<sched::DenseTimeTable>(space, std::move(raw));
 }
 
 // Rigid jobs "j0", "j1", ... on resources "r0", "r1", ... of the given capacities.
 inline OnlineWorkload rigid_workload(const std::vector<int>& capacities, const std::vector<JobSpec>& specs) {
-  std::vector<Resource> resources;
+  std::vector<sched::Resource> resources;
   for (std::size_t i = 0; i < capacities.size(); ++i) {
     resources.push_back({sched::testing::numbered("r", i), capacities[i]});
   }
-  const AllocationSpace space(capacities);
-  std::vector<Task> tasks;
+  const sched::AllocationSpace space(capacities);
+  std::vector<sched::Task> tasks;
   std::vector<JobArrival> arrivals;
   for (std::size_t j = 0; j < specs.size(); ++j) {
     std::vector<int> demand = specs[j].demand;
@@ -68,7 +68,7 @@ inline OnlineWorkload rigid_workload(const std::vector<int>& capacities, const s
     tasks.push_back({sched::testing::numbered("j", j), rigid_profile(space, demand, specs[j].time)});
     arrivals.push_back({specs[j].release, "", specs[j].estimate});
   }
-  return make_online_workload("test", "test", Instance(std::move(resources), std::move(tasks)), std::move(arrivals));
+  return make_online_workload("test", "test", sched::Instance(std::move(resources), std::move(tasks)), std::move(arrivals));
 }
 
 // A workload over `capacities` whose job j has the raw time table raw_times[j] (all allocation vectors, row-major;
@@ -94,7 +94,7 @@ inline const std::vector<double> kSublinear{12, 7, 5, 4, 3.5, 3.2, 3.0, 2.9};
 
 // Sequential jobs released over [0, span) at integer times, with integer times in [1, longest], in release order.
 inline std::vector<JobSpec> random_sequential_jobs(std::uint64_t seed, std::size_t n, double span, int longest) {
-  Random random(seed);
+  sched::Random random(seed);
   std::vector<JobSpec> specs(n);
   for (auto& spec : specs) {
     spec.release = std::floor(random.uniform_below(0.0, span));
@@ -108,8 +108,8 @@ inline std::vector<JobSpec> random_sequential_jobs(std::uint64_t seed, std::size
 // released over [0, horizon).
 inline OnlineWorkload random_moldable_workload(std::uint64_t seed, std::vector<int> capacities, std::size_t jobs,
                                                double horizon) {
-  Random random(seed);
-  const AllocationSpace space(capacities);
+  sched::Random random(seed);
+  const sched::AllocationSpace space(capacities);
   std::vector<std::vector<double>> raw(jobs);
   std::vector<double> releases(jobs);
   std::vector<int> alloc(space.dimensions());

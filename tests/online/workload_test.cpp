@@ -17,14 +17,14 @@
 namespace cosched::online {
 namespace {
 
-using testing::kInf;
+using sched::testing::kInf;
 
-Instance sequential_instance(const std::vector<double>& sizes, int procs = 4) {
-  std::vector<Task> tasks;
+sched::Instance sequential_instance(const std::vector<double>& sizes, int procs = 4) {
+  std::vector<sched::Task> tasks;
   for (std::size_t j = 0; j < sizes.size(); ++j) {
-    tasks.push_back({testing::numbered("job-", j), std::make_shared<SequentialProfile>(sizes[j])});
+    tasks.push_back({sched::testing::numbered("job-", j), std::make_shared<SequentialProfile>(sizes[j])});
   }
-  return Instance({{"procs", procs}}, std::move(tasks));
+  return sched::Instance({{"procs", procs}}, std::move(tasks));
 }
 
 std::vector<JobArrival> released_at(const std::vector<double>& releases) {
@@ -34,14 +34,14 @@ std::vector<JobArrival> released_at(const std::vector<double>& releases) {
 }
 
 TEST(StretchReference, IsOneUnitOfTheFirstResourceWhenFinite) {
-  const Instance instance = testing::dense_instance({2, 2}, {{kInf, kInf, kInf, 6.0, 5.0, 4.0, 3.0, 2.0, 1.0}});
+  const sched::Instance instance = sched::testing::dense_instance({2, 2}, {{kInf, kInf, kInf, 6.0, 5.0, 4.0, 3.0, 2.0, 1.0}});
   const auto reference = stretch_reference(instance, 0);
   EXPECT_EQ(reference.alloc, 3u);  // (1, 0)
   EXPECT_EQ(reference.time, 6.0);
 }
 
 TEST(StretchReference, IsTheLeastAreaAllocationOfARigidJob) {
-  const Instance rigid({{"procs", 512}}, {{"wide", std::make_shared<RigidProfile>(64, 10.0)}});
+  const sched::Instance rigid({{"procs", 512}}, {{"wide", std::make_shared<RigidProfile>(64, 10.0)}});
   const auto reference = stretch_reference(rigid, 0);
   EXPECT_EQ(reference.alloc, 64u);
   EXPECT_EQ(reference.time, 10.0);
@@ -50,12 +50,12 @@ TEST(StretchReference, IsTheLeastAreaAllocationOfARigidJob) {
 TEST(StretchReference, BreaksAreaTiesBySmallerTimeThenSmallerIndex) {
   // Capacities (2, 2); (1, 0) is infinite. Shares: (2,0) = 1 -> area 1 * 3 = 3; (1,1) = 1 -> area 1 * 3 = 3;
   // (0,2) infinite; (1,2) = 1.5 -> 1.5 * 2 = 3 with the smaller time 2: it wins the tie.
-  const Instance ties = testing::dense_instance({2, 2}, {{kInf, kInf, kInf, kInf, 3.0, 2.0, 3.0, 3.0, 2.0}});
+  const sched::Instance ties = sched::testing::dense_instance({2, 2}, {{kInf, kInf, kInf, kInf, 3.0, 2.0, 3.0, 3.0, 2.0}});
   const auto reference = stretch_reference(ties, 0);
   EXPECT_EQ(reference.alloc, 5u);
   EXPECT_EQ(reference.time, 2.0);
   // Equal area and time: the smaller index, (1, 1) before (2, 0).
-  const Instance same = testing::dense_instance({2, 2}, {{kInf, kInf, kInf, kInf, 3.0, 3.0, 3.0, 3.0, 3.0}});
+  const sched::Instance same = sched::testing::dense_instance({2, 2}, {{kInf, kInf, kInf, kInf, 3.0, 3.0, 3.0, 3.0, 3.0}});
   EXPECT_EQ(stretch_reference(same, 0).alloc, 4u);
 }
 
@@ -107,15 +107,15 @@ INSTANTIATE_TEST_SUITE_P(
     [](const ::testing::TestParamInfo<BadArrival>& param_info) { return param_info.param.name; });
 
 TEST(MakeOnlineWorkload, RefusesJobsThatCanNeverRunOrTakeNoTime) {
-  const Instance never = testing::dense_instance({1}, {{kInf, 1.0}, {kInf, kInf}});
+  const sched::Instance never = sched::testing::dense_instance({1}, {{kInf, 1.0}, {kInf, kInf}});
   EXPECT_THROW((void)make_online_workload("w", "s", never, released_at({0, 0})), InputError);
-  const Instance instant = testing::dense_instance({1}, {{kInf, 0.0}});
+  const sched::Instance instant = sched::testing::dense_instance({1}, {{kInf, 0.0}});
   EXPECT_THROW((void)make_online_workload("w", "s", instant, released_at({0})), InputError);
-  EXPECT_THROW((void)make_online_workload("w", "s", Instance({{"procs", 2}}, {}), {}), InputError);
+  EXPECT_THROW((void)make_online_workload("w", "s", sched::Instance({{"procs", 2}}, {}), {}), InputError);
 }
 
 TEST(OnlineWorkloadFromInstance, ReadsReleaseAndUserFromTheTaskAttributes) {
-  const Instance instance = parse_instance(R"({
+  const sched::Instance instance = sched::parse_instance(R"({
     "resources": [{"name": "cores", "capacity": 2}, {"name": "fast_chunks", "capacity": 1}],
     "workload": "mix",
     "tasks": [{"id": "a", "times": [null, null, 4.0, 3.0, 2.0, 1.5], "kernel": "triad", "release_s": 2.5,
@@ -137,7 +137,7 @@ TEST(OnlineWorkloadFromInstance, RefusesBadAttributesNamingTheTask) {
                                        R"("user": "a b")"}) {
     std::string text = R"({"resources": [{"name": "cores", "capacity": 1}],
                            "tasks": [{"id": "t", "times": [null, 1.0], )";
-    const Instance instance = parse_instance(text.append(attributes).append("}]}"), "i.json");
+    const sched::Instance instance = sched::parse_instance(text.append(attributes).append("}]}"), "i.json");
     const std::string what =
         test_support::input_error_of([&] { (void)online_workload_from_instance(instance, "i.json"); });
     EXPECT_NE(what.find("i.json: job \"t\""), std::string::npos) << attributes << " -> " << what;

@@ -265,14 +265,15 @@ TEST(CachedProfileOptions, ForRunProfilesAsLaunchedAndCalibratesQuickly) {
   platform.fast_chunks = 7;
   exec::TierSetup tier;
   tier.backend = "emulated";
-  const auto options = CachedProfileOptions::for_run(platform, tier, 4, stdout);
+  SilentReporter reporter;
+  const auto options = CachedProfileOptions::for_run(platform, tier, 4, reporter);
   EXPECT_EQ(options.launched.platform.cores, 3U);
   EXPECT_EQ(options.launched.platform.fast_chunks, 7U);
   EXPECT_EQ(options.launched.tier.backend, "emulated");
   EXPECT_EQ(options.launched.reps, 4U);
   EXPECT_EQ(options.launched.stream_bench, exec::default_stream_bench_path());
-  EXPECT_EQ(options.launched.progress, stdout);
-  EXPECT_EQ(options.say, stdout);
+  EXPECT_EQ(options.launched.reporter, &reporter);
+  EXPECT_EQ(options.reporter, &reporter);
   EXPECT_TRUE(options.calibration.quick);
   EXPECT_EQ(options.calibration.tier_backend, "emulated");
   EXPECT_FALSE(options.node_file.has_value());

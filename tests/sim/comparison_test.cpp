@@ -1,8 +1,7 @@
 // The comparison of every algorithm (sim/comparison.hpp, sched::comparison_bounds): the LPs only when asked, the
-// bounds the table shows, and one row (or one "skipped" note) per registered algorithm, printed to the given file.
+// bounds the table shows, and one row (or one "skipped" note) per registered algorithm, each reported as soon as it is planned.
 #include <gtest/gtest.h>
 
-#include <cstdio>
 #include <sstream>
 #include <string>
 
@@ -11,6 +10,7 @@
 #include "cosched/sched/io.hpp"
 #include "cosched/sim/algorithms.hpp"
 #include "cosched/sim/comparison.hpp"
+#include "support/recording_reporter.hpp"
 
 namespace cosched::sim {
 namespace {
@@ -38,13 +38,10 @@ TEST(ComparisonBounds, TheLpsOnlyWhenAsked) {
 TEST(Comparison, OneLinePerAlgorithmAfterTheHeader) {
   const sched::Instance instance = sched::parse_instance(kInstance, "inst");
   const auto bounds = sched::comparison_bounds(instance, sched::lower_bound(instance), false);
-  std::FILE* file = std::tmpfile();
-  ASSERT_NE(file, nullptr);
-  print_comparison(file, instance, bounds, {});
-  std::rewind(file);
-  std::string text;
-  for (int c = std::fgetc(file); c != EOF; c = std::fgetc(file)) text += static_cast<char>(c);
-  std::fclose(file);
+  test_support::RecordingReporter reporter;
+  report_comparison(reporter, instance, bounds, {});
+  const std::string text = reporter.text_of("result");
+  EXPECT_EQ(reporter.results.size(), algorithms().size() + 1) << "the header, then one result per algorithm";
   std::istringstream lines(text);
   std::string line;
   ASSERT_TRUE(std::getline(lines, line));

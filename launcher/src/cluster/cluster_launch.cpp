@@ -3,10 +3,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <exception>
 #include <unordered_set>
 
 #include "cosched/common/error.hpp"
+#include "cosched/common/host.hpp"
 #include "cosched/launcher/journal/replay.hpp"
 #include "cluster/slurm_process.hpp"
 
@@ -95,6 +97,12 @@ std::vector<StepOutcome> run_node_steps(const std::vector<NodeStep>& steps) {
   }
   if (failure) std::rethrow_exception(failure);
   return outcomes;
+}
+
+std::filesystem::path this_executable() {
+  auto self = own_executable();
+  if (!self) throw PlatformError("readlink", "cannot find the cosched executable (/proc/self/exe)", ENOENT);
+  return *self;
 }
 
 }  // namespace cosched::launcher

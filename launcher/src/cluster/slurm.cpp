@@ -83,15 +83,13 @@ unsigned allocation_cores(const Allocation& allocation, unsigned here, unsigned 
 }
 
 config::PlatformConfig allocation_platform(config::PlatformConfig platform, bool from_file,
-                                           const Allocation& allocation, std::FILE* notice) {
+                                           const Allocation& allocation, Reporter& reporter) {
   const unsigned here = config::this_machine_platform(platform.tier_backend).cores;
   const unsigned cores = allocation_cores(allocation, std::min(here, platform.cores), from_file ? platform.cores : 0);
-  if (cores < platform.cores && notice != nullptr) {
-    fmt::print(notice,
-               "Slurm gives each node {} CPU(s) (job {}): planning for {} core(s) per node; salloc --exclusive gives "
-               "a run every CPU of its nodes\n",
-               cores, allocation.job_id, cores);
-    std::fflush(notice);
+  if (cores < platform.cores) {
+    reporter.note(fmt::format("Slurm gives each node {} CPU(s) (job {}): planning for {} core(s) per node; salloc "
+                              "--exclusive gives a run every CPU of its nodes",
+                              cores, allocation.job_id, cores));
   }
   platform.cores = cores;
   return platform;

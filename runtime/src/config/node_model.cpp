@@ -1,6 +1,8 @@
 // The node model's queries (curve interpolation, the pool of a tier), its JSON form, and the staleness warnings.
 #include "cosched/config/node_model.hpp"
 
+#include "cosched/common/reporter.hpp"
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include <unistd.h>
@@ -92,9 +94,9 @@ std::vector<std::string> node_model_warnings(const NodeModel& model, std::chrono
   return warnings;
 }
 
-std::size_t check_node_model_age(const NodeModel& model, std::FILE* warn) {
+std::size_t check_node_model_age(const NodeModel& model, Reporter& reporter) {
   const auto warnings = node_model_warnings(model, std::chrono::system_clock::now(), host_name());
-  for (const std::string& warning : warnings) fmt::print(warn, "cosched: warning: {}\n", warning);
+  for (const std::string& warning : warnings) reporter.warning("cosched: warning: " + warning);
   return warnings.size();
 }
 

@@ -130,6 +130,10 @@ TierSetup make_tier_setup(const std::string& backend, double emulation_ratio, do
   return tier;
 }
 
+TierSetup tier_setup_for(const config::PlatformConfig& platform, const std::string& command_placement) {
+  return make_tier_setup(platform.tier_backend, platform.emulation_ratio, platform.chunk_bytes(), command_placement);
+}
+
 std::filesystem::path default_stream_bench_path() {
   if (const auto self = own_executable()) {
     const auto sibling = self->parent_path() / "stream_bench";

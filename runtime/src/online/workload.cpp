@@ -12,8 +12,8 @@
 #include "cosched/common/error.hpp"
 #include "cosched/common/identifier.hpp"
 #include "cosched/common/json_input.hpp"
-#include "sched/compensated_sum.hpp"
-#include "sched/rows.hpp"
+#include "cosched/common/compensated_sum.hpp"
+#include "cosched/sched/rows.hpp"
 
 namespace cosched::online {
 
@@ -31,7 +31,7 @@ std::optional<StretchReference> least_area_allocation(const sched::Instance& ins
   const int last_capacity = space.capacity(space.dimensions() - 1);
   std::optional<StretchReference> best;
   double best_area = std::numeric_limits<double>::infinity();
-  for (detail::RowWalker row(space); row.valid(); row.advance()) {
+  for (sched::RowWalker row(space); row.valid(); row.advance()) {
     for (int k = 0; k <= last_capacity; ++k) {
       const std::size_t index = row.base() + static_cast<std::size_t>(k);
       const double time = buffer[index];
@@ -160,7 +160,7 @@ double workload_load(const OnlineWorkload& workload) {
       [](const JobArrival& a, const JobArrival& b) { return a.release < b.release; });
   const double span = last->release - first->release;
   if (!(span > 0.0)) return 0.0;
-  detail::CompensatedSum total;
+  CompensatedSum total;
   for (const double time : workload.reference_time) total.add(time);
   return total.value() / span;
 }

@@ -13,8 +13,8 @@
 
 #include "cosched/common/constants.hpp"
 #include "cosched/common/error.hpp"
-#include "sched/compensated_sum.hpp"
-#include "sched/rows.hpp"
+#include "cosched/common/compensated_sum.hpp"
+#include "cosched/sched/rows.hpp"
 
 namespace cosched::sched {
 
@@ -121,7 +121,7 @@ const double* AdmissibleScanner::weights_for(const AllocationSpace& space) {
     weights_capacities_ = space.capacities();
     weights_.resize(space.size());
     const std::size_t last = space.dimensions() - 1;
-    for (detail::RowWalker row(space); row.valid(); row.advance()) {
+    for (RowWalker row(space); row.valid(); row.advance()) {
       for (std::size_t k = 0; k < row.row_length(); ++k) {
         weights_[row.base() + k] = row.outer_share() + space.share(last, static_cast<int>(k));
       }
@@ -181,7 +181,7 @@ ResourceAllocation allocate_resources(const Instance& instance, double s) {
   // Lines 13-32: repeatedly shorten the task that defines t_max. Each step is logged so the best matrix is rebuilt
   // at the end instead of copied n times.
   std::vector<AdmissibleAllocation> current = start;
-  detail::CompensatedSum total_area;
+  CompensatedSum total_area;
   std::vector<QueueEntry> heap_storage;
   heap_storage.reserve(n);
   for (std::size_t j = 0; j < n; ++j) {
@@ -222,7 +222,7 @@ ResourceAllocation allocate_resources(const Instance& instance, double s) {
   for (std::size_t step = 0; step < best_step; ++step) chosen[steps[step].task] = steps[step].entry;
   result.allocation.resize(n);
   result.time.resize(n);
-  detail::CompensatedSum exact_area;
+  CompensatedSum exact_area;
   for (std::size_t j = 0; j < n; ++j) {
     result.allocation[j] = chosen[j].index;
     result.time[j] = chosen[j].time;
@@ -241,7 +241,7 @@ double lower_bound(const Instance& instance) {
 double allocation_bound(const Instance& instance, std::span<const std::size_t> allocation,
                         std::span<const double> time) {
   assert(allocation.size() == time.size());
-  detail::CompensatedSum total;
+  CompensatedSum total;
   double longest = 0.0;
   for (std::size_t j = 0; j < allocation.size(); ++j) {
     total.add(area(instance.space(), instance.space().decode(allocation[j]), time[j]));

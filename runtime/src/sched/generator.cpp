@@ -9,7 +9,7 @@
 
 #include "cosched/common/constants.hpp"
 #include "cosched/common/error.hpp"
-#include "sched/rows.hpp"
+#include "cosched/sched/rows.hpp"
 
 namespace cosched::sched {
 
@@ -107,7 +107,7 @@ class SyntheticProfile final : public TimeProfile {
   void fill(const AllocationSpace& space, std::span<double> out) const {
     assert(out.size() == space.size());
     const std::vector<double>& last = terms_.back();
-    for (detail::RowWalker row(space); row.valid(); row.advance()) {
+    for (RowWalker row(space); row.valid(); row.advance()) {
       double outer = C == Combination::product ? 1.0 : 0.0;
       const auto coordinates = row.outer();
       for (std::size_t i = 0; i < coordinates.size(); ++i) {

@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "cosched/sched/schedule.hpp"
 #include "cosched/sim/algorithms.hpp"
@@ -23,34 +24,53 @@ std::string bound_cell(std::optional<double> bound) { return bound ? fmt::format
 // "-": the printed LP is infeasible (the tasks cannot all end by 2 C*max), which is not a missing bound.
 std::string printed_cell(std::optional<double> value) { return value ? fmt::format("{:.6g}", *value) : "-"; }
 
+// A bound for programs: null where the text says "n/a" or "-".
+nlohmann::json optional_json(std::optional<double> value) { return value ? nlohmann::json(*value) : nlohmann::json(); }
+
 }  // namespace
 
-void print_comparison(std::FILE* out, const sched::Instance& instance, const sched::ComparisonBounds& bounds,
-                      const sched::SearchLimits& limits) {
+void report_comparison(Reporter& reporter, const sched::Instance& instance, const sched::ComparisonBounds& bounds,
+                       const sched::SearchLimits& limits) {
   const bool contention = !instance.bandwidth().empty();
-  fmt::print(out, "{:<16} {:>14} {:>14} {:>8} {:>12}{} {:>14} {:>14} {:>8} {:>14} {:>14} {:>14}\n", "algorithm",
-             "makespan", "L_min(d)", "ratio", "time (s)",
-             contention ? fmt::format(" {:>14}", "contention") : std::string(), "sum_w_C", "LP_bound", "w_ratio",
-             "two_shelf_LB", "LP_paper", "LP_printed");
+  reporter.result({"comparison-header",
+                   fmt::format("{:<16} {:>14} {:>14} {:>8} {:>12}{} {:>14} {:>14} {:>8} {:>14} {:>14} {:>14}\n",
+                               "algorithm", "makespan", "L_min(d)", "ratio", "time (s)",
+                               contention ? fmt::format(" {:>14}", "contention") : std::string(), "sum_w_C",
+                               "LP_bound", "w_ratio", "two_shelf_LB", "LP_paper", "LP_printed"),
+                   {{"lower_bound", bounds.makespan},
+                    {"lp_bound", optional_json(bounds.weighted)},
+                    {"two_shelf_bound", optional_json(bounds.two_shelf)},
+                    {"lp_paper", optional_json(bounds.weighted_paper_cost)},
+                    {"lp_printed", optional_json(bounds.weighted_printed)}}});
   for (const sched::Algorithm* algorithm : algorithms()) {
     // An algorithm that does not apply to this instance (bsp-a1..a4 on two resources) gets a note, not a row.
     if (const std::string reason = algorithm->refusal(instance); !reason.empty()) {
-      fmt::print(out, "{:<12} skipped: {}\n", algorithm->name(), reason);
+      reporter.result({"comparison-skipped", fmt::format("{:<12} skipped: {}\n", algorithm->name(), reason),
+                       {{"algorithm", algorithm->name()}, {"reason", reason}}});
       continue;
     }
     const auto result = sched::plan(*algorithm, instance, bounds.makespan, limits);
     const double weighted = sched::weighted_completion_sum(instance, result.schedule.tasks);
     const std::string ratio = ratio_cell(result.schedule.makespan, bounds.makespan);
     std::string predicted;
+    nlohmann::json data = {{"algorithm", algorithm->name()},
+                           {"makespan", result.schedule.makespan},
+                           {"seconds", result.seconds},
+                           {"sum_w_c", weighted}};
     if (contention) {
       const auto plan = plan_from_schedule(instance, result.schedule);
-      predicted = fmt::format(" {:>14.6g}", predict_contention(plan, "auto").observed_makespan);
+      const double makespan = predict_contention(plan, "auto").observed_makespan;
+      predicted = fmt::format(" {:>14.6g}", makespan);
+      data["contention_makespan"] = makespan;
     }
-    fmt::print(out, "{:<16} {:>14.6g} {:>14.6g} {:>8} {:>12.6f}{} {:>14.6g} {:>14} {:>8} {:>14} {:>14} {:>14}\n",
-               algorithm->name(), result.schedule.makespan, bounds.makespan, ratio, result.seconds, predicted,
-               weighted, bound_cell(bounds.weighted), ratio_cell(weighted, bounds.weighted),
-               bound_cell(bounds.two_shelf), bound_cell(bounds.weighted_paper_cost),
-               printed_cell(bounds.weighted_printed));
+    reporter.result({"comparison-row",
+                     fmt::format("{:<16} {:>14.6g} {:>14.6g} {:>8} {:>12.6f}{} {:>14.6g} {:>14} {:>8} {:>14} {:>14} "
+                                 "{:>14}\n",
+                                 algorithm->name(), result.schedule.makespan, bounds.makespan, ratio, result.seconds,
+                                 predicted, weighted, bound_cell(bounds.weighted),
+                                 ratio_cell(weighted, bounds.weighted), bound_cell(bounds.two_shelf),
+                                 bound_cell(bounds.weighted_paper_cost), printed_cell(bounds.weighted_printed)),
+                     std::move(data)});
   }
 }
 

@@ -74,16 +74,30 @@ std::string gantt_chart(const LaunchPlan& plan, const EngineResult& run, std::si
   return text + legend;
 }
 
-std::string format_prediction(const LaunchPlan& plan) {
-  const EngineResult paper = predict(plan, "auto");
-  std::optional<EngineResult> contention;
-  if (!plan.bandwidth.empty()) contention = predict_contention(plan, "auto");
-  return fmt::format("predicted makespan {:.3f} s ({}){}; lower bound L_min(d) {:.3f} s\n",
-                     contention ? contention->observed_makespan : paper.observed_makespan,
-                     contention ? "contention-aware" : "paper model; no bandwidth model for the contention-aware one",
-                     contention ? fmt::format(", {:.3f} s by the paper model", paper.observed_makespan) : "",
-                     plan.lower_bound) +
-         gantt_chart(plan, contention ? *contention : paper);
+PlanPrediction predict_plan(const LaunchPlan& plan) {
+  PlanPrediction prediction{predict(plan, "auto"), std::nullopt, plan.lower_bound};
+  if (!plan.bandwidth.empty()) prediction.contention = predict_contention(plan, "auto");
+  return prediction;
 }
+
+nlohmann::json to_json(const PlanPrediction& prediction) {
+  return {{"lower_bound", prediction.lower_bound},
+          {"predicted_makespan_paper", prediction.paper.observed_makespan},
+          {"predicted_makespan_contention", prediction.contention
+                                                ? nlohmann::json(prediction.contention->observed_makespan)
+                                                : nlohmann::json()}};
+}
+
+std::string format_prediction(const LaunchPlan& plan, const PlanPrediction& prediction) {
+  const auto& contention = prediction.contention;
+  return fmt::format("predicted makespan {:.3f} s ({}){}; lower bound L_min(d) {:.3f} s\n",
+                     prediction.leading().observed_makespan,
+                     contention ? "contention-aware" : "paper model; no bandwidth model for the contention-aware one",
+                     contention ? fmt::format(", {:.3f} s by the paper model", prediction.paper.observed_makespan) : "",
+                     prediction.lower_bound) +
+         gantt_chart(plan, prediction.leading());
+}
+
+std::string format_prediction(const LaunchPlan& plan) { return format_prediction(plan, predict_plan(plan)); }
 
 }  // namespace cosched::sim

@@ -44,6 +44,11 @@ void write_run_plan(const RunFolder& folder, const config::PlatformConfig& platf
 // The plan as `cosched launch schedule.json --workload instance.json --instance instance.json --platform
 // platform.toml` reads it: the launch plan with its bandwidth model and what each task runs.
 [[nodiscard]] LaunchInputs read_run_plan(const RunFolder& folder);
+// The plan just written by write_run_plan, as read_run_plan would read it back, from memory: the same launch plan
+// and workload (what each task runs, named after the folder's instance.json), so that a later --resume finds the
+// journal written for the plan it reads.
+[[nodiscard]] LaunchInputs run_plan_inputs(const RunFolder& folder, const sched::Instance& instance,
+                                           const sched::Schedule& schedule);
 
 // On resume: the batch given now must be the one planned (the same ids running the same things). Throws
 // InputError naming the first task that differs, and how to start over (--force).

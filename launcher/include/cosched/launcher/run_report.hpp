@@ -1,18 +1,18 @@
 #pragma once
 // What `cosched run` shows of its launch: while it runs, a status line — tasks done / running / waiting, the time
 // elapsed against the predicted makespan, and when the batch should end — and, at the end, predicted against
-// observed for every task and for the batch. The model of the line (RunProgress) is separate from its writer so a
-// library user can show it their own way.
+// observed for every task and for the batch. The model of the line (RunProgress) is reported through the one
+// reporter seam (cosched/common/reporter.hpp), which shows it (a console, JSON lines, a library user's own).
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstddef>
-#include <cstdio>
 #include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "cosched/common/reporter.hpp"
 #include "cosched/launcher/launch.hpp"
 
 namespace cosched::launcher {
@@ -35,29 +35,28 @@ struct RunProgress {
 // "done 3/12 (1 failed), running 2, waiting 7 | 4.2 s of 10.6 s predicted | ETA 6.9 s"
 [[nodiscard]] std::string format_progress(const RunProgress& progress);
 
-// The status line of a launch: keeps a RunProgress from the launch's events and writes it to `out`. Live (a
-// terminal): one line redrawn in place at every event and twice a second; otherwise a plain line per start and
-// end, in engine seconds.
-class RunStatusLine final : public LaunchObserver {
+// A launch's progress, reported as it happens (cosched/common/reporter.hpp, timeline style): keeps a RunProgress
+// from the launch's events and reports each start and end — the event, the state line (format_progress) and their
+// figures — and, to a live() reporter, a redraw of the clock twice a second.
+class LaunchProgress final : public LaunchObserver {
  public:
-  RunStatusLine(std::FILE* out, bool live);
-  ~RunStatusLine() override;  // ends the line (finish)
-  RunStatusLine(const RunStatusLine&) = delete;
-  RunStatusLine& operator=(const RunStatusLine&) = delete;
+  explicit LaunchProgress(Reporter& reporter);
+  ~LaunchProgress() override;  // ends the progress (finish)
+  LaunchProgress(const LaunchProgress&) = delete;
+  LaunchProgress& operator=(const LaunchProgress&) = delete;
 
   void launching(const sim::LaunchPlan& plan, const sim::EngineResult& predicted) override;
   void task_started(std::size_t task, const sim::TaskRun& run) override;
   void task_ended(std::size_t task, const sim::TaskRun& run) override;
-  // Stops the redraws and ends a live line with a newline; idempotent.
+  // Stops the redraws and tells the reporter the launch's progress is over; idempotent.
   void finish();
   [[nodiscard]] RunProgress progress() const;
 
  private:
-  void write_locked(const std::string& event);  // mutex_ held
+  void report_locked(const std::string& event);  // mutex_ held
   void tick();
 
-  std::FILE* out_;
-  bool live_;
+  Reporter& reporter_;
   mutable std::mutex mutex_;
   std::condition_variable wake_;
   bool stopping_ = false;
@@ -72,5 +71,8 @@ class RunStatusLine final : public LaunchObserver {
 // (contention-aware when the plan had a bandwidth model, else the paper model's), the observed one and the error
 // — the median absolute error over them, then the batch's makespans (both predictions, observed, their errors).
 [[nodiscard]] std::string format_run_comparison(const LaunchSummary& summary);
+// The same for programs: {"tasks": [{"id", "predicted_s", "observed_s", "status"}], "predicted_makespan_paper",
+// "predicted_makespan_contention" (null without a bandwidth model), "observed_makespan"}.
+[[nodiscard]] nlohmann::json run_comparison_json(const LaunchSummary& summary);
 
 }  // namespace cosched::launcher

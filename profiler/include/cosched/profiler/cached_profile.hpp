@@ -5,7 +5,6 @@
 // — is looked up, and only what the cache lacks, or holds stale, foreign or corrupt, is measured as launched
 // (launched_profile.hpp: STREAM tasks at two pass counts so that any passes are predicted, commands once per
 // point) and stored. The batch's profile is then what the entries hold.
-#include <cstdio>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -25,13 +24,13 @@ struct CachedProfileOptions {
   std::optional<std::filesystem::path> node_file;  // --node: this model, never calibrated
   CalibrationOptions calibration;        // when the cache's node model is missing or stale
   bool reprofile = false;                // measure every task type again (--reprofile)
-  std::FILE* say = nullptr;              // what is used and what is measured, and why; null: nothing
+  Reporter* reporter = nullptr;          // what is used and what is measured, and why; null: nothing
 
   // What `cosched run` profiles with: the batch launched as it will run on `platform` with `tier` (stream_bench
   // beside this executable, `reps` timed runs per point), a missing or stale node model calibrated quickly with
-  // the same backend, progress and what is used on `out`.
+  // the same backend, its progress and what is used reported to `reporter`.
   [[nodiscard]] static CachedProfileOptions for_run(const config::PlatformConfig& platform,
-                                                    const exec::TierSetup& tier, unsigned reps, std::FILE* out);
+                                                    const exec::TierSetup& tier, unsigned reps, Reporter& reporter);
 };
 
 // One task type of the batch and what the cache said of it.

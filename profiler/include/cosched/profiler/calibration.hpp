@@ -4,13 +4,13 @@
 // stream library (docs/calibration.md). `cosched calibrate` writes the result as a node file; the demo calls
 // calibrate_node in-process. It lives in the profiler because it composes the stream library and config, which
 // must not depend on each other; a library user calibrates a node with the same calls.
-#include <cstdio>
 #include <map>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "cosched/common/reporter.hpp"
 #include "cosched/config/node_model.hpp"
 
 namespace cosched::profiler {
@@ -57,10 +57,10 @@ struct Calibration {
 // throws UsageError / ResourceError naming the option.
 void check_calibration_options(const CalibrationOptions& options);
 
-// Measures this machine. Progress lines go to `progress` (none when null). Throws like
+// Measures this machine, reporting what it measures and a progress event per round. Throws like
 // check_calibration_options, RuntimeFailure when a stream run fails its validation, and like stream::run_stream.
-[[nodiscard]] Calibration calibrate(const CalibrationOptions& options, std::FILE* progress);
-[[nodiscard]] config::NodeModel calibrate_node(const CalibrationOptions& options, std::FILE* progress);
+[[nodiscard]] Calibration calibrate(const CalibrationOptions& options, Reporter& reporter);
+[[nodiscard]] config::NodeModel calibrate_node(const CalibrationOptions& options, Reporter& reporter);
 
 // Two calibrations of one node, pool capacity by pool capacity: does `current` agree with `previous` (another run
 // of `cosched calibrate`, e.g. the file it replaces) within `tolerance`, |current / previous - 1| <= tolerance at

@@ -4,13 +4,13 @@
 // built from them. The demo's runs, plots and tables are cosched::workflow (cosched/workflow/demo.hpp, above the
 // profiler and the launcher); these are the profiler calls it composes, usable without it.
 #include <cstdint>
-#include <cstdio>
 #include <filesystem>
 #include <map>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "cosched/common/reporter.hpp"
 #include "cosched/common/text_file.hpp"
 #include "cosched/config/node_model.hpp"
 #include "cosched/config/platform.hpp"
@@ -28,7 +28,6 @@ struct DemoOptions {
   bool force = false;                  // replace what an existing output folder holds
   std::filesystem::path stream_bench;  // empty: exec::default_stream_bench_path()
   std::filesystem::path scripts_dir;   // plotting scripts; empty: installed share/cosched/scripts, else scripts/
-  std::FILE* out = stdout;             // progress and the result table
   unsigned batch_scale = 1;            // the batch repeated this many times (--slurm: once per allocated node)
   // The registered algorithms planned and launched (the last one is also the noise floor's); empty: the first
   // nine registered — the eight of Sun et al. and bw-list-lpt.
@@ -84,10 +83,10 @@ inline const std::vector<std::string> demo_kernels{"write", "ddot", "triad"};
 // setup.bandwidth, and writes them to node.toml in the output folder.
 void calibrate_bandwidth(DemoSetup& setup);
 
-// Profiles every task type as the launcher will run it (whole child processes) with `tier`; returns the CSV.
-// `chunk_points` false: only chunks = 0 (the cores-only configurations).
+// Profiles every task type as the launcher will run it (whole child processes) with `tier`, reporting the sweep's
+// progress; returns the CSV. `chunk_points` false: only chunks = 0 (the cores-only configurations).
 [[nodiscard]] std::filesystem::path profile_tasks(const DemoSetup& setup, const exec::TierSetup& tier,
-                                                  const std::string& name, bool chunk_points);
+                                                  const std::string& name, bool chunk_points, Reporter& reporter);
 
 // The instance of the batch from a profile measured with `tier` (with the node's memory pools and every task's
 // traffic); `cores_only` keeps the chunks = 0 column as a 1-resource instance.

@@ -5,10 +5,10 @@
 // and validation included); the demo profiles its batches this way, `cosched profile --measurer process` and
 // `--command` are the same measurers point by point.
 #include <cstdint>
-#include <cstdio>
 #include <filesystem>
 #include <vector>
 
+#include "cosched/common/reporter.hpp"
 #include "cosched/config/platform.hpp"
 #include "cosched/config/workload.hpp"
 #include "cosched/exec/task_command.hpp"
@@ -36,7 +36,7 @@ struct LaunchedProfileOptions {
   // STREAM tasks: each timed at its group's passes only (the demo, whose instances run exactly those), or at
   // fixed_cost_passes: a run's fixed cost apart from its cost per pass, for tasks of any passes (`cosched run`).
   bool separate_fixed_cost = false;
-  std::FILE* progress = nullptr;      // progress lines (a live line on a terminal); null: none
+  Reporter* reporter = nullptr;       // the sweeps' progress; null: none
 };
 
 // Every (kernel, footprint) group at 1 .. platform.cores cores and its bracketing chunks, timed per pass over

@@ -96,7 +96,7 @@ class ProfileCsvWriter {
  private:
   std::filesystem::path path_;
   std::filesystem::path pending_;  // the temporary file until the first row (create mode); empty once published
-  std::FILE* file_ = nullptr;
+  int fd_ = -1;  // rows are appended with one write(2) each
   std::function<void()> publish_;
   std::vector<ProfileRow> existing_;
   bool dropped_tail_ = false;

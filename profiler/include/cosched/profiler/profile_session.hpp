@@ -1,9 +1,10 @@
 #pragma once
 // One `cosched profile` run, end to end: choose the platform and the measurer, open (or resume) the CSV, write
 // the sidecar, sweep with progress and Ctrl-C handling, record the sweep's wall time and overhead.
-#include <cstdio>
 #include <filesystem>
+#include <string>
 
+#include "cosched/common/reporter.hpp"
 #include "cosched/config/platform.hpp"
 #include "cosched/profiler/sweep.hpp"
 #include "cosched/profiler/sweep_config.hpp"
@@ -14,8 +15,7 @@ struct ProfileRunOptions {
   std::filesystem::path output;  // the CSV; the sidecar goes next to it (sidecar_path)
   bool resume = false;           // continue an existing CSV (created when missing)
   bool force = false;            // overwrite an existing CSV
-  bool show_progress = true;     // progress on `progress_out` (a bar on a terminal, lines otherwise)
-  std::FILE* progress_out = stderr;
+  Reporter* reporter = nullptr;  // the sweep's progress; null: none
 };
 
 // The platform of a sweep: config.platform_file when set; else the KNL 7210 node for model sweeps, this machine

@@ -1,30 +1,26 @@
 #pragma once
-// Sweep progress for a person: on a terminal a bar redrawn in place with the ETA; otherwise (a log, a pipe) one
-// plain line per point so the output stays readable.
+// A profiling sweep's progress, reported point by point (cosched/common/reporter.hpp, counter style): how many
+// points of the run are measured, the ETA from the mean time per point so far, and what the last one measured. A
+// console shows it as a bar redrawn in place on a terminal, or one plain line per point in a log.
 #include <chrono>
 #include <cstddef>
-#include <cstdio>
-#include <string>
 
+#include "cosched/common/reporter.hpp"
 #include "cosched/profiler/profile.hpp"
 
 namespace cosched::profiler {
 
-class ProgressReporter {
+class SweepProgress {
  public:
-  // `total` points to measure in this run; `interactive` usually isatty(fileno(out)).
-  ProgressReporter(std::size_t total, std::FILE* out, bool interactive);
+  // `total` points to measure in this run.
+  SweepProgress(std::size_t total, Reporter& reporter);
   void point_done(const ProfileRow& row);
   void finish();
-
-  // "1h02m", "3m05s", "12s": the ETA format, exposed for tests.
-  [[nodiscard]] static std::string format_duration(double seconds);
 
  private:
   std::size_t total_;
   std::size_t done_ = 0;
-  std::FILE* out_;
-  bool interactive_;
+  Reporter& reporter_;
   std::chrono::steady_clock::time_point start_;
 };
 

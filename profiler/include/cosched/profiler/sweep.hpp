@@ -39,7 +39,7 @@ struct SweepOutcome {
 
 // Points already present in `writer.existing_rows()` are skipped. `progress` and `stop` may be null.
 SweepOutcome run_sweep(const std::vector<ProfilePoint>& points, PointMeasurer& measurer, ProfileCsvWriter& writer,
-                       ProgressReporter* progress, const std::atomic<bool>* stop);
+                       SweepProgress* progress, const std::atomic<bool>* stop);
 
 // The row for a point from its repetitions.
 [[nodiscard]] ProfileRow make_row(const ProfilePoint& point, const Measurement& measurement);

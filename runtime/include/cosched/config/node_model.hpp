@@ -21,12 +21,15 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include <chrono>
-#include <cstdio>
 #include <filesystem>
 #include <map>
 #include <string>
 #include <string_view>
 #include <vector>
+
+namespace cosched {
+class Reporter;  // cosched/common/reporter.hpp
+}  // namespace cosched
 
 namespace cosched::config {
 
@@ -111,8 +114,8 @@ void check_node_model(const NodeModel& model);
 [[nodiscard]] std::vector<std::string> node_model_warnings(const NodeModel& model,
                                                            std::chrono::system_clock::time_point now,
                                                            std::string_view this_host);
-// Prints node_model_warnings for now and this host (gethostname) to `warn`, one "cosched: warning: ..." line
-// each; returns how many. Warnings, never errors: an old model still predicts better than none.
-std::size_t check_node_model_age(const NodeModel& model, std::FILE* warn);
+// Reports node_model_warnings for now and this host (gethostname), one "cosched: warning: ..." line each;
+// returns how many. Warnings, never errors: an old model still predicts better than none.
+std::size_t check_node_model_age(const NodeModel& model, Reporter& reporter);
 
 }  // namespace cosched::config

@@ -10,6 +10,7 @@
 
 #include "cosched/exec/child_process.hpp"
 #include "cosched/platform/grant.hpp"
+#include "cosched/config/platform.hpp"
 #include "cosched/config/workload.hpp"
 #include "cosched/platform/tier_backends.hpp"
 
@@ -42,6 +43,10 @@ struct TierSetup {
 // like platform::make_tier_backend for unknown or unusable backends, UsageError for an unknown command placement.
 [[nodiscard]] TierSetup make_tier_setup(const std::string& backend, double emulation_ratio, double chunk_bytes,
                                         const std::string& command_placement = "preferred");
+// The tier a platform describes (its backend, emulation ratio and chunk size), as make_tier_setup makes it: every
+// run on a platform — a launch, a profile, a calibration's pools — gets its tier here.
+[[nodiscard]] TierSetup tier_setup_for(const config::PlatformConfig& platform,
+                                       const std::string& command_placement = "preferred");
 
 struct TaskLaunch {
   ChildSpec spec;

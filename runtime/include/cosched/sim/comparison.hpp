@@ -6,7 +6,7 @@
 // like L_min(d)) and their ratio, MRT's two-shelf makespan bound, the LP with the paper's coefficients and last
 // LP_printed, the paper's LP on its printed intervals only — not a valid bound, shown to measure how far the
 // paper's ratios could have been against it (docs/bicriteria.md). An algorithm that does not apply gets a note.
-#include <cstdio>
+#include "cosched/common/reporter.hpp"
 
 #include "cosched/sched/algorithm.hpp"
 #include "cosched/sched/bicriteria.hpp"
@@ -14,9 +14,10 @@
 
 namespace cosched::sim {
 
-// Plans `instance` with every algorithm of sim::algorithms() in turn and prints each row to `out` as soon as it is
-// planned (a searching algorithm may take its whole budget).
-void print_comparison(std::FILE* out, const sched::Instance& instance, const sched::ComparisonBounds& bounds,
-                      const sched::SearchLimits& limits);
+// Plans `instance` with every algorithm of sim::algorithms() in turn and reports each row as soon as it is planned
+// (a searching algorithm may take its whole budget): the header, then one result per algorithm — "comparison-row"
+// with its figures, or "comparison-skipped" with the reason it does not apply.
+void report_comparison(Reporter& reporter, const sched::Instance& instance, const sched::ComparisonBounds& bounds,
+                       const sched::SearchLimits& limits);
 
 }  // namespace cosched::sim

@@ -16,7 +16,7 @@
 
 #include "cosched/common/error.hpp"
 #include "cosched/sched/bicriteria.hpp"
-#include "sched/compensated_sum.hpp"
+#include "cosched/common/compensated_sum.hpp"
 
 namespace cosched::sched {
 
@@ -126,7 +126,7 @@ std::optional<double> least_work(const Staircases& staircases, double guess, int
   if (room > 0 && !items.empty()) {
     for (std::size_t i : max_weight_knapsack(items, {room})) on_first[item_task[i]] = true;
   }
-  detail::CompensatedSum work;
+  CompensatedSum work;
   for (std::size_t j = 0; j < n; ++j) work.add((on_first[j] ? first_shelf[j] : second_shelf[j])->least_work);
   return work.value();
 }

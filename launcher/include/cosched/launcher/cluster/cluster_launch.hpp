@@ -49,4 +49,8 @@ struct StepOutcome {
 // started (steps already started are still waited for first).
 [[nodiscard]] std::vector<StepOutcome> run_node_steps(const std::vector<NodeStep>& steps);
 
+// This executable, for the steps (the nodes must see it at the same path: a shared file system). Throws
+// PlatformError when it cannot be found.
+[[nodiscard]] std::filesystem::path this_executable();
+
 }  // namespace cosched::launcher

@@ -4,7 +4,6 @@
 // step a launch runs in (for its journal header), the `srun` command of one node's step, and the sbatch script of
 // a plan. Slurm allocates nodes and starts steps; inside a node cosched schedules cores and fast memory.
 #include <cstddef>
-#include <cstdio>
 #include <filesystem>
 #include <functional>
 #include <optional>
@@ -12,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "cosched/common/reporter.hpp"
 #include "cosched/config/platform.hpp"
 #include "cosched/launcher/journal/events.hpp"
 #include "cosched/sched/cluster_manifest.hpp"
@@ -52,9 +52,9 @@ struct Allocation {
 // The node a batch planned over `allocation` is planned for (`cosched run --slurm`): `platform` with the cores
 // allocation_cores gives every node — no more than this machine has for the platform's tier backend, and the
 // platform's own cores as asked when they come from a platform file (`from_file`). When that is fewer cores than
-// `platform` has, a line on `notice` (null: none) says so and how salloc gives more.
+// `platform` has, a note says so and how salloc gives more.
 [[nodiscard]] config::PlatformConfig allocation_platform(config::PlatformConfig platform, bool from_file,
-                                                         const Allocation& allocation, std::FILE* notice);
+                                                         const Allocation& allocation, Reporter& reporter);
 
 // The step this process runs in (SLURMD_NODENAME, SLURM_JOB_ID, SLURM_STEP_ID), nullopt outside Slurm (no
 // SLURM_JOB_ID).

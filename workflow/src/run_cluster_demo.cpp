@@ -7,12 +7,12 @@
 #include <chrono>
 #include <ctime>
 
-#include "cosched/launcher/cluster/slurm_launch.hpp"
 #include "cosched/common/text_file.hpp"
 #include "cosched/launcher/cluster/slurm.hpp"
 #include "cosched/sched/cluster.hpp"
 #include "cosched/sched/cluster_manifest.hpp"
 #include "cosched/sched/io.hpp"
+#include "cosched/workflow/slurm_launch.hpp"
 #include "demo_setup.hpp"
 
 namespace cosched::workflow::demo {
@@ -23,16 +23,13 @@ constexpr const char* kClusterAlgorithm = "t-list-lpt";
 
 }  // namespace
 
-std::filesystem::path run_cluster_demo(DemoOptions options) {
+std::filesystem::path run_cluster_demo(DemoOptions options, Reporter& reporter) {
   check_demo_output(options);  // before any work: a bad --output is refused at once
   // Outside an allocation this fails at once (UsageError), before any profiling.
   const launcher::slurm::Allocation allocation =
       launcher::slurm::allocation_from_environment(launcher::slurm::process_environment());
   const auto begin = std::chrono::steady_clock::now();
-  const auto say = [out = options.out](const std::string& text) {
-    fmt::print(out, "{}\n", text);
-    std::fflush(out);
-  };
+  const auto say = [&reporter](const std::string& line) { reporter.note(line); };
   const std::size_t nodes = allocation.nodes.size();
   options.batch_scale = static_cast<unsigned>(nodes);
   say(fmt::format("cosched demo --slurm{}: the demo batch x {} over the {} nodes of Slurm job {} ({}), one job step "
@@ -51,9 +48,7 @@ std::filesystem::path run_cluster_demo(DemoOptions options) {
   calibrate_bandwidth(setup);
   std::size_t tasks = 0;
   for (const auto& entry : setup.batch) tasks += entry.count;
-  say(fmt::format("      node: {} cores, fast tier {} MiB in {} chunks, tier backend {}{}; batch: {} tasks",
-                  setup.platform.cores, setup.platform.fast_capacity_bytes >> 20, setup.platform.fast_chunks,
-                  setup.tier.backend, setup.tier.emulated() ? " (EMULATED)" : "", tasks));
+  say(fmt::format("      node: {}; batch: {} tasks", describe_demo_node(setup), tasks));
   // The steps run on the nodes with this node's platform (the emulated tier's size and chunks are the demo's
   // own choice; the cores each step gets are discovered there).
   const auto platform_file = std::filesystem::absolute(setup.output / "platform.toml");
@@ -62,7 +57,7 @@ std::filesystem::path run_cluster_demo(DemoOptions options) {
   write_text_file(platform_file, config::to_toml(step_platform), setup.overwrite(), "platform file");
 
   say("[2/4] profiling each task type in isolation on this node, as launched ...");
-  const auto csv = profile_tasks(setup, setup.tier, "tiered", true);
+  const auto csv = profile_tasks(setup, setup.tier, "tiered", true, reporter);
   const sched::Instance instance = make_instance(setup, csv, setup.tier, false);
   write_text_file(setup.output / "instance.json", sched::instance_to_json(instance) + "\n", setup.overwrite(),
                   "instance");
@@ -71,13 +66,11 @@ std::filesystem::path run_cluster_demo(DemoOptions options) {
   const auto plan = sched::plan_cluster(sched::find_algorithm(kClusterAlgorithm), instance, nodes);
   const std::filesystem::path plan_folder = setup.output / sched::kDemoPlanFolder;
   sched::write_cluster_plan(plan_folder, plan, (setup.output / "instance.json").string(), setup.overwrite());
-  fmt::print(options.out, "{}", sched::format_cluster_plan(plan));
+  reporter.result({"cluster-plan", sched::format_cluster_plan(plan), nullptr});
 
   say("[4/4] launching one Slurm step per node ...");
-  std::fflush(options.out);
-  launcher::SlurmLaunchRequest request{plan_folder, false, false,
-                                  {"--platform", platform_file.string()}};
-  const launcher::ClusterReport report = cosched::launcher::run_slurm_launch(request, options.out);
+  SlurmLaunchRequest request{plan_folder, false, false, {"--platform", platform_file.string()}};
+  const launcher::ClusterReport report = run_slurm_launch(request, reporter);
   const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
 
   nlohmann::json results = {{"quick", options.quick},

@@ -1,5 +1,6 @@
 #pragma once
-namespace cosched::sched::detail {
+// A running sum of doubles that does not drift with the number of terms (Neumaier compensation).
+namespace cosched {
 
 // Neumaier-compensated running sum: the total area of Algorithm 1 is updated incrementally n*P times, and the lower
 // bound it yields must not drift with the number of updates.
@@ -21,4 +22,4 @@ class CompensatedSum {
   double compensation_ = 0.0;
 };
 
-}  // namespace cosched::sched::detail
+}  // namespace cosched

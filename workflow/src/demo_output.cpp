@@ -15,6 +15,15 @@
 
 namespace cosched::workflow::demo {
 
+std::string describe_demo_node(const DemoSetup& setup) {
+  return fmt::format("{} cores, fast tier {} MiB in {} chunks, tier backend {}{}", setup.platform.cores,
+                     setup.platform.fast_capacity_bytes >> 20, setup.platform.fast_chunks, setup.tier.backend,
+                     setup.tier.emulated()
+                         ? fmt::format(" — EMULATED (slow tier streamed {}x; no real fast memory here)",
+                                       setup.tier.emulation_ratio)
+                         : "");
+}
+
 std::vector<launcher::ComparedRun> compared_runs(const std::vector<RunRow>& rows) {
   std::vector<launcher::ComparedRun> runs;
   for (const auto& row : rows) {
@@ -91,10 +100,9 @@ std::string optional_cell(const std::optional<double>& value, const char* format
 }
 
 // Fig. 3(b)'s table: per algorithm, observed (predicted) makespan in each memory configuration.
-void print_configurations(std::FILE* out, const std::vector<std::string>& algorithms,
-                          const std::vector<RunRow>& rows) {
-  fmt::print(out, "{:<12} {:>22} {:>22} {:>22}\n", "algorithm", "cores + fast memory", "cores only, all slow",
-             "cores only, system");
+std::string configurations_table(const std::vector<std::string>& algorithms, const std::vector<RunRow>& rows) {
+  std::string text = fmt::format("{:<12} {:>22} {:>22} {:>22}\n", "algorithm", "cores + fast memory",
+                                 "cores only, all slow", "cores only, system");
   for (const auto& algorithm : algorithms) {
     std::map<std::string, const RunRow*> by_config;
     for (const auto& row : rows) {
@@ -105,43 +113,51 @@ void print_configurations(std::FILE* out, const std::vector<std::string>& algori
       return row ? fmt::format("{:.2f}s ({:.2f}s)", row->observed(), row->predicted_contention().value_or(row->predicted()))
                  : std::string("-");
     };
-    fmt::print(out, "{:<12} {:>22} {:>22} {:>22}\n", algorithm, cell("cores+fast"), cell("cores-only-slow"),
-               cell("cores-only-system"));
+    text += fmt::format("{:<12} {:>22} {:>22} {:>22}\n", algorithm, cell("cores+fast"), cell("cores-only-slow"),
+                        cell("cores-only-system"));
   }
+  return text;
+}
+
+// The rows for programs: each run's configuration, algorithm and makespans.
+nlohmann::json rows_json(const std::vector<RunRow>& rows) {
+  nlohmann::json json = nlohmann::json::array();
+  for (const auto& row : rows) json.push_back(row_json(row));
+  return json;
 }
 
 }  // namespace
 
-void write_mixed_results(const DemoSetup& mixed, const std::vector<RunRow>& rows) {
-  std::FILE* out = mixed.options.out;
+void write_mixed_results(const DemoSetup& mixed, const std::vector<RunRow>& rows, Reporter& reporter) {
   const bool emulated = mixed.tier.emulated();
   std::vector<std::string> groups;
   for (const auto& entry : mixed.batch) {
     groups.push_back(fmt::format("{} {} {} MiB", entry.count, entry.kernel, entry.footprint_bytes >> 20));
   }
-  fmt::print(out, "\nFig. 3(a)/(b), mixed batch ({}): observed makespan (predicted){}\n", fmt::join(groups, ", "),
-             emulated ? " [EMULATED fast tier]" : "");
-  print_configurations(out, mixed.fig3b_algorithms, rows);
-  fmt::print(out, "cores + fast memory: the scheduler places fast memory per task, where the task's profile gains "
-                  "from it (bandwidth-bound kernels more than gemm or gups); the other columns leave every task's "
-                  "memory slow or to the system. Files: {}\n",
-             (mixed.output / "results.csv").string());
+  std::string text = fmt::format("\nFig. 3(a)/(b), mixed batch ({}): observed makespan (predicted){}\n",
+                                 fmt::join(groups, ", "), emulated ? " [EMULATED fast tier]" : "");
+  text += configurations_table(mixed.fig3b_algorithms, rows);
+  text += fmt::format("cores + fast memory: the scheduler places fast memory per task, where the task's profile gains "
+                      "from it (bandwidth-bound kernels more than gemm or gups); the other columns leave every task's "
+                      "memory slow or to the system. Files: {}\n",
+                      (mixed.output / "results.csv").string());
+  reporter.result({"demo-mixed-batch", std::move(text), rows_json(rows)});
   write_text_file(mixed.output / "results.csv", launcher::results_csv(compared_runs(rows), emulated), mixed.overwrite(),
                   "demo results");
 }
 
-void write_results(const DemoSetup& setup, const std::vector<RunRow>& rows, const NoiseFloor& noise, double total_s) {
-  std::FILE* out = setup.options.out;
+void write_results(const DemoSetup& setup, const std::vector<RunRow>& rows, const NoiseFloor& noise, double total_s,
+                   Reporter& reporter) {
   const bool emulated = setup.tier.emulated();
   const std::string note = emulated ? " [EMULATED fast tier]" : "";
 
   // The main table: every algorithm with cores and fast memory scheduled, both predictions.
-  fmt::print(out, "\nObserved vs predicted makespan, cores + fast memory scheduled{}\n", note);
-  fmt::print(out, "{:<12} {:>9} {:>10} {:>11} {:>10} {:>10} {:>11} {:>9} {:>11}\n", "algorithm", "L_min(d)",
-             "predicted", "pred.cont.", "observed", "obs/pred", "obs/p.cont", "obs/Lmin", "sched time");
+  std::string table = fmt::format("\nObserved vs predicted makespan, cores + fast memory scheduled{}\n", note);
+  table += fmt::format("{:<12} {:>9} {:>10} {:>11} {:>10} {:>10} {:>11} {:>9} {:>11}\n", "algorithm", "L_min(d)",
+                       "predicted", "pred.cont.", "observed", "obs/pred", "obs/p.cont", "obs/Lmin", "sched time");
   for (const auto& row : rows) {
     if (row.configuration != "cores+fast") continue;
-    fmt::print(out, "{:<12} {:>8.3f}s {:>9.3f}s {:>11} {:>9.3f}s {:>10.4f} {:>11} {:>9.3f} {:>9.3f}ms{}\n",
+    table += fmt::format("{:<12} {:>8.3f}s {:>9.3f}s {:>11} {:>9.3f}s {:>10.4f} {:>11} {:>9.3f} {:>9.3f}ms{}\n",
                row.algorithm, row.lower_bound(), row.predicted(), optional_cell(row.predicted_contention(), "{:.3f}s"),
                row.observed(), row.ratio(), optional_cell(row.ratio_contention(), "{:.4f}"),
                row.lower_bound() > 0 ? row.observed() / row.lower_bound() : 0.0, row.scheduling_s * 1e3,
@@ -151,11 +167,11 @@ void write_results(const DemoSetup& setup, const std::vector<RunRow>& rows, cons
   const double noise_floor = noise.relative_half_range();
 
   // Fig. 3(b): three memory configurations.
-  fmt::print(out, "\nFig. 3(b): observed makespan (predicted) per memory configuration{}\n", note);
-  print_configurations(out, setup.fig3b_algorithms, rows);
+  table += fmt::format("\nFig. 3(b): observed makespan (predicted) per memory configuration{}\n", note);
+  table += configurations_table(setup.fig3b_algorithms, rows);
   if (emulated) {
-    fmt::print(out, "note: \"system\" is plain DRAM here — this VM has no real slow tier, so it runs at the speed of "
-                    "the emulated FAST tier; on a KNL it would be MCDRAM in cache mode.\n");
+    table += "note: \"system\" is plain DRAM here — this VM has no real slow tier, so it runs at the speed of the "
+             "emulated FAST tier; on a KNL it would be MCDRAM in cache mode.\n";
   }
 
   std::vector<const launcher::JournalReport*> every_report;
@@ -166,20 +182,21 @@ void write_results(const DemoSetup& setup, const std::vector<RunRow>& rows, cons
   }
   const launcher::LaunchOverheads overheads = launcher::launch_overheads(every_report);
   const launcher::DurationSummary tasks = launcher::duration_summary(durations);
-  fmt::print(out, "\nFidelity over the {} algorithms, |observed/predicted - 1|: paper model median {:.2f} %, worst "
-                  "{:.2f} %; contention-aware {}; noise floor ±{:.2f} % ({} launches of {}){}\n",
+  table += fmt::format("\nFidelity over the {} algorithms, |observed/predicted - 1|: paper model median {:.2f} %, "
+                       "worst {:.2f} %; contention-aware {}; noise floor ±{:.2f} % ({} launches of {}){}\n",
              fidelity.errors.size(), fidelity.median_error * 100, fidelity.worst_error * 100,
              fidelity.have_contention() ? fmt::format("median {:.2f} %, worst {:.2f} %",
                                                       fidelity.median_error_contention * 100,
                                                       fidelity.worst_error_contention * 100)
                                         : std::string("unavailable (no bandwidth model)"),
              noise_floor * 100, noise.observed.size(), noise.algorithm, note);
-  fmt::print(out, "Task durations observed/predicted: {:.3f} when running alone ({} tasks), {:.3f} when co-running "
-                  "({} tasks) — co-runners share memory bandwidth that isolated profiles do not see.\n",
+  table += fmt::format("Task durations observed/predicted: {:.3f} when running alone ({} tasks), {:.3f} when "
+                       "co-running ({} tasks) — co-runners share memory bandwidth that isolated profiles do not "
+                       "see.\n",
              tasks.alone_mean, tasks.ratios.alone.size(), tasks.corun_mean, tasks.ratios.corun.size());
   const std::optional<double> load = load_average();
-  fmt::print(out, "Launch overhead per task (spawn to exec + binding + placement): min {:.3f} ms, median {:.3f} ms, "
-                  "max {:.3f} ms over {} launches{}.\n",
+  table += fmt::format("Launch overhead per task (spawn to exec + binding + placement): min {:.3f} ms, median "
+                       "{:.3f} ms, max {:.3f} ms over {} launches{}.\n",
              overheads.min_s * 1e3, overheads.median_s * 1e3, overheads.max_s * 1e3, overheads.launches,
              load ? fmt::format(" (load average now {:.1f}: other processes share these cores and slow "
                                      "everything, the tasks most)", *load)
@@ -187,8 +204,7 @@ void write_results(const DemoSetup& setup, const std::vector<RunRow>& rows, cons
 
   // Files.
   const std::string csv = launcher::results_csv(compared_runs(rows), emulated);
-  nlohmann::json json_rows = nlohmann::json::array();
-  for (const auto& row : rows) json_rows.push_back(row_json(row));
+  const nlohmann::json json_rows = rows_json(rows);
   nlohmann::json passes = nlohmann::json::array();
   for (const auto& entry : setup.batch) {
     passes.push_back({{"kernel", entry.kernel}, {"footprint_bytes", entry.footprint_bytes}, {"count", entry.count},
@@ -228,6 +244,7 @@ void write_results(const DemoSetup& setup, const std::vector<RunRow>& rows, cons
         {"load_average_1min_at_end", load ? nlohmann::json(*load) : nlohmann::json(nullptr)},
         {"launch_overhead_max_s", overheads.max_s}}},
       {"total_seconds", total_s}};
+  reporter.result({"demo-results", std::move(table), summary});
   // Written whole or not at all: the plotting script reads the CSV next.
   write_text_file(setup.output / "results.json", summary.dump(2) + "\n", setup.overwrite(), "demo results");
   write_text_file(setup.output / "results.csv", csv, setup.overwrite(), "demo results");
@@ -238,10 +255,9 @@ void write_results(const DemoSetup& setup, const std::vector<RunRow>& rows, cons
   const std::string gantt = plot(setup, "plot_gantt.py",
                                  {(setup.output / "runs" / "cores+fast-t-list-lpt.jsonl").string(), "--output",
                                   (setup.output / "gantt-t-list-lpt.png").string()});
-  fmt::print(out, "plots: makespans.png {}, gantt-t-list-lpt.png {}\n", bars, gantt);
-  fmt::print(out, "demo finished in {:.0f} s{}\n", total_s, note);
-  fmt::print(out, "demo output: {}\n", setup.output.string());
-  std::fflush(out);
+  reporter.note(fmt::format("plots: makespans.png {}, gantt-t-list-lpt.png {}", bars, gantt));
+  reporter.note(fmt::format("demo finished in {:.0f} s{}", total_s, note));
+  reporter.note(fmt::format("demo output: {}", setup.output.string()));
 }
 
 }  // namespace cosched::workflow::demo

@@ -1,11 +1,10 @@
 #pragma once
 // The demo's runs (cosched/workflow/demo.hpp): one plan launched and summarised, the noise floor, and the results
-// written (tables on the demo's output stream, results.csv / results.json, the plots). The node and batch they run
+// written (tables to the reporter, results.csv / results.json, the plots). The node and batch they run
 // on are the profiler's DemoSetup (cosched/profiler/demo_batch.hpp).
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
-#include <cstdio>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -13,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "cosched/common/reporter.hpp"
 #include "cosched/launcher/launch.hpp"
 #include "cosched/launcher/report.hpp"
 #include "cosched/launcher/run_comparison.hpp"
@@ -64,10 +64,11 @@ struct NoiseFloor {
 // Table, CSV, JSON and plots (the fidelity summary is also in the JSON). The plotting scripts are looked for in
 // DemoOptions::scripts_dir, else next to an installed executable (<bin>/../share/cosched/scripts), else in the
 // scripts/ of the source tree this library was built from; a missing one skips its plot, saying so.
-void write_results(const DemoSetup& setup, const std::vector<RunRow>& rows, const NoiseFloor& noise, double total_s);
+void write_results(const DemoSetup& setup, const std::vector<RunRow>& rows, const NoiseFloor& noise, double total_s,
+                   Reporter& reporter);
 
 // The mixed batch's Fig. 3(a)/(b): observed (predicted) makespan per algorithm and memory configuration, on the
-// demo's output stream (DemoOptions::out) and as results.csv in the mixed setup's folder.
-void write_mixed_results(const DemoSetup& mixed, const std::vector<RunRow>& rows);
+// reporter and as results.csv in the mixed setup's folder.
+void write_mixed_results(const DemoSetup& mixed, const std::vector<RunRow>& rows, Reporter& reporter);
 
 }  // namespace cosched::workflow::demo

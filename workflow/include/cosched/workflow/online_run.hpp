@@ -3,13 +3,13 @@
 // a trace or the paper's synthetic workload replayed on the simulated clock, a node workload predicted (simulated
 // clock) or run for real on the launcher's wall clock. Here is what a run does besides printing: the node
 // workload read, the plan released as the replay mode says, the prediction, and the files a run writes (metrics
-// JSON, jobs CSV, SWF schedule). `cosched online` parses its flags into OnlineRunOptions, launches a node workload
-// with its launch flags (cli/launch_options.hpp), and prints the OnlineRunReport.
+// JSON, jobs CSV, SWF schedule) and, as one call, the whole run of `cosched online` (run_online).
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 
+#include "cosched/common/reporter.hpp"
 #include "cosched/common/text_file.hpp"
 #include "cosched/config/platform.hpp"
 #include "cosched/config/workload.hpp"
@@ -20,6 +20,7 @@
 #include "cosched/sim/online_report.hpp"
 #include "cosched/sim/plan.hpp"
 #include "cosched/sim/replay.hpp"
+#include "cosched/workflow/node_launch.hpp"
 
 namespace cosched::workflow {
 
@@ -74,5 +75,18 @@ struct OnlineRunReport {
 // `workload` released as options.replay says, predicted on the simulated clock with options.policy, recorded.
 [[nodiscard]] OnlineRunReport simulate_online_run(const OnlineRunOptions& options,
                                                   std::shared_ptr<const online::OnlineWorkload> workload);
+
+// `cosched online` as a whole: a trace or the synthetic workload replayed (simulated clock), or a node workload
+// predicted or, with `launch`, run for real on this node.
+struct OnlineCommandOptions : OnlineRunOptions {
+  std::string workload;  // a node workload (an Instance JSON whose tasks carry release_s); empty: the source's jobs
+  bool launch = false;   // run the node workload for real (wall clock, journaled: `run`)
+  bool json = false;     // report the metrics as JSON (what metrics_out receives) rather than as text
+  LaunchOptions run;     // the node (its platform sizes the workload's footprints) and, with `launch`, the launch
+};
+
+// Checks the output files, runs, writes the files asked for and reports the metrics; with `launch`, also the
+// launch's summary, then throws RuntimeFailure (exit 6) when the launch was interrupted or a task failed.
+void run_online(const OnlineCommandOptions& options, Reporter& reporter);
 
 }  // namespace cosched::workflow

@@ -11,6 +11,7 @@
 #include "cosched/sched/allocation.hpp"
 #include "cosched/sched/io.hpp"
 #include "cosched/sim/algorithms.hpp"
+#include "cosched/workflow/node_launch.hpp"
 #include "demo_setup.hpp"
 
 namespace cosched::workflow::demo {
@@ -42,23 +43,23 @@ RunRow plan_and_launch(const DemoSetup& setup, const sched::Instance& instance, 
                   "schedule");
 
   const sim::LaunchPlan plan = sim::plan_from_schedule(instance, planned.schedule);
-  launcher::LaunchSettings settings;
-  settings.journal = setup.output / "runs" / (stem + ".jsonl");
-  settings.force = setup.options.force;
-  settings.memory_warm_up = launcher::parse_memory_warm_up_mode(setup.options.memory_warm_up);
-  settings.log_dir = setup.output / "runs" / (stem + ".logs");
-  settings.tier = tier;
+  LaunchOptions options;
+  options.force = setup.options.force;
+  options.memory_warm_up = setup.options.memory_warm_up;
+  options.log_dir = (setup.output / "runs" / (stem + ".logs")).string();
+  double longest = 0;
+  for (const auto& task : plan.tasks) longest = std::max(longest, task.predicted_duration);
+  options.timeout_s = std::max(60.0, 10.0 * longest);  // only a hung task is stopped
+  launcher::LaunchSettings settings =
+      launch_settings(options, {setup.platform, std::nullopt, tier}, setup.output / "runs" / (stem + ".jsonl"));
   settings.stream_bench = setup.stream_bench;
   settings.schedule_source = schedule_path.string();
   settings.workload_source = "demo batch";
   settings.label = configuration;
-  double longest = 0;
-  for (const auto& task : plan.tasks) longest = std::max(longest, task.predicted_duration);
-  settings.clock.timeout_s = std::max(60.0, 10.0 * longest);  // only a hung task is stopped
-  const launcher::LaunchSummary summary = launcher::launch(plan, workload_of(instance, setup), settings);
-  if (summary.observed.interrupted) {
-    throw RuntimeFailure("demo interrupted; the journal of the run in progress is " + settings.journal.string());
-  }
+  const launcher::LaunchSummary summary = launch_on_node(plan, workload_of(instance, setup), settings, nullptr);
+  require_completed(summary, {"the demo does not resume; the journal of the run in progress is " +
+                                  settings.journal.string(),
+                              ""});  // failed tasks are the demo's rows
 
   row.journal = settings.journal;
   row.report = launcher::summarize_journal(settings.journal);

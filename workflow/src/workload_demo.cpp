@@ -40,7 +40,7 @@ DemoSetup workload_setup(const DemoOptions& options) {
                                                  emulated ? 480 * kMiB : 0);
   setup.platform.name = "this node";
   setup.platform.source = "cosched demo --workload";
-  setup.tier = exec::make_tier_setup(backend, config::kDefaultEmulationRatio, setup.platform.chunk_bytes());
+  setup.tier = exec::tier_setup_for(setup.platform);
   setup.workload = cosched::exec::read_workload(options.workload, setup.platform);
   return setup;
 }
@@ -64,12 +64,12 @@ void check_programs(const config::Workload& workload) {
 }
 
 std::filesystem::path profile_commands(const DemoSetup& setup, const std::vector<profiler::CommandProfileSpec>& commands,
-                                       unsigned reps) {
+                                       unsigned reps, Reporter& reporter) {
   profiler::LaunchedProfileOptions profile;
   profile.platform = setup.platform;
   profile.tier = setup.tier;
   profile.reps = reps;
-  profile.progress = setup.options.out;
+  profile.reporter = &reporter;
   const auto csv = setup.output / "profile-commands.csv";
   const auto outcome = profiler::profile_commands(commands, profile, csv);
   if (!outcome.failures.empty()) {
@@ -81,13 +81,10 @@ std::filesystem::path profile_commands(const DemoSetup& setup, const std::vector
 
 }  // namespace
 
-std::filesystem::path run_workload_demo(const DemoOptions& options) {
+std::filesystem::path run_workload_demo(const DemoOptions& options, Reporter& reporter) {
   check_demo_output(options);
   const auto begin = std::chrono::steady_clock::now();
-  const auto say = [&](const std::string& text) {
-    fmt::print(options.out, "{}\n", text);
-    std::fflush(options.out);
-  };
+  const auto say = [&reporter](const std::string& line) { reporter.note(line); };
   DemoSetup setup = workload_setup(options);
   const auto commands = profiler::distinct_commands(setup.workload);
   check_programs(setup.workload);
@@ -103,7 +100,7 @@ std::filesystem::path run_workload_demo(const DemoOptions& options) {
                          "emulated for commands), and its memory demand (two copies side by side) ...",
                          setup.tier.backend));
   calibrate_bandwidth(setup);  // the pools the commands share: their probes are read with it, their plans predicted
-  const auto csv = profile_commands(setup, commands, options.quick ? 1 : 2);
+  const auto csv = profile_commands(setup, commands, options.quick ? 1 : 2, reporter);
   sched::Instance instance = profiler::build_instance(setup.workload, profiler::load_profile_set({csv}), setup.platform,
                                                       &setup.bandwidth);
   for (const std::string& line : profiler::probed_traffic_lines(instance)) say("      " + line);

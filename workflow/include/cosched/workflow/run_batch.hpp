@@ -1,13 +1,13 @@
 #pragma once
 // `cosched run BATCH`: a user's own batch, profiled once (the profile cache), planned, predicted and run once,
 // journaled and resumable (docs/launcher.md, "Your own batch: cosched run"). A composition of library calls:
-// profiler::profile_through_cache -> profiler::batch_instance -> sched::plan -> launcher::launch. The command only
-// parses its flags into RunBatchOptions; what it prints (progress, the prediction, the run's comparison) goes to
-// RunBatchOptions::out as it happens.
-#include <cstdio>
+// profiler::profile_through_cache -> profiler::batch_instance -> sched::plan -> launch_on_node. The command only
+// parses its flags into RunBatchOptions; what the run tells (progress, the prediction, the run's comparison) goes
+// to the reporter as it happens.
 #include <optional>
 #include <string>
 
+#include "cosched/common/reporter.hpp"
 #include "cosched/sim/default_planner.hpp"
 
 namespace cosched::workflow {
@@ -28,12 +28,11 @@ struct RunBatchOptions {
   bool force = false;                            // start over in an `output` that holds a run
   bool reprofile = false;                        // measure every task kind again
   bool slurm = false;                            // inside a Slurm allocation: over its nodes, one step per node
-  std::FILE* out = stdout;                       // progress, the prediction and the run's comparison
 };
 
 // Runs the batch. Everything that can be refused (the algorithm, the folder, the node, the batch, every command's
 // program) is refused before any work, by UsageError or InputError; a run that was interrupted or in which a task
 // failed ends in RuntimeFailure, whose message says how to continue or where the logs are.
-void run_batch(const RunBatchOptions& options);
+void run_batch(const RunBatchOptions& options, Reporter& reporter);
 
 }  // namespace cosched::workflow

@@ -8,7 +8,7 @@
 
 #include "cosched/sched/model.hpp"
 
-namespace cosched::sched::detail {
+namespace cosched::sched {
 
 class RowWalker {
  public:
@@ -56,4 +56,4 @@ class RowWalker {
   double outer_share_ = 0.0;
 };
 
-}  // namespace cosched::sched::detail
+}  // namespace cosched::sched

@@ -28,14 +28,14 @@ struct BatchInstances {
   sched::Instance tiered, slow, system;
 };
 
-template <class Say>
-BatchInstances profile_batch(const DemoSetup& setup, const Say& say) {
+BatchInstances profile_batch(const DemoSetup& setup, Reporter& reporter) {
+  const auto say = [&reporter](const std::string& line) { reporter.note(line); };
   say("      profiling each task type in isolation, as launched (cores x fast chunks) ...");
-  const auto tiered_csv = profile_tasks(setup, setup.tier, "tiered", true);
+  const auto tiered_csv = profile_tasks(setup, setup.tier, "tiered", true, reporter);
   say("      profiling with the tier left to the system (backend none) ...");
   const exec::TierSetup system_tier =
       exec::make_tier_setup("none", setup.tier.emulation_ratio, setup.tier.chunk_bytes);
-  const auto system_csv = profile_tasks(setup, system_tier, "system", false);
+  const auto system_csv = profile_tasks(setup, system_tier, "system", false, reporter);
   const auto write_instance = [&](sched::Instance instance, const std::string& name) {
     write_text_file(setup.output / name, sched::instance_to_json(instance) + "\n", setup.overwrite(), "instance");
     return instance;
@@ -56,8 +56,8 @@ BatchInstances profile_batch(const DemoSetup& setup, const Say& say) {
 // The mixed batch, profiled as the STREAM batch is, then planned and launched with the Fig. 3(b) algorithms in
 // the three memory configurations: cores + fast memory scheduled per task, cores only with all memory slow, and
 // cores only with the tier left to the system.
-template <class Say>
-std::vector<RunRow> run_mixed_batch(const DemoSetup& mixed, const Say& say) {
+std::vector<RunRow> run_mixed_batch(const DemoSetup& mixed, Reporter& reporter) {
+  const auto say = [&reporter](const std::string& line) { reporter.note(line); };
   std::size_t tasks = 0;
   for (const auto& entry : mixed.batch) tasks += entry.count;
   std::vector<std::string> groups;
@@ -66,7 +66,7 @@ std::vector<RunRow> run_mixed_batch(const DemoSetup& mixed, const Say& say) {
                                  entry.passes));
   }
   say(fmt::format("      batch: {} tasks: {}", tasks, fmt::join(groups, ", ")));
-  const BatchInstances instances = profile_batch(mixed, say);
+  const BatchInstances instances = profile_batch(mixed, reporter);
   std::vector<RunRow> rows;
   for (const auto& algorithm : mixed.fig3b_algorithms) {
     rows.push_back(plan_and_launch(mixed, instances.tiered, "cores+fast", algorithm, mixed.tier));
@@ -80,14 +80,10 @@ std::vector<RunRow> run_mixed_batch(const DemoSetup& mixed, const Say& say) {
 
 }  // namespace
 
-std::filesystem::path run_demo(const DemoOptions& options) {
+std::filesystem::path run_demo(const DemoOptions& options, Reporter& reporter) {
   check_demo_output(options);  // before any work: a bad --output is refused at once
   const auto begin = std::chrono::steady_clock::now();
-  std::FILE* out = options.out;
-  const auto say = [out](const std::string& text) {
-    fmt::print(out, "{}\n", text);
-    std::fflush(out);
-  };
+  const auto say = [&reporter](const std::string& line) { reporter.note(line); };
   std::vector<std::string> names = options.algorithms;
   if (names.empty()) {
     // sched's table starts with the eight and bw-list-lpt; the sim core's planners follow (the last one is also
@@ -105,11 +101,7 @@ std::filesystem::path run_demo(const DemoOptions& options) {
   say("[1/7] choosing the batch, calibrating kernel passes and the node's memory bandwidth ...");
   DemoSetup setup = make_setup(options);
   calibrate_bandwidth(setup);
-  say(fmt::format("      node: {} cores, fast tier {} MiB in {} chunks, tier backend {}{}", setup.platform.cores,
-                  setup.platform.fast_capacity_bytes >> 20, setup.platform.fast_chunks, setup.tier.backend,
-                  setup.tier.emulated() ? fmt::format(" — EMULATED (slow tier streamed {}x; no real fast memory here)",
-                                                      setup.tier.emulation_ratio)
-                                        : ""));
+  say("      node: " + describe_demo_node(setup));
   std::size_t tasks = 0;
   for (const auto& entry : setup.batch) tasks += entry.count;
   for (const auto& pool : setup.node.pools) {
@@ -132,7 +124,7 @@ std::filesystem::path run_demo(const DemoOptions& options) {
                             "/")));
 
   say("[2/7] profiling the batch (cores x fast chunks, then the tier left to the system) ...");
-  const BatchInstances instances = profile_batch(setup, say);
+  const BatchInstances instances = profile_batch(setup, reporter);
   say("[3/7] instances: instance.json, instance-cores-only-slow.json, instance-cores-only-system.json");
   const sched::Instance& tiered = instances.tiered;
   const sched::Instance& slow = instances.slow;
@@ -175,10 +167,10 @@ std::filesystem::path run_demo(const DemoOptions& options) {
   }
   const DemoSetup mixed = make_mixed_setup(setup);
   say(fmt::format("[7/7] the mixed batch ({}): Fig. 3(a)/(b) ...", mixed_kernel_list(mixed)));
-  const std::vector<RunRow> mixed_rows = run_mixed_batch(mixed, say);
-  write_mixed_results(mixed, mixed_rows);
+  const std::vector<RunRow> mixed_rows = run_mixed_batch(mixed, reporter);
+  write_mixed_results(mixed, mixed_rows, reporter);
   const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
-  write_results(setup, rows, noise, total);  // its last line names the output folder
+  write_results(setup, rows, noise, total, reporter);  // its last line names the output folder
   return setup.output;
 }
 

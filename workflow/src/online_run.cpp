@@ -3,6 +3,8 @@
 
 #include <fmt/core.h>
 
+#include <filesystem>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -12,6 +14,7 @@
 #include "cosched/online/workload.hpp"
 #include "cosched/sim/online.hpp"
 #include "cosched/sim/prediction.hpp"
+#include "cosched/launcher/run_report.hpp"
 
 namespace cosched::workflow {
 
@@ -71,6 +74,52 @@ OnlineRunReport simulate_online_run(const OnlineRunOptions& options,
   sim::ReplaySummary replay;
   const sim::LaunchPlan plan = online_replay_plan(options, std::move(workload), replay);
   return record_online_run(options, plan, sim::predict(plan, options.policy), "simulated", replay);
+}
+
+namespace {
+
+void report_metrics(const OnlineCommandOptions& options, const OnlineRunReport& report, Reporter& reporter) {
+  reporter.result({"online-metrics", options.json ? report.json() : report.text(),
+                   sim::online_run_json(report.metrics, *report.workload, report.info)});
+}
+
+void run_on_node(const OnlineCommandOptions& options, const OnlineNodeWorkload& workload, const RunNode& node,
+                 Reporter& reporter) {
+  sim::ReplaySummary replay;
+  const sim::LaunchPlan plan = online_replay_plan(options, workload.jobs, replay);
+  launcher::LaunchSettings settings = launch_settings(
+      options.run, node, std::filesystem::path(options.workload).replace_extension(".online.journal.jsonl"));
+  settings.policy = options.policy;
+  settings.schedule_source = "online policy " + options.policy;
+  settings.workload_source = options.workload;
+  if (!options.metrics_out.empty()) check_output_path(options.metrics_out, options.overwrite, "online metrics");
+  reporter.note(fmt::format("running {} jobs of {} as they are released ({} policy) on {}; journal {}",
+                            plan.tasks.size(), options.workload, options.policy, node.description(),
+                            settings.journal.string()));
+  const launcher::LaunchSummary summary = launch_on_node(plan, workload.commands, settings, &reporter);
+  report_metrics(options, record_online_run(options, summary.plan, summary.observed, "wall", replay), reporter);
+  reporter.result({"launch-summary", launcher::format_summary(summary), launcher::run_comparison_json(summary)});
+  require_completed(summary, {"resume with --resume " + settings.journal.string(),
+                              fmt::format(" (see {})", settings.journal.string())});
+}
+
+}  // namespace
+
+void run_online(const OnlineCommandOptions& options, Reporter& reporter) {
+  if (!options.launch && !options.metrics_out.empty()) {
+    check_output_path(options.metrics_out, options.overwrite, "online metrics");
+  }
+  if (!options.jobs_out.empty()) check_output_path(options.jobs_out, options.overwrite, "jobs CSV");
+  if (!options.swf_out.empty()) check_output_path(options.swf_out, options.overwrite, "SWF schedule");
+  if (!options.workload.empty()) {
+    const RunNode node = run_node(options.run);
+    const OnlineNodeWorkload workload = read_online_node_workload(options.workload, node.platform_file);
+    if (options.launch) return run_on_node(options, workload, node, reporter);
+    report_metrics(options, simulate_online_run(options, workload.jobs), reporter);
+    return;
+  }
+  auto workload = std::make_shared<const online::OnlineWorkload>(online::workload_from_source(options.source));
+  report_metrics(options, simulate_online_run(options, std::move(workload)), reporter);
 }
 
 }  // namespace cosched::workflow
