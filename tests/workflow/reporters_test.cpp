@@ -75,7 +75,7 @@ TEST(ConsoleReporter, OffATerminalEveryEventIsAPlainLine) {
     console.result({"table", "a\nb\n", nullptr});
   }
   EXPECT_EQ(out.text(),
-            "1/2 triad 64MiB cores=2 chunks=5 0.5s ETA 0s\n"
+            "1/2 triad 64MiB cores=2 chunks=5 0.5s ETA 1s\n"
             "2/2 triad 64MiB cores=2 chunks=6 0.25s ETA 0s\n"
             "    1.50 s  ended a (ok)                         | done 1/2 | ETA 1.0 s\n"
             "a note\n"

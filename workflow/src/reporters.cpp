@@ -136,8 +136,14 @@ void ConsoleReporter::flush() {
 JsonLinesReporter::JsonLinesReporter(std::FILE* out) : out_(out), start_s_(now_s()) {}
 
 void JsonLinesReporter::write(nlohmann::json event) {
-  event["t"] = std::round((now_s() - start_s_) * 1e6) / 1e6;
-  const std::string line = event.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  // "event" and "t" first, for a person reading the lines too; the rest as the event gives them.
+  nlohmann::ordered_json line_object;
+  line_object["event"] = event.at("event");
+  line_object["t"] = std::round((now_s() - start_s_) * 1e6) / 1e6;
+  for (auto& [key, value] : event.items()) {
+    if (key != "event") line_object[key] = std::move(value);
+  }
+  const std::string line = line_object.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   std::lock_guard lock(mutex_);
   std::fwrite(line.data(), 1, line.size(), out_);
   std::fflush(out_);
