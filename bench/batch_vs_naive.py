@@ -154,6 +154,17 @@ class Runner:
         return result
 
 
+def source_version(bin_dir: Path) -> dict:
+    """What was measured: `cosched --version` and the repository's commit (with "+changes" when the tree differs)."""
+    def output(argv):
+        done = subprocess.run(argv, capture_output=True, text=True)
+        return done.stdout.strip() if done.returncode == 0 else None
+    commit = output(["git", "-C", str(ROOT), "rev-parse", "--short=12", "HEAD"])
+    if commit and output(["git", "-C", str(ROOT), "status", "--porcelain", "--untracked-files=no"]):
+        commit += "+changes"
+    return {"cosched": output([str(bin_dir / "cosched"), "--version"]), "commit": commit}
+
+
 def summary(report: dict) -> dict:
     return {key: report[key] for key in ("observed_makespan", "predicted_makespan", "predicted_makespan_contention")}
 
@@ -267,6 +278,7 @@ def plot(summary_by_batch: dict, ways: list, path: Path) -> None:
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    import matplotlib.ticker
     names = list(summary_by_batch)
     figure, axes = plt.subplots(figsize=(2 + 1.2 * len(ways) * len(names) / 2, 4))
     width = 0.8 / len(ways)
@@ -284,6 +296,8 @@ def plot(summary_by_batch: dict, ways: list, path: Path) -> None:
     axes.set_xticks(range(len(names)), names)
     axes.set_ylabel("wall time / best naive way (median, min-max)")
     axes.set_yscale("log")
+    axes.yaxis.set_major_formatter(matplotlib.ticker.ScalarFormatter())
+    axes.yaxis.set_minor_formatter(matplotlib.ticker.ScalarFormatter())
     axes.legend(fontsize=7, ncol=2)
     figure.tight_layout()
     figure.savefig(path, dpi=120)
@@ -391,12 +405,15 @@ def main() -> int:
     print(f"\n{time.time() - started:.0f} s; load average {load_start[0]:.2f} at the start, {load_end[0]:.2f} at the "
           f"end (1 min) on {len(pus)} cores")
     document = {"benchmark": "bench/batch_vs_naive.py", "date_utc": datetime.datetime.utcnow().isoformat() + "Z",
-                "host": socket.gethostname(), "cores": len(pus), "rounds": args.rounds, "pause_s": args.pause,
+                "host": socket.gethostname(), "source": source_version(args.bin),
+                "cores": len(pus), "rounds": args.rounds, "pause_s": args.pause,
                 "input_scale": args.input_scale, "ways": args.ways,
                 "batches": {b.name: {"path": str(b.path), "tasks": len(b.tasks)} for b, _ in batches},
                 "load_average": {"start": load_start, "end": load_end}, "preparations": preparations,
                 "summary": summary_by_batch, "runs": runs}
-    (args.output / "batch_vs_naive.json").write_text(json.dumps(document, indent=1) + "\n")
+    # Paths relative to the output folder and the repository: the file can be kept in bench/results/.
+    text = json.dumps(document, indent=1).replace(str(args.output) + "/", "").replace(str(ROOT) + "/", "")
+    (args.output / "batch_vs_naive.json").write_text(text + "\n")
     print(f"wrote {args.output / 'batch_vs_naive.json'}")
     if args.plot:
         plot(summary_by_batch, args.ways, args.plot)
