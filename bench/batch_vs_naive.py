@@ -166,7 +166,11 @@ def source_version(bin_dir: Path) -> dict:
 
 
 def summary(report: dict) -> dict:
-    return {key: report[key] for key in ("observed_makespan", "predicted_makespan", "predicted_makespan_contention")}
+    """The batch's makespans from a journal's report, and the seconds the launcher spent warming the plan's memory
+    before the batch (docs/launcher.md; None when it did not)."""
+    result = {key: report[key] for key in ("observed_makespan", "predicted_makespan", "predicted_makespan_contention")}
+    result["memory_warm_up_s"] = (report.get("memory_warm_up") or {}).get("seconds")
+    return result
 
 
 def profiles_line(log: Path) -> str:

@@ -1,3 +1,4 @@
+#!/usr/bin/python3
 """The inputs of configs/workloads/debian-programs.json, made deterministically (bench/batch_vs_naive.py).
 
 The batch's commands read inputs/<file> relative to the folder they run in. Text files are words drawn from a
@@ -5,7 +6,7 @@ Zipf-like vocabulary of pseudo-words (about 12 a line), so compressors and sort 
 repeat; the image is random pixels (a blur costs the same whatever the pixels). The same seed and size give the
 same bytes on any machine; a file already there with its recorded seed and size is kept.
 
-    python3 bench/debian_inputs.py DIR [SCALE]     # makes DIR/inputs/... (SCALE: sizes times SCALE, default 1)
+    bench/debian_inputs.py DIR [SCALE]     # makes DIR/inputs/... (SCALE: sizes times SCALE, default 1)
 
 Python 3 standard library only.
 """
