@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Installs what cosched needs on a Debian 12 machine, only what is missing. Idempotent, non-interactive.
+# Usage: scripts/setup.sh [--bench]   (--bench: also the programs bench/batch_vs_naive.py runs, docs/end-to-end.md)
 set -euo pipefail
 
 packages=(
@@ -19,6 +20,15 @@ packages=(
   python3-munkres python3 python3-matplotlib python3-pandas
   slurmd slurmctld slurm-client munge     # tests/slurm: a real multi-node Slurm cluster on this machine (root only)
 )
+
+case "${1:-}" in
+  "") ;;
+  --bench)
+    # configs/workloads/debian-programs.json: real programs from Debian packages, moldable by threads (xz, zstd,
+    # pigz, ImageMagick's OpenMP convert; sort is coreutils', xargs findutils').
+    packages+=(xz-utils zstd pigz imagemagick-6.q16 findutils coreutils) ;;
+  *) echo "usage: scripts/setup.sh [--bench]" >&2; exit 2 ;;
+esac
 
 missing=()
 for package in "${packages[@]}"; do

@@ -1,0 +1,428 @@
+#!/usr/bin/python3
+"""The benchmark that matters (issue 39): a user's batch run by `cosched run` against the ways a user runs it
+without cosched, each as the wall time of the whole command (profiling included), as ratios to the best naive way.
+
+Ways with cosched (`cosched run BATCH --cache C --output <fresh folder>`, everything else its defaults):
+  cosched-empty   an empty cache: calibrate the node, profile every task kind, plan, run;
+  cosched-node    a cache that holds only the node's model (node.toml, profiler/include/cosched/profiler/
+                  profile_cache.hpp): the node is calibrated, the batch unseen;
+  cosched-cached  the cache a previous run of this batch filled: nothing measured (a user's second run).
+Ways without (bench/batch_ways.py writes each as a shell script, kept in its run folder):
+  one-by-one      each task in turn with all cores;      all-at-once   every task at once, one core each;
+  xargs           `xargs -P <cores>`, one core each, in the file's order;
+  longest-first   the same, longest task first (durations from the preparing run's journal, `cosched report`).
+
+Batches (--batch, comma-separated names or files): debian (configs/workloads/debian-programs.json: programs from
+Debian packages, moldable by threads; its inputs are made here, deterministically, in <output>/<batch>/work, where
+every way of it runs), readme (configs/workloads/my-batch.json, the README's example), demo-mixed (the demo's mixed
+batch, configs/workloads/demo-mixed.toml, written as commands: stream_bench argvs), or any batch file.
+
+The first cosched-empty run of a batch (round 1 starts with it) fills the cache that cosched-cached and cosched-node
+use, and its journal's durations order longest-first; when round 1 starts with another way, a run of `cosched run`
+before the rounds does (its preparation). Every round runs every way once, the order rotated by one way per round
+(ABC.., BC..A, ...), with --pause seconds before each run. Per way: the min / median / max wall time, each round's time over that round's best naive way, the load
+average before each run and the CPU steal during it; for cosched ways the batch's predicted makespan (contention-
+aware, paper model) and its observed one, from `cosched report --json` of the run's journal.
+
+    bench/batch_vs_naive.py --batch debian,readme --rounds 3     # the baseline of docs/end-to-end.md
+    bench/batch_vs_naive.py --batch my-batch.json --ways xargs,cosched-cached --rounds 5 --pause 5
+    bench/batch_vs_naive.py --quick                # checks the script: 1 round of every way, small inputs
+    bench/batch_vs_naive.py --quick --dry-run      # writes every way's command lines and runs nothing
+
+Measures, never asserts: a table on stdout, batch_vs_naive.json in the output folder (--plot FILE draws the ratios
+with matplotlib). Python 3 standard library only (matplotlib for --plot).
+"""
+
+import argparse
+import datetime
+import json
+import os
+import shlex
+import shutil
+import socket
+import statistics
+import subprocess
+import time
+from pathlib import Path
+
+from batch_ways import WAYS_NAIVE, Batch, BatchError, load_batch, mixed_as_commands, write_naive_way
+from corun_fidelity import BenchError, run_main, stamped_folder
+from debian_inputs import check_programs, make_inputs
+
+ROOT = Path(__file__).resolve().parent.parent
+WORKLOADS = ROOT / "configs" / "workloads"
+WAYS_COSCHED = ("cosched-empty", "cosched-node", "cosched-cached")
+WAYS = WAYS_COSCHED + WAYS_NAIVE
+NAMED_BATCHES = {"debian": WORKLOADS / "debian-programs.json", "readme": WORKLOADS / "my-batch.json",
+                 "demo-mixed": WORKLOADS / "demo-mixed.toml"}
+DEMO_FAST_MIB = 480  # the demo's emulated fast tier (docs/launcher.md, "The main job"): its mixed batch's sizes
+
+
+def read_cpu_times() -> tuple:
+    """(steal, total) jiffies of all CPUs since boot (/proc/stat)."""
+    fields = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    return fields[7] if len(fields) > 7 else 0, sum(fields[:8])
+
+
+def timed_run(argv: list, cwd: Path, log: Path) -> dict:
+    """Runs argv, its output into `log`; wall time, load average before, steal during, and how it ended."""
+    load = os.getloadavg()[0]
+    steal_before, total_before = read_cpu_times()
+    started = time.perf_counter()
+    with log.open("w") as out:
+        done = subprocess.run([str(a) for a in argv], cwd=cwd, stdout=out, stderr=subprocess.STDOUT)
+    wall = time.perf_counter() - started
+    steal_after, total_after = read_cpu_times()
+    ticks = total_after - total_before
+    result = {"wall_s": wall, "load_before": load,
+              "steal_pct": 100.0 * (steal_after - steal_before) / ticks if ticks > 0 else 0.0,
+              "ok": done.returncode == 0, "log": str(log)}
+    if done.returncode != 0:
+        lines = log.read_text(errors="replace").strip().splitlines() or ["(no output)"]
+        result["error"] = f"exit {done.returncode}: {lines[-1]}"
+    return result
+
+
+class Runner:
+    """Runs one batch's ways; keeps the preparing run's warm cache and journal durations."""
+
+    def __init__(self, args, batch: Batch, folder: Path, pus: list):
+        self.args, self.batch, self.folder, self.pus = args, batch, folder, pus
+        self.cosched = args.bin / "cosched"
+        self.stream_bench = args.bin / "stream_bench"
+        self.warm_cache = folder / "cache-warm"
+        self.durations = {}
+
+    def cosched_argv(self, cache: Path, output: Path) -> list:
+        # --quick checks the script: one timed run per profiled point instead of cosched's default 2
+        return [self.cosched, "run", self.batch.path, "--cache", cache, "--output", output,
+                *(["--reps", "1"] if self.args.quick else [])]
+
+    def report(self, journal: Path) -> dict:
+        done = subprocess.run([str(self.cosched), "report", str(journal), "--json"], capture_output=True, text=True)
+        if done.returncode != 0:
+            raise BenchError(f"cosched report {journal}: {done.stderr.strip()}")
+        return json.loads(done.stdout)
+
+    def prepare(self) -> dict:
+        """A run with an empty cache of the benchmark's own, before the rounds: it fills the warm cache, and its
+        journal's durations order longest-first."""
+        folder = self.folder / "prepare"
+        result = timed_run(self.cosched_argv(self.warm_cache, folder), self.batch.cwd, self.folder / "prepare.log")
+        if not result["ok"]:
+            raise BenchError(f"{self.batch.name}: preparing run failed ({result['error']}; {result['log']})")
+        self.learn(folder / "journal.jsonl")
+        result.update(summary(self.report(folder / "journal.jsonl")))
+        return result
+
+    def learn(self, journal: Path) -> None:
+        """Each task's observed duration in `journal`: longest-first's order."""
+        self.durations = {t["task"]: t["observed_end"] - t["observed_start"] for t in self.report(journal)["tasks"]}
+
+    def node_only_cache(self, cache: Path) -> None:
+        """A cache holding the warm cache's node model and nothing else."""
+        models = sorted(self.warm_cache.glob("*/node.toml"))
+        if len(models) != 1:
+            raise BenchError(f"{self.warm_cache}: expected one node folder with node.toml, found {len(models)}")
+        (cache / models[0].parent.name).mkdir(parents=True)
+        shutil.copy2(models[0], cache / models[0].parent.name / "node.toml")
+
+    def plan_way(self, way: str, run_folder: Path) -> tuple:
+        """(argv, what to read afterwards) of one run of `way` in a fresh folder."""
+        if way in WAYS_COSCHED:
+            cache = self.warm_cache if way == "cosched-cached" else run_folder / "cache"
+            if way == "cosched-node" and not self.args.dry_run:
+                self.node_only_cache(cache)
+            return self.cosched_argv(cache, run_folder / "run"), run_folder / "run" / "journal.jsonl"
+        script = write_naive_way(way, self.batch, run_folder, self.pus, self.stream_bench, self.durations)
+        return ["sh", script], None
+
+    def run_way(self, way: str, round_number: int) -> dict:
+        run_folder = self.folder / f"round{round_number}" / way
+        run_folder.mkdir(parents=True)
+        argv, journal = self.plan_way(way, run_folder)
+        result = {"batch": self.batch.name, "round": round_number, "way": way,
+                  "command": " ".join(shlex.quote(str(a)) for a in argv)}
+        result.update(timed_run(argv, self.batch.cwd, run_folder / "output.log"))
+        if journal is not None and result["ok"]:
+            result.update(summary(self.report(journal)))
+            result["profiles"] = profiles_line(Path(result["log"]))
+            if way == "cosched-empty" and not self.durations:
+                # The first empty-cache run is the preparation: its cache is the warm one from now on.
+                self.warm_cache = run_folder / "cache"
+                self.learn(journal)
+        return result
+
+
+def source_version(bin_dir: Path) -> dict:
+    """What was measured: `cosched --version` and the repository's commit (with "+changes" when the tree differs)."""
+    def output(argv):
+        done = subprocess.run(argv, capture_output=True, text=True)
+        return done.stdout.strip() if done.returncode == 0 else None
+    commit = output(["git", "-C", str(ROOT), "rev-parse", "--short=12", "HEAD"])
+    if commit and output(["git", "-C", str(ROOT), "status", "--porcelain", "--untracked-files=no"]):
+        commit += "+changes"
+    return {"cosched": output([str(bin_dir / "cosched"), "--version"]), "commit": commit}
+
+
+def summary(report: dict) -> dict:
+    """The batch's makespans from a journal's report, and the seconds the launcher spent warming the plan's memory
+    before the batch (docs/launcher.md; None when it did not)."""
+    result = {key: report[key] for key in ("observed_makespan", "predicted_makespan", "predicted_makespan_contention")}
+    result["memory_warm_up_s"] = (report.get("memory_warm_up") or {}).get("seconds")
+    return result
+
+
+def profiles_line(log: Path) -> str:
+    """`cosched run`'s line that says what it measured ("profiles: 3 task kind(s), 0 from the cache, ...")."""
+    for line in log.read_text(errors="replace").splitlines():
+        if line.startswith("profiles:"):
+            return line
+    return ""
+
+
+def resolve_batches(args, output: Path) -> list:
+    """The batches asked for, each with the folder its ways run in."""
+    batches = []
+    for name in args.batch:
+        folder = output / Path(name).stem if name not in NAMED_BATCHES else output / name
+        work = folder / "work"
+        work.mkdir(parents=True, exist_ok=True)
+        if name == "demo-mixed":
+            path = work / "demo-mixed-commands.json"
+            path.write_text(json.dumps(mixed_as_commands(NAMED_BATCHES[name], DEMO_FAST_MIB,
+                                                         args.bin / "stream_bench"), indent=1) + "\n")
+        else:
+            path = NAMED_BATCHES.get(name, Path(name)).resolve()
+            if not path.is_file():
+                raise BenchError(f"--batch {name}: no such batch name ({', '.join(NAMED_BATCHES)}) or file")
+        try:
+            batch = load_batch(path)
+        except (BatchError, KeyError, ValueError) as failure:
+            raise BenchError(f"{path}: {failure}") from failure
+        batch.cwd = work if name in NAMED_BATCHES else Path.cwd()
+        if name == "debian":
+            if not args.dry_run:
+                try:
+                    check_programs(batch)
+                except RuntimeError as missing:
+                    raise BenchError(str(missing)) from missing
+                made = make_inputs(work / "inputs", args.input_scale)
+                print(f"{name}: inputs in {work / 'inputs'} ({made})", flush=True)
+        batches.append((batch, folder))
+    return batches
+
+
+def spread(values: list) -> dict:
+    return {"min": min(values), "median": statistics.median(values), "max": max(values)} if values else None
+
+
+def add_ratios(runs: list) -> None:
+    """Each run's wall time over the best naive way of its batch and round."""
+    best = {}
+    for run in runs:
+        if run["way"] in WAYS_NAIVE and run["ok"]:
+            key = (run["batch"], run["round"])
+            best[key] = min(best.get(key, float("inf")), run["wall_s"])
+    for run in runs:
+        base = best.get((run["batch"], run["round"]))
+        run["ratio_to_best_naive"] = run["wall_s"] / base if base and run["ok"] else None
+
+
+def table(runs: list, batches: list, ways: list) -> dict:
+    """Prints the table; returns the summary per batch and way."""
+    result = {}
+    for batch, _ in batches:
+        mine = [r for r in runs if r["batch"] == batch.name]
+        rounds = sorted({r["round"] for r in mine})
+        best_ways = []
+        for number in rounds:
+            naive = [r for r in mine if r["round"] == number and r["way"] in WAYS_NAIVE and r["ok"]]
+            best_ways.append(min(naive, key=lambda r: r["wall_s"])["way"] if naive else "-")
+        print(f"\n{batch.name}: {len(batch.tasks)} tasks, {len(rounds)} round(s); best naive way per round: "
+              f"{', '.join(best_ways)}")
+        print(f"{'way':15s} | {'wall s: min':>11s} {'median':>7s} {'max':>7s} | {'/ best naive: min':>17s} "
+              f"{'median':>6s} {'max':>6s} | {'batch predicted':>15s} {'observed':>8s} | {'load':>4s} {'steal':>5s}")
+        result[batch.name] = {}
+        for way in ways:
+            of_way = [r for r in mine if r["way"] == way]
+            ok = [r for r in of_way if r["ok"]]
+            entry = {"runs": len(of_way), "failed": len(of_way) - len(ok),
+                     "wall_s": spread([r["wall_s"] for r in ok]),
+                     "ratio_to_best_naive": spread([r["ratio_to_best_naive"] for r in ok
+                                                    if r["ratio_to_best_naive"] is not None]),
+                     "load_before": spread([r["load_before"] for r in of_way]),
+                     "steal_pct": spread([r["steal_pct"] for r in of_way])}
+            if way in WAYS_COSCHED:
+                for key in ("predicted_makespan_contention", "predicted_makespan", "observed_makespan"):
+                    entry[key] = spread([r[key] for r in ok if r.get(key) is not None])
+            result[batch.name][way] = entry
+            wall, ratio = entry["wall_s"], entry["ratio_to_best_naive"]
+            if not wall:
+                print(f"{way:15s} | {'all ' + str(len(of_way)) + ' run(s) failed':>27s}")
+                continue
+            cells = f"{wall['min']:11.2f} {wall['median']:7.2f} {wall['max']:7.2f} | "
+            cells += (f"{ratio['min']:17.2f} {ratio['median']:6.2f} {ratio['max']:6.2f} | " if ratio
+                      else f"{'n/a':>31s} | ")
+            predicted = entry.get("predicted_makespan_contention")
+            observed = entry.get("observed_makespan")
+            cells += (f"{predicted['median']:15.2f} {observed['median']:8.2f} | " if predicted and observed
+                      else f"{'':15s} {'':8s} | ")
+            cells += f"{entry['load_before']['median']:4.1f} {entry['steal_pct']['max']:5.1f}"
+            failed = f"  ({entry['failed']} failed)" if entry["failed"] else ""
+            print(f"{way:15s} | {cells}{failed}")
+    print("\nwall s: the whole command; / best naive: each round's time over that round's fastest way without "
+          "cosched; batch predicted / observed: cosched's contention-aware prediction of the batch and the batch's "
+          "own time (medians); load: 1-min load average before a run (median); steal: CPU steal % during a run "
+          "(max)")
+    return result
+
+
+def plot(summary_by_batch: dict, ways: list, path: Path) -> None:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import matplotlib.ticker
+    names = list(summary_by_batch)
+    figure, axes = plt.subplots(figsize=(2 + 1.2 * len(ways) * len(names) / 2, 4))
+    width = 0.8 / len(ways)
+    for k, way in enumerate(ways):
+        xs, medians, lows, highs = [], [], [], []
+        for b, name in enumerate(names):
+            ratio = summary_by_batch[name][way]["ratio_to_best_naive"]
+            if ratio:
+                xs.append(b + (k - (len(ways) - 1) / 2) * width)
+                medians.append(ratio["median"])
+                lows.append(ratio["median"] - ratio["min"])
+                highs.append(ratio["max"] - ratio["median"])
+        axes.bar(xs, medians, width, yerr=[lows, highs], label=way, capsize=2)
+    axes.axhline(1.0, color="black", linewidth=0.8)
+    axes.set_xticks(range(len(names)), names)
+    axes.set_ylabel("wall time / best naive way (median, min-max)")
+    axes.set_yscale("log")
+    axes.yaxis.set_major_formatter(matplotlib.ticker.ScalarFormatter())
+    axes.yaxis.set_minor_formatter(matplotlib.ticker.ScalarFormatter())
+    axes.legend(fontsize=7, ncol=2)
+    figure.tight_layout()
+    figure.savefig(path, dpi=120)
+    print(f"wrote {path}")
+
+
+def parse_arguments():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--bin", type=Path, default=ROOT / "build" / "bin", help="folder of cosched and stream_bench")
+    parser.add_argument("--output", type=Path, default=None, help="output folder (default batch-vs-naive-<UTC time>)")
+    parser.add_argument("--batch", default="debian,readme,demo-mixed",
+                        help=f"comma-separated batch names ({', '.join(NAMED_BATCHES)}) or files (default all three "
+                             "names)")
+    parser.add_argument("--ways", default=",".join(WAYS), help=f"comma-separated ways (default {','.join(WAYS)})")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds of every way (default 3)")
+    parser.add_argument("--pause", type=float, default=2.0, help="seconds before each run (default 2)")
+    parser.add_argument("--input-scale", type=float, default=1.0,
+                        help="the debian batch's input sizes times this (default 1)")
+    parser.add_argument("--plot", type=Path, default=None, help="draw the ratios into this PNG (matplotlib)")
+    parser.add_argument("--quick", action="store_true",
+                        help="check the script: 1 round, no pause, the debian batch with inputs 1/32 the size")
+    parser.add_argument("--dry-run", action="store_true",
+                        help="write every way's command lines for every batch and print them; run nothing")
+    args = parser.parse_args()
+    if args.rounds < 1 or not args.pause >= 0 or not args.input_scale > 0:
+        parser.error("--rounds must be >= 1, --pause >= 0, --input-scale > 0")
+    if args.quick:
+        args.rounds, args.pause, args.input_scale = 1, 0.0, args.input_scale / 32
+        if args.batch == parser.get_default("batch"):
+            args.batch = "debian"
+    args.batch = [name for name in args.batch.split(",") if name]
+    args.ways = [way for way in args.ways.split(",") if way]
+    if not args.batch or not args.ways or any(way not in WAYS for way in args.ways):
+        parser.error(f"--batch needs a batch; --ways: a comma-separated list of {', '.join(WAYS)}")
+    args.output = (args.output or stamped_folder("batch-vs-naive")).resolve()
+    args.bin = args.bin.resolve()
+    return args
+
+
+def check_shell(argv: list, what: str) -> None:
+    """sh -n: the shell reads the way's lines without a syntax error."""
+    done = subprocess.run(argv, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise BenchError(f"{what}: sh cannot read it: {done.stderr.strip()}")
+
+
+def dry_run(args, batches: list) -> int:
+    for batch, folder in batches:
+        runner = Runner(args, batch, folder, sorted(os.sched_getaffinity(0)))
+        print(f"\n{batch.name} ({batch.path}): {len(batch.tasks)} tasks; ways run in {batch.cwd}")
+        for way in args.ways:
+            run_folder = folder / "dry-run" / way
+            run_folder.mkdir(parents=True, exist_ok=True)
+            argv, _ = runner.plan_way(way, run_folder)
+            print(f"-- {way}: {' '.join(shlex.quote(str(a)) for a in argv)}")
+            if way in WAYS_NAIVE:
+                print(Path(argv[1]).read_text(), end="")
+                check_shell(["sh", "-n", argv[1]], f"{batch.name}, {way}: {argv[1]}")
+                if (run_folder / "commands").exists():
+                    for line in (run_folder / "commands").read_text().split("\0")[:-1]:
+                        print(f"   {line}")
+                        check_shell(["sh", "-n", "-c", line], f"{batch.name}, {way}: the xargs command {line!r}")
+    print(f"\ndry run: nothing was run; the scripts are in {args.output}")
+    return 0
+
+
+def main() -> int:
+    args = parse_arguments()
+    args.output.mkdir(parents=True, exist_ok=True)
+    batches = resolve_batches(args, args.output)
+    if args.dry_run:
+        return dry_run(args, batches)
+    for program in ("cosched", "stream_bench"):
+        if not (args.bin / program).is_file():
+            raise BenchError(f"{args.bin / program} is missing: build the targets cosched and stream_bench (or "
+                             f"pass --bin)")
+    pus = sorted(os.sched_getaffinity(0))
+    started, load_start = time.time(), os.getloadavg()
+    print(f"batch vs naive: {', '.join(b.name for b, _ in batches)}; ways {', '.join(args.ways)}; {args.rounds} "
+          f"round(s), {args.pause:g} s pause; {len(pus)} cores; load average {load_start[0]:.2f}; output "
+          f"{args.output}", flush=True)
+    runs, preparations = [], {}
+    for batch, folder in batches:
+        runner = Runner(args, batch, folder, pus)
+        # Ways that need a previous run (a warm cache, known durations) get one before the rounds, unless round 1
+        # starts with cosched-empty: that run is then the previous run of the ways after it.
+        if set(args.ways) & {"cosched-node", "cosched-cached", "longest-first"} and args.ways[0] != "cosched-empty":
+            preparations[batch.name] = runner.prepare()
+            p = preparations[batch.name]
+            print(f"{batch.name}: prepared (cosched run, empty cache) in {p['wall_s']:.1f} s, batch observed "
+                  f"{p['observed_makespan']:.2f} s", flush=True)
+        for number in range(1, args.rounds + 1):
+            shift = (number - 1) % len(args.ways)
+            for way in args.ways[shift:] + args.ways[:shift]:
+                if args.pause > 0:
+                    time.sleep(args.pause)
+                run = runner.run_way(way, number)
+                runs.append(run)
+                status = f"{run['wall_s']:.2f} s" if run["ok"] else f"FAILED ({run['error']}; {run['log']})"
+                print(f"{batch.name} round {number}/{args.rounds} {way:14s}: {status} (load {run['load_before']:.2f}, "
+                      f"steal {run['steal_pct']:.1f} %)", flush=True)
+    add_ratios(runs)
+    summary_by_batch = table(runs, batches, args.ways)
+    load_end = os.getloadavg()
+    print(f"\n{time.time() - started:.0f} s; load average {load_start[0]:.2f} at the start, {load_end[0]:.2f} at the "
+          f"end (1 min) on {len(pus)} cores")
+    document = {"benchmark": "bench/batch_vs_naive.py", "date_utc": datetime.datetime.utcnow().isoformat() + "Z",
+                "host": socket.gethostname(), "source": source_version(args.bin),
+                "cores": len(pus), "rounds": args.rounds, "pause_s": args.pause,
+                "input_scale": args.input_scale, "ways": args.ways,
+                "batches": {b.name: {"path": str(b.path), "tasks": len(b.tasks)} for b, _ in batches},
+                "load_average": {"start": load_start, "end": load_end}, "preparations": preparations,
+                "summary": summary_by_batch, "runs": runs}
+    # Paths relative to the output folder and the repository: the file can be kept in bench/results/.
+    text = json.dumps(document, indent=1).replace(str(args.output) + "/", "").replace(str(ROOT) + "/", "")
+    (args.output / "batch_vs_naive.json").write_text(text + "\n")
+    print(f"wrote {args.output / 'batch_vs_naive.json'}")
+    if args.plot:
+        plot(summary_by_batch, args.ways, args.plot)
+    return 1 if any(not run["ok"] for run in runs) else 0
+
+
+if __name__ == "__main__":
+    run_main(main, "batch_vs_naive")
