@@ -83,8 +83,7 @@ launcher::LaunchSettings launch_settings(const LaunchFlags& flags, const config:
   settings.engine.fail_fast = flags.fail_fast;
   settings.clock.timeout_s = flags.timeout_s;
   settings.clock.kill_grace_s = flags.kill_grace_s;
-  settings.tier = exec::make_tier_setup(node.tier_backend, node.emulation_ratio, node.chunk_bytes(),
-                                            flags.placement);
+  settings.tier = exec::make_tier_setup(node, flags.placement);
   settings.log_dir = flags.log_dir;
   settings.max_wait_s = flags.max_wait_s;
   settings.containment = flags.containment;

@@ -54,7 +54,7 @@ void launch_plan(const RunBatchOptions& run, const launcher::RunFolder& folder, 
   settings.resume = run.resume;
   settings.force = run.force;
   settings.tier =
-      exec::make_tier_setup(platform.tier_backend, platform.emulation_ratio, platform.chunk_bytes(), run.placement);
+      exec::make_tier_setup(platform, run.placement);
   settings.clock.timeout_s = run.timeout_s;
   settings.memory_warm_up = launcher::parse_memory_warm_up_mode(run.memory_warm_up);
   settings.schedule_source = folder.schedule().string();
@@ -120,7 +120,7 @@ void run_batch(const RunBatchOptions& run) {
   }
 
   const exec::TierSetup tier =
-      exec::make_tier_setup(platform.tier_backend, platform.emulation_ratio, platform.chunk_bytes(), run.placement);
+      exec::make_tier_setup(platform, run.placement);
   print_line(run.out,
              fmt::format("cosched run {}: {} tasks on {} cores{}, tier backend {}{}; planned with {}", run.batch,
                          batch.tasks.size(), platform.cores,

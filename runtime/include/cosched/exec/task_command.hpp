@@ -10,6 +10,7 @@
 
 #include "cosched/exec/child_process.hpp"
 #include "cosched/platform/grant.hpp"
+#include "cosched/config/platform.hpp"
 #include "cosched/config/workload.hpp"
 #include "cosched/platform/tier_backends.hpp"
 
@@ -41,6 +42,12 @@ struct TierSetup {
 // chunks of `chunk_bytes`; a backend that places commands also gets this machine's fast and slow nodes. Throws
 // like platform::make_tier_backend for unknown or unusable backends, UsageError for an unknown command placement.
 [[nodiscard]] TierSetup make_tier_setup(const std::string& backend, double emulation_ratio, double chunk_bytes,
+                                        const std::string& command_placement = "preferred");
+
+// The tier `platform` asks for on this machine (its backend, ratio and chunks, as above), refused with a
+// ResourceError when the platform's fast tier is larger than the real one the backend finds here: a plan for it
+// would hand out fast memory that is not there, so a run is refused before any work rather than at a task.
+[[nodiscard]] TierSetup make_tier_setup(const config::PlatformConfig& platform,
                                         const std::string& command_placement = "preferred");
 
 struct TaskLaunch {
