@@ -126,7 +126,8 @@ std::vector<PageMover> detect_page_movers(const std::filesystem::path& root) {
 void check_placement_holds(const std::vector<PageMover>& movers, const std::string& what) {
   std::string found;
   for (const PageMover& mover : movers) {
-    if (mover.moves_bound_pages) found += fmt::format("{}{} ({})", found.empty() ? "" : "; ", mover.name, mover.evidence);
+    if (!mover.moves_bound_pages) continue;
+    found += fmt::format("{}{} ({})", found.empty() ? "" : "; ", mover.name, mover.evidence);
   }
   if (found.empty()) return;
   const char* allowed = std::getenv("COSCHED_ALLOW_PAGE_MOVERS");
