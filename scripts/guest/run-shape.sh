@@ -40,7 +40,7 @@ programs+=("$bin/page_nodes" "$bin/memory_probe")
 files=()
 for file in "$guest_dir"/files/*; do files+=(--file "$file=/guest/$(basename "$file")"); done
 
-initramfs="$out/initramfs-$variant.cpio.gz"
+initramfs="$out/initramfs-$variant.cpio"
 stale=0
 [ -f "$initramfs" ] || stale=1
 for input in "${programs[@]}" "$guest_dir"/guest_init.sh "$guest_dir"/files/* "$here/initramfs.sh"; do
