@@ -12,13 +12,14 @@
 #                                     90000M = 90000 MiB/s); QEMU stores one initiator's bandwidths as 16-bit
 #                                     multiples of one power of two, so give round figures (429G, not 439453M)
 #   kernel_args WORD...               appended to the kernel command line (cosched.threads=N, ...)
-# Exit 77 with one line when there is no qemu-system-x86_64; exit 1 when the guest did not finish its checks
-# (no "@@done" line) within TIMEOUT_S (default 300).
+# Exit 77 with one line when there is no qemu-system-x86_64 (or $COSCHED_GUEST_QEMU, another QEMU to use); exit 1
+# when the guest did not finish its checks (no "@@done" line) within TIMEOUT_S (default 300).
 set -euo pipefail
 [ $# -ge 4 ] || { echo "usage: $0 SHAPE_FILE KERNEL INITRAMFS TRANSCRIPT [TIMEOUT_S]" >&2; exit 2; }
 shape_file="$1" kernel="$2" initramfs="$3" transcript="$4" timeout_s="${5:-300}"
-qemu=$(command -v qemu-system-x86_64 || true)
-[ -n "$qemu" ] || { echo "guest boot: no qemu-system-x86_64 (apt-get install qemu-system-x86, or scripts/setup.sh)" >&2
+qemu=$(command -v "${COSCHED_GUEST_QEMU:-qemu-system-x86_64}" || true)
+[ -n "$qemu" ] || { echo "guest boot: no ${COSCHED_GUEST_QEMU:-qemu-system-x86_64} (apt-get install qemu-system-x86, or" \
+                         "scripts/setup.sh)" >&2
                     exit 77; }
 
 cpu_count=1 socket_count=1 model=max total_mib=0
@@ -59,6 +60,7 @@ timeout --kill-after=10 "$timeout_s" "$qemu" -machine "q35,hmat=$has_hmat" -acce
   "${args[@]}" -kernel "$kernel" -initrd "$initramfs" -append "${append[*]}" \
   -nographic -no-reboot -nodefaults -serial stdio </dev/null >"$transcript" 2>&1 || rc=$?
 grep -q '^@@done' "$transcript" && exit 0
-echo "guest boot: $(basename "$shape_file" .sh) did not finish its checks (qemu exit $rc; 124: timed out after" \
-     "$timeout_s s) — console in $transcript" >&2
+reason="qemu exit $rc"
+[ "$rc" -eq 124 ] && reason="timed out after $timeout_s s"
+echo "guest boot: $(basename "$shape_file" .sh) did not finish its checks ($reason) — console in $transcript" >&2
 exit 1

@@ -14,8 +14,9 @@ source_dir="$(cd "$here/../.." && pwd)"
 guest_dir="$source_dir/tests/guest"
 shape_file="$guest_dir/shapes/$shape.sh"
 [ -f "$shape_file" ] || { echo "guest: no shape $shape ($shape_file)" >&2; exit 2; }
-command -v qemu-system-x86_64 >/dev/null ||
-  { echo "guest: skipped: no qemu-system-x86_64 (apt-get install qemu-system-x86, or scripts/setup.sh)" >&2; exit 77; }
+qemu="${COSCHED_GUEST_QEMU:-qemu-system-x86_64}"  # another QEMU to boot with (a path or a name)
+command -v "$qemu" >/dev/null ||
+  { echo "no $qemu (apt-get install qemu-system-x86, or scripts/setup.sh)" >&2; exit 77; }
 kernel=$("$here/kernel.sh") || exit $?
 mkdir -p "$out"
 
