@@ -50,4 +50,4 @@ done
 if [ "$stale" -eq 1 ]; then
   "$here/initramfs.sh" "$initramfs" "$guest_dir/guest_init.sh" "${files[@]}" "${programs[@]}"
 fi
-"$here/boot.sh" "$shape_file" "$kernel" "$initramfs" "$out/$shape.console" "${COSCHED_GUEST_TIMEOUT:-240}"
+"$here/boot.sh" "$shape_file" "$kernel" "$initramfs" "$out/$shape.console" "${COSCHED_GUEST_TIMEOUT:-420}"

@@ -35,7 +35,7 @@ stream_pages() {  # BACKEND FRACTION [VARIABLE=VALUE...]: the run's environment
   backend="$1" fraction="$2"
   shift 2
   env "$@" page_nodes --min-rss-mib $((3 * mib)) -- stream_bench --kernel triad --threads "$threads" \
-    --size-mib "$mib" --reps 20 --fast-fraction "$fraction" --tier-backend "$backend" --json
+    --size-mib "$mib" --reps 40 --fast-fraction "$fraction" --tier-backend "$backend" --json
 }
 memkind_pages() {
   if [ -n "$hbw" ]; then stream_pages memkind "$1" MEMKIND_HBW_NODES="$hbw"; else stream_pages memkind "$1"; fi

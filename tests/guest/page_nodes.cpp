@@ -105,8 +105,9 @@ int main(int argc, char** argv) {
   }
   int status = 0;
   // The resident set must have reached N MiB and stopped growing (the arrays are touched once, then only read and
-  // written; reading it is cheap), and then N MiB of the large anonymous mappings must be on nodes (move_pages:
-  // other memory, libraries, heap, counts in the resident set too).
+  // written; reading it is cheap); then, with the command stopped (so that it cannot free its arrays between the
+  // check and the reading), N MiB of the large anonymous mappings must be on nodes (other memory, libraries and
+  // heap, counts in the resident set too), else it goes on and we look again.
   long last_kib = -1;
   for (;;) {
     if (::waitpid(pid, &status, WNOHANG) == pid) {
@@ -115,12 +116,19 @@ int main(int argc, char** argv) {
       return 3;
     }
     const long kib = resident_kib(pid);
-    if (kib >= min_kib && kib == last_kib && resident_pages(pid) >= min_pages) break;
+    if (kib >= min_kib && kib == last_kib) {
+      ::kill(pid, SIGSTOP);
+      ::waitpid(pid, &status, WUNTRACED);
+      if (WIFSTOPPED(status) && resident_pages(pid) >= min_pages) break;
+      if (!WIFSTOPPED(status)) {
+        std::fprintf(stderr, "page_nodes: %s ended before its pages could be read\n", argv[4]);
+        return 3;
+      }
+      ::kill(pid, SIGCONT);
+    }
     last_kib = kib;
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
-  ::kill(pid, SIGSTOP);
-  ::waitpid(pid, &status, WUNTRACED);
   std::string json = "{\"page_nodes\": {\"pid\": " + std::to_string(pid) + ", \"mappings\": [";
   bool first_mapping = true;
   for (const Mapping& mapping : large_anonymous_mappings(pid)) {
