@@ -12,7 +12,9 @@ if(COSCHED_SANITIZE)
   target_link_options(cosched_options INTERFACE -fsanitize=address,undefined)
 endif()
 
-# Kernels are compiled for the build machine: the point of stream_bench is the physical limit.
+# Kernel options. The STREAM loops pick their instruction set at run time (stream_bench/CMakeLists.txt), so the
+# default build runs on any x86-64 at full vector width; COSCHED_NATIVE (opt-in) compiles every kernel, the
+# roofline ones too, for the build machine only (-march=native): a binary that may die with SIGILL elsewhere.
 add_library(cosched_kernel_options INTERFACE)
 add_library(cosched::kernel_options ALIAS cosched_kernel_options)
 if(COSCHED_NATIVE)

@@ -19,6 +19,7 @@ packages=(
   # load average 2, 43 s of 138 s at load average 3-5.
   python3-munkres python3 python3-matplotlib python3-pandas
   slurmd slurmctld slurm-client munge     # tests/slurm: a real multi-node Slurm cluster on this machine (root only)
+  qemu-system-x86 busybox-static          # tests/guest: QEMU guests with KNL, Xeon Max and CXL memory shapes (TCG)
 )
 
 case "${1:-}" in

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Sets up a fresh machine, builds with warnings as errors and runs the whole test suite — the real-cluster tests
 # included (label slurm: a 3-node Slurm cluster on this machine, tests/slurm; they skip, saying why, without root).
-#   scripts/test.sh             release build in build-ci/, ctest
-#   scripts/test.sh --sanitize  ASan+UBSan build in build-asan/, ctest
+#   scripts/test.sh             release build in build-ci/, ctest (the QEMU guests too: label guest, ~5 minutes)
+#   scripts/test.sh --sanitize  ASan+UBSan build in build-asan/, ctest (no guests: tests/guest is not built)
+#   scripts/test.sh --no-guest  the release build's suite without the guests (scripts/test-standalone.sh: CI boots
+#                               each guest shape once, in the first run)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 "$root/scripts/setup.sh"
@@ -15,6 +17,10 @@ if command -v ccache >/dev/null; then
   # Debug-info builds are shared too (CCACHE_NOHASHDIR: their DWARF may name another copy's build folder).
   cmake_args+=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
   export CCACHE_BASEDIR="$root" CCACHE_NOHASHDIR=1
+fi
+ctest_args=()
+if [ "${1:-}" = "--no-guest" ]; then
+  ctest_args=(-LE guest)
 fi
 if [ "${1:-}" = "--sanitize" ]; then
   build_dir="$root/build-asan"
@@ -35,4 +41,4 @@ stop_slurm_cluster() {
 trap stop_slurm_cluster EXIT
 trap 'exit 130' INT TERM
 cd "$build_dir"
-ctest --output-on-failure -j 2 --timeout 600
+ctest --output-on-failure -j 2 --timeout 600 "${ctest_args[@]}"

@@ -105,7 +105,7 @@ DemoSetup make_setup(const DemoOptions& options) {
   setup.platform = config::this_machine_platform(backend, emulation_ratio, chunk_count, emulated ? capacity : 0);
   setup.platform.name = emulated ? "this node, EMULATED fast tier" : "this node";
   setup.platform.source = "cosched demo";
-  setup.tier = exec::tier_setup_for(setup.platform);
+  setup.tier = exec::make_tier_setup(setup.platform);
 
   // Two footprints, 20 % and 60 % of the fast tier (whole MiB): small tasks fit beside others, large ones compete.
   setup.footprints = {capacity / 5 / mib * mib, capacity * 3 / 5 / mib * mib};

@@ -61,6 +61,7 @@ nlohmann::json to_json(const StreamResult& result) {
   for (const ArrayBytes& array : result.arrays) arrays.push_back({{"name", array.name}, {"bytes", array.bytes}});
   json["arrays"] = arrays;
   if (result.sum) json["sum"] = *result.sum;
+  if (!result.kernel_isa.empty()) json["kernel_isa"] = result.kernel_isa;
   if (result.emulated) json["emulation_ratio"] = result.slow_pass_factor;
   return json;
 }
@@ -75,9 +76,10 @@ std::string format_report(const StreamResult& r) {
   if (elementwise) {
     line(fmt::format("stream_bench: {}   {}   ({} bytes/element, STREAM counting, 1 GB/s = 1e9 B/s)", r.kernel,
                      r.formula, r.bytes_per_element));
-    line(fmt::format("threads {} on cores [{}] (ran on PUs {}), {} array(s) x {:.1f} MiB, {} stores, {} reps",
+    line(fmt::format("threads {} on cores [{}] (ran on PUs {}), {} array(s) x {:.1f} MiB, {} stores, {} reps, {} "
+                     "loops",
                      r.threads, fmt::join(r.cores, ","), fmt::join(pus, ","), r.array_count,
-                     static_cast<double>(r.array_bytes) / mib, r.stores, r.reps));
+                     static_cast<double>(r.array_bytes) / mib, r.stores, r.reps, r.kernel_isa));
   } else {
     std::vector<std::string> arrays;
     for (const ArrayBytes& array : r.arrays) {

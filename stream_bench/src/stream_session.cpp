@@ -17,6 +17,7 @@
 #include "cosched/common/error.hpp"
 #include "cosched/platform/binding.hpp"
 #include "cosched/platform/tier_backends.hpp"
+#include "cosched/stream/kernel_isa.hpp"
 #include "page_prefault.hpp"
 #include "pinned_team.hpp"
 #include "run_plan.hpp"
@@ -421,6 +422,7 @@ StreamResult StreamSession::measure(const SessionRun& run) {
   result.stores = !s.kernel.elementwise() || s.kernel.is_reduction()
                       ? "none"
                       : std::string(to_string(s.plan.streaming_stores ? StoreMode::streaming : StoreMode::regular));
+  if (s.kernel.elementwise()) result.kernel_isa = std::string(kernel_isa_name(active_kernel_isa()));
   result.warmup_time_s = std::accumulate(times.begin(), times.begin() + run.warmup_reps, 0.0);
   result.preparation_s = s.counts.preparation_s - std::exchange(s.reported_preparation_s, s.counts.preparation_s);
   result.validation_s = s.counts.validation_s - std::exchange(s.reported_validation_s, s.counts.validation_s);

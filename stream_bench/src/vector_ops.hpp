@@ -1,6 +1,9 @@
 #pragma once
-// The widest vector unit the build targets, behind one small interface, so each kernel loop is written once.
-// Streaming (non-temporal) stores need a vector-aligned destination; loads are unaligned (free when aligned).
+// The widest vector unit this translation unit is compiled for, behind one small interface, so each kernel loop is
+// written once. Streaming (non-temporal) stores need a vector-aligned destination; loads are unaligned (free when
+// aligned). The loops are compiled once per instruction set (kernel_loops_*.cpp, chosen at run time), so each
+// `Vector` lives in an inline namespace named after its width: the variants' inline functions never share a
+// symbol, and the linker cannot swap one variant's body into another (an ODR violation otherwise).
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -12,6 +15,7 @@
 namespace cosched::stream::detail {
 
 #if defined(__AVX512F__)
+inline namespace vector512 {
 struct Vector {
   using type = __m512d;
   static constexpr std::size_t lanes = 8;
@@ -30,7 +34,9 @@ struct Vector {
            ((lanes_out[4] + lanes_out[5]) + (lanes_out[6] + lanes_out[7]));
   }
 };
+}  // namespace vector512
 #elif defined(__AVX__)
+inline namespace vector256 {
 struct Vector {
   using type = __m256d;
   static constexpr std::size_t lanes = 4;
@@ -47,7 +53,9 @@ struct Vector {
     return (lanes_out[0] + lanes_out[1]) + (lanes_out[2] + lanes_out[3]);
   }
 };
+}  // namespace vector256
 #elif defined(__SSE2__)
+inline namespace vector128 {
 struct Vector {
   using type = __m128d;
   static constexpr std::size_t lanes = 2;
@@ -64,8 +72,10 @@ struct Vector {
     return lanes_out[0] + lanes_out[1];
   }
 };
+}  // namespace vector128
 #else
 // No x86 vector unit: plain doubles; "streaming" stores are ordinary stores.
+inline namespace vector_scalar {
 struct Vector {
   using type = double;
   static constexpr std::size_t lanes = 1;
@@ -78,6 +88,7 @@ struct Vector {
   static type mul(type x, type y) noexcept { return x * y; }
   static double sum(type v) noexcept { return v; }
 };
+}  // namespace vector_scalar
 #endif
 
 // Orders this thread's streaming stores before what follows (they are weakly ordered): called before the

@@ -1,7 +1,6 @@
 // Choosing a tier backend: names, "auto", bad input (unknown name, bad ratio, missing tiers), capacities and
 // budgets. Cases that depend on memkind's environment run in a re-executed child (memkind reads it once).
 #include <gtest/gtest.h>
-#include <hbwmalloc.h>
 
 #include <algorithm>
 #include <cmath>
@@ -70,11 +69,25 @@ TEST(TierSelection, AutoPicksNumaForGivenFastNodesWhenMemkindHasNone) {
   EXPECT_EXIT(
       {
         unsetenv("MEMKIND_HBW_NODES");
-        if (hbw_check_available() == 0) exit_with("");  // real HBM: memkind rightly wins
         TierOptions options;
         options.fast_nodes = {0};
         const std::string with_nodes = resolve_tier_backend_name(options);
         exit_with(with_nodes == "numa" ? "" : "auto with fast node 0 chose " + with_nodes);
+      },
+      ::testing::ExitedWithCode(0), "");
+}
+
+// Where fast nodes are known, numa wins even when memkind also finds HBW nodes: it binds both parts to the
+// classified nodes (docs/memory-tiers.md, "Automatic choice").
+TEST(TierSelection, AutoPrefersNumaToMemkindWhereFastNodesAreKnown) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        setenv("MEMKIND_HBW_NODES", "0", 1);
+        TierOptions options;
+        options.fast_nodes = {0};
+        const std::string with_nodes = resolve_tier_backend_name(options);
+        exit_with(with_nodes == "numa" ? "" : "auto with fast node 0 and memkind's HBW node 0 chose " + with_nodes);
       },
       ::testing::ExitedWithCode(0), "");
 }

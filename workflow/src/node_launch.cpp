@@ -20,7 +20,7 @@ RunNode run_node(const LaunchOptions& options) {
 }
 
 RunNode run_node(const config::PlatformConfig& platform, const std::string& placement) {
-  return {platform, std::nullopt, exec::tier_setup_for(platform, placement)};
+  return {platform, std::nullopt, exec::make_tier_setup(platform, placement)};
 }
 
 launcher::LaunchSettings launch_settings(const LaunchOptions& options, const RunNode& node,

@@ -40,7 +40,7 @@ DemoSetup workload_setup(const DemoOptions& options) {
                                                  emulated ? 480 * kMiB : 0);
   setup.platform.name = "this node";
   setup.platform.source = "cosched demo --workload";
-  setup.tier = exec::tier_setup_for(setup.platform);
+  setup.tier = exec::make_tier_setup(setup.platform);
   setup.workload = cosched::exec::read_workload(options.workload, setup.platform);
   return setup;
 }

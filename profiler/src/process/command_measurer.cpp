@@ -219,7 +219,7 @@ nlohmann::json CommandMeasurer::describe() const {
 // mechanism for commands.
 std::unique_ptr<PointMeasurer> make_command_measurer(const MeasurerOptions& options) {
   const config::PlatformConfig& platform = options.platform;
-  exec::TierSetup tier = exec::tier_setup_for(platform, options.placement.mechanism);
+  exec::TierSetup tier = exec::make_tier_setup(platform, options.placement.mechanism);
   tier.autohbw_threshold_bytes = options.placement.autohbw_threshold_bytes;
   tier.autohbw_library = options.placement.autohbw_library;
   if (options.commands.empty()) throw UsageError("measurer command: no command to profile (--command)");

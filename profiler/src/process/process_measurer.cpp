@@ -169,7 +169,7 @@ nlohmann::json ProcessMeasurer::describe() const {
 // executable, and the sweep's passes for every point.
 std::unique_ptr<PointMeasurer> make_process_measurer(const MeasurerOptions& options) {
   const config::PlatformConfig& platform = options.platform;
-  exec::TierSetup tier = exec::tier_setup_for(platform);
+  exec::TierSetup tier = exec::make_tier_setup(platform);
   exec::start_tree_watchdog();  // its fork is not part of the first point's time
   return std::make_unique<ProcessMeasurer>(platform, std::move(tier), exec::default_stream_bench_path(),
                                            TaskPasses(options.passes), options.reps, options.warmup,

@@ -11,6 +11,7 @@
 #include "cosched/common/error.hpp"
 #include "cosched/common/identifier.hpp"
 #include "cosched/platform/command_placement.hpp"
+#include "cosched/platform/page_movers.hpp"
 #include "cosched/platform/tier_backends.hpp"
 #include "cosched/platform/topology.hpp"
 #include "cosched/kernels/kernels.hpp"
@@ -122,7 +123,11 @@ TierSetup make_tier_setup(const std::string& backend, double emulation_ratio, do
   tier.command_placement = command_placement;
   // A real tier this machine does not have (numa without fast and slow nodes, memkind without HBW nodes) is
   // refused here, before any work, as the backend itself would refuse it — not at every task of a launch.
-  if (tier.has_fast_tier() && !tier.emulated()) (void)platform::fast_tier_capacity_bytes(options);
+  if (tier.has_fast_tier() && !tier.emulated()) {
+    (void)platform::fast_tier_capacity_bytes(options);
+    // Placement is the point of a real tier: refused where something moves bound pages (page_movers.hpp).
+    platform::check_placement_holds(platform::detect_page_movers(), "tier backend \"" + tier.backend + "\"");
+  }
   if (tier.info().capabilities.places_commands) {
     tier.fast_nodes = platform::detected_tier_nodes().fast;
     tier.slow_nodes = platform::detected_tier_nodes().slow;
@@ -130,8 +135,22 @@ TierSetup make_tier_setup(const std::string& backend, double emulation_ratio, do
   return tier;
 }
 
-TierSetup tier_setup_for(const config::PlatformConfig& platform, const std::string& command_placement) {
-  return make_tier_setup(platform.tier_backend, platform.emulation_ratio, platform.chunk_bytes(), command_placement);
+TierSetup make_tier_setup(const config::PlatformConfig& platform, const std::string& command_placement) {
+  TierSetup tier =
+      make_tier_setup(platform.tier_backend, platform.emulation_ratio, platform.chunk_bytes(), command_placement);
+  if (!tier.has_fast_tier() || tier.emulated()) return tier;  // an emulated tier is as large as the platform says
+  platform::TierOptions options;
+  options.backend = tier.backend;
+  const std::size_t real = platform::fast_tier_capacity_bytes(options);
+  if (platform.fast_capacity_bytes > real) {
+    constexpr double mib = 1 << 20;
+    throw ResourceError(fmt::format(
+        "platform {} plans a fast tier of {:.0f} MiB, but tier backend \"{}\" has {:.0f} MiB on this machine: a "
+        "plan for it would hand out fast memory that is not there (give capacity = \"auto\", or the real size)",
+        platform.name, static_cast<double>(platform.fast_capacity_bytes) / mib, tier.backend,
+        static_cast<double>(real) / mib));
+  }
+  return tier;
 }
 
 std::filesystem::path default_stream_bench_path() {

@@ -43,10 +43,12 @@ struct TierSetup {
 // like platform::make_tier_backend for unknown or unusable backends, UsageError for an unknown command placement.
 [[nodiscard]] TierSetup make_tier_setup(const std::string& backend, double emulation_ratio, double chunk_bytes,
                                         const std::string& command_placement = "preferred");
-// The tier a platform describes (its backend, emulation ratio and chunk size), as make_tier_setup makes it: every
-// run on a platform — a launch, a profile, a calibration's pools — gets its tier here.
-[[nodiscard]] TierSetup tier_setup_for(const config::PlatformConfig& platform,
-                                       const std::string& command_placement = "preferred");
+
+// The tier `platform` asks for on this machine (its backend, ratio and chunks, as above), refused with a
+// ResourceError when the platform's fast tier is larger than the real one the backend finds here: a plan for it
+// would hand out fast memory that is not there, so a run is refused before any work rather than at a task.
+[[nodiscard]] TierSetup make_tier_setup(const config::PlatformConfig& platform,
+                                        const std::string& command_placement = "preferred");
 
 struct TaskLaunch {
   ChildSpec spec;

@@ -8,9 +8,13 @@
 namespace cosched::platform::tiers {
 
 std::span<const TierBackendEntry* const> tier_backend_entries() {
-  // Order matters: "auto" takes the first usable entry after "none" (real tiers before emulation).
+  // Order matters: "auto" takes the first usable entry after "none" (real tiers before emulation). numa comes
+  // before memkind: where the topology names fast nodes (hwloc subtype, HMAT bandwidth, or the vote of signs),
+  // numa binds both parts to the classified nodes, whereas memkind's slow kind is "the nodes with CPUs" and its
+  // own HBW detection misses fast nodes below 200 GB/s; memkind is kept for what only memkind sees
+  // (MEMKIND_HBW_NODES, a Xeon Phi hwloc did not label). docs/memory-tiers.md, "Automatic choice".
   static const std::array<const TierBackendEntry*, 4> entries{
-      &none_backend_entry(), &memkind_backend_entry(), &numa_backend_entry(), &emulated_backend_entry()};
+      &none_backend_entry(), &numa_backend_entry(), &memkind_backend_entry(), &emulated_backend_entry()};
   return entries;
 }
 

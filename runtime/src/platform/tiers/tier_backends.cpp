@@ -7,6 +7,7 @@
 #include <string>
 
 #include "cosched/common/error.hpp"
+#include "cosched/platform/page_movers.hpp"
 #include "cosched/platform/topology.hpp"
 #include "platform/tiers/backend_registry.hpp"
 
@@ -65,6 +66,10 @@ std::unique_ptr<TierBackend> make_tier_backend(const TierOptions& options) {
                      std::string(entry.info.name) + "\"");
   }
   if (!budget && capacity > 0) budget = std::make_shared<FastTierBudget>(capacity, options.budget_chunks);
+  if (entry.info.capabilities.has_fast_tier && !entry.info.capabilities.emulated) {
+    // A real tier's point is placement: refused where something moves bound pages (page_movers.hpp).
+    check_placement_holds(detect_page_movers(), "tier backend \"" + std::string(entry.info.name) + "\"");
+  }
   return entry.make(options, std::move(budget));
 }
 

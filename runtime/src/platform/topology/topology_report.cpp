@@ -3,6 +3,8 @@
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
+#include "cosched/platform/page_movers.hpp"
+
 #include <algorithm>
 #include <set>
 #include <vector>
@@ -15,6 +17,11 @@ std::size_t distinct_l2_count(const Topology& topology) {
   std::set<unsigned> l2s;
   for (const auto& core : topology.cores()) l2s.insert(core.l2);
   return l2s.size();
+}
+
+// Only this machine's kernel can move its pages: a saved topology has no movers to report.
+std::vector<PageMover> movers_of(const Topology& topology) {
+  return topology.is_this_system() ? detect_page_movers() : std::vector<PageMover>{};
 }
 
 std::string gib(std::uint64_t bytes) { return fmt::format("{:.1f} GiB", static_cast<double>(bytes) / (1 << 30)); }
@@ -31,6 +38,13 @@ std::string topology_json(const Topology& topology, const std::string& tier_back
                      {"subtype", node.subtype},
                      {"reason", node.reason}});
   }
+  nlohmann::json movers = nlohmann::json::array();
+  for (const PageMover& mover : movers_of(topology)) {
+    movers.push_back({{"name", mover.name},
+                      {"evidence", mover.evidence},
+                      {"moves", mover.moves},
+                      {"moves_bound_pages", mover.moves_bound_pages}});
+  }
   const nlohmann::json json = {{"source", topology.source()},
                                {"cores", topology.cores().size()},
                                {"pus", topology.pu_count()},
@@ -43,7 +57,8 @@ std::string topology_json(const Topology& topology, const std::string& tier_back
                                {"memory_mode_reason", topology.memory_mode_reason()},
                                {"cluster_mode", to_string(topology.cluster_mode())},
                                {"cluster_mode_reason", topology.cluster_mode_reason()},
-                               {"tier_backend", tier_backend}};
+                               {"tier_backend", tier_backend},
+                               {"page_movers", movers}};
   return json.dump(2);
 }
 
@@ -60,7 +75,17 @@ std::string format_topology(const Topology& topology, const std::string& tier_ba
   } else {
     text += "fast tier     none\n";
   }
-  text += fmt::format("tier backend  {} (what --tier-backend auto picks)\n\n", tier_backend);
+  text += fmt::format("tier backend  {} (what --tier-backend auto picks)\n", tier_backend);
+  if (topology.is_this_system()) {
+    const std::vector<PageMover> movers = movers_of(topology);
+    if (movers.empty()) text += "page movers   none (no NUMA balancing, demotion, DAMON migration or numad)\n";
+    for (std::size_t i = 0; i < movers.size(); ++i) {
+      text += fmt::format("{}{}: {} ({}){}\n", i == 0 ? "page movers   " : "              ", movers[i].name,
+                          movers[i].moves, movers[i].evidence,
+                          movers[i].moves_bound_pages ? " -- real tiers are refused" : "");
+    }
+  }
+  text += "\n";
   std::vector<std::string> cpus;
   std::size_t cpus_width = 4;
   for (const auto& node : topology.numa_nodes()) {

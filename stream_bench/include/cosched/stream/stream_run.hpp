@@ -66,6 +66,7 @@ struct StreamResult {
   std::string merit_unit;                   // the kernel's figure of merit: "GB/s", "GFLOP/s" or "GUP/s"
   unsigned reps = 0;
   std::string stores;                       // "nt" or "regular" as run; "none" for ddot (stores nothing)
+  std::string kernel_isa;                   // STREAM kernels: the loops' instruction set (kernel_isa.hpp); else ""
   std::vector<double> rep_times_s;
   double warmup_time_s = 0;                 // the untimed warm-up reps together (timed anyway, for overhead accounting)
   // What else this measurement cost, apart from the reps (seconds, wall clock of the team): allocating the arrays,
