@@ -16,6 +16,8 @@ LAYERS = {
     "config": (["runtime/src/config", "runtime/include/cosched/config"], ["common", "platform"]),
     "sched": (["runtime/src/sched", "runtime/include/cosched/sched"], ["common"]),
     "sim": (["runtime/src/sim", "runtime/include/cosched/sim"], ["common", "platform", "sched"]),
+    # What is known about tasks' times (fits, strategies, makespan distributions): pure, above the sim core.
+    "knowledge": (["runtime/src/knowledge", "runtime/include/cosched/knowledge"], ["common", "sched", "sim"]),
     "stream": (["stream_bench/src", "stream_bench/include/cosched/stream"], ["common", "platform"]),
     "exec": (["runtime/src/exec", "runtime/include/cosched/exec"],
              ["common", "platform", "config", "sched", "stream"]),
