@@ -98,14 +98,14 @@ TEST(Strategies, SparseIsTheHalvingCountsAndFastMemoryAtOneCount) {
   EXPECT_EQ(points_of(runs), expected);
 }
 
-TEST(Strategies, ShortRunsAreTheSparsePointsAtTwoSmallAmounts) {
-  const std::vector<PlannedRun> runs = find_measurement_strategy("short-runs").next_runs(input_for({16, 0}));
-  std::multiset<std::tuple<int, int, double>> expected;
-  for (const int p : {16, 8, 4, 2, 1}) {
-    expected.insert({p, 0, 10.0});
-    expected.insert({p, 0, 20.0});
-  }
-  expected.insert({4, 0, 10.0});  // the reference count twice: the noise
+TEST(Strategies, ShortRunsAreTheSparsePointsAtSmallAmounts) {
+  // 16 cores, 4 chunks: the reference count is 4. Two amounts at every count, grown with the cores above it.
+  const std::vector<PlannedRun> runs = find_measurement_strategy("short-runs").next_runs(input_for({16, 4}));
+  const std::multiset<std::tuple<int, int, double>> expected{
+      {16, 0, 40.0}, {16, 0, 80.0}, {8, 0, 20.0}, {8, 0, 40.0}, {4, 0, 10.0}, {4, 0, 20.0},
+      {4, 0, 10.0},  // the reference count twice: the noise
+      {4, 2, 20.0},  {4, 4, 20.0},  // fast memory at the reference count, its larger amount
+      {2, 0, 10.0},  {2, 0, 20.0}, {1, 0, 10.0}, {1, 0, 20.0}};
   EXPECT_EQ(points_of(runs), expected);
   // A task that cannot be shortened is profiled as sparse does.
   EXPECT_EQ(points_of(find_measurement_strategy("short-runs").next_runs(input_for({16, 0}, {1000.0, {}}))),
@@ -118,7 +118,7 @@ TEST(Strategies, AdaptiveMeasuresWhereThePlanPutsTheTask) {
   const std::vector<PlannedRun> first = adaptive.next_runs(input);
   std::set<int> cores;
   for (const PlannedRun& run : first) cores.insert(run.cores);
-  EXPECT_EQ(cores, (std::set<int>{64, 16, 4, 1}));
+  EXPECT_EQ(cores, (std::set<int>{64, 16, 4}));
   measure(input, first);
   const FittedTask fit(input.node, input.work, input.known);
   input.fit = &fit;

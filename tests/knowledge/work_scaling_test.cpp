@@ -63,16 +63,23 @@ TEST(TaskFit, ShortRunsStandForProductionRuns) {
   }
   const FittedTask fit(node, work, runs);
   EXPECT_NEAR(fit.fixed_seconds(), 0.4, 1e-6);
-  // At production the truth is Amdahl over cores (1.4 + 19 / p), a law the fit has: exact at every count.
-  for (const int p : {1, 3, 4, 16}) EXPECT_NEAR(fit.at(p, 0).seconds / truth(p, 0, 1000.0), 1.0, 1e-3) << p;
-  // Fast memory: exact where it was measured; elsewhere the fixed cost weighs differently (0.6 % off at 3 cores,
+  // At production the truth is Amdahl over cores (1.4 + 19 / p). Each point extrapolated 50-100 x from its short
+  // runs carries the error that may have (about 5 % with a 2 % noise floor), so a power law is not ruled out and
+  // shares the prediction: close, and within the fit's own uncertainty.
+  for (const int p : {1, 3, 4, 16}) {
+    const double error = std::abs(std::log(fit.at(p, 0).seconds / truth(p, 0, 1000.0)));
+    EXPECT_LT(error, 0.08) << p;
+    EXPECT_LT(error, 2.0 * fit.at(p, 0).log_sd) << p;
+  }
+  // Fast memory: the ratio measured at 4 cores; elsewhere the fixed cost weighs differently (0.6 % off at 3 cores,
   // 3.6 % at 16), which the transfer error covers.
-  EXPECT_NEAR(fit.at(4, 8).seconds / truth(4, 8, 1000.0), 1.0, 1e-3);
-  for (const int p : {1, 3, 16}) {
+  for (const int p : {1, 3, 4, 16}) {
     const double error = std::abs(std::log(fit.at(p, 8).seconds / truth(p, 8, 1000.0)));
-    EXPECT_GT(error, 1e-3) << p;
     EXPECT_LT(error, 2.0 * fit.at(p, 8).log_sd) << p;
   }
+  const double ratio_error = std::log(fit.at(4, 8).seconds / fit.at(4, 0).seconds) -
+                             std::log(truth(4, 8, 1000.0) / truth(4, 0, 1000.0));
+  EXPECT_NEAR(ratio_error, 0.0, 1e-6);
   // The profile the planner reads is the same table, with 0 cores impossible.
   EXPECT_EQ(fit.profile()->time_at(fit.space(), std::vector<int>{3, 8}), fit.at(3, 8).seconds);
   EXPECT_TRUE(std::isinf(fit.profile()->time_at(fit.space(), std::vector<int>{0, 8})));
@@ -84,7 +91,12 @@ TEST(TaskFit, OneAmountBorrowsTheFixedCostOfThePointsThatSeparatedIt) {
   std::vector<Measurement> runs{{16, 0, 10.0, truth(16, 0, 10.0)}, {16, 0, 20.0, truth(16, 0, 20.0)},
                                 {4, 0, 10.0, truth(4, 0, 10.0)},   {1, 0, 10.0, truth(1, 0, 10.0)}};
   const FittedTask fit(node, work, runs);
-  EXPECT_NEAR(fit.at(4, 0).seconds / truth(4, 0, 1000.0), 1.0, 1e-3);
+  // By hand: t(4, 10 units) = 0.4 + 10 x 0.02 x (0.05 + 0.95 / 4) = 0.975 s; with the fixed cost 0.4 s of the
+  // 16-core point, t(4, 1000) = 0.4 + 100 x 0.575 = 57.9 s — the truth. The fit over cores then keeps it within
+  // its uncertainty.
+  const double error = std::abs(std::log(fit.at(4, 0).seconds / truth(4, 0, 1000.0)));
+  EXPECT_LT(error, 2.0 * fit.at(4, 0).log_sd);
+  EXPECT_NEAR(fit.fixed_seconds(), 0.4, 1e-6);
   EXPECT_TRUE(fit.notes().empty());
 }
 

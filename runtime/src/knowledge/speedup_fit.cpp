@@ -38,6 +38,8 @@ void check_fit_input(const std::vector<CoreSample>& samples, const FitOptions& o
 struct LawFit {
   ModelFit summary;
   std::vector<double> covariance;  // of theta, row-major
+  std::vector<double> residuals;   // ln y - ln f, per sample
+  double weighted_rss = 0.0;
   std::size_t free = 0;            // parameters not held at their bound
   bool usable = false;
 };
@@ -46,7 +48,7 @@ LawFit fit_law(const SpeedupModel& law, const std::vector<CoreSample>& samples, 
                double noise_floor, double prior_weight) {
   LawFit fit;
   fit.summary.model = std::string(law.name());
-  fit.summary.aicc = std::numeric_limits<double>::infinity();
+  fit.summary.score = std::numeric_limits<double>::infinity();
   std::vector<detail::WeightedRow> rows(samples.size());
   std::vector<double> fitted(samples.size());
   for (std::size_t i = 0; i < samples.size(); ++i) {
@@ -68,31 +70,38 @@ LawFit fit_law(const SpeedupModel& law, const std::vector<CoreSample>& samples, 
       fitted[i] = f;
     }
   }
-  double weighted_rss = 0.0;
   double weight_sum = 0.0;
   for (std::size_t i = 0; i < samples.size(); ++i) {
-    const double residual = std::log(samples[i].seconds) - std::log(fitted[i]);
-    weighted_rss += weights[i] * residual * residual;
+    fit.residuals.push_back(std::log(samples[i].seconds) - std::log(fitted[i]));
+    fit.weighted_rss += weights[i] * fit.residuals.back() * fit.residuals.back();
     weight_sum += weights[i];
   }
   for (const bool held : solution.held) fit.free += held ? 0 : 1;
   const auto n = static_cast<double>(samples.size());
   const auto k = static_cast<double>(fit.free);
-  const double scale = (weighted_rss + prior_weight * noise_floor * noise_floor) /
+  const double scale = (fit.weighted_rss + prior_weight * noise_floor * noise_floor) /
                        (std::max(0.0, n - k) + prior_weight);
   fit.covariance = solution.inverse_normal;
   for (double& value : fit.covariance) value *= scale;
   fit.summary.theta = solution.theta;
-  fit.summary.log_rmse = std::sqrt(weighted_rss / weight_sum);
+  fit.summary.log_rmse = std::sqrt(fit.weighted_rss / weight_sum);
   fit.summary.description = law.describe(solution.theta);
-  const double parameters = k + 1.0;  // + the noise variance
-  if (n - parameters - 1.0 > 0.0) {
-    const double variance = std::max(weighted_rss / weight_sum, 0.25 * noise_floor * noise_floor);
-    fit.summary.aicc = n * std::log(variance) + 2.0 * parameters +
-                       2.0 * parameters * (parameters + 1.0) / (n - parameters - 1.0);
-  }
   fit.usable = true;
   return fit;
+}
+
+// AICc with the noise taken as known (each residual over its point's variance: one run's noise plus what
+// extrapolating it added): chi^2 + 2k + 2k(k+1)/(n-k-1), the last term with n-k-1 at least 1. Known rather than
+// estimated per law, so that 3-4 points — a sparse profile — are scored too, without a law that threads them
+// exactly winning on a residual of nothing.
+double evidence_score(const LawFit& fit, const std::vector<CoreSample>& samples, double noise2) {
+  double chi2 = 0.0;
+  for (std::size_t i = 0; i < samples.size(); ++i) {
+    chi2 += fit.residuals[i] * fit.residuals[i] / (noise2 + samples[i].extra_log_variance);
+  }
+  const auto k = static_cast<double>(fit.free);
+  const double n = static_cast<double>(samples.size());
+  return chi2 + 2.0 * k + 2.0 * k * (k + 1.0) / std::max(1.0, n - k - 1.0);
 }
 
 // Mean of ln t and its variance for one fitted law at `cores`.
@@ -121,35 +130,8 @@ SpeedupFit::SpeedupFit(const std::vector<CoreSample>& samples, const FitOptions&
   }
   if (fits.empty()) throw InputError("speedup fit", "no speedup law fits these points");
 
-  // Akaike weights among the laws that could be scored; else the laws with the fewest free parameters, by residual.
-  double best_aicc = std::numeric_limits<double>::infinity();
-  for (const LawFit& fit : fits) best_aicc = std::min(best_aicc, fit.summary.aicc);
-  if (std::isfinite(best_aicc)) {
-    double total = 0.0;
-    for (LawFit& fit : fits) {
-      fit.summary.weight = std::isfinite(fit.summary.aicc) ? std::exp(-0.5 * (fit.summary.aicc - best_aicc)) : 0.0;
-      total += fit.summary.weight;
-    }
-    for (LawFit& fit : fits) fit.summary.weight /= total;
-  } else {
-    std::size_t fewest = SIZE_MAX;
-    for (const LawFit& fit : fits) fewest = std::min(fewest, find_speedup_model(fit.summary.model).parameter_count());
-    LawFit* pick = nullptr;
-    for (LawFit& fit : fits) {
-      if (find_speedup_model(fit.summary.model).parameter_count() == fewest &&
-          (pick == nullptr || fit.summary.log_rmse < pick->summary.log_rmse)) {
-        pick = &fit;
-      }
-    }
-    pick->summary.weight = 1.0;
-  }
-  for (LawFit& fit : fits) {
-    models_.push_back(std::move(fit.summary));
-    covariance_.push_back(std::move(fit.covariance));
-  }
-
-  // Run-to-run noise: the repetitions' spread (pure error) when there are repetitions, else the chosen law's
-  // residuals; pooled with the floor either way.
+  // Run-to-run noise: the repetitions' spread (pure error) when there are repetitions, else the residuals of the
+  // law that fits best; pooled with the floor either way.
   std::map<int, std::pair<double, double>> by_cores;  // cores -> (sum w ln y, sum w)
   for (std::size_t i = 0; i < samples.size(); ++i) {
     auto& [sum, weight] = by_cores[samples[i].cores];
@@ -167,13 +149,31 @@ SpeedupFit::SpeedupFit(const std::vector<CoreSample>& samples, const FitOptions&
   if (pure_df > 0.0) {
     noise2 = (pure + options.prior_weight * floor2) / (pure_df + options.prior_weight);
   } else {
-    const ModelFit& best = chosen();
+    const LawFit& best = *std::min_element(fits.begin(), fits.end(), [](const LawFit& a, const LawFit& b) {
+      return a.weighted_rss < b.weighted_rss;
+    });
     const double n = static_cast<double>(samples.size());
-    const double k = static_cast<double>(find_speedup_model(best.model).parameter_count());
-    noise2 = (best.log_rmse * best.log_rmse * n + options.prior_weight * floor2) /
-             (std::max(0.0, n - k) + options.prior_weight);
+    noise2 = (best.weighted_rss + options.prior_weight * floor2) /
+             (std::max(0.0, n - static_cast<double>(best.free)) + options.prior_weight);
   }
   noise_log_sd_ = std::sqrt(noise2);
+
+  // Akaike weights of the evidence scores.
+  double best_score = std::numeric_limits<double>::infinity();
+  for (LawFit& fit : fits) {
+    fit.summary.score = evidence_score(fit, samples, noise2);
+    best_score = std::min(best_score, fit.summary.score);
+  }
+  double total = 0.0;
+  for (LawFit& fit : fits) {
+    fit.summary.weight = std::exp(-0.5 * (fit.summary.score - best_score));
+    total += fit.summary.weight;
+  }
+  for (LawFit& fit : fits) {
+    fit.summary.weight /= total;
+    models_.push_back(std::move(fit.summary));
+    covariance_.push_back(std::move(fit.covariance));
+  }
 
   // Anchors: the averaged curve's residual at each measured core count, shrunk by how far the residuals exceed
   // the noise of their means.

@@ -72,12 +72,22 @@ int reference_cores(const NodeShape& node) {
   return best;
 }
 
-// The amounts a short run uses: the two smallest profiling amounts (one amount and twice it when the task gives
-// one), or the production amount alone when it gives none.
-std::vector<double> short_amounts(const TaskWork& work) {
+// The amounts a short run at `cores` uses: the two smallest profiling amounts (one amount and twice it when the
+// task gives one), which separate the run's fixed cost from its cost per unit at these cores (work_scaling.hpp),
+// or the production amount alone when the task gives none. Above the reference count they grow with the cores (at
+// most to half the production amount): a run's fixed cost (start-up, first touch) does not shrink with cores while
+// its work does, and a run that is mostly fixed cost says little about the cost per unit — the extrapolation to
+// production multiplies that error. Both amounts at every count: one amount with a fixed cost borrowed from other
+// counts was tried and mispredicted programs whose first units cost more (a warm-up that scales with the cores'
+// speed, so the fixed cost seen at many cores is not the one at few) by 15-20 % (docs/knowledge.md).
+std::vector<double> short_amounts(const TaskWork& work, const NodeShape& node, int cores) {
   if (work.profiling.empty()) return {work.production};
-  if (work.profiling.size() == 1) return {work.profiling[0], std::min(2.0 * work.profiling[0], work.production)};
-  return {work.profiling[0], work.profiling[1]};
+  std::vector<double> amounts{work.profiling[0],
+                              work.profiling.size() == 1 ? 2.0 * work.profiling[0] : work.profiling[1]};
+  const double scale = std::max(1.0, static_cast<double>(cores) / reference_cores(node));
+  for (double& amount : amounts) amount = std::min(amount * scale, 0.5 * work.production);
+  if (same_work(amounts[0], amounts[1])) amounts.pop_back();
+  return amounts;
 }
 
 void want_point(const StrategyInput& input, std::vector<PlannedRun>& runs, int cores, int chunks,
@@ -100,16 +110,19 @@ class Exhaustive final : public MeasurementStrategy {
   }
 };
 
-// The sparse points at `amounts`: the halving core counts without fast memory, the chunk counts at the reference
+// The sparse points (short or not): the given core counts without fast memory, the chunk counts at the reference
 // count, and a second run at the reference count for the noise.
-std::vector<PlannedRun> sparse_points(const StrategyInput& input, const std::vector<int>& cores,
-                                      const std::vector<double>& amounts) {
+std::vector<PlannedRun> sparse_points(const StrategyInput& input, const std::vector<int>& cores, bool short_runs) {
+  const auto amounts = [&](int p) {
+    return short_runs ? short_amounts(input.work, input.node, p) : std::vector<double>{input.work.production};
+  };
   std::vector<PlannedRun> runs;
   const int reference = reference_cores(input.node);
-  for (const int p : cores) want_point(input, runs, p, 0, amounts);
-  want_point(input, runs, reference, 0, amounts);
-  for (const int c : chunk_counts(input.node)) want_point(input, runs, reference, c, amounts);
-  want(input, runs, reference, 0, amounts.front(), 2);
+  for (const int p : cores) want_point(input, runs, p, 0, amounts(p));
+  want_point(input, runs, reference, 0, amounts(reference));
+  // Fast memory at the reference count, at its largest amount: the ratio to the run without.
+  for (const int c : chunk_counts(input.node)) want(input, runs, reference, c, amounts(reference).back());
+  want(input, runs, reference, 0, amounts(reference).front(), 2);
   return cheapest_first(input, std::move(runs));
 }
 
@@ -117,7 +130,7 @@ class Sparse final : public MeasurementStrategy {
  public:
   [[nodiscard]] std::string_view name() const override { return "sparse"; }
   [[nodiscard]] std::vector<PlannedRun> next_runs(const StrategyInput& input) const override {
-    return sparse_points(input, halving_cores(input.node.cores), {input.work.production});
+    return sparse_points(input, halving_cores(input.node.cores), false);
   }
 };
 
@@ -125,7 +138,7 @@ class ShortRuns final : public MeasurementStrategy {
  public:
   [[nodiscard]] std::string_view name() const override { return "short-runs"; }
   [[nodiscard]] std::vector<PlannedRun> next_runs(const StrategyInput& input) const override {
-    return sparse_points(input, halving_cores(input.node.cores), short_amounts(input.work));
+    return sparse_points(input, halving_cores(input.node.cores), true);
   }
 };
 
@@ -133,8 +146,9 @@ class Adaptive final : public MeasurementStrategy {
  public:
   [[nodiscard]] std::string_view name() const override { return "adaptive"; }
   [[nodiscard]] std::vector<PlannedRun> next_runs(const StrategyInput& input) const override {
-    const std::vector<double> amounts = short_amounts(input.work);
-    std::vector<PlannedRun> runs = sparse_points(input, halving_cores(input.node.cores, 4), amounts);
+    const int reference = reference_cores(input.node);
+    std::vector<PlannedRun> runs =
+        sparse_points(input, {input.node.cores, reference, std::max(1, (reference + 2) / 4)}, true);
     if (!runs.empty() || input.fit == nullptr || !input.planned) return runs;
     const FittedTask& fit = *input.fit;
     const int planned = input.planned->cores;
@@ -152,7 +166,7 @@ class Adaptive final : public MeasurementStrategy {
       if (measured(q) || fit.at(q, 0).log_sd <= input.options.tolerance) continue;
       const auto [low, high] = area_interval(q);
       if (q != planned && (high < planned_low || low > planned_high)) continue;  // the choice does not hinge on it
-      want_point(input, runs, q, 0, amounts);
+      want_point(input, runs, q, 0, short_amounts(input.work, input.node, q));
     }
     const int chunks = input.planned->fast_chunks;
     if (chunks > 0) {
@@ -161,8 +175,8 @@ class Adaptive final : public MeasurementStrategy {
         return std::abs(std::log(static_cast<double>(r) / planned)) <= std::log(2.0) + 1e-9;
       });
       if (!near && fit.at(planned, chunks).log_sd > input.options.tolerance) {
-        want_point(input, runs, planned, 0, amounts);
-        want_point(input, runs, planned, chunks, amounts);
+        want_point(input, runs, planned, 0, short_amounts(input.work, input.node, planned));
+        want_point(input, runs, planned, chunks, short_amounts(input.work, input.node, planned));
       }
     }
     return cheapest_first(input, std::move(runs));

@@ -33,7 +33,12 @@ std::map<PointKey, ProductionPoint> to_production(const Grouped& grouped, const 
                                                   const FitOptions& options, double& fixed_seconds,
                                                   std::vector<std::string>& notes) {
   std::map<PointKey, ProductionPoint> points;
-  std::vector<std::pair<double, double>> fixed_costs;  // (fixed, variance) of the points that separated it
+  struct FixedCost {
+    PointKey key;
+    double seconds;
+    double variance;
+  };
+  std::vector<FixedCost> fixed_costs;  // of the points that separated it
   std::vector<std::pair<PointKey, const std::vector<Measurement>*>> one_amount;
   for (const auto& [key, runs] : grouped) {
     ProductionPoint point;
@@ -55,7 +60,7 @@ std::map<PointKey, ProductionPoint> to_production(const Grouped& grouped, const 
       const CurvePoint at = fit.predict(work.production);
       point.log_seconds.push_back(std::log(at.seconds));
       point.extra_variance.push_back(at.log_sd * at.log_sd);
-      fixed_costs.emplace_back(fit.fixed_seconds(), fit.fixed_variance());
+      fixed_costs.push_back({key, fit.fixed_seconds(), fit.fixed_variance()});
     } else if (point.log_seconds.empty()) {
       one_amount.emplace_back(key, &runs);
       continue;
@@ -70,17 +75,21 @@ std::map<PointKey, ProductionPoint> to_production(const Grouped& grouped, const 
     }
     return points;
   }
-  double fixed = 0.0;
-  double variance = 0.0;
-  for (const auto& [value, var] : fixed_costs) {
-    fixed += value;
-    variance += var;
-  }
-  const auto count = static_cast<double>(fixed_costs.size());
-  fixed /= count;
-  variance /= count * count;
-  fixed_seconds = fixed;
+  double mean = 0.0;
+  for (const FixedCost& cost : fixed_costs) mean += cost.seconds;
+  fixed_seconds = mean / static_cast<double>(fixed_costs.size());
   for (const auto& [key, runs] : one_amount) {
+    // The fixed cost of the nearest point that separated it: the same cores if any (a cost per unit that is not
+    // constant — a warm-up — leaves a part of it in the fixed cost, and that part depends on the cores).
+    const auto distance = [&](const FixedCost& cost) {
+      return std::abs(std::log(static_cast<double>(cost.key.cores) / key.cores)) + (cost.key.chunks == key.chunks ? 0.0 : 1e-6);
+    };
+    const FixedCost& nearest = *std::min_element(fixed_costs.begin(), fixed_costs.end(),
+                                                 [&](const FixedCost& a, const FixedCost& b) {
+                                                   return distance(a) < distance(b);
+                                                 });
+    const double fixed = nearest.seconds;
+    const double variance = nearest.variance;
     ProductionPoint point;
     for (const Measurement& run : *runs) {
       const double scale = work.production / run.work;
@@ -178,6 +187,14 @@ CurvePoint FittedTask::at(int cores, int chunks) const {
   const std::size_t k = index(cores, c);
   const std::vector<int> alloc = node_.fast_chunks > 0 ? std::vector<int>{cores, c} : std::vector<int>{cores};
   return {profile_->time_at(space_, alloc), log_sd_[k]};
+}
+
+std::shared_ptr<const sched::TimeProfile> FittedTask::cautious_profile(double z) const {
+  if (z == 0.0) return profile_;
+  std::vector<double> times(space_.size());
+  profile_->fill_times(space_, times);
+  for (std::size_t k = 0; k < times.size(); ++k) times[k] *= std::exp(z * log_sd_[k]);
+  return std::make_shared<const sched::DenseTimeTable>(space_, std::move(times));
 }
 
 double FittedTask::predictive_log_sd(int cores, int chunks) const {

@@ -6,11 +6,13 @@
 // seconds by iteratively reweighted least squares with weights 1 / t(p)^2, which makes their residuals relative
 // too. A parameter that sits on its bound (a serial fraction of 0) is held there and adds no variance.
 //
-// Evidence: AICc on the log residuals (a law with k parameters needs n > k + 2 rows to be scored; with fewer, the
-// laws with the fewest parameters are kept). The prediction averages the laws by Akaike weight, and its variance is
-// the averaged parameter variance (covariance sigma^2 (X'WX)^-1, propagated to ln t by the delta method) plus the
-// spread between the laws — the covariance rather than a bootstrap because the fits are linear (exact and cheap,
-// deterministic) and a bootstrap of 4-7 points mostly resamples the same few core counts.
+// Evidence: AICc with the noise taken as known — chi^2 of the log residuals over each point's variance (one run's
+// noise, below, plus what extrapolating the point added), + 2k + 2k(k+1)/max(1, n-k-1) — so that 3-4 points are
+// scored too, without a law that happens to thread them winning on a residual of nothing (with an estimated noise,
+// AICc needs n > k + 2 points and then favours such a law). The prediction averages the laws by Akaike weight, and
+// its variance is the averaged parameter variance (covariance sigma^2 (X'WX)^-1, propagated to ln t by the delta
+// method) plus the spread between the laws — the covariance rather than a bootstrap because the fits are linear
+// (exact and cheap, deterministic) and a bootstrap of 4-7 points mostly resamples the same few core counts.
 //
 // sigma^2, the run-to-run noise, is pooled with a prior: (SS + nu0 sigma0^2) / (df + nu0) with sigma0 the caller's
 // noise floor, from the repetitions' spread (pure error) when there are repetitions, else from the best law's
@@ -51,7 +53,7 @@ struct CurvePoint {
 struct ModelFit {
   std::string model;
   std::vector<double> theta;  // the law's parameters (speedup_models.hpp)
-  double aicc = 0.0;          // +inf when the law could not be scored
+  double score = 0.0;         // the evidence score (AICc with known noise): lower is better
   double weight = 0.0;        // Akaike weight in the average (0 for a law left out)
   double log_rmse = 0.0;      // root mean square log residual
   std::string description;    // SpeedupModel::describe

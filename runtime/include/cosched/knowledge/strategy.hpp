@@ -4,9 +4,12 @@
 //               what `cosched run` profiles today (profiler/src/launched_profile.cpp)
 //   sparse      a few core counts (P, P/2, P/4, ... 1), once each, and 0 / half / all chunks at one reference
 //               count (the one nearest P/4) with a second run there for the noise: the rest is fitted
-//   short-runs  the sparse points at the task's two smallest profiling amounts of work (task_fit.hpp brings them
-//               to the production amount); a task that cannot be shortened gets the sparse points
-//   adaptive    first a coarser set (P, P/4, P/16, ..., 1) as short runs; then, once a plan is known, more points
+//   short-runs  the sparse points at the task's two smallest profiling amounts of work (grown in proportion to
+//               the cores above the reference count, so that a run's fixed cost does not drown its work), fast
+//               memory at the larger amount alone (task_fit.hpp brings them all to the production amount); a task
+//               that cannot be shortened gets the sparse points
+//   adaptive    first three counts (P, the reference count and a quarter of it) as short runs, fast memory at
+//               the reference count; then, once a plan is known, more points
 //               only where the plan's choice depends on them: the task's planned core count and its neighbours on
 //               the grid (halving, doubling) when the fit there is less certain than `tolerance` and — for a
 //               neighbour — its interval of area (cores x time) overlaps the planned allocation's

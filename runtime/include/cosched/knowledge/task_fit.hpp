@@ -5,9 +5,9 @@
 // From a task's measurements (any cores, chunks and amounts of work):
 //   1. each measured (cores, chunks) becomes times at the task's production work: runs at the production amount as
 //      they are; runs at two or more smaller amounts through a work-scaling fit (work_scaling.hpp); runs at one
-//      smaller amount through the fixed cost pooled over the points that separated it (its error, multiplied by
-//      how far the amount is from production, goes into the point's variance); without such a point they are left
-//      out (notes() says so);
+//      smaller amount through the fixed cost of the nearest point (in cores; the same cores first) that separated
+//      it (its error, multiplied by how far the amount is from production, goes into the point's variance);
+//      without such a point they are left out (notes() says so);
 //   2. the times without fast memory are fitted over cores (speedup_fit.hpp);
 //   3. the times with fast memory, against the time without at the same cores, give the fast-memory ratio
 //      (fast_memory.hpp), applied at every core count;
@@ -39,6 +39,10 @@ class FittedTask {
   // The resources (cores, and fast chunks when the node has any) and the medians over them.
   [[nodiscard]] const sched::AllocationSpace& space() const noexcept { return space_; }
   [[nodiscard]] std::shared_ptr<const sched::TimeProfile> profile() const noexcept { return profile_; }
+  // The times `z` standard deviations of the fits above the medians (z = 0: profile()), closed again. A planner
+  // that picks among many allocations picks the ones whose fitted times happen to be low (the optimizer's curse);
+  // planning on a cautious quantile steers it to allocations that were measured or are well predicted.
+  [[nodiscard]] std::shared_ptr<const sched::TimeProfile> cautious_profile(double z) const;
   // The closed median time and the sd of its ln from the fits alone, at cores >= 1 (chunks ignored without a tier).
   [[nodiscard]] CurvePoint at(int cores, int chunks) const;
   // One run's noise (sd of ln), as the fits estimated it.
@@ -51,7 +55,8 @@ class FittedTask {
 
   [[nodiscard]] const SpeedupFit& cores_fit() const noexcept { return *cores_; }
   [[nodiscard]] const FastMemoryFit& fast_memory() const noexcept { return *fast_; }
-  // The fixed cost of a run when short runs separated it (seconds), else a negative value.
+  // The fixed cost of a run when short runs separated it (seconds, the mean over the points that did), else a
+  // negative value.
   [[nodiscard]] double fixed_seconds() const noexcept { return fixed_seconds_; }
   [[nodiscard]] const TaskWork& work() const noexcept { return work_; }
   // What was left out or assumed, in words.
