@@ -108,7 +108,9 @@ struct Planner {
 // The plan with the true times at its allocations (the truth's closure included), run with its launch rule.
 sim::LaunchPlan on_truth(const sim::LaunchPlan& plan, const sched::Instance& truth) {
   sim::LaunchPlan run = plan;
-  for (std::size_t j = 0; j < run.tasks.size(); ++j) run.tasks[j].predicted_duration = truth.time(j, run.tasks[j].demand);
+  for (std::size_t j = 0; j < run.tasks.size(); ++j) {
+    run.tasks[j].predicted_duration = truth.time(j, run.tasks[j].demand);
+  }
   return run;
 }
 
@@ -194,9 +196,8 @@ StudyResults run_study(const StudyOptions& options, const std::function<void(con
   Planner planner{options};
   for (std::size_t n = 0; n < study_nodes().size(); ++n) {
     const StudyNode& node = study_nodes()[n];
-    if (!options.nodes.empty() && std::find(options.nodes.begin(), options.nodes.end(), node.name) == options.nodes.end()) {
-      continue;
-    }
+    const auto& wanted = options.nodes;
+    if (!wanted.empty() && std::find(wanted.begin(), wanted.end(), node.name) == wanted.end()) continue;
     const ProfilingSetup setup{node.shape, options.noise, options.profiling_work, options.budget_share, {}};
     for (std::size_t b = 0; b < options.batches; ++b) {
       const Batch batch = draw_batch(node, options, n, b);
@@ -204,10 +205,12 @@ StudyResults run_study(const StudyOptions& options, const std::function<void(con
       const std::uint64_t seed = sched::instance_seed(options.seed, n * 1000 + b);
       const double lower_bound = sched::lower_bound(truth);
       for (const std::string& algorithm : kPaperEight) {
-        results.algorithms.push_back({node.name, b, algorithm, makespan_of(on_truth(planner.plan(truth, algorithm), truth)), lower_bound});
+        const double makespan = makespan_of(on_truth(planner.plan(truth, algorithm), truth));
+        results.algorithms.push_back({node.name, b, algorithm, makespan, lower_bound});
       }
       const sim::LaunchPlan oracle_plan = planner.plan(truth);
-      results.algorithms.push_back({node.name, b, std::string(sim::kModelSearchName), makespan_of(oracle_plan), lower_bound});
+      results.algorithms.push_back(
+          {node.name, b, std::string(sim::kModelSearchName), makespan_of(oracle_plan), lower_bound});
 
       std::vector<StrategyOutcome> rows;
       StrategyOutcome oracle{node.name, b, "oracle"};

@@ -31,7 +31,9 @@ TEST(WorkScaling, NoisyShortRunsCoverTheProductionTime) {
   for (std::uint64_t seed = 1; seed <= kSeeds; ++seed) {
     NormalDraws noise(seed);
     std::vector<WorkSample> samples;
-    for (const double w : {10.0, 10.0, 20.0, 20.0}) samples.push_back({w, (0.5 + 0.01 * w) * std::exp(0.03 * noise.next())});
+    for (const double w : {10.0, 10.0, 20.0, 20.0}) {
+      samples.push_back({w, (0.5 + 0.01 * w) * std::exp(0.03 * noise.next())});
+    }
     const CurvePoint at = WorkScalingFit(samples, FitOptions{0.03, 2.0, {}}).predict(1000.0);
     const double noise_sd = 0.03;
     covered += std::abs(std::log(10.5 / at.seconds)) <= 2.0 * std::hypot(at.log_sd, noise_sd) ? 1 : 0;

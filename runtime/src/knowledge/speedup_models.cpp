@@ -1,11 +1,10 @@
 #include "cosched/knowledge/speedup_models.hpp"
 
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include <cmath>
 
-#include "cosched/common/error.hpp"
+#include "knowledge/named_table.hpp"
 
 namespace cosched::knowledge {
 
@@ -67,18 +66,10 @@ const std::vector<const SpeedupModel*>& speedup_models() {
   return table;
 }
 
-std::vector<std::string> speedup_model_names() {
-  std::vector<std::string> names;
-  for (const SpeedupModel* model : speedup_models()) names.emplace_back(model->name());
-  return names;
-}
+std::vector<std::string> speedup_model_names() { return detail::names_of(speedup_models()); }
 
 const SpeedupModel& find_speedup_model(std::string_view name) {
-  for (const SpeedupModel* model : speedup_models()) {
-    if (model->name() == name) return *model;
-  }
-  throw UsageError(fmt::format("unknown speedup model \"{}\" (known: {})", name,
-                               fmt::join(speedup_model_names(), ", ")));
+  return detail::find_named(speedup_models(), name, "speedup model");
 }
 
 }  // namespace cosched::knowledge

@@ -1,12 +1,10 @@
-#include <fmt/format.h>
-#include <fmt/ranges.h>
+#include "cosched/knowledge/strategy.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
-#include "cosched/common/error.hpp"
-#include "cosched/knowledge/strategy.hpp"
+#include "knowledge/named_table.hpp"
 
 namespace cosched::knowledge {
 
@@ -210,18 +208,10 @@ const std::vector<const MeasurementStrategy*>& measurement_strategies() {
   return table;
 }
 
-std::vector<std::string> measurement_strategy_names() {
-  std::vector<std::string> names;
-  for (const MeasurementStrategy* strategy : measurement_strategies()) names.emplace_back(strategy->name());
-  return names;
-}
+std::vector<std::string> measurement_strategy_names() { return detail::names_of(measurement_strategies()); }
 
 const MeasurementStrategy& find_measurement_strategy(std::string_view name) {
-  for (const MeasurementStrategy* strategy : measurement_strategies()) {
-    if (strategy->name() == name) return *strategy;
-  }
-  throw UsageError(fmt::format("unknown measurement strategy \"{}\" (known: {})", name,
-                               fmt::join(measurement_strategy_names(), ", ")));
+  return detail::find_named(measurement_strategies(), name, "measurement strategy");
 }
 
 }  // namespace cosched::knowledge

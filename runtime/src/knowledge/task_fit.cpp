@@ -82,7 +82,8 @@ std::map<PointKey, ProductionPoint> to_production(const Grouped& grouped, const 
     // The fixed cost of the nearest point that separated it: the same cores if any (a cost per unit that is not
     // constant — a warm-up — leaves a part of it in the fixed cost, and that part depends on the cores).
     const auto distance = [&](const FixedCost& cost) {
-      return std::abs(std::log(static_cast<double>(cost.key.cores) / key.cores)) + (cost.key.chunks == key.chunks ? 0.0 : 1e-6);
+      const double cores = std::abs(std::log(static_cast<double>(cost.key.cores) / key.cores));
+      return cores + (cost.key.chunks == key.chunks ? 0.0 : 1e-6);
     };
     const FixedCost& nearest = *std::min_element(fixed_costs.begin(), fixed_costs.end(),
                                                  [&](const FixedCost& a, const FixedCost& b) {
@@ -150,7 +151,9 @@ FittedTask::FittedTask(const NodeShape& node, const TaskWork& work, const std::v
     ratios.push_back({key.cores, key.chunks, mean_of(point.log_seconds) - mean_of(base.log_seconds), variance});
   }
   fast_ = std::make_shared<const FastMemoryFit>(ratios, options.transfer_error);
-  if (node.fast_chunks > 0 && !fast_->measured()) notes_.emplace_back("fast memory not measured: taken to change nothing");
+  if (node.fast_chunks > 0 && !fast_->measured()) {
+    notes_.emplace_back("fast memory not measured: taken to change nothing");
+  }
 
   // Step 4: the table, closed along every resource; the closure carries the uncertainty of the time it takes.
   const std::vector<CurvePoint> curve = cores_->curve(node.cores);

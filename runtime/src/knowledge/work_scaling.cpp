@@ -30,7 +30,9 @@ WorkScalingFit::WorkScalingFit(const std::vector<WorkSample>& samples, const Fit
   for (int pass = 0; pass < 2; ++pass) {
     for (std::size_t i = 0; i < samples.size(); ++i) rows[i].weight = 1.0 / (fitted[i] * fitted[i]);
     solution = detail::solve_bounded(rows, {true, true});
-    if (!solution.solved) throw InputError("work scaling", "the runs do not separate a fixed cost from a cost per unit");
+    if (!solution.solved) {
+      throw InputError("work scaling", "the runs do not separate a fixed cost from a cost per unit");
+    }
     for (std::size_t i = 0; i < samples.size(); ++i) {
       fitted[i] = std::max(solution.theta[0] + solution.theta[1] * samples[i].work, 1e-300);
     }
