@@ -11,8 +11,8 @@ import pathlib
 import re
 import sys
 
-LIBRARIES = ["common", "kernels", "platform", "config", "sched", "online", "sim", "exec", "app", "stream",
-             "profiler", "launcher", "workflow"]
+LIBRARIES = ["common", "kernels", "platform", "config", "sched", "online", "sim", "knowledge", "exec", "app",
+             "stream", "profiler", "launcher", "workflow"]
 
 # component -> (source folders, its private source folder, components it may include besides itself)
 LAYERS = {
@@ -23,17 +23,20 @@ LAYERS = {
     "sched": (["runtime/src/sched", "runtime/include/cosched/sched"], ["common"]),
     "online": (["runtime/src/online", "runtime/include/cosched/online"], ["common", "sched"]),
     "sim": (["runtime/src/sim", "runtime/include/cosched/sim"], ["common", "platform", "sched", "online"]),
+    # What is known about tasks' times (fits, strategies, makespan distributions): pure, above the sim core.
+    "knowledge": (["runtime/src/knowledge", "runtime/include/cosched/knowledge"], ["common", "sched", "sim"]),
     "stream": (["stream_bench/src", "stream_bench/include/cosched/stream"], ["common", "kernels", "platform"]),
     "exec": (["runtime/src/exec", "runtime/include/cosched/exec"],
              ["common", "kernels", "platform", "config", "sched"]),
     "app": (["runtime/src/app", "runtime/include/cosched/app"], ["common"]),
     "profiler": (["profiler/src", "profiler/include/cosched/profiler"],
-                 ["common", "kernels", "platform", "config", "sched", "stream", "exec"]),
+                 ["common", "kernels", "platform", "config", "sched", "online", "sim", "knowledge", "stream",
+                  "exec"]),
     "launcher": (["launcher/src", "launcher/include/cosched/launcher"],
-                 ["common", "platform", "config", "sched", "online", "sim", "exec"]),
+                 ["common", "platform", "config", "sched", "online", "sim", "knowledge", "exec"]),
     # The application layer: every pipeline a command runs, above both tools.
     "workflow": (["workflow/src", "workflow/include/cosched/workflow"],
-                 ["common", "kernels", "platform", "config", "sched", "online", "sim", "stream", "exec",
+                 ["common", "kernels", "platform", "config", "sched", "online", "sim", "knowledge", "stream", "exec",
                   "profiler", "launcher"]),
     # The programs: the command line and the benchmarks, on top of everything.
     "cli": (["cli", "stream_bench/main.cpp"], LIBRARIES),
@@ -42,7 +45,7 @@ LAYERS = {
 # The runtime's components share one private include root (runtime/src), so "sched/rows.hpp" would reach sched's
 # private header from another component: each component's private folder, as such an include names it.
 PRIVATE_ROOTS = {name: f"runtime/src/{name}" for name in
-                 ["common", "kernels", "platform", "config", "sched", "online", "sim", "exec", "app"]}
+                 ["common", "kernels", "platform", "config", "sched", "online", "sim", "knowledge", "exec", "app"]}
 PUBLIC = re.compile(r'^\s*#\s*include\s*[<"]cosched/([a-z_]+)/')
 QUOTED = re.compile(r'^\s*#\s*include\s*"([a-z_]+)/[^"]+"')
 

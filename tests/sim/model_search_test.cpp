@@ -186,5 +186,20 @@ TEST(ModelSearchTest, ATinyBudgetStillGivesTheBestStartingPlanOrBetter) {
   EXPECT_LE(outcome.predicted_makespan, best_of_the_others(instance));
 }
 
+// A cap on candidates stops the search there, whatever the machine's speed: the same plan for a seed, never
+// predicted later than the best starting plan.
+TEST(ModelSearchTest, ACapOnCandidatesStopsItThereReproducibly) {
+  const sched::Instance instance = random_instance_with_traffic(12);
+  const SearchOutcome uncapped = model_search(instance, kUnhurried);
+  ASSERT_GT(uncapped.evaluations, 40U);
+  const sched::SearchLimits capped{kUnhurried.budget_ms, 1, 40};
+  const SearchOutcome first = model_search(instance, capped);
+  const SearchOutcome second = model_search(instance, capped);
+  EXPECT_EQ(first.stopped_by, "evaluations");
+  EXPECT_EQ(first.evaluations, 40U);
+  EXPECT_EQ(first.predicted_makespan, second.predicted_makespan);
+  EXPECT_LE(first.predicted_makespan, best_of_the_others(instance));
+}
+
 }  // namespace
 }  // namespace cosched::sim

@@ -5,6 +5,7 @@
 // Adding an algorithm means adding one entry to the registry in src/sched/registry.cpp. Algorithms that evaluate
 // plans on the simulation core's clocks live above this layer, in the sim core's extension of this table
 // (cosched/sim/algorithms.hpp: every caller that lists or finds algorithms by name uses that one).
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -23,6 +24,9 @@ inline constexpr double kMaxSearchBudgetMs = 3'600'000.0;  // an hour: beyond it
 struct SearchLimits {
   double budget_ms = kDefaultSearchBudgetMs;
   std::uint64_t seed = 1;
+  // At most this many candidates evaluated (0: the searcher's own cap): a stop that does not depend on the
+  // machine's speed, so a study that gives a generous budget gets the same plan for a seed on any machine.
+  std::size_t max_evaluations = 0;
 };
 // Throws UsageError unless the budget is finite, > 0 and at most kMaxSearchBudgetMs.
 void check_search_limits(const SearchLimits& limits);

@@ -270,7 +270,8 @@ SearchOutcome model_search(const sched::Instance& instance, const sched::SearchL
   search::Decoder decoder(instance);
   sched::Random random(limits.seed);
   Moves moves(instance, decoder, random);
-  const Tuning tuning = tuning_for(instance.task_count());
+  Tuning tuning = tuning_for(instance.task_count());
+  if (limits.max_evaluations > 0) tuning.max_evaluations = std::min(tuning.max_evaluations, limits.max_evaluations);
 
   // Every starting plan as a candidate; the search starts from the best of them.
   search::Candidate best;

@@ -1,0 +1,40 @@
+#pragma once
+// A plan's makespan as a distribution (issue 39, item 3): Monte Carlo over the tasks' times, each drawn from its
+// fit's predictive distribution (lognormal around the planned duration with the task's sd of ln t: the fits'
+// uncertainty and one run's noise, FittedTask::predictive_log_sd) times one node-wide factor per simulated run (a
+// lognormal of the caller's sigma: how this node's launches drift together, e.g. a slower memory phase), each
+// draw run through the simulation core exactly as the plan is predicted — the contention clock with the launch
+// policy (sim::predict_contention; without a bandwidth model that is the paper model's simulated clock), so a task
+// that runs late delays the tasks the list or pack rule keeps behind it. A slower task moves the same bytes: its
+// demand on the memory pools falls in proportion. Deterministic for a seed.
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "cosched/sim/plan.hpp"
+
+namespace cosched::knowledge {
+
+struct IntervalOptions {
+  std::size_t samples = 2000;
+  std::uint64_t seed = 1;
+  double launch_noise_sigma = 0.0;              // sd of ln of the node-wide factor
+  std::vector<double> quantiles{0.1, 0.5, 0.9};  // in [0, 1]
+  std::string policy = "auto";                  // as sim::make_policy
+};
+
+struct MakespanDistribution {
+  double nominal = 0.0;          // the plan's prediction with every task at its planned duration
+  double mean = 0.0;
+  std::vector<double> quantiles;  // as asked
+  std::vector<double> values;     // one per quantile
+};
+
+// task_log_sd[j] is plan task j's sd of ln t. Throws UsageError for no sample, a quantile outside [0, 1], a sigma
+// or sd that is not finite and >= 0, or one sd per task missing; the engine's errors as sim::predict_contention.
+[[nodiscard]] MakespanDistribution makespan_distribution(const sim::LaunchPlan& plan,
+                                                         std::span<const double> task_log_sd,
+                                                         const IntervalOptions& options = {});
+
+}  // namespace cosched::knowledge

@@ -1,0 +1,80 @@
+#pragma once
+// Everything known about one task, as the planner uses it: a sched::TimeProfile over (cores, fast chunks) made of
+// the fits' median times, and per allocation how uncertain that time is.
+//
+// From a task's measurements (any cores, chunks and amounts of work):
+//   1. each measured (cores, chunks) becomes times at the task's production work: runs at the production amount as
+//      they are; runs at two or more smaller amounts through a work-scaling fit (work_scaling.hpp); runs at one
+//      smaller amount through the fixed cost of the nearest point (in cores; the same cores first) that separated
+//      it (its error, multiplied by how far the amount is from production, goes into the point's variance);
+//      without such a point they are left out (notes() says so);
+//   2. the times without fast memory are fitted over cores (speedup_fit.hpp);
+//   3. the times with fast memory, against the time without at the same cores, give the fast-memory ratio
+//      (fast_memory.hpp), applied at every core count;
+//   4. the table t(p, c) = curve(p) * ratio(p, c) is closed (never longer with more of any resource) — the closure
+//      takes a neighbour's time together with its uncertainty — and 0 cores is +inf (a task needs a core).
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cosched/knowledge/fast_memory.hpp"
+#include "cosched/knowledge/measurement.hpp"
+#include "cosched/knowledge/speedup_fit.hpp"
+#include "cosched/sched/model.hpp"
+
+namespace cosched::knowledge {
+
+struct TaskFitOptions {
+  FitOptions fit;
+  double transfer_error = 0.5;  // fast_memory.hpp's kappa
+};
+
+class FittedTask {
+ public:
+  // Throws InputError for measurements check_measurements refuses or when no measurement without fast memory can
+  // be brought to the production amount; the fits' errors otherwise.
+  FittedTask(const NodeShape& node, const TaskWork& work, const std::vector<Measurement>& measurements,
+             const TaskFitOptions& options = {});
+
+  // The resources (cores, and fast chunks when the node has any) and the medians over them.
+  [[nodiscard]] const sched::AllocationSpace& space() const noexcept { return space_; }
+  [[nodiscard]] std::shared_ptr<const sched::TimeProfile> profile() const noexcept { return profile_; }
+  // The times `z` standard deviations of the fits above the medians (z = 0: profile()), closed again. A planner
+  // that picks among many allocations picks the ones whose fitted times happen to be low (the optimizer's curse);
+  // planning on a cautious quantile steers it to allocations that were measured or are well predicted.
+  [[nodiscard]] std::shared_ptr<const sched::TimeProfile> cautious_profile(double z) const;
+  // The closed median time and the sd of its ln from the fits alone, at cores >= 1 (chunks ignored without a tier).
+  [[nodiscard]] CurvePoint at(int cores, int chunks) const;
+  // One run's noise (sd of ln), as the fits estimated it.
+  [[nodiscard]] double noise_log_sd() const noexcept { return noise_log_sd_; }
+  // What one run at (cores, chunks) will take: sd of ln from the fits and the run's noise together.
+  [[nodiscard]] double predictive_log_sd(int cores, int chunks) const;
+  // A run at `work` units: the fitted time one sd up, scaled from the production amount by the fixed cost when it
+  // is known (else in proportion to the work). What strategies quote as a run's cost.
+  [[nodiscard]] double estimate_seconds(int cores, int chunks, double work) const;
+
+  [[nodiscard]] const SpeedupFit& cores_fit() const noexcept { return *cores_; }
+  [[nodiscard]] const FastMemoryFit& fast_memory() const noexcept { return *fast_; }
+  // The fixed cost of a run when short runs separated it (seconds, the mean over the points that did), else a
+  // negative value.
+  [[nodiscard]] double fixed_seconds() const noexcept { return fixed_seconds_; }
+  [[nodiscard]] const TaskWork& work() const noexcept { return work_; }
+  // What was left out or assumed, in words.
+  [[nodiscard]] const std::vector<std::string>& notes() const noexcept { return notes_; }
+
+ private:
+  [[nodiscard]] std::size_t index(int cores, int chunks) const;
+
+  NodeShape node_;
+  TaskWork work_;
+  sched::AllocationSpace space_;
+  std::shared_ptr<const sched::TimeProfile> profile_;
+  std::vector<double> log_sd_;  // per allocation index, from the fits alone
+  std::shared_ptr<const SpeedupFit> cores_;
+  std::shared_ptr<const FastMemoryFit> fast_;
+  double noise_log_sd_ = 0.0;
+  double fixed_seconds_ = -1.0;
+  std::vector<std::string> notes_;
+};
+
+}  // namespace cosched::knowledge

@@ -1,0 +1,215 @@
+#include "cosched/knowledge/task_fit.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+
+#include "cosched/common/error.hpp"
+#include "cosched/knowledge/work_scaling.hpp"
+
+namespace cosched::knowledge {
+
+namespace {
+
+// Times at one measured (cores, chunks), brought to the production amount: ln seconds and extra variance each.
+struct ProductionPoint {
+  std::vector<double> log_seconds;
+  std::vector<double> extra_variance;
+};
+
+struct PointKey {
+  int cores;
+  int chunks;
+  auto operator<=>(const PointKey&) const = default;
+};
+
+using Grouped = std::map<PointKey, std::vector<Measurement>>;
+
+// Step 1 of task_fit.hpp: every measured point at the production amount.
+std::map<PointKey, ProductionPoint> to_production(const Grouped& grouped, const TaskWork& work,
+                                                  const FitOptions& options, double& fixed_seconds,
+                                                  std::vector<std::string>& notes) {
+  std::map<PointKey, ProductionPoint> points;
+  struct FixedCost {
+    PointKey key;
+    double seconds;
+    double variance;
+  };
+  std::vector<FixedCost> fixed_costs;  // of the points that separated it
+  std::vector<std::pair<PointKey, const std::vector<Measurement>*>> one_amount;
+  for (const auto& [key, runs] : grouped) {
+    ProductionPoint point;
+    std::vector<WorkSample> scaled;
+    std::vector<double> amounts;
+    for (const Measurement& run : runs) {
+      if (same_work(run.work, work.production)) {
+        point.log_seconds.push_back(std::log(run.seconds));
+        point.extra_variance.push_back(0.0);
+      } else {
+        scaled.push_back({run.work, run.seconds});
+        if (std::none_of(amounts.begin(), amounts.end(), [&](double a) { return same_work(a, run.work); })) {
+          amounts.push_back(run.work);
+        }
+      }
+    }
+    if (point.log_seconds.empty() && amounts.size() >= 2) {
+      const WorkScalingFit fit(scaled, options);
+      const CurvePoint at = fit.predict(work.production);
+      point.log_seconds.push_back(std::log(at.seconds));
+      point.extra_variance.push_back(at.log_sd * at.log_sd);
+      fixed_costs.push_back({key, fit.fixed_seconds(), fit.fixed_variance()});
+    } else if (point.log_seconds.empty()) {
+      one_amount.emplace_back(key, &runs);
+      continue;
+    }
+    points[key] = std::move(point);
+  }
+  if (fixed_costs.empty()) {
+    if (!one_amount.empty()) {
+      notes.push_back(fmt::format("{} point(s) measured at one amount of work only, and no point separates the fixed "
+                                  "cost: left out",
+                                  one_amount.size()));
+    }
+    return points;
+  }
+  double mean = 0.0;
+  for (const FixedCost& cost : fixed_costs) mean += cost.seconds;
+  fixed_seconds = mean / static_cast<double>(fixed_costs.size());
+  for (const auto& [key, runs] : one_amount) {
+    // The fixed cost of the nearest point that separated it: the same cores if any (a cost per unit that is not
+    // constant — a warm-up — leaves a part of it in the fixed cost, and that part depends on the cores).
+    const auto distance = [&](const FixedCost& cost) {
+      const double cores = std::abs(std::log(static_cast<double>(cost.key.cores) / key.cores));
+      return cores + (cost.key.chunks == key.chunks ? 0.0 : 1e-6);
+    };
+    const FixedCost& nearest = *std::min_element(fixed_costs.begin(), fixed_costs.end(),
+                                                 [&](const FixedCost& a, const FixedCost& b) {
+                                                   return distance(a) < distance(b);
+                                                 });
+    const double fixed = nearest.seconds;
+    const double variance = nearest.variance;
+    ProductionPoint point;
+    for (const Measurement& run : *runs) {
+      const double scale = work.production / run.work;
+      const double variable = std::max(run.seconds - fixed, 1e-3 * run.seconds);
+      const double seconds = fixed + scale * variable;
+      point.log_seconds.push_back(std::log(seconds));
+      point.extra_variance.push_back((scale - 1.0) * (scale - 1.0) * variance / (seconds * seconds));
+    }
+    points[key] = std::move(point);
+  }
+  return points;
+}
+
+double mean_of(const std::vector<double>& values) {
+  double sum = 0.0;
+  for (const double v : values) sum += v;
+  return sum / static_cast<double>(values.size());
+}
+
+}  // namespace
+
+FittedTask::FittedTask(const NodeShape& node, const TaskWork& work, const std::vector<Measurement>& measurements,
+                       const TaskFitOptions& options)
+    : node_(node),
+      work_(work),
+      space_(node.fast_chunks > 0 ? std::vector<int>{node.cores, node.fast_chunks} : std::vector<int>{node.cores}) {
+  check_measurements(node, work, measurements, "task fit");
+  Grouped grouped;
+  for (const Measurement& m : measurements) grouped[{m.cores, node.fast_chunks > 0 ? m.fast_chunks : 0}].push_back(m);
+  const std::map<PointKey, ProductionPoint> points = to_production(grouped, work, options.fit, fixed_seconds_, notes_);
+
+  std::vector<CoreSample> samples;
+  for (const auto& [key, point] : points) {
+    if (key.chunks != 0) continue;
+    for (std::size_t i = 0; i < point.log_seconds.size(); ++i) {
+      samples.push_back({key.cores, std::exp(point.log_seconds[i]), point.extra_variance[i]});
+    }
+  }
+  if (samples.empty()) {
+    throw InputError("task fit", "no run without fast memory can be brought to the production amount of work");
+  }
+  cores_ = std::make_shared<const SpeedupFit>(samples, options.fit);
+  noise_log_sd_ = cores_->noise_log_sd();
+
+  std::vector<ChunkSample> ratios;
+  const double noise2 = noise_log_sd_ * noise_log_sd_;
+  for (const auto& [key, point] : points) {
+    if (key.chunks == 0) continue;
+    const auto without = points.find({key.cores, 0});
+    if (without == points.end()) {
+      notes_.push_back(fmt::format("{} chunks measured at {} cores without a run at 0 chunks there: left out",
+                                   key.chunks, key.cores));
+      continue;
+    }
+    const ProductionPoint& base = without->second;
+    const double variance = noise2 / static_cast<double>(point.log_seconds.size()) + mean_of(point.extra_variance) +
+                            noise2 / static_cast<double>(base.log_seconds.size()) + mean_of(base.extra_variance);
+    ratios.push_back({key.cores, key.chunks, mean_of(point.log_seconds) - mean_of(base.log_seconds), variance});
+  }
+  fast_ = std::make_shared<const FastMemoryFit>(ratios, options.transfer_error);
+  if (node.fast_chunks > 0 && !fast_->measured()) {
+    notes_.emplace_back("fast memory not measured: taken to change nothing");
+  }
+
+  // Step 4: the table, closed along every resource; the closure carries the uncertainty of the time it takes.
+  const std::vector<CurvePoint> curve = cores_->curve(node.cores);
+  const int chunk_count = node.fast_chunks;
+  std::vector<double> medians(space_.size(), std::numeric_limits<double>::infinity());
+  log_sd_.assign(space_.size(), 0.0);
+  for (int p = 1; p <= node.cores; ++p) {
+    for (int c = 0; c <= chunk_count; ++c) {
+      const auto [ratio, ratio_variance] = fast_->log_ratio(p, c);
+      const CurvePoint& base = curve[static_cast<std::size_t>(p - 1)];
+      std::size_t k = index(p, c);
+      medians[k] = base.seconds * std::exp(ratio);
+      log_sd_[k] = std::sqrt(base.log_sd * base.log_sd + ratio_variance);
+      const auto take = [&](std::size_t from) {
+        if (medians[from] < medians[k]) {
+          medians[k] = medians[from];
+          log_sd_[k] = log_sd_[from];
+        }
+      };
+      if (p > 1) take(index(p - 1, c));
+      if (c > 0) take(index(p, c - 1));
+    }
+  }
+  profile_ = std::make_shared<const sched::DenseTimeTable>(space_, std::move(medians));
+}
+
+std::size_t FittedTask::index(int cores, int chunks) const {
+  return node_.fast_chunks > 0 ? space_.index_of(std::vector<int>{cores, chunks})
+                               : space_.index_of(std::vector<int>{cores});
+}
+
+CurvePoint FittedTask::at(int cores, int chunks) const {
+  const int c = node_.fast_chunks > 0 ? chunks : 0;
+  const std::size_t k = index(cores, c);
+  const std::vector<int> alloc = node_.fast_chunks > 0 ? std::vector<int>{cores, c} : std::vector<int>{cores};
+  return {profile_->time_at(space_, alloc), log_sd_[k]};
+}
+
+std::shared_ptr<const sched::TimeProfile> FittedTask::cautious_profile(double z) const {
+  if (z == 0.0) return profile_;
+  std::vector<double> times(space_.size());
+  profile_->fill_times(space_, times);
+  for (std::size_t k = 0; k < times.size(); ++k) times[k] *= std::exp(z * log_sd_[k]);
+  return std::make_shared<const sched::DenseTimeTable>(space_, std::move(times));
+}
+
+double FittedTask::predictive_log_sd(int cores, int chunks) const {
+  const double fit = at(cores, chunks).log_sd;
+  return std::sqrt(fit * fit + noise_log_sd_ * noise_log_sd_);
+}
+
+double FittedTask::estimate_seconds(int cores, int chunks, double work) const {
+  const CurvePoint point = at(cores, chunks);
+  const double production = point.seconds * std::exp(predictive_log_sd(cores, chunks));
+  const double fixed = std::clamp(fixed_seconds_, 0.0, production);
+  return fixed + (production - fixed) * work / work_.production;
+}
+
+}  // namespace cosched::knowledge

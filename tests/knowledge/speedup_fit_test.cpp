@@ -1,0 +1,158 @@
+// Speedup fits (cosched/knowledge/speedup_fit.hpp): each law recovers its own parameters from exact points (worked
+// by hand), the evidence picks the law that made the points, the curve never rises with cores, and its uncertainty
+// shrinks as points are added.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "cosched/common/error.hpp"
+#include "cosched/knowledge/random.hpp"
+#include "cosched/knowledge/speedup_fit.hpp"
+#include "cosched/knowledge/speedup_models.hpp"
+
+namespace cosched::knowledge {
+namespace {
+
+struct LawCase {
+  std::string model;
+  std::vector<double> theta;  // the law's parameters (speedup_models.hpp)
+  double at_three_cores;      // worked by hand from theta
+};
+
+// amdahl: t1 = 10 s, serial 20 %: a = 2, b = 8; t(3) = 2 + 8/3.
+// amdahl-overhead: a = 1, b = 16, c = 0.05: t(3) = 1 + 16/3 + 0.1.
+// power-law: ln t1 = ln 12, alpha = 0.5: t(3) = 12 / sqrt(3).
+std::vector<LawCase> law_cases() {
+  return {{"amdahl", {2.0, 8.0}, 2.0 + 8.0 / 3.0},
+          {"amdahl-overhead", {1.0, 16.0, 0.05}, 1.0 + 16.0 / 3.0 + 0.1},
+          {"power-law", {std::log(12.0), 0.5}, 12.0 / std::sqrt(3.0)}};
+}
+
+class EachLaw : public ::testing::TestWithParam<LawCase> {};
+
+TEST_P(EachLaw, RecoversItsParametersFromExactPoints) {
+  const LawCase& law_case = GetParam();
+  const SpeedupModel& law = find_speedup_model(law_case.model);
+  EXPECT_NEAR(law.seconds(law_case.theta, 3.0), law_case.at_three_cores, 1e-12);
+  std::vector<CoreSample> samples;
+  for (const int p : {1, 2, 4, 8, 16, 32}) samples.push_back({p, law.seconds(law_case.theta, p), 0.0});
+  FitOptions options;
+  options.models = {law_case.model};
+  const SpeedupFit fit(samples, options);
+  ASSERT_EQ(fit.models().size(), 1U);
+  for (std::size_t i = 0; i < law_case.theta.size(); ++i) {
+    EXPECT_NEAR(fit.models()[0].theta[i], law_case.theta[i], 1e-8 * (1.0 + std::abs(law_case.theta[i]))) << i;
+  }
+  EXPECT_NEAR(fit.at(3).seconds, law_case.at_three_cores, 1e-8);
+  EXPECT_LT(fit.misfit_log_variance(), 1e-20);
+}
+
+TEST_P(EachLaw, EvidenceChoosesTheLawThatMadeThePoints) {
+  const LawCase& law_case = GetParam();
+  const SpeedupModel& law = find_speedup_model(law_case.model);
+  std::vector<CoreSample> samples;
+  for (const int p : {1, 2, 4, 8, 16, 32, 64}) samples.push_back({p, law.seconds(law_case.theta, p), 0.0});
+  const SpeedupFit fit(samples);
+  // amdahl's points are fitted as well by amdahl-overhead with no overhead (held at 0: the same AICc); the tie
+  // goes to the first law of the table.
+  EXPECT_EQ(fit.chosen().model, law_case.model);
+  EXPECT_GT(fit.chosen().weight, 0.45);
+}
+
+INSTANTIATE_TEST_SUITE_P(Laws, EachLaw, ::testing::ValuesIn(law_cases()),
+                         [](const auto& param_info) {
+                           std::string name = param_info.param.model;
+                           for (char& c : name) c = c == '-' ? '_' : c;
+                           return name;
+                         });
+
+TEST(SpeedupFit, TwoPointsOfAmdahlByHand) {
+  // t(1) = 10, t(2) = 6: a + b = 10, a + b/2 = 6 -> b = 8, a = 2; t(4) = 4.
+  FitOptions options;
+  options.models = {"amdahl"};
+  const SpeedupFit fit({{1, 10.0, 0.0}, {2, 6.0, 0.0}}, options);
+  EXPECT_NEAR(fit.at(4).seconds, 4.0, 1e-9);
+  EXPECT_NEAR(fit.models()[0].theta[0], 2.0, 1e-9);
+}
+
+TEST(SpeedupFit, PredictionsNeverRiseWithCores) {
+  // A program that slows down past 16 cores, measured with 5 % noise: the closed curve never rises.
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    NormalDraws noise(seed);
+    std::vector<CoreSample> samples;
+    for (const int p : {1, 2, 4, 8, 16, 32, 64}) {
+      const double truth = 1.0 + 30.0 / p + 0.08 * std::max(0, p - 16);
+      samples.push_back({p, truth * std::exp(0.05 * noise.next()), 0.0});
+    }
+    const std::vector<CurvePoint> curve = SpeedupFit(samples).curve(64);
+    for (std::size_t p = 1; p < curve.size(); ++p) EXPECT_LE(curve[p].seconds, curve[p - 1].seconds) << seed;
+  }
+}
+
+double sd_at_six_cores(const std::vector<int>& cores, const FitOptions& options, std::uint64_t seed, double noise) {
+  NormalDraws draws(seed);
+  std::vector<CoreSample> samples;
+  for (const int p : cores) samples.push_back({p, (1.0 + 20.0 / p) * std::exp(noise * draws.next()), 0.0});
+  return SpeedupFit(samples, options).at(6).log_sd;
+}
+
+TEST(SpeedupFit, UncertaintyShrinksAsPointsAreAdded) {
+  const std::vector<std::vector<int>> growing{{64, 16}, {64, 16, 4}, {64, 16, 4, 1}, {64, 32, 16, 8, 4, 2, 1},
+                                              {64, 32, 16, 8, 4, 2, 1, 48, 24, 12, 3}};
+  // One law, exact points: the covariance alone, which only shrinks.
+  FitOptions amdahl;
+  amdahl.models = {"amdahl"};
+  double previous = INFINITY;
+  for (const auto& cores : growing) {
+    const double sd = sd_at_six_cores(cores, amdahl, 1, 0.0);
+    EXPECT_LT(sd, previous) << cores.size() << " points";
+    previous = sd;
+  }
+  // Every law, 3 % noise: on average over seeds (one noisy draw may widen a fit).
+  previous = INFINITY;
+  for (const auto& cores : growing) {
+    double sum = 0.0;
+    for (std::uint64_t seed = 1; seed <= 40; ++seed) sum += sd_at_six_cores(cores, FitOptions{}, seed, 0.03);
+    EXPECT_LT(sum / 40.0, previous) << cores.size() << " points";
+    previous = sum / 40.0;
+  }
+}
+
+TEST(SpeedupFit, AShapeNoLawFollowsIsAnchoredAtWhatWasMeasured) {
+  // A cache-driven jump: 30 % faster from 16 cores on. Measured at every power of two, twice, with 1 % noise.
+  NormalDraws noise(7);
+  std::vector<CoreSample> samples;
+  const auto truth = [](int p) { return (0.5 + 40.0 / p) * (p >= 16 ? 0.7 : 1.0); };
+  for (const int p : {1, 2, 4, 8, 16, 32, 64}) {
+    for (int rep = 0; rep < 2; ++rep) samples.push_back({p, truth(p) * std::exp(0.01 * noise.next()), 0.0});
+  }
+  const SpeedupFit fit(samples);
+  EXPECT_GT(fit.misfit_log_variance(), 0.0);
+  for (const int p : {1, 2, 4, 8, 16, 32, 64}) EXPECT_NEAR(std::log(fit.at(p).seconds / truth(p)), 0.0, 0.03) << p;
+  EXPECT_GT(fit.at(12).log_sd, fit.at(16).log_sd);  // between measured counts the misfit counts
+}
+
+TEST(SpeedupFit, RepetitionsMeasureTheNoise) {
+  NormalDraws noise(3);
+  std::vector<CoreSample> samples;
+  for (const int p : {1, 2, 4, 8, 16, 32, 64}) {
+    for (int rep = 0; rep < 6; ++rep) samples.push_back({p, (1.0 + 20.0 / p) * std::exp(0.08 * noise.next()), 0.0});
+  }
+  EXPECT_NEAR(SpeedupFit(samples).noise_log_sd(), 0.08, 0.02);
+}
+
+TEST(SpeedupFit, RefusesWhatIsNotAMeasurement) {
+  EXPECT_THROW(SpeedupFit({}), InputError);
+  EXPECT_THROW(SpeedupFit({{0, 1.0, 0.0}}), InputError);
+  EXPECT_THROW(SpeedupFit({{1, -1.0, 0.0}}), InputError);
+  EXPECT_THROW(SpeedupFit({{1, NAN, 0.0}}), InputError);
+  FitOptions unknown;
+  unknown.models = {"no-such-law"};
+  EXPECT_THROW(SpeedupFit({{1, 1.0, 0.0}, {2, 0.6, 0.0}}, unknown), UsageError);
+  EXPECT_THROW((void)find_speedup_model("gustafson"), UsageError);
+}
+
+}  // namespace
+}  // namespace cosched::knowledge
