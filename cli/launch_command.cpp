@@ -37,7 +37,7 @@ workflow::LaunchCommandOptions launch_command_options(const LaunchCommandFlags& 
                               "folder");
   }
   options.run.resume = flags.run.resume_given();
-  options.run.force = flags.run.force;
+  options.run.force = flags.run.options.force;
   options.slurm_step_options = cosched::cli::step_launch_options(flags.run);
   return options;
 }

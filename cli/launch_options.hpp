@@ -15,22 +15,11 @@
 
 namespace cosched::cli {
 
+// The launch flags, parsed straight into the pipeline's options; --resume is parsed apart: it names the journal to
+// continue (with --slurm a bare flag, every node's journal).
 struct LaunchFlags {
-  std::string platform;
-  std::string journal;
+  workflow::LaunchOptions options;
   std::string resume;
-  std::string tier_backend;
-  std::string log_dir;
-  std::string placement = "preferred";
-  unsigned chunks = config::kDefaultFastChunks;
-  std::optional<double> timeout_s;
-  double kill_grace_s = 2.0;
-  double max_wait_s = launcher::kDefaultMaxWaitSeconds;
-  std::string containment = std::string(exec::kDefaultTreeContainment);
-  std::string memory_warm_up = "auto";
-  bool fail_fast = false;
-  bool force = false;
-  // --resume given at all: with --slurm it is a bare flag (every node's journal), otherwise it names the journal.
   const CLI::Option* resume_option = nullptr;
   [[nodiscard]] bool resume_given() const { return resume_option != nullptr && resume_option->count() > 0; }
 };

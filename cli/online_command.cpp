@@ -57,8 +57,8 @@ void check_flag_combination(const OnlineFlags& flags) {
                               "its campaigns as the task attribute \"campaign\")");
   }
   if (!flags.campaigns.empty()) (void)online::campaign_rule(flags.campaigns);
-  const auto& run = flags.launch_flags;
-  if (!flags.launch && (!run.journal.empty() || !run.resume.empty() || !run.platform.empty() ||
+  const auto& run = flags.launch_flags.options;
+  if (!flags.launch && (!run.journal.empty() || !flags.launch_flags.resume.empty() || !run.platform.empty() ||
                         !run.tier_backend.empty() || !run.log_dir.empty() || run.timeout_s || run.fail_fast)) {
     throw cosched::UsageError("--journal, --resume, --platform, --tier-backend, --log-dir, --timeout and "
                               "--fail-fast are for a run on this node: add --launch");
@@ -130,7 +130,7 @@ const cosched::cli::CommandRegistration online_registration{"online", [](CLI::Ap
     for (const std::string_view option : {"--rho", "--reserve", "--threshold"}) {
       if (sub->get_option(std::string(option))->count() > 0) flags->policy_options_given.push_back(option);
     }
-    flags->overwrite = cosched::overwrite_if_forced(flags->launch_flags.force);
+    flags->overwrite = cosched::overwrite_if_forced(flags->launch_flags.options.force);
     check_flag_combination(*flags);
     flags->run = cosched::cli::launch_options(flags->launch_flags);
     const auto reporter = cosched::cli::command_reporter(flags->progress, {nullptr, stdout, stdout},
