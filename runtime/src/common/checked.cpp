@@ -21,6 +21,7 @@ std::string Range::describe() const {
 
 Range positive_up_to(double max) { return {0.0, max, false, true}; }
 Range non_negative_up_to(double max) { return {0.0, max, true, true}; }
+Range makespan_range() { return non_negative_up_to(2 * kMaxSeconds); }
 
 double checked_number(double value, const Range& range, const std::string& where, std::string_view name) {
   if (std::isfinite(value) && range.contains(value)) return value;

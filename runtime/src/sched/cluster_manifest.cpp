@@ -21,8 +21,6 @@ using nlohmann::json;
 
 namespace {
 
-const Range kMakespanRange = non_negative_up_to(2 * kMaxSeconds);  // a makespan: a start plus a duration
-
 std::string file_name_from_json(const json& node, const char* key, const std::string& where,
                                 std::unordered_set<std::string>& used) {
   std::string name = json_to_string(json_member(node, key, where), where, fmt::format("\"{}\"", key));
@@ -40,8 +38,9 @@ ClusterManifestNode node_from_json(const json& node, const std::string& where,
   result.schedule = file_name_from_json(node, "schedule", where, files);
   result.instance = file_name_from_json(node, "instance", where, files);
   result.journal = file_name_from_json(node, "journal", where, files);
-  result.lower_bound = json_to_number(json_member(node, "lower_bound", where), kMakespanRange, where, "\"lower_bound\"");
-  result.predicted_makespan = json_to_number(json_member(node, "predicted_makespan", where), kMakespanRange, where,
+  result.lower_bound =
+      json_to_number(json_member(node, "lower_bound", where), makespan_range(), where, "\"lower_bound\"");
+  result.predicted_makespan = json_to_number(json_member(node, "predicted_makespan", where), makespan_range(), where,
                                              "\"predicted_makespan\"");
   const json& tasks = json_to_array(json_member(node, "tasks", where), where, "\"tasks\"");
   if (tasks.empty()) throw InputError(where, "\"tasks\" is empty: every node has at least one task");
@@ -97,10 +96,10 @@ ClusterManifest parse_cluster_manifest(std::string_view text, const std::string&
     manifest.partition = json_to_string(*partition, source, "\"partition\"");
   }
   manifest.resources = detail::resources_from_json(json_member(root, "resources", source), source);
-  manifest.lower_bound = json_to_number(json_member(root, "lower_bound", source), kMakespanRange, source,
+  manifest.lower_bound = json_to_number(json_member(root, "lower_bound", source), makespan_range(), source,
                                         "\"lower_bound\"");
-  manifest.predicted_makespan = json_to_number(json_member(root, "predicted_makespan", source), kMakespanRange, source,
-                                               "\"predicted_makespan\"");
+  manifest.predicted_makespan = json_to_number(json_member(root, "predicted_makespan", source), makespan_range(),
+                                               source, "\"predicted_makespan\"");
   const json& nodes = json_to_array(json_member(root, "nodes", source), source, "\"nodes\"");
   if (nodes.empty() || nodes.size() > kMaxClusterNodes) {
     throw InputError(source, fmt::format("\"nodes\" must have 1..{} entries, got {}", kMaxClusterNodes, nodes.size()));

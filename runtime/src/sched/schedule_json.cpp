@@ -24,7 +24,6 @@ namespace {
 
 // A start is at most kMaxSeconds and so is a duration: a completion, hence a makespan, at most twice that.
 const Range kTimeRange = non_negative_up_to(kMaxSeconds);
-const Range kMakespanRange = non_negative_up_to(2 * kMaxSeconds);
 // A weighted completion sum: up to n * kMaxWeight * 2 kMaxSeconds — any finite, non-negative double.
 const Range kWeightedSumRange = non_negative_up_to(std::numeric_limits<double>::max());
 
@@ -119,8 +118,8 @@ ScheduleDocument parse_schedule_document(std::string_view text, const std::strin
   for (const auto& entry : document.tasks) tasks.push_back(entry.task);
   const json* makespan = find_json_member(root, "makespan", source);
   document.makespan = makespan == nullptr ? completion_time(tasks)
-                                          : json_to_number(*makespan, kMakespanRange, source, "\"makespan\"");
-  document.lower_bound = optional_number(root, "lower_bound", kMakespanRange, source).value_or(0.0);
+                                          : json_to_number(*makespan, makespan_range(), source, "\"makespan\"");
+  document.lower_bound = optional_number(root, "lower_bound", makespan_range(), source).value_or(0.0);
   document.weighted_completion_sum = optional_number(root, "weighted_completion_sum", kWeightedSumRange, source);
   document.lower_bound_weighted_completion =
       optional_number(root, "lower_bound_weighted_completion", kWeightedSumRange, source);

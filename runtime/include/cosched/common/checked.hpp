@@ -24,6 +24,7 @@ struct Range {
 inline constexpr double kMaxSeconds = 1e9;  // ~31 years: any time, duration or timeout
 [[nodiscard]] Range positive_up_to(double max);        // (0, max]
 [[nodiscard]] Range non_negative_up_to(double max);    // [0, max]
+[[nodiscard]] Range makespan_range();                  // [0, 2 kMaxSeconds]: a start plus a duration
 
 // `value` when it is finite and in `range`; else throws InputError(where, "<name> must be finite and <range>,
 // got <value>").
