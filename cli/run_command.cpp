@@ -1,5 +1,5 @@
-// `cosched run BATCH`: a user's own batch, profiled once (the profile cache), planned, predicted and run once,
-// journaled and resumable (docs/launcher.md, "Your own batch: cosched run"). The flags fill the library's
+// `cosched run BATCH`: a user's own batch, known as cheaply as its plan allows, planned, predicted with an interval,
+// run, journaled, resumable and learnt from (docs/launcher.md, "Your own batch: cosched run"). The flags fill the library's
 // RunBatchOptions; the pipeline is cosched::workflow::run_batch (workflow/src/run_batch.cpp).
 #include <memory>
 #include <string>
@@ -8,6 +8,7 @@
 #include "cosched/app/run_main.hpp"
 #include "cosched/common/checked.hpp"
 #include "cosched/common/error.hpp"
+#include "cosched/knowledge/strategy.hpp"
 #include "cosched/platform/command_placement.hpp"
 #include "cosched/workflow/run_batch.hpp"
 #include "launch_options.hpp"
@@ -16,7 +17,7 @@
 namespace {
 
 const cosched::cli::CommandRegistration run_registration{"run", [](CLI::App& app) {
-  auto* sub = app.add_subcommand("run", "Your own batch: profiled once (cached), planned, predicted and run, journaled");
+  auto* sub = app.add_subcommand("run", "Your own batch: known cheaply, planned, predicted and run, journaled, learnt from");
   auto flags = std::make_shared<cosched::workflow::RunBatchOptions>();
   auto progress = std::make_shared<std::string>("console");
   sub->add_option("batch", flags->batch, "Workload TOML or JSON of kernels and commands (docs/formats.md)")
@@ -30,10 +31,21 @@ const cosched::cli::CommandRegistration run_registration{"run", [](CLI::App& app
                                "Continue the run in --output: only its unfinished tasks run, nothing is planned again");
   sub->add_flag("--force", flags->force, "Start over in an --output folder that holds a run")->excludes(resume);
   sub->add_option("--cache", flags->cache, "The profile cache (default: $XDG_CACHE_HOME/cosched, ~/.cache/cosched)");
-  sub->add_flag("--reprofile", flags->reprofile, "Measure every task kind again, whatever the cache holds")
+  sub->add_flag("--reprofile", flags->reprofile,
+                "Set aside what is known of every task kind: measured again within the budget, else learnt from this run")
       ->excludes(resume);
-  sub->add_option("--node", flags->node, "Node bandwidth model (cosched calibrate); default: the cache's, "
-                                         "calibrated when missing or older than 30 days");
+  sub->add_option("--profile-strategy", flags->profile_strategy,
+                  "Which runs are worth measuring before the plan (docs/knowledge.md)")
+      ->check(CLI::IsMember(cosched::knowledge::measurement_strategy_names()))
+      ->capture_default_str()
+      ->excludes(resume);
+  sub->add_option("--profile-budget", flags->profile_budget_s,
+                  "Seconds of measuring before the plan (a missing node model's calibration included); default: "
+                  "10 % of the batch's predicted time once every kind is known, else none")
+      ->check(CLI::Range(0.0, cosched::kMaxSeconds))
+      ->excludes(resume);
+  sub->add_option("--node", flags->node, "Node bandwidth model (cosched calibrate); default: the cache's (none: "
+                                         "contention is not predicted unless --profile-budget pays a calibration)");
   sub->add_option("--platform", flags->platform, "Platform TOML; default: this machine (an emulated fast tier where "
                                                  "it has none)")
       ->check(CLI::ExistingFile)
@@ -41,7 +53,7 @@ const cosched::cli::CommandRegistration run_registration{"run", [](CLI::App& app
   sub->add_option("--placement", flags->placement, "How commands get their fast share (docs/launcher.md)")
       ->check(CLI::IsMember(cosched::platform::command_placement_names()))
       ->capture_default_str();
-  sub->add_option("--reps", flags->reps, "Timed runs per profiled point")->check(CLI::Range(1U, 1000U))
+  sub->add_option("--reps", flags->reps, "Timed runs per point of a calibration")->check(CLI::Range(1U, 1000U))
       ->capture_default_str();
   sub->add_option("--timeout", flags->timeout_s, "Per-task timeout in seconds (SIGTERM, then SIGKILL)")
       ->check(cosched::app::finite_positive(cosched::kMaxSeconds));

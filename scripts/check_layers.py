@@ -70,7 +70,8 @@ def main() -> int:
                         offences.append(f"{where}: {component} includes cosched/{match.group(1)}/ "
                                         f"(allowed: {', '.join(allowed) or 'none'})")
                     match = QUOTED.match(line)
-                    if match and match.group(1) in PRIVATE_ROOTS and match.group(1) != component:
+                    own = any((root / f / match.group(0).split('"')[1]).exists() for f in folders) if match else False
+                    if match and match.group(1) in PRIVATE_ROOTS and match.group(1) != component and not own:
                         offences.append(f"{where}: {component} includes {match.group(1)}'s private header "
                                         f"({PRIVATE_ROOTS[match.group(1)]}/)")
     for offence in offences:

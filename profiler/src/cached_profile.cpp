@@ -33,37 +33,51 @@ CachedProfileOptions CachedProfileOptions::for_run(const config::PlatformConfig&
   return options;
 }
 
+std::optional<config::NodeModel> known_node_model(const ProfileCache& cache,
+                                                  const std::optional<std::filesystem::path>& node_file,
+                                                  std::string& origin) {
+  if (node_file) {
+    origin = node_file->string();
+    return config::load_node_model(*node_file);
+  }
+  const std::filesystem::path path = cache.node_model_path();
+  if (!std::filesystem::exists(path)) {
+    origin = "this node has no node model in the cache yet";
+    return std::nullopt;
+  }
+  config::NodeModel model = config::load_node_model(path);
+  const auto warnings = config::node_model_warnings(model, std::chrono::system_clock::now(), host_name());
+  if (!warnings.empty()) {
+    origin = "the cached node model is stale: " + warnings.front();
+    return std::nullopt;
+  }
+  origin = path.string();
+  return model;
+}
+
 namespace {
 
 void say(const CachedProfileOptions& options, const std::string& text) {
   if (options.reporter != nullptr) options.reporter->note(text);
 }
 
-// The node model of the run: --node as given; else the cache's, calibrated when it is missing or stale.
-config::NodeModel node_model(const ProfileCache& cache, const CachedProfileOptions& options, std::string& origin) {
-  if (options.node_file) {
-    origin = options.node_file->string();
-    return config::load_node_model(*options.node_file);
-  }
-  const std::filesystem::path path = cache.node_model_path();
-  std::string why = "this node has no node model in the cache yet";
-  if (std::filesystem::exists(path)) {
-    config::NodeModel model = config::load_node_model(path);
-    const auto warnings = config::node_model_warnings(model, std::chrono::system_clock::now(), host_name());
-    if (warnings.empty()) {
-      origin = path.string();
-      return model;
-    }
-    why = "the cached node model is stale: " + warnings.front();
-  }
-  say(options, fmt::format("calibrating this node's memory bandwidth ({}) ...", why));
+}  // namespace
+
+config::NodeModel node_model_through_cache(const ProfileCache& cache, const CachedProfileOptions& options,
+                                           std::string& origin) {
+  std::optional<config::NodeModel> known = known_node_model(cache, options.node_file, origin);
+  if (known) return std::move(*known);
+  say(options, fmt::format("calibrating this node's memory bandwidth ({}) ...", origin));
   SilentReporter quiet;  // its rounds are not the run's news: the line above says what happens
   config::NodeModel model = calibrate_node(options.calibration, quiet);
+  const std::filesystem::path path = cache.node_model_path();
   write_text_file(path, config::to_toml(model), Overwrite::replace, "node file");
   model.provenance.source = path.string();
   origin = fmt::format("{} (calibrated now)", path.string());
   return model;
 }
+
+namespace {
 
 // The task types of the batch, in order of first appearance: each STREAM kernel at a footprint (with the most
 // passes any of its tasks runs) and each distinct command (distinct_commands names them).
@@ -138,7 +152,7 @@ CachedProfile profile_through_cache(config::Workload workload, const ProfileCach
     say(options, fmt::format("waiting for the profile cache of this node: {} holds it", holder));
   });
   CachedProfile result;
-  result.node = node_model(cache, options, result.node_origin);
+  result.node = node_model_through_cache(cache, options, result.node_origin);
   const CacheExpectation expected{node_model_digest(result.node), options.launched.platform.cores};
   const std::string placement = options.launched.tier.command_placement;
 

@@ -121,6 +121,33 @@ std::string stream_traffic_key(const config::WorkloadTask& task) {
 
 }  // namespace
 
+std::shared_ptr<const sched::TrafficTable> task_traffic(const config::WorkloadTask& task,
+                                                        const std::optional<PairedProbe>& probe, bool varies_chunks,
+                                                        const sched::BandwidthModel& model,
+                                                        const NodeBandwidth& bandwidth,
+                                                        const config::PlatformConfig& platform, nlohmann::json& found) {
+  if (task.is_stream()) {
+    // The bytes it counts, corrected by its probe where it was probed (what reaches memory).
+    sched::TrafficTable counted = task_traffic_table(task, bandwidth, platform);
+    if (probe) {
+      const ProbedTraffic probed = probed_traffic(model, bandwidth.slow_pool, *probe);
+      counted = probed_stream_traffic(std::move(counted), probed, *probe, platform, found[stream_traffic_key(task)]);
+    }
+    return std::make_shared<sched::TrafficTable>(std::move(counted));
+  }
+  // A command: what its probe measured, if it was probed (else it never contends).
+  if (!probe) {
+    found[task.profile] = {
+        {"bytes_per_run", nullptr},
+        {"why", "not probed: its profile has no paired run (paired_s), so co-runners are not seen to slow it"}};
+    return nullptr;
+  }
+  const ProbedTraffic probed = probed_traffic(model, bandwidth.slow_pool, *probe);
+  found[task.profile] = probed.to_json(*probe);
+  return std::make_shared<sched::TrafficTable>(
+      command_traffic_table(probed.bytes, varies_chunks ? task.footprint_bytes : 0, bandwidth, platform));
+}
+
 std::vector<double> task_time_table(const ProfileSet& profiles, const std::string& kernel,
                                     std::uint64_t footprint_bytes, const config::PlatformConfig& platform,
                                     unsigned passes) {
@@ -281,27 +308,10 @@ sched::Instance build_instance(const config::Workload& workload, const ProfileSe
     std::shared_ptr<const sched::TrafficTable> moved;
     if (bandwidth != nullptr) {
       auto [entry, fresh] = traffic.try_emplace({kernel, task.footprint_bytes, task.passes});
-      const ProbeRows rows = fresh ? probe_rows(profiles, kernel, task.footprint_bytes, task.passes) : ProbeRows{};
-      if (fresh && task.is_stream()) {
-        // The bytes it counts, corrected by its probe where it was probed (what reaches memory).
-        sched::TrafficTable counted = task_traffic_table(task, *bandwidth, platform);
-        if (rows.probe) {
-          const ProbedTraffic found = probed_traffic(model, bandwidth->slow_pool, *rows.probe);
-          counted = probed_stream_traffic(std::move(counted), found, *rows.probe, platform,
-                                          stream_traffic_found[stream_traffic_key(task)]);
-        }
-        entry->second = std::make_shared<sched::TrafficTable>(std::move(counted));
-      } else if (fresh) {  // a command: what its probe measured, if it was probed (else it never contends)
-        if (rows.probe) {
-          const ProbedTraffic found = probed_traffic(model, bandwidth->slow_pool, *rows.probe);
-          command_traffic_found[task.profile] = found.to_json(*rows.probe);
-          entry->second = std::make_shared<sched::TrafficTable>(command_traffic_table(
-              found.bytes, rows.varies_chunks ? task.footprint_bytes : 0, *bandwidth, platform));
-        } else {
-          command_traffic_found[task.profile] = {
-              {"bytes_per_run", nullptr},
-              {"why", "not probed: its profile has no paired run (paired_s), so co-runners are not seen to slow it"}};
-        }
+      if (fresh) {
+        const ProbeRows rows = probe_rows(profiles, kernel, task.footprint_bytes, task.passes);
+        entry->second = task_traffic(task, rows.probe, rows.varies_chunks, model, *bandwidth, platform,
+                                     task.is_stream() ? stream_traffic_found : command_traffic_found);
       }
       moved = entry->second;
     }

@@ -35,6 +35,8 @@ constexpr std::string_view kEntryCommandName = "cached";
 
 std::string short_digest(const json& value) { return digest_text(value.dump()).substr(8, 8); }
 
+}  // namespace
+
 json node_json(const NodeFingerprint& node) {
   return {{"host", node.host},
           {"cpu_model", node.cpu_model},
@@ -70,6 +72,18 @@ CachedTask task_from(const JsonFields& fields) {
   if (task.is_stream()) check_profile_kernel(task.kernel, fields.where());
   return task;
 }
+
+json program_json(const ProgramStamp& program) {
+  return {{"size", program.size}, {"modified_ns", program.modified_ns}};
+}
+
+ProgramStamp program_from(const JsonFields& fields) {
+  return {static_cast<std::uint64_t>(fields.integer("size", 0, std::numeric_limits<std::int64_t>::max(), 0)),
+          fields.integer("modified_ns", std::numeric_limits<std::int64_t>::min(),
+                         std::numeric_limits<std::int64_t>::max(), 0)};
+}
+
+namespace {
 
 json row_json(const ProfileRow& row) {
   json entry = {{"cores", row.point.cores}, {"chunks", row.point.chunks}, {"time_s", row.time_s},
@@ -185,12 +199,7 @@ CacheEntry parse_cache_entry(std::string_view text, const std::string& source) {
   const auto task = fields.object("task");
   if (!task) throw InputError(source, "missing \"task\"");
   entry.task = task_from(*task);
-  if (const auto program = fields.object("program")) {
-    entry.program = ProgramStamp{
-        static_cast<std::uint64_t>(program->integer("size", 0, std::numeric_limits<std::int64_t>::max(), 0)),
-        program->integer("modified_ns", std::numeric_limits<std::int64_t>::min(),
-                         std::numeric_limits<std::int64_t>::max(), 0)};
-  }
+  if (const auto program = fields.object("program")) entry.program = program_from(*program);
   entry.measurer = fields.required_text("measurer");
   const std::vector<std::int64_t> passes = fields.integers("passes", 1, config::kMaxPasses);
   try {
@@ -233,7 +242,7 @@ std::string cache_entry_to_json(const CacheEntry& entry) {
                {"reps", entry.reps},
                {"chunk_bytes", entry.chunk_bytes},
                {"rows", std::move(rows)}};
-  if (entry.program) root["program"] = {{"size", entry.program->size}, {"modified_ns", entry.program->modified_ns}};
+  if (entry.program) root["program"] = program_json(*entry.program);
   if (entry.probe_cores) root["probe_cores"] = *entry.probe_cores;
   return root.dump(1) + "\n";
 }

@@ -176,6 +176,43 @@ TEST(WorkloadJson, WriterOutputReadsBackToTheSameTasks) {
   EXPECT_EQ(task, workload.tasks[0]);
 }
 
+TEST(WorkloadJson, ACommandSaysHowItsWorkScalesAndWritesItBack) {
+  const auto workload = parse_workload_json(
+      R"({"name": "w", "tasks": [{"id": "a", "command": ["solver", "--steps={work}"],
+                                  "work": {"value": 1000, "profile": [10, 50]}}]})",
+      "w.json");
+  const WorkloadTask& task = workload.find("a");
+  ASSERT_TRUE(task.work.has_value());
+  EXPECT_DOUBLE_EQ(task.work->value, 1000.0);
+  EXPECT_EQ(task.work->profile, (std::vector<double>{10, 50}));
+  EXPECT_EQ(parse_workload_json(nlohmann::json(workload).dump(), "w.json").tasks, workload.tasks);
+  EXPECT_EQ(command_at_work(task.command, task.work->value), (std::vector<std::string>{"solver", "--steps=1000"}));
+}
+
+TEST(WorkloadJson, AWorkThatCannotBeUsedIsRefusedNamingWhy) {
+  const auto refused = [](const std::string& task) {
+    try {
+      (void)parse_workload_json(R"({"name": "w", "tasks": [)" + task + "]}", "w.json");
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_NE(refused(R"({"id": "a", "command": ["p", "{work}"]})").find("needs the task's \"work\""),
+            std::string::npos);
+  EXPECT_NE(refused(R"({"id": "a", "command": ["p", "{work}"], "work": {"value": 10, "profile": [20]}})")
+                .find("each below"),
+            std::string::npos);
+  EXPECT_NE(refused(R"({"id": "a", "command": ["p", "{work}"], "work": {"value": 10, "profile": [5, 2]}})")
+                .find("ascend"),
+            std::string::npos);
+  EXPECT_NE(refused(R"({"id": "a", "command": ["p", "{work}"], "work": {"value": -1}})").find("value"),
+            std::string::npos);
+  EXPECT_NE(refused(R"({"id": "a", "command": ["p", "{work}"], "work": {"value": 1, "steps": 2}})")
+                .find("unknown key"),
+            std::string::npos);
+}
+
 TEST(WorkloadJson, AnInstanceJsonIsLeftToTheInstanceParser) {
   // One parser per format: cli::read_workload reads an Instance through sched, then each task's attributes.
   const char* instance = R"({"resources": [{"name": "cores", "capacity": 1}], "workload": "w",

@@ -154,5 +154,21 @@ TEST(SpeedupFit, RefusesWhatIsNotAMeasurement) {
   EXPECT_THROW((void)find_speedup_model("gustafson"), UsageError);
 }
 
+TEST(SpeedupFit, PointsAtOneCoreCountAboveOneGiveAFiniteCurveUnsureAwayFromThem) {
+  // A task observed only where a plan put it (4 cores): no law can tell its serial time from its speedup.
+  const SpeedupFit fit({{4, 2.0, 0.0}, {4, 2.2, 0.0}});
+  const std::vector<CurvePoint> curve = fit.curve(8);
+  EXPECT_NEAR(curve[3].seconds, std::sqrt(2.0 * 2.2), 0.05);
+  for (std::size_t p = 1; p < curve.size(); ++p) {
+    EXPECT_TRUE(std::isfinite(curve[p].seconds));
+    EXPECT_LE(curve[p].seconds, curve[p - 1].seconds);
+  }
+  EXPECT_GT(curve[0].seconds, curve[3].seconds);  // one core: slower, between serial (2.1 s) and linear (8.4 s)
+  EXPECT_LT(curve[0].seconds, 4 * curve[3].seconds);
+  EXPECT_GT(curve[0].log_sd, curve[3].log_sd);     // unsure away from what was measured
+  EXPECT_GT(curve[7].log_sd, curve[3].log_sd);
+  EXPECT_TRUE(fit.models().empty());
+}
+
 }  // namespace
 }  // namespace cosched::knowledge

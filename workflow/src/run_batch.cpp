@@ -1,4 +1,5 @@
-// `cosched run BATCH` (cosched/workflow/run_batch.hpp): the cache, the plan, the launch and the comparison.
+// `cosched run BATCH` (cosched/workflow/run_batch.hpp): the run folder, the node, the plan (batch_plan.hpp), the
+// launch, the comparison and what it teaches.
 #include "cosched/workflow/run_batch.hpp"
 
 #include <fmt/core.h>
@@ -14,8 +15,8 @@
 #include "cosched/launcher/launch_inputs.hpp"
 #include "cosched/launcher/run_folder.hpp"
 #include "cosched/launcher/run_report.hpp"
-#include "cosched/profiler/cached_profile.hpp"
-#include "cosched/profiler/instance_builder.hpp"
+#include "cosched/profiler/profile_cache.hpp"
+#include "cosched/profiler/task_kinds.hpp"
 #include "cosched/sched/algorithm.hpp"
 #include "cosched/sched/allocation.hpp"
 #include "cosched/sched/cluster.hpp"
@@ -24,6 +25,7 @@
 #include "cosched/sim/gantt.hpp"
 #include "cosched/workflow/node_launch.hpp"
 #include "cosched/workflow/slurm_launch.hpp"
+#include "batch_plan.hpp"
 
 namespace cosched::workflow {
 
@@ -42,8 +44,11 @@ config::PlatformConfig run_platform(const RunBatchOptions& run, const launcher::
       launcher::slurm::allocation_from_environment(launcher::slurm::process_environment()), reporter);
 }
 
+// Launches the plan; returns what ran (after saying how it compares with the prediction), or throws as
+// require_completed does when the run was interrupted or a task failed — after `learn` heard what did run.
+template <typename Learn>
 void launch_plan(const RunBatchOptions& run, const launcher::RunFolder& folder, const launcher::LaunchInputs& inputs,
-                 const RunNode& node, Reporter& reporter) {
+                 const RunNode& node, Reporter& reporter, Learn&& learn) {
   LaunchOptions options;
   options.journal = folder.journal().string();
   options.resume = run.resume;
@@ -56,6 +61,7 @@ void launch_plan(const RunBatchOptions& run, const launcher::RunFolder& folder, 
   settings.workload_source = run.batch;
   const launcher::LaunchSummary summary = launch_on_node(inputs.plan, inputs.workload, settings, &reporter);
   reporter.result({"run-comparison", launcher::format_run_comparison(summary), launcher::run_comparison_json(summary)});
+  learn(summary);
   reporter.note(fmt::format("run folder: {} (journal: cosched report {})", folder.dir.string(),
                             folder.journal().string()));
   require_completed(summary,
@@ -83,6 +89,12 @@ void launch_on_allocation(const RunBatchOptions& run, const launcher::RunFolder&
   reporter.note(fmt::format("run folder: {} (cosched report {})", folder.dir.string(), folder.cluster_plan().string()));
 }
 
+profiler::ProfileCache run_cache(const RunBatchOptions& run, const RunNode& node) {
+  return profiler::ProfileCache(
+      run.cache.empty() ? profiler::ProfileCache::default_root() : std::filesystem::path(run.cache),
+      profiler::this_node_fingerprint(node.tier.backend, node.tier.emulation_ratio));
+}
+
 }  // namespace
 
 void run_batch(const RunBatchOptions& run, Reporter& reporter) {
@@ -95,48 +107,39 @@ void run_batch(const RunBatchOptions& run, Reporter& reporter) {
   const RunNode node = run_node(run_platform(run, folder, reporter), run.placement);
   const config::PlatformConfig& platform = node.platform;
   config::Workload batch = exec::read_workload(run.batch, platform);
-  (void)profiler::distinct_commands(batch, true);  // the names its commands' profiles go by
-  for (const auto& task : batch.tasks) (void)profiler::cached_task_of(task, run.placement);
+  // Every command's program is found, and each command named by its kind (the names its knowledge goes by).
+  (void)profiler::task_kinds(batch, run.placement);
   if (run.resume) {
     if (run.slurm) return launch_on_allocation(run, folder, nullptr, reporter);
     const launcher::LaunchInputs inputs = launcher::read_run_plan(folder);
     launcher::check_same_batch(batch, inputs.workload, folder);
     reporter.note(fmt::format("cosched run {} --resume: the plan of {}, its unfinished tasks", run.batch,
                               folder.dir.string()));
-    return launch_plan(run, folder, inputs, node, reporter);
+    const profiler::ProfileCache cache = run_cache(run, node);
+    return launch_plan(run, folder, inputs, node, reporter, [&](const launcher::LaunchSummary& summary) {
+      detail::learn_from_launch(summary, batch, std::nullopt, cache, run.placement, reporter);
+    });
   }
 
   reporter.note(fmt::format("cosched run {}: {} tasks on {}; planned with {}", run.batch, batch.tasks.size(),
                             node.description(), algorithm.name()));
-  const profiler::ProfileCache cache(
-      run.cache.empty() ? profiler::ProfileCache::default_root() : std::filesystem::path(run.cache),
-      profiler::this_node_fingerprint(node.tier.backend, node.tier.emulation_ratio));
-  profiler::CachedProfileOptions options =
-      profiler::CachedProfileOptions::for_run(platform, node.tier, run.reps, reporter);
-  if (!run.node.empty()) options.node_file = run.node;
-  options.reprofile = run.reprofile;
-  const profiler::CachedProfile profile = profiler::profile_through_cache(batch, cache, options);
-  reporter.note(fmt::format("profiles: {} task kind(s), {} from the cache, {} measured now ({}); node model {}",
-                            profile.types.size(), profile.types.size() - profile.measured(), profile.measured(),
-                            cache.node_folder().string(), profile.node_origin));
-  const sched::Instance instance = profiler::batch_instance(profile, platform, node.tier.places_commands());
-  for (const std::string& line : profiler::probed_traffic_lines(instance)) reporter.note("  " + line);
+  const profiler::ProfileCache cache = run_cache(run, node);
+  const detail::BatchPlan plan = detail::plan_batch(run, batch, cache, node, algorithm, reporter);
   if (run.slurm) {
-    launcher::write_run_plan(folder, platform, instance, nullptr);
-    return launch_on_allocation(run, folder, &instance, reporter);
+    launcher::write_run_plan(folder, platform, plan.instance, nullptr);
+    return launch_on_allocation(run, folder, &plan.instance, reporter);
   }
-  const auto planned = sched::plan(algorithm, instance, sched::lower_bound(instance));
-  launcher::write_run_plan(folder, platform, instance, &planned.schedule);
-  const launcher::LaunchInputs inputs = launcher::run_plan_inputs(folder, instance, planned.schedule);
-  const sim::PlanPrediction prediction = sim::predict_plan(inputs.plan);
-  reporter.result({"prediction", sim::format_prediction(inputs.plan, prediction), sim::to_json(prediction)});
+  launcher::write_run_plan(folder, platform, plan.instance, &plan.schedule);
+  const launcher::LaunchInputs inputs = launcher::run_plan_inputs(folder, plan.instance, plan.schedule);
+  const detail::PredictionInterval predicted = detail::report_prediction(plan, inputs, cache, reporter);
   if (run.dry_run) {
-    reporter.note(fmt::format("dry run: the plan is in {}; nothing was launched (cosched run {} runs it, from the "
-                              "cached profiles)",
+    reporter.note(fmt::format("dry run: the plan is in {}; nothing was launched (cosched run {} plans and runs it)",
                               folder.dir.string(), run.batch));
     return;
   }
-  launch_plan(run, folder, inputs, node, reporter);
+  launch_plan(run, folder, inputs, node, reporter, [&](const launcher::LaunchSummary& summary) {
+    detail::learn_from_launch(summary, batch, predicted, cache, run.placement, reporter);
+  });
 }
 
 }  // namespace cosched::workflow

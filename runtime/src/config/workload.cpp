@@ -22,14 +22,15 @@ constexpr std::array<std::string_view, 4> kPlaceholders{"{threads}", "{cpuset}",
 bool is_word_start(char c) noexcept { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
 bool is_word_char(char c) noexcept { return is_word_start(c) || (c >= '0' && c <= '9'); }
 
-// The first {word} of `arg` that is not a known placeholder, or "".
-std::string_view unknown_placeholder(std::string_view arg) {
+// The first {word} of `arg` that is not a known placeholder (nor {work} when `work`), or "".
+std::string_view unknown_placeholder(std::string_view arg, bool work) {
   for (std::size_t open = arg.find('{'); open != std::string_view::npos; open = arg.find('{', open + 1)) {
     std::size_t end = open + 1;
     if (end >= arg.size() || !is_word_start(arg[end])) continue;
     while (end < arg.size() && is_word_char(arg[end])) ++end;
     if (end >= arg.size() || arg[end] != '}') continue;
     const std::string_view word = arg.substr(open, end - open + 1);
+    if (work && word == kWorkPlaceholder) continue;
     if (std::find(kPlaceholders.begin(), kPlaceholders.end(), word) == kPlaceholders.end()) return word;
   }
   return {};
@@ -117,7 +118,7 @@ std::vector<std::string> environment_entries(const std::vector<std::pair<std::st
   return entries;
 }
 
-void check_command(const std::vector<std::string>& argv, const std::string& where) {
+void check_command(const std::vector<std::string>& argv, const std::string& where, bool work) {
   if (argv.empty() || argv.front().empty()) {
     throw InputError(where, "\"command\" must be a non-empty argv whose first entry names the program");
   }
@@ -128,11 +129,26 @@ void check_command(const std::vector<std::string>& argv, const std::string& wher
     if (argv[i].find('\0') != std::string::npos) {
       throw InputError(where, fmt::format("command[{}] contains a NUL byte", i));
     }
-    if (const auto word = unknown_placeholder(argv[i]); !word.empty()) {
-      throw InputError(where, fmt::format("command[{}] uses the unknown placeholder {} (known: {})", i, word,
-                                          fmt::join(kPlaceholders, ", ")));
+    if (const auto word = unknown_placeholder(argv[i], work); !word.empty()) {
+      throw InputError(where, fmt::format("command[{}] uses the unknown placeholder {} (known: {}{})", i, word,
+                                          fmt::join(kPlaceholders, ", "),
+                                          word == kWorkPlaceholder ? "; {work} needs the task's \"work\"" : ""));
     }
   }
+}
+
+std::vector<std::string> command_at_work(const std::vector<std::string>& argv, double amount) {
+  const std::string value = fmt::format("{}", amount);
+  std::vector<std::string> result;
+  result.reserve(argv.size());
+  for (std::string arg : argv) {
+    for (std::size_t at = arg.find(kWorkPlaceholder); at != std::string::npos;
+         at = arg.find(kWorkPlaceholder, at + value.size())) {
+      arg.replace(at, kWorkPlaceholder.size(), value);
+    }
+    result.push_back(std::move(arg));
+  }
+  return result;
 }
 
 Workload load_workload(const std::filesystem::path& path, const WorkloadReadOptions& options) {

@@ -20,8 +20,9 @@ namespace {
 
 using nlohmann::json;
 
-constexpr std::array<std::string_view, 10> kTaskKeys{"id",        "command",   "kernel", "footprint_bytes", "passes",
-                                                     "timeout_s", "release_s", "user",   "profile",         "env"};
+constexpr std::array<std::string_view, 11> kTaskKeys{"id",        "command",   "kernel", "footprint_bytes", "passes",
+                                                     "timeout_s", "release_s", "user",   "profile",         "env",
+                                                     "work"};
 
 std::int64_t integer_field(const json& entry, const char* key, std::int64_t min, std::int64_t max,
                            const std::string& where) {
@@ -34,6 +35,36 @@ void reject_other_keys(const json& entry, const std::string& where) {
       throw InputError(where, fmt::format("unknown key \"{}\" (allowed: {})", key, fmt::join(kTaskKeys, ", ")));
     }
   }
+}
+
+// "work": {"value": V, "profile": [a, b]}: V > 0, the profiling amounts ascending and below V.
+WorkScale read_work(const json& entry, const std::string& where) {
+  if (!entry.is_object()) throw InputError(where, "\"work\" must be an object {\"value\": N, \"profile\": [n, ...]}");
+  for (const auto& [key, value] : entry.items()) {
+    if (key != "value" && key != "profile") {
+      throw InputError(where, fmt::format("\"work\" has the unknown key \"{}\" (allowed: value, profile)", key));
+    }
+  }
+  if (!entry.contains("value")) throw InputError(where, "\"work\" needs \"value\": the amount the batch runs");
+  WorkScale work;
+  work.value = json_to_number(entry.at("value"), positive_up_to(kMaxWork), where, "\"work\".value");
+  if (entry.contains("profile")) {
+    const json& amounts = entry.at("profile");
+    if (!amounts.is_array() || amounts.empty() || amounts.size() > kMaxProfilingWork) {
+      throw InputError(where, fmt::format("\"work\".profile must be an array of 1 to {} amounts", kMaxProfilingWork));
+    }
+    for (std::size_t k = 0; k < amounts.size(); ++k) {
+      const double amount = json_to_number(amounts[k], positive_up_to(kMaxWork), where,
+                                           fmt::format("\"work\".profile[{}]", k));
+      if (amount >= work.value || (!work.profile.empty() && amount <= work.profile.back())) {
+        throw InputError(where, fmt::format("\"work\".profile[{}] = {}: the profiling amounts ascend, each below "
+                                            "\"value\" ({})",
+                                            k, amount, work.value));
+      }
+      work.profile.push_back(amount);
+    }
+  }
+  return work;
 }
 
 void read_command(const json& entry, WorkloadTask& task, const std::string& where) {
@@ -58,13 +89,19 @@ void read_command(const json& entry, WorkloadTask& task, const std::string& wher
     }
     task.environment = environment_entries(variables, where + ": \"env\"");
   }
+  if (entry.contains("work")) task.work = read_work(entry.at("work"), where);
   const json& argv = entry.at("command");
   if (!argv.is_array()) throw InputError(where, "\"command\" must be an array of strings (argv; no shell)");
   for (const auto& arg : argv) {
     if (!arg.is_string()) throw InputError(where, "\"command\" must hold strings only");
     task.command.push_back(arg.get<std::string>());
   }
-  check_command(task.command, where);
+  check_command(task.command, where, task.work.has_value());
+  if (task.work && std::none_of(task.command.begin(), task.command.end(), [](const std::string& arg) {
+        return arg.find(kWorkPlaceholder) != std::string::npos;
+      })) {
+    throw InputError(where, "\"work\" scales the amount {work} stands for: the command never uses {work}");
+  }
 }
 
 void read_stream(const json& entry, WorkloadTask& task, const std::vector<std::string>& known_kernels,
@@ -99,6 +136,9 @@ WorkloadTask task_from_json(const json& entry, const std::string& where, const T
   const bool kernel = entry.contains("kernel");
   if (command && kernel) throw InputError(at, "give \"command\" or \"kernel\", not both");
   if (kernel && entry.contains("profile")) throw InputError(at, "\"profile\" names a profiled command, not a kernel");
+  if (kernel && entry.contains("work")) {
+    throw InputError(at, "\"work\" is for a command: a kernel task's work is its \"passes\"");
+  }
   if (kernel && entry.contains("env")) {
     throw InputError(at, "\"env\" is for a command: a kernel task runs stream_bench as the launcher sets it up");
   }
@@ -143,6 +183,10 @@ void to_json(json& out, const WorkloadTask& task) {
         env[variable.substr(0, equals)] = variable.substr(equals + 1);
       }
       out["env"] = std::move(env);
+    }
+    if (task.work) {
+      out["work"] = {{"value", task.work->value}};
+      if (!task.work->profile.empty()) out["work"]["profile"] = task.work->profile;
     }
   }
   if (task.timeout_s) out["timeout_s"] = *task.timeout_s;

@@ -99,7 +99,10 @@ TaskLaunch build_task_launch(const config::WorkloadTask& task, const platform::G
   if (task.is_stream()) {
     launch.spec.argv = stream_argv(task, grant, stream_bench, placement);
   } else {
-    for (const auto& arg : task.command) launch.spec.argv.push_back(substitute_placeholders(arg, grant, launch.fast_bytes));
+    // A command that says how its work scales runs the batch's amount ({work}) when launched.
+    const std::vector<std::string> argv =
+        task.work ? config::command_at_work(task.command, task.work->value) : task.command;
+    for (const auto& arg : argv) launch.spec.argv.push_back(substitute_placeholders(arg, grant, launch.fast_bytes));
     launch.spec.memory = placement.memory;
     // The task's own variables first: the placement's (autohbw's LD_PRELOAD, ...) are how it gets its share.
     launch.spec.environment = task.environment;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <stdexcept>
 
 #include "cosched/common/error.hpp"
 #include "cosched/knowledge/speedup_models.hpp"
@@ -122,6 +123,19 @@ SpeedupFit::SpeedupFit(const std::vector<CoreSample>& samples, const FitOptions&
   std::vector<double> weights(samples.size());
   for (std::size_t i = 0; i < samples.size(); ++i) weights[i] = 1.0 / (1.0 + samples[i].extra_log_variance / floor2);
 
+  const bool one_count = std::all_of(samples.begin(), samples.end(),
+                                     [&](const CoreSample& s) { return s.cores == samples.front().cores; });
+  if (one_count && samples.front().cores != 1) {
+    double sum = 0.0, weight = 0.0;
+    for (std::size_t i = 0; i < samples.size(); ++i) {
+      sum += weights[i] * std::log(samples[i].seconds);
+      weight += weights[i];
+    }
+    noise_log_sd_ = options.noise_floor;
+    one_core_count_ = OneCoreCount{samples.front().cores, sum / weight, floor2 / weight};
+    return;
+  }
+
   const std::vector<std::string> names = options.models.empty() ? speedup_model_names() : options.models;
   std::vector<LawFit> fits;
   for (const std::string& name : names) {
@@ -196,6 +210,7 @@ SpeedupFit::SpeedupFit(const std::vector<CoreSample>& samples, const FitOptions&
 }
 
 const ModelFit& SpeedupFit::chosen() const {
+  if (models_.empty()) throw std::logic_error("SpeedupFit::chosen: no law was fitted (one core count only)");
   return *std::max_element(models_.begin(), models_.end(),
                            [](const ModelFit& a, const ModelFit& b) { return a.weight < b.weight; });
 }
@@ -219,6 +234,11 @@ double SpeedupFit::averaged_log_mean(double cores, double& variance) const {
 
 CurvePoint SpeedupFit::at(int cores) const {
   const double x = std::log(static_cast<double>(cores));
+  if (one_core_count_) {
+    const double span = std::log(static_cast<double>(one_core_count_->cores)) - x;  // ln(p0 / p)
+    return {std::exp(one_core_count_->log_mean + 0.5 * span),
+            std::sqrt(one_core_count_->log_variance + span * span / 12.0)};
+  }
   double variance = 0.0;
   double mean = averaged_log_mean(cores, variance);
   // The anchored residual, linear in ln p between measured core counts and flat outside them.

@@ -123,6 +123,13 @@ ScheduleDocument parse_schedule_document(std::string_view text, const std::strin
   document.weighted_completion_sum = optional_number(root, "weighted_completion_sum", kWeightedSumRange, source);
   document.lower_bound_weighted_completion =
       optional_number(root, "lower_bound_weighted_completion", kWeightedSumRange, source);
+  if (const json* rule = find_json_member(root, "launch_rule", source)) {
+    document.launch_rule = json_to_string(*rule, source, "\"launch_rule\"");
+    if (document.launch_rule != "greedy") {
+      throw InputError(source, fmt::format("\"launch_rule\" is \"greedy\" when given, got \"{}\"",
+                                           document.launch_rule));
+    }
+  }
   return document;
 }
 
@@ -141,6 +148,9 @@ std::string schedule_document_to_json(const ScheduleDocument& document) {
   if (document.lower_bound_weighted_completion) {
     text += fmt::format("  \"lower_bound_weighted_completion\": {},\n",
                         ordered(*document.lower_bound_weighted_completion).dump());
+  }
+  if (!document.launch_rule.empty()) {
+    text += fmt::format("  \"launch_rule\": {},\n", ordered(document.launch_rule).dump());
   }
   if (!document.resources.empty()) {
     text += fmt::format("  \"resources\": {},\n", detail::resources_to_json<ordered>(document.resources).dump());
@@ -167,6 +177,7 @@ ScheduleDocument make_schedule_document(const Instance& instance, const Schedule
   document.lower_bound = schedule.lower_bound;
   document.weighted_completion_sum = weighted_completion_sum(instance, schedule.tasks);
   document.lower_bound_weighted_completion = schedule.lower_bound_weighted_completion;
+  document.launch_rule = schedule.launch_rule;
   document.resources = instance.resources();
   document.bandwidth = instance.bandwidth();
   for (std::size_t j = 0; j < schedule.tasks.size(); ++j) {
@@ -201,6 +212,7 @@ Schedule match_schedule(const ScheduleDocument& document, const Instance& instan
   schedule.makespan = document.makespan;
   schedule.lower_bound = document.lower_bound;
   schedule.lower_bound_weighted_completion = document.lower_bound_weighted_completion;
+  schedule.launch_rule = document.launch_rule;
   schedule.tasks.resize(instance.task_count());
   std::vector<bool> present(instance.task_count(), false);
   for (const auto& [id, task, traffic] : document.tasks) {

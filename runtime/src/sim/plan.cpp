@@ -63,6 +63,7 @@ LaunchPlan online_plan(std::shared_ptr<const online::OnlineWorkload> workload,
 LaunchPlan plan_from_schedule(const sched::Instance& instance, const sched::Schedule& schedule) {
   LaunchPlan plan;
   plan.algorithm = schedule.algorithm;
+  plan.launch_rule = schedule.launch_rule;
   use_resources(plan, instance.resources());
   plan.lower_bound = schedule.lower_bound;
   plan.bandwidth = instance.bandwidth();
@@ -123,6 +124,7 @@ LaunchPlan load_schedule_plan(const std::filesystem::path& path, std::vector<std
 
   LaunchPlan plan;
   plan.algorithm = document.algorithm;
+  plan.launch_rule = document.launch_rule;
   plan.lower_bound = document.lower_bound;
   use_resources(plan, resources);
   // The model the schedule carries (docs/formats.md): a launch of the file alone still predicts contention.

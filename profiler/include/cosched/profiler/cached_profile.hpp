@@ -33,6 +33,16 @@ struct CachedProfileOptions {
                                                     const exec::TierSetup& tier, unsigned reps, Reporter& reporter);
 };
 
+// The node model of `node_file` (--node) or, without one, the cache's when it is there and fresh; never calibrates.
+// nullopt when there is none to use, with the reason in `origin` (else where the model came from).
+[[nodiscard]] std::optional<config::NodeModel> known_node_model(const ProfileCache& cache,
+                                                                const std::optional<std::filesystem::path>& node_file,
+                                                                std::string& origin);
+
+// The same, calibrated (quickly, said to options.reporter) and stored in the cache when there is none to use.
+[[nodiscard]] config::NodeModel node_model_through_cache(const ProfileCache& cache,
+                                                         const CachedProfileOptions& options, std::string& origin);
+
 // One task type of the batch and what the cache said of it.
 struct TaskTypeProfile {
   std::string name;     // the STREAM kernel at its footprint, or the command's profile name

@@ -10,6 +10,8 @@
 // still apply and chunks beyond the footprint give no benefit.
 #include <cstdint>
 #include <filesystem>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -69,6 +71,18 @@ struct ProfileSet {
 // "command_traffic" and "stream_traffic"): what its memory-demand probe measured and what the instance takes it to
 // move (for a STREAM task, also the share of the bytes it counts), or why a command has no traffic.
 [[nodiscard]] std::vector<std::string> probed_traffic_lines(const sched::Instance& instance);
+
+// A task's traffic at every allocation, as an instance carries it: a STREAM task's counted bytes (task_traffic_table)
+// corrected by its probe where it was probed; a command's bytes from its probe (`varies_chunks`: split by the fast
+// fraction of its footprint), null when it was not probed (it then never contends). What the probe found goes to
+// `found` under the task's key (the instance's "stream_traffic" / "command_traffic": probed_traffic_lines reads it).
+[[nodiscard]] std::shared_ptr<const sched::TrafficTable> task_traffic(const config::WorkloadTask& task,
+                                                                      const std::optional<PairedProbe>& probe,
+                                                                      bool varies_chunks,
+                                                                      const sched::BandwidthModel& model,
+                                                                      const NodeBandwidth& bandwidth,
+                                                                      const config::PlatformConfig& platform,
+                                                                      nlohmann::json& found);
 
 // A task's bytes per pool at every allocation (index p_cores * (P2 + 1) + p_chunks): all its passes and the
 // set-up of its process (stream_setup_traffic).

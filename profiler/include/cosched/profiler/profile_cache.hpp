@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "cosched/common/file_lock.hpp"
+#include "cosched/common/json_fields.hpp"
 #include "cosched/config/node_model.hpp"
 #include "cosched/config/workload.hpp"
 #include "cosched/profiler/measurer.hpp"
@@ -94,6 +95,14 @@ struct CacheEntry {
   std::vector<ProfileRow> rows;      // kernel row_kernel("cached"), footprint the task's; every one "ok"
   [[nodiscard]] unsigned max_cores() const;  // the largest core count of its rows
 };
+
+// The parts an entry shares with the knowledge store's files (knowledge_store.hpp), as JSON and back; the readers
+// throw InputError naming the field.
+[[nodiscard]] nlohmann::json node_json(const NodeFingerprint& node);
+[[nodiscard]] NodeFingerprint node_from(const JsonFields& fields);
+[[nodiscard]] CachedTask task_from(const JsonFields& fields);
+[[nodiscard]] nlohmann::json program_json(const ProgramStamp& program);
+[[nodiscard]] ProgramStamp program_from(const JsonFields& fields);
 
 // Parses an entry; throws InputError naming `source` and the field for anything the writer would not write:
 // another format or format_version, a missing or mistyped field, a row check_profile_row refuses or that is not

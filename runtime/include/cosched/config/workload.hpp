@@ -2,7 +2,9 @@
 // A workload: the tasks to schedule and what each one runs — the one schema behind configs/workloads/*.toml, the
 // JSON workloads of `cosched launch` and the per-task fields of the Instance JSON (docs/formats.md, "Workload").
 //   - a STREAM task: a kernel over a footprint (bytes over all its arrays), `passes` times;
-//   - a command: argv, no shell, with the placeholders {threads}, {cpuset}, {cores}, {fast_bytes};
+//   - a command: argv, no shell, with the placeholders {threads}, {cpuset}, {cores}, {fast_bytes}, and {work} when
+//     it says how its work scales ("work": its step or iteration count in the batch, and smaller ones it can be
+//     profiled at: issue 39's short runs);
 //   - either may carry a timeout.
 // Readers:
 //   - TOML (kernel x footprint x count):
@@ -18,7 +20,8 @@
 //     expanded to tasks whose ids follow stream_task_id, k counting per (kernel, footprint) in file order;
 //   - JSON: {"name": ..., "tasks": [{"id": "t0", "command": ["prog", "{threads}"], "timeout_s": 60,
 //                                     "profile": "prog", "footprint_bytes": 1048576,    (both optional)
-//                                     "env": {"OMP_PROC_BIND": "true"}},                 (optional)
+//                                     "env": {"OMP_PROC_BIND": "true"},                  (optional)
+//                                     "work": {"value": 1000, "profile": [10, 20]}},     (optional: {work})
 //                                    {"id": "s0", "kernel": "triad", "footprint_bytes": 67108864, "passes": 3}]}
 //     An Instance JSON whose tasks carry those fields (what `cosched instance` writes) is read by
 //     cli::read_workload: sched's Instance parser, then task_from_json on each task's attributes.
@@ -45,6 +48,19 @@ inline constexpr unsigned kMaxTaskCount = 10'000;   // per TOML entry
 inline constexpr std::size_t kMaxWorkloadTasks = 10'000;  // per workload (a node runs them one after another)
 inline constexpr unsigned kMaxPasses = 1'000'000;
 inline constexpr std::size_t kMaxCommandArguments = 4096;
+inline constexpr double kMaxWork = 1e15;            // a step count, a size: any positive amount up to this
+inline constexpr std::size_t kMaxProfilingWork = 4;  // smaller amounts a task may be profiled at
+
+// How a command's work scales (issue 39): `value`, the amount it runs in the batch — a step or iteration count, an
+// input size — substituted for {work} when it is launched, and `profile`, smaller amounts (ascending, each below
+// `value`) it can be profiled at: its time is then predicted at `value` from a fixed cost plus a cost per unit of
+// work, as a STREAM task's is from its passes. Tasks that differ only in `value` are one kind of task: what is
+// measured of one serves the others.
+struct WorkScale {
+  double value = 1.0;
+  std::vector<double> profile;
+  friend bool operator==(const WorkScale&, const WorkScale&) = default;
+};
 
 struct WorkloadTask {
   std::string id;
@@ -62,6 +78,7 @@ struct WorkloadTask {
   // what its placement sets, e.g. autohbw's LD_PRELOAD). Give it the env the command was profiled with
   // ([[commands]] env): the instance's times are only those of the same program under the same environment.
   std::vector<std::string> environment{};
+  std::optional<WorkScale> work{};  // a command whose argv holds {work}: how its work scales
   [[nodiscard]] bool is_stream() const noexcept { return !kernel.empty(); }
   friend bool operator==(const WorkloadTask&, const WorkloadTask&) = default;
 };
@@ -92,10 +109,14 @@ void add_stream_tasks(Workload& workload, const StreamTaskGroup& group, const st
 
 // The placeholders a command may use; the launcher substitutes each for the task's grant.
 [[nodiscard]] std::span<const std::string_view> command_placeholders() noexcept;  // "{threads}", ...
+// The placeholder of a task's amount of work (WorkScale), substituted before the grant's.
+inline constexpr std::string_view kWorkPlaceholder = "{work}";
 // Throws InputError(where, ...) naming the argument for an empty argv or program, a NUL byte, or a
-// {placeholder} that is not one of command_placeholders(). A {word} is a placeholder when word is
-// [A-Za-z_][A-Za-z0-9_]*; other braces ("{print $1}", "{}") are left alone.
-void check_command(const std::vector<std::string>& argv, const std::string& where);
+// {placeholder} that is not one of command_placeholders() (nor {work} when `work` allows it). A {word} is a
+// placeholder when word is [A-Za-z_][A-Za-z0-9_]*; other braces ("{print $1}", "{}") are left alone.
+void check_command(const std::vector<std::string>& argv, const std::string& where, bool work = false);
+// `argv` with {work} replaced by `amount` (its shortest decimal form: 1000, 12.5).
+[[nodiscard]] std::vector<std::string> command_at_work(const std::vector<std::string>& argv, double amount);
 // A command's environment, from a workload's "env" or a sweep file's env table, as NAME=VALUE entries in the
 // order given. Throws InputError(where, ...) naming the entry unless each NAME is a shell variable name
 // ([A-Za-z_][A-Za-z0-9_]*; checked before joining, so a name "A=B" is refused, not read as A="B=...") and

@@ -23,6 +23,7 @@
 // and interpolated in ln p between them (flat outside): the curve goes through what was measured where a law
 // misses it, and the misfit variance tau^2 is added away from the measured counts (in full from one doubling away).
 // Finally the curve is closed (t(p) = min over q <= p), as sched::TimeProfile's contract wants.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -71,7 +72,8 @@ class SpeedupFit {
   [[nodiscard]] CurvePoint at(int cores) const;
 
   [[nodiscard]] const std::vector<ModelFit>& models() const noexcept { return models_; }
-  // The law of largest Akaike weight.
+  // The law of largest Akaike weight; std::logic_error when no law was fitted (models() empty: samples at one
+  // core count other than 1).
   [[nodiscard]] const ModelFit& chosen() const;
   [[nodiscard]] double noise_log_sd() const noexcept { return noise_log_sd_; }
   // The misfit variance tau^2 (0 when the laws explain the points within their noise).
@@ -85,6 +87,15 @@ class SpeedupFit {
   // The laws' averaged mean of ln t at `cores` and its variance (parameters + spread between the laws).
   [[nodiscard]] double averaged_log_mean(double cores, double& variance) const;
 
+  // Samples at one core count only, other than 1 (e.g. a task observed where a plan put it): no law can tell its
+  // serial time from its speedup. Then t(p) = t(p0) (p0/p)^(1/2) — midway between serial and linear scaling —
+  // with ln-variance noise/n + ln(p0/p)^2 / 12 (the exponent taken uniform on [0, 1]); models_ stays empty.
+  struct OneCoreCount {
+    int cores;
+    double log_mean;
+    double log_variance;  // of the mean
+  };
+  std::optional<OneCoreCount> one_core_count_;
   std::vector<ModelFit> models_;
   std::vector<std::vector<double>> covariance_;  // per model, row-major over its parameters (0 where held)
   std::vector<Anchor> anchors_;                  // ascending in cores

@@ -25,6 +25,9 @@ struct Schedule {
   // A lower bound on sum_j w_j C_j of every schedule of the instance (the interval-indexed LP of seed 001);
   // filled in by the caller that computed it, empty when not computed.
   std::optional<double> lower_bound_weighted_completion;
+  // The launch rule the plan is made for when it is not its own kind's (list, or pack with pack numbers): "greedy"
+  // for a plan of guessed durations, whose tasks start as soon as they fit (sim/policies.hpp); "" otherwise.
+  std::string launch_rule;
 };
 
 // Makespan of the tasks' completion times (0 for no task).

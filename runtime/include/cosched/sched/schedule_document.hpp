@@ -33,6 +33,7 @@ struct ScheduleDocument {
   std::optional<double> weighted_completion_sum;
   // A lower bound on sum_j w_j C_j (the LP of seed 001), when one was computed.
   std::optional<double> lower_bound_weighted_completion;
+  std::string launch_rule;  // Schedule::launch_rule; a file without it: "" (its kind's own rule)
   // The resources (names, capacities) the allocation vectors refer to, in order. Empty for files written before
   // schedules recorded them: their resources are then told by the length of the allocation vectors.
   std::vector<Resource> resources;

@@ -51,6 +51,7 @@ struct PlannedTask {
 
 struct LaunchPlan {
   std::string algorithm;
+  std::string launch_rule;  // the schedule's (sched::Schedule::launch_rule): "greedy", or "" for its kind's own
   std::vector<std::string> resource_names;  // "cores", "fast_chunks", ...
   std::vector<int> capacities;              // P(i), one per resource name
   double lower_bound = 0.0;                 // L_min(d) of the instance the schedule came from (0: unknown)

@@ -4,6 +4,8 @@
 //          come and every resource it needs is free. If an earlier task ran late and its resources are still
 //          busy, the task waits, and so do the tasks after it: list order is kept.
 //   pack — a pack starts, all its tasks at once, when the previous pack has fully finished.
+//   greedy — list order, each task as soon as every resource it needs is free, whatever its planned start: for a
+//          plan of guessed durations (a batch not known yet, `cosched run`), whose planned starts mean nothing.
 #include <memory>
 #include <string>
 #include <string_view>
@@ -13,7 +15,8 @@
 
 namespace cosched::sim {
 
-// "list", "pack", or "auto" (pack when the plan has pack numbers, else list). Throws UsageError otherwise.
+// "list", "pack", "greedy", or "auto" (the plan's launch rule when its schedule names one, else pack when it has
+// pack numbers, else list). Throws UsageError otherwise.
 [[nodiscard]] std::unique_ptr<Policy> make_policy(std::string_view name, const LaunchPlan& plan);
 [[nodiscard]] std::vector<std::string> policy_names();
 

@@ -7,13 +7,21 @@
 
 namespace cosched::sim::policies {
 
-ListPolicy::ListPolicy(const LaunchPlan& plan) : order_(plan.tasks.size()) {
-  std::iota(order_.begin(), order_.end(), std::size_t{0});
-  // The list: planned start order, ties in schedule order (what LS_d's scan produced).
-  std::stable_sort(order_.begin(), order_.end(), [&](std::size_t a, std::size_t b) {
+namespace {
+
+// The list: planned start order, ties in schedule order (what LS_d's scan produced).
+std::vector<std::size_t> list_order(const LaunchPlan& plan) {
+  std::vector<std::size_t> order(plan.tasks.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
     return plan.tasks[a].planned_start < plan.tasks[b].planned_start;
   });
+  return order;
 }
+
+}  // namespace
+
+ListPolicy::ListPolicy(const LaunchPlan& plan) : order_(list_order(plan)) {}
 
 std::vector<StartChoice> ListPolicy::select(const EngineView& view) {
   std::vector<StartChoice> picks;
@@ -38,6 +46,21 @@ std::optional<double> ListPolicy::next_wakeup(const EngineView& view) const {
     return start;
   }
   return std::nullopt;
+}
+
+GreedyListPolicy::GreedyListPolicy(const LaunchPlan& plan) : order_(list_order(plan)) {}
+
+std::vector<StartChoice> GreedyListPolicy::select(const EngineView& view) {
+  std::vector<StartChoice> picks;
+  std::vector<int> free = view.available;
+  for (std::size_t task : order_) {
+    if (view.runs[task].state != TaskState::pending) continue;
+    const PlannedTask& planned = view.plan.tasks[task];
+    if (!fits(planned.demand, free)) break;  // the order is kept: the tasks behind wait too
+    take(planned.demand, free);
+    picks.push_back({task, planned.demand});
+  }
+  return picks;
 }
 
 }  // namespace cosched::sim::policies

@@ -23,6 +23,7 @@ const std::vector<PolicyEntry>& policy_registry() {
   static const std::vector<PolicyEntry> entries{
       {"list", [](const LaunchPlan& plan) { return std::make_unique<policies::ListPolicy>(plan); }},
       {"pack", [](const LaunchPlan&) { return std::make_unique<policies::PackPolicy>(); }},
+      {"greedy", [](const LaunchPlan& plan) { return std::make_unique<policies::GreedyListPolicy>(plan); }},
   };
   return entries;
 }
@@ -53,7 +54,8 @@ std::unique_ptr<Policy> make_policy(std::string_view name, const LaunchPlan& pla
                                  "not a schedule's plan",
                                  name));
   }
-  if (name == "auto") name = plan.is_pack() ? "pack" : "list";
+  // "auto": the rule the plan was made for — its schedule's launch rule when it names one, else by its kind.
+  if (name == "auto") name = !plan.launch_rule.empty() ? std::string_view(plan.launch_rule) : plan.is_pack() ? "pack" : "list";
   if (name == "pack" && !plan.is_pack()) {
     throw UsageError("the pack policy needs a pack schedule (every task with a \"pack\" number)");
   }

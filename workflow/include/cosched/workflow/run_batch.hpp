@@ -1,9 +1,10 @@
 #pragma once
-// `cosched run BATCH`: a user's own batch, profiled once (the profile cache), planned, predicted and run once,
-// journaled and resumable (docs/launcher.md, "Your own batch: cosched run"). A composition of library calls:
-// profiler::profile_through_cache -> profiler::batch_instance -> sched::plan -> launch_on_node. The command only
-// parses its flags into RunBatchOptions; what the run tells (progress, the prediction, the run's comparison) goes
-// to the reporter as it happens.
+// `cosched run BATCH`: a user's own batch, known as cheaply as its plan allows, planned, predicted with an interval,
+// run once, journaled and resumable, and learnt from (docs/launcher.md, "Your own batch: cosched run"). A
+// composition of library calls: profiler::learn_batch (the node's knowledge store, a budgeted measurement strategy)
+// -> profiler::knowledge_instance -> sched::plan (or the naive plan when nothing is known) -> launch_on_node ->
+// profiler::learn_from_launch. The command only parses its flags into RunBatchOptions; what the run tells
+// (progress, what it knows, the prediction, the run's comparison) goes to the reporter as it happens.
 #include <optional>
 #include <string>
 
@@ -20,13 +21,15 @@ struct RunBatchOptions {
   std::string node;                              // node bandwidth model; empty: the cache's
   std::string platform;                          // platform TOML; empty: this machine
   std::string placement = "preferred";           // how commands get their fast share (platform::command_placement)
-  unsigned reps = 2;                             // timed runs per profiled point
+  unsigned reps = 2;                             // timed runs per point of a calibration
+  std::string profile_strategy = "adaptive";     // a registered knowledge::MeasurementStrategy
+  std::optional<double> profile_budget_s;        // seconds of measuring before the plan; nullopt: automatic
   std::optional<double> timeout_s;               // per-task timeout
   std::string memory_warm_up = "auto";           // launcher::parse_memory_warm_up_mode
   bool dry_run = false;                          // stop after the plan
   bool resume = false;                           // continue the run in `output`
   bool force = false;                            // start over in an `output` that holds a run
-  bool reprofile = false;                        // measure every task kind again
+  bool reprofile = false;                        // set aside what is known of every kind
   bool slurm = false;                            // inside a Slurm allocation: over its nodes, one step per node
 };
 

@@ -1,0 +1,120 @@
+#pragma once
+// Knowledge that pays for itself (issue 39): what `cosched run` knows of a batch before it plans it, and what it
+// learns from running it.
+//
+//   1. Each kind of task (task_kinds.hpp) starts from what the node's knowledge store holds of it
+//      (knowledge_store.hpp): runs profiled on purpose and runs observed in earlier batches, at any amount of work.
+//   2. Within a profiling budget, a measurement strategy (cosched/knowledge/strategy.hpp, `adaptive` by default)
+//      says which runs are worth their cost: short runs where a task says how its work scales, a few core counts,
+//      more points only where the plan's choice depends on them. A run whose cost cannot be estimated (a kind never
+//      measured) is started only within a budget the user gave, and stopped at it.
+//   3. The kinds measured at 0 fast chunks get a fit (cosched/knowledge/task_fit.hpp) per amount their tasks run;
+//      the instance is made of the fits (times, and how sure each is). A kind never measured is unknown: its tasks
+//      run at a safe allocation (one core, no fast chunk), and with nothing known at all the batch runs as the
+//      naive way does (one core each, in the file's order: naive_plan).
+//   4. After the batch ran, every task's observed time — de-contended by the contention-aware prediction — is a
+//      run of its kind at its allocation and amount (learn_from_launch): the next batch starts from it.
+#include <cstddef>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cosched/common/reporter.hpp"
+#include "cosched/config/node_model.hpp"
+#include "cosched/config/platform.hpp"
+#include "cosched/config/workload.hpp"
+#include "cosched/knowledge/strategy.hpp"
+#include "cosched/knowledge/task_fit.hpp"
+#include "cosched/profiler/knowledge_store.hpp"
+#include "cosched/profiler/launched_profile.hpp"
+#include "cosched/profiler/task_kinds.hpp"
+#include "cosched/profiler/traffic.hpp"
+#include "cosched/sched/model.hpp"
+#include "cosched/sched/schedule.hpp"
+
+namespace cosched::profiler {
+
+// The profiling budget of a run: seconds of measuring it may spend before planning.
+struct ProfileBudget {
+  std::optional<double> seconds;  // given by the user (--profile-budget S); nullopt: auto
+  double share = 0.1;             // auto: this share of the batch's predicted makespan, once every kind is known
+};
+
+struct LearningOptions {
+  LaunchedProfileOptions launched;  // the node, its tier, stream_bench; launched.reporter hears the progress
+  std::string strategy = "adaptive";
+  ProfileBudget budget;
+  knowledge::StrategyOptions strategy_options;
+  knowledge::TaskFitOptions fit;
+  bool tier_places_commands = false;  // commands get fast chunks here (else they are fitted over cores only)
+  bool forget = false;  // --reprofile: every kind starts from nothing (what is measured now replaces the store's)
+};
+
+// What is known of one kind.
+struct KindState {
+  TaskKind kind;
+  KindKnowledge known;
+  std::string note;              // the store's note, or "" (why it starts afresh)
+  std::size_t measured_now = 0;  // runs profiled in this call
+  double measured_s = 0.0;       // their seconds
+  std::vector<std::string> notes;  // what the strategy or a failed run left to say
+  // A fit per amount of work its tasks run (TaskKind::production), when it has a run at 0 fast chunks.
+  std::map<double, std::shared_ptr<const knowledge::FittedTask>> fits;
+  [[nodiscard]] bool known_at_all() const { return !fits.empty(); }
+};
+
+struct BatchKnowledge {
+  std::vector<KindState> kinds;
+  double budget_s = 0.0;          // what profiling could spend
+  std::string budget_why;         // how the budget was set, in words
+  double spent_s = 0.0;           // what it spent (wall time of the runs)
+  std::size_t runs = 0;           // runs measured in this call
+  bool stopped_by_budget = false;  // a run worth measuring was left out for lack of budget
+  [[nodiscard]] std::size_t unknown_kinds() const;
+  [[nodiscard]] const KindState& of(const config::WorkloadTask& task) const;
+};
+
+// Steps 1-3 for `workload` (its commands get their kinds' names as `profile`), under the node's cache lock: what
+// is known, the runs the budget allows, their storage, and the fits. Progress and what it decides go to
+// options.launched.reporter. Throws like task_kinds and the measurers' construction; a run that fails is a note, not
+// an error (the kind keeps what it knew).
+[[nodiscard]] BatchKnowledge learn_batch(config::Workload& workload, const ProfileCache& cache,
+                                         const LearningOptions& options);
+
+// The instance of the batch from what is known: per task its kind's fit at the task's amount (cores x fast chunks;
+// cores only for a command where the tier does not place commands), the node's pools and each task's traffic (a
+// STREAM task's counted bytes, corrected by its probe; a command's from its probe) when `bandwidth` is given. A
+// task of an unknown kind may run on one core and no fast chunk only, at `unknown_guess_s` (said in its
+// attributes: "unknown": true). Every task's sd of ln(time) at every allocation is in `log_sd` (indexed like the
+// instance's tasks, then its allocation space).
+struct KnowledgeInstance {
+  sched::Instance instance;
+  std::vector<std::vector<double>> log_sd;
+};
+// `cautious_z` > 0: every fitted time that many sd of its fit above its median (knowledge::FittedTask::
+// cautious_profile): the plan on what is known for sure.
+[[nodiscard]] KnowledgeInstance knowledge_instance(const config::Workload& workload, const BatchKnowledge& known,
+                                                   const config::PlatformConfig& platform,
+                                                   const NodeBandwidth* bandwidth, bool tier_places_commands,
+                                                   double cautious_z = 0.0);
+
+// The naive way as a schedule of `instance` (a knowledge_instance): every task on one core with no fast chunk, in
+// the file's order, each starting when a core frees up by the durations the instance has (guesses where nothing is
+// known); launched with the greedy rule (sched::Schedule::launch_rule), each task starts as soon as a core is free
+// whatever the guesses said — the `xargs -P <cores>` way.
+[[nodiscard]] sched::Schedule naive_schedule(const sched::Instance& instance);
+
+// Step 4: the observed runs of a finished launch as runs of their kinds (status ok only), de-contended: each time
+// scaled by the paper model's predicted duration over the contention-aware one (1 where either is missing), stored
+// under the cache's lock. Returns how many runs were learnt.
+struct ObservedTask {
+  std::string id;
+  std::vector<int> allocation;  // cores, fast chunks (what it ran with)
+  double seconds = 0.0;         // observed
+  double contention_factor = 1.0;  // paper / contention-aware predicted duration
+};
+std::size_t learn_from_launch(const config::Workload& workload, const std::vector<ObservedTask>& observed,
+                              const ProfileCache& cache, const std::string& placement);
+
+}  // namespace cosched::profiler

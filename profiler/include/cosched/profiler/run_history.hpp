@@ -1,0 +1,40 @@
+#pragma once
+// This node's launches as predicted and as observed (issue 39, item 3): how far a whole launch drifts from its
+// prediction here — the node-wide part of a prediction's interval, which no task's fit can see (a slower memory
+// phase of the host moves every task of a launch at once). Kept with the profile cache:
+//
+//   <cache>/<node folder>/launches.jsonl   one line per launch: {"date", "batch", "predicted_s", "low_s", "high_s",
+//                                          "observed_s"} (low_s, high_s: the 80 % interval it was given, or null)
+//
+// Its sigma is the root mean square of ln(observed / predicted) over the last kLaunchesRemembered launches, pooled
+// with a prior (kPriorLaunchNoise, as if seen kPriorLaunches times), so that a node with few launches still has a
+// spread and a node whose predictions hold narrows it.
+#include <cstddef>
+#include <optional>
+#include <string>
+
+#include "cosched/profiler/profile_cache.hpp"
+
+namespace cosched::profiler {
+
+inline constexpr std::size_t kLaunchesRemembered = 20;
+inline constexpr double kPriorLaunchNoise = 0.05;
+inline constexpr double kPriorLaunches = 2.0;
+
+struct LaunchNoise {
+  double sigma = kPriorLaunchNoise;  // sd of ln(observed / predicted) of a whole launch
+  std::size_t launches = 0;          // how many it is read from (besides the prior)
+};
+
+// What the node's history says (the prior when there is none). Lines that do not parse are passed over.
+[[nodiscard]] LaunchNoise launch_noise(const ProfileCache& cache);
+struct RecordedLaunch {
+  std::string batch;
+  double predicted_s = 0.0;
+  std::optional<double> low_s, high_s;  // the 80 % interval
+  double observed_s = 0.0;
+};
+// Appends one launch (one write of one line); nothing when a makespan is not positive.
+void record_launch(const ProfileCache& cache, const RecordedLaunch& launch);
+
+}  // namespace cosched::profiler

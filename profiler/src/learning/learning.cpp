@@ -1,0 +1,495 @@
+// What `cosched run` knows of a batch and learns from it (learning.hpp): the store, the budgeted strategy loop, the
+// fits.
+#include "cosched/profiler/learning.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+#include "cosched/common/error.hpp"
+#include "cosched/common/utc_time.hpp"
+#include "cosched/profiler/instance_builder.hpp"
+#include "cosched/sched/algorithm.hpp"
+#include "cosched/sched/allocation.hpp"
+#include "cosched/sched/io.hpp"
+#include "cosched/sched/resource_kinds.hpp"
+#include "cosched/sched/schedule.hpp"
+#include "learning/kind_runner.hpp"
+
+namespace cosched::profiler {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// The planner that places the batch while it is being learnt: fast, so that re-planning after each run costs
+// nothing next to a run (the real plan is the run's own algorithm, afterwards).
+constexpr std::string_view kLearningPlanner = "t-list-lpt";
+// What a time known from nothing is: ln-sd of a factor e either way.
+constexpr double kUnknownLogSd = 1.0;
+
+knowledge::NodeShape shape_of(const TaskKind& kind, const config::PlatformConfig& platform, bool places_commands) {
+  const bool chunks = kind.task.is_stream() || places_commands;
+  return {static_cast<int>(platform.cores), chunks ? static_cast<int>(platform.fast_chunks) : 0};
+}
+
+// The kind's runs that lie on its shape (a command's runs with fast chunks where commands get none are left out).
+std::vector<knowledge::Measurement> usable_runs(const KindState& state, const knowledge::NodeShape& shape) {
+  std::vector<knowledge::Measurement> runs;
+  for (const knowledge::Measurement& run : state.known.measurements()) {
+    if (run.cores > shape.cores || run.fast_chunks > shape.fast_chunks) continue;
+    runs.push_back(run);
+  }
+  return runs;
+}
+
+void fit_kind(KindState& state, const knowledge::NodeShape& shape, const knowledge::TaskFitOptions& options) {
+  state.fits.clear();
+  const std::vector<knowledge::Measurement> runs = usable_runs(state, shape);
+  if (runs.empty()) return;
+  for (const double amount : state.kind.production) {
+    knowledge::TaskWork work{amount, {}};
+    for (const double profiling : state.kind.profiling) {
+      if (profiling < amount) work.profiling.push_back(profiling);
+    }
+    try {
+      state.fits[amount] = std::make_shared<const knowledge::FittedTask>(shape, work, runs, options);
+    } catch (const InputError& e) {
+      state.notes.push_back(fmt::format("no fit at {:g}: {}", amount, e.what()));
+    }
+  }
+}
+
+// A fit over cores only, seen on a space of cores and fast chunks: the same time whatever the chunks.
+class CoresOnlyProfile final : public sched::TimeProfile {
+ public:
+  CoresOnlyProfile(std::shared_ptr<const knowledge::FittedTask> fit, double cautious_z)
+      : fit_(std::move(fit)), profile_(cautious_z > 0.0 ? fit_->cautious_profile(cautious_z) : fit_->profile()) {}
+  void fill_times(const sched::AllocationSpace& space, std::span<double> out) const override {
+    std::vector<int> alloc(space.dimensions());
+    for (std::size_t k = 0; k < space.size(); ++k) {
+      space.decode(k, alloc);
+      out[k] = time_at(space, alloc);
+    }
+  }
+  [[nodiscard]] double time_at(const sched::AllocationSpace& /*space*/, std::span<const int> alloc) const override {
+    const int cores[1] = {alloc[0]};
+    return profile_->time_at(fit_->space(), cores);
+  }
+
+ private:
+  std::shared_ptr<const knowledge::FittedTask> fit_;
+  std::shared_ptr<const sched::TimeProfile> profile_;
+};
+
+std::shared_ptr<const sched::TimeProfile> profile_on(const sched::AllocationSpace& space,
+                                                     const std::shared_ptr<const knowledge::FittedTask>& fit,
+                                                     double cautious_z) {
+  if (fit->space().dimensions() == space.dimensions()) {
+    return cautious_z > 0.0 ? fit->cautious_profile(cautious_z) : fit->profile();
+  }
+  return std::make_shared<const CoresOnlyProfile>(fit, cautious_z);
+}
+
+// The guess for a task of a kind never measured: the median of the known tasks' one-core times, else a second.
+double unknown_guess_s(const config::Workload& workload, const BatchKnowledge& known) {
+  std::vector<double> known_times;
+  for (const config::WorkloadTask& task : workload.tasks) {
+    const KindState& state = known.of(task);
+    const auto fit = state.fits.find(work_of(task));
+    if (fit != state.fits.end()) known_times.push_back(fit->second->at(1, 0).seconds);
+  }
+  if (known_times.empty()) return 1.0;
+  std::nth_element(known_times.begin(), known_times.begin() + static_cast<std::ptrdiff_t>(known_times.size() / 2),
+                   known_times.end());
+  return known_times[known_times.size() / 2];
+}
+
+// The probe of a kind as the instance reads it, at the amount `work` its task runs: the probed runs scaled by the
+// fit's time at the probe's allocation (the bytes a run moves grow with its work as its time does).
+std::optional<PairedProbe> probe_for(const KindState& state, double work) {
+  if (!state.known.probe) return std::nullopt;
+  const auto fit = state.fits.find(work);
+  if (fit == state.fits.end()) return std::nullopt;
+  const KnownProbe& probe = *state.known.probe;
+  const double alone = fit->second->at(static_cast<int>(probe.cores), 0).seconds;
+  const double scale = alone / probe.alone_s;
+  return PairedProbe{probe.cores, alone, probe.paired_s * scale, probe.paired_min_s * scale,
+                     probe.paired_max_s * scale};
+}
+
+// Where a plan of what is known puts each kind (its largest task) and the plan's makespan: what the adaptive
+// strategy refines and what the auto budget is a share of.
+struct KnownPlan {
+  double makespan = 0.0;
+  std::map<std::string, knowledge::PlannedAllocation> allocation;  // by kind name
+};
+
+KnownPlan plan_known(const config::Workload& workload, const BatchKnowledge& known,
+                     const config::PlatformConfig& platform, bool places_commands, double cautious_z = 0.0) {
+  const KnowledgeInstance made = knowledge_instance(workload, known, platform, nullptr, places_commands, cautious_z);
+  const sched::Instance& instance = made.instance;
+  const auto planned = sched::plan(sched::find_algorithm(kLearningPlanner), instance, sched::lower_bound(instance));
+  KnownPlan result{planned.schedule.makespan, {}};
+  for (std::size_t j = 0; j < workload.tasks.size(); ++j) {
+    const config::WorkloadTask& task = workload.tasks[j];
+    const KindState& state = known.of(task);
+    if (work_of(task) != state.kind.largest()) continue;
+    const std::vector<int>& alloc = planned.schedule.tasks[j].alloc;
+    result.allocation[state.kind.name] = {alloc[0], alloc.size() > 1 ? alloc[1] : 0};
+  }
+  return result;
+}
+
+// A kind's share of the batch: what its tasks take on one core by what is known (0 when unknown).
+double kind_weight(const config::Workload& workload, const BatchKnowledge& known, const KindState& state) {
+  double total = 0.0;
+  for (const config::WorkloadTask& task : workload.tasks) {
+    if (&known.of(task) != &state) continue;
+    const auto fit = state.fits.find(work_of(task));
+    if (fit != state.fits.end()) total += fit->second->at(1, 0).seconds;
+  }
+  return total;
+}
+
+// The memory-demand probe of a command that is known and was never probed, when the budget allows it: two copies
+// side by side on half the cores each, after the same run alone (about 2.5 runs), at the kind's least amount of
+// work. Its traffic then takes part in the contention-aware prediction.
+void probe_commands(BatchKnowledge& known, const detail::KindRunner& runner, const config::PlatformConfig& platform,
+                    Reporter* reporter) {
+  const unsigned cores = platform.cores / 2;
+  if (cores == 0) return;
+  for (KindState& state : known.kinds) {
+    if (state.kind.task.is_stream() || state.known.probe || state.fits.empty()) continue;
+    const double work = state.kind.profiling.empty() ? state.kind.production.front() : state.kind.profiling.back();
+    const double cost = 2.5 * state.fits.begin()->second->estimate_seconds(static_cast<int>(cores), 0, work);
+    if (!(cost <= known.budget_s - known.spent_s)) {
+      known.stopped_by_budget = true;
+      continue;
+    }
+    std::string why;
+    const auto begin = Clock::now();
+    std::optional<KnownProbe> probe = runner.probe(state.kind, cores, work, why);
+    known.spent_s += std::chrono::duration<double>(Clock::now() - begin).count();
+    ++known.runs;
+    if (!probe) {
+      state.notes.push_back(fmt::format("its memory-demand probe failed ({}): it is taken not to contend", why));
+      continue;
+    }
+    state.known.probe = *probe;
+    ++state.measured_now;
+    if (reporter != nullptr) {
+      reporter->note(fmt::format("probed {}: two copies side by side ({} core{} each) took {:.2f} x as long as one "
+                                 "alone",
+                                 state.kind.name, cores, cores == 1 ? "" : "s", probe->paired_s / probe->alone_s));
+    }
+  }
+}
+
+std::string describe_run(const TaskKind& kind, const knowledge::PlannedRun& run) {
+  return fmt::format("{} on {} core{}{}{}", kind.name, run.cores, run.cores == 1 ? "" : "s",
+                     run.fast_chunks > 0 ? fmt::format(" + {} fast chunks", run.fast_chunks) : "",
+                     kind.task.is_stream() ? fmt::format(", {:g} passes", run.work)
+                     : kind.task.work      ? fmt::format(", work {:g}", run.work)
+                                           : "");
+}
+
+}  // namespace
+
+std::size_t BatchKnowledge::unknown_kinds() const {
+  return static_cast<std::size_t>(
+      std::count_if(kinds.begin(), kinds.end(), [](const KindState& state) { return !state.known_at_all(); }));
+}
+
+const KindState& BatchKnowledge::of(const config::WorkloadTask& task) const {
+  for (const KindState& state : kinds) {
+    if (task.is_stream() ? (state.kind.task.is_stream() && state.kind.task.kernel == task.kernel &&
+                            state.kind.task.footprint_bytes == task.footprint_bytes)
+                         : (!state.kind.task.is_stream() && state.kind.name == task.profile)) {
+      return state;
+    }
+  }
+  throw std::logic_error("a task of the batch without its kind: " + task.id);
+}
+
+BatchKnowledge learn_batch(config::Workload& workload, const ProfileCache& cache, const LearningOptions& options) {
+  Reporter* reporter = options.launched.reporter;
+  const auto say = [&](const std::string& line) {
+    if (reporter != nullptr) reporter->note(line);
+  };
+  const config::PlatformConfig& platform = options.launched.platform;
+  BatchKnowledge known;
+  const std::vector<TaskKind> kinds = task_kinds(workload, options.launched.tier.command_placement);
+  const knowledge::MeasurementStrategy& strategy = knowledge::find_measurement_strategy(options.strategy);
+  const FileLock lock = cache.lock([&](const std::string& holder) {
+    say(fmt::format("waiting for the profile cache of this node: {} holds it", holder));
+  });
+  for (const TaskKind& kind : kinds) {
+    KnowledgeLookup found = look_up_knowledge(cache, kind.identity);
+    if (options.forget && !found.knowledge.runs.empty()) {
+      found.knowledge.runs.clear();
+      found.knowledge.probe.reset();
+      found.note = "--reprofile: what was known of it is set aside";
+    }
+    KindState state{kind, std::move(found.knowledge), std::move(found.note), 0, 0.0, {}, {}};
+    fit_kind(state, shape_of(kind, platform, options.tier_places_commands), options.fit);
+    known.kinds.push_back(std::move(state));
+  }
+  for (const KindState& state : known.kinds) {
+    if (!state.note.empty()) say(fmt::format("{}: {}", state.kind.name, state.note));
+  }
+
+  // The budget.
+  const std::size_t unknown = known.unknown_kinds();
+  std::optional<KnownPlan> plan;
+  if (unknown == 0) plan = plan_known(workload, known, platform, options.tier_places_commands);
+  if (options.budget.seconds) {
+    known.budget_s = *options.budget.seconds;
+    known.budget_why = "--profile-budget";
+  } else if (unknown > 0) {
+    known.budget_s = 0.0;
+    known.budget_why = fmt::format("{} kind(s) never measured: their cost cannot be told before they run, so they "
+                                   "run at a safe allocation and are learnt from this run (--profile-budget S "
+                                   "measures them first)",
+                                   unknown);
+  } else {
+    known.budget_s = options.budget.share * plan->makespan;
+    known.budget_why = fmt::format("{:.0f} % of the batch's predicted {:.3g} s", 100.0 * options.budget.share,
+                                   plan->makespan);
+  }
+
+  // Said up front: what is known, what knowing more may cost, and what it may save.
+  std::size_t observed = 0, profiled = 0;
+  for (const KindState& state : known.kinds) {
+    observed += state.known.count(RunSource::observed);
+    profiled += state.known.count(RunSource::profiled);
+  }
+  std::string saving;
+  if (plan) {
+    const double cautious = plan_known(workload, known, platform, options.tier_places_commands, 1.0).makespan;
+    saving = fmt::format("; planned on what is known for sure (every fit one sd up) the batch takes {:.3g} s, on "
+                         "the fits' medians {:.3g} s: knowing more may save up to {:.2g} s",
+                         cautious, plan->makespan, std::max(0.0, cautious - plan->makespan));
+  }
+  say(fmt::format("knowing: {} of {} task kind(s) known ({} run(s) observed in earlier batches, {} profiled); "
+                  "profiling budget {:.3g} s ({}){}",
+                  known.kinds.size() - unknown, known.kinds.size(), observed, profiled, known.budget_s,
+                  known.budget_why, saving));
+
+  // The strategy's runs, the kinds that weigh most first, one run at a time, within the budget.
+  const detail::KindRunner runner(options.launched);
+  std::vector<bool> done(known.kinds.size(), false);
+  while (known.budget_s - known.spent_s > 0.0) {
+    std::vector<std::size_t> order(known.kinds.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+      return kind_weight(workload, known, known.kinds[a]) > kind_weight(workload, known, known.kinds[b]);
+    });
+    const double remaining = known.budget_s - known.spent_s;
+    std::optional<std::pair<std::size_t, knowledge::PlannedRun>> next;
+    for (const std::size_t k : order) {
+      if (done[k]) continue;
+      KindState& state = known.kinds[k];
+      const knowledge::NodeShape shape = shape_of(state.kind, platform, options.tier_places_commands);
+      knowledge::StrategyInput input;
+      input.node = shape;
+      input.work = {state.kind.largest(), state.kind.profiling};
+      input.known = usable_runs(state, shape);
+      const auto fit = state.fits.find(state.kind.largest());
+      if (fit != state.fits.end()) input.fit = fit->second.get();
+      if (plan) {
+        const auto at = plan->allocation.find(state.kind.name);
+        if (at != plan->allocation.end()) input.planned = at->second;
+      }
+      input.options = options.strategy_options;
+      const std::vector<knowledge::PlannedRun> runs = strategy.next_runs(input);
+      if (runs.empty()) {
+        done[k] = true;
+        continue;
+      }
+      const knowledge::PlannedRun& run = runs.front();
+      const bool unknown_cost = std::isnan(run.estimated_seconds);
+      if ((unknown_cost && !options.budget.seconds) || (!unknown_cost && run.estimated_seconds > remaining)) {
+        known.stopped_by_budget = true;
+        continue;
+      }
+      next.emplace(k, run);
+      break;
+    }
+    if (!next) break;
+    KindState& state = known.kinds[next->first];
+    const knowledge::PlannedRun& run = next->second;
+    std::string why;
+    const auto begin = Clock::now();
+    const std::optional<double> seconds = runner.run(state.kind, run, remaining, why);
+    const double spent = std::chrono::duration<double>(Clock::now() - begin).count();
+    known.spent_s += spent;
+    ++known.runs;
+    if (!seconds) {
+      state.notes.push_back(fmt::format("a profiling run ({}) did not end well ({}): no more runs of it",
+                                        describe_run(state.kind, run), why));
+      done[next->first] = true;
+      continue;
+    }
+    state.known.add({{run.cores, run.fast_chunks, run.work, *seconds},
+                     RunSource::profiled,
+                     iso8601_utc(std::chrono::system_clock::now())});
+    ++state.measured_now;
+    state.measured_s += *seconds;
+    if (reporter != nullptr) {
+      Progress progress;
+      progress.operation = "profile";
+      progress.style = ProgressStyle::log;
+      progress.done = known.runs;
+      progress.elapsed_s = known.spent_s;
+      progress.event = fmt::format("measured {}: {:.3g} s", describe_run(state.kind, run), *seconds);
+      progress.fields = {{"kind", state.kind.name}, {"cores", run.cores}, {"chunks", run.fast_chunks},
+                         {"work", run.work},        {"seconds", *seconds}, {"budget_s", known.budget_s},
+                         {"spent_s", known.spent_s}};
+      reporter->progress(progress);
+    }
+    const bool was_known = state.known_at_all();
+    fit_kind(state, shape_of(state.kind, platform, options.tier_places_commands), options.fit);
+    // Newly known kinds, or the plan moving, change which runs matter: the plan follows what was learnt.
+    if (known.unknown_kinds() == 0 && (!plan || !was_known || state.measured_now % 2 == 0)) {
+      plan = plan_known(workload, known, platform, options.tier_places_commands);
+    }
+  }
+  if (reporter != nullptr && known.runs > 0) reporter->progress_done("profile");
+  if (known.budget_s - known.spent_s > 0.0) probe_commands(known, runner, platform, reporter);
+  if (known.runs > 0 || known.stopped_by_budget) {
+    say(fmt::format("profiled {} run(s) in {:.3g} s of the {:.3g} s budget{}", known.runs, known.spent_s,
+                    known.budget_s,
+                    known.stopped_by_budget ? "; stopped there: more runs would have cost more than what was left"
+                                            : ""));
+  }
+
+  for (const KindState& state : known.kinds) {
+    if (state.measured_now > 0) store_knowledge(cache, state.known);
+    for (const std::string& note : state.notes) say(fmt::format("{}: {}", state.kind.name, note));
+  }
+  return known;
+}
+
+KnowledgeInstance knowledge_instance(const config::Workload& workload, const BatchKnowledge& known,
+                                     const config::PlatformConfig& platform, const NodeBandwidth* bandwidth,
+                                     bool tier_places_commands, double cautious_z) {
+  std::vector<sched::Resource> resources{{std::string(sched::kCoresResource), static_cast<int>(platform.cores)}};
+  if (platform.fast_chunks > 0) {  // a node without a fast tier schedules cores only
+    resources.push_back({std::string(sched::kFastChunksResource), static_cast<int>(platform.fast_chunks)});
+  }
+  const sched::AllocationSpace space(sched::capacities_of(resources));
+  const double guess = unknown_guess_s(workload, known);
+  const sched::BandwidthModel model =
+      bandwidth != nullptr ? batch_bandwidth_model(*bandwidth, workload) : sched::BandwidthModel{};
+  nlohmann::json command_traffic_found = nlohmann::json::object();
+  nlohmann::json stream_traffic_found = nlohmann::json::object();
+  std::vector<sched::Task> tasks;
+  std::vector<std::vector<double>> log_sd;
+  std::vector<int> alloc(space.dimensions());
+  for (const config::WorkloadTask& task : workload.tasks) {
+    const KindState& state = known.of(task);
+    const double amount = work_of(task);
+    const auto fit = state.fits.find(amount);
+    nlohmann::json attributes = task;  // what it runs, by the workload schema's one writer (config::to_json)
+    attributes.erase("id");
+    std::vector<double> sd(space.size(), 0.0);
+    std::shared_ptr<const sched::TimeProfile> profile;
+    if (fit != state.fits.end()) {
+      profile = profile_on(space, fit->second, cautious_z);
+      for (std::size_t k = 0; k < space.size(); ++k) {
+        space.decode(k, alloc);
+        if (alloc[0] == 0) continue;
+        const int chunks = fit->second->space().dimensions() > 1 && alloc.size() > 1 ? alloc[1] : 0;
+        sd[k] = fit->second->predictive_log_sd(alloc[0], chunks);
+      }
+    } else {
+      // Never measured: a safe allocation only — one core, no fast chunk — at the guess.
+      std::vector<double> times(space.size(), std::numeric_limits<double>::infinity());
+      std::vector<int> one_core(space.dimensions(), 0);
+      one_core[0] = 1;
+      times[space.index_of(one_core)] = guess;
+      profile = std::make_shared<sched::DenseTimeTable>(space, std::move(times));
+      std::fill(sd.begin(), sd.end(), kUnknownLogSd);
+      attributes["unknown"] = true;
+    }
+    std::shared_ptr<const sched::TrafficTable> traffic;
+    if (bandwidth != nullptr && fit != state.fits.end()) {
+      traffic = task_traffic(task, probe_for(state, amount), !task.is_stream() && tier_places_commands, model,
+                             *bandwidth, platform, task.is_stream() ? stream_traffic_found : command_traffic_found);
+    }
+    tasks.push_back({task.id, std::move(profile), std::move(attributes), std::move(traffic)});
+    log_sd.push_back(std::move(sd));
+  }
+  nlohmann::json attributes = {{"platform", {{"name", platform.name}, {"chunk_bytes", platform.chunk_bytes()}}},
+                               {"workload", workload.name}};
+  if (!command_traffic_found.empty()) attributes["command_traffic"] = std::move(command_traffic_found);
+  if (!stream_traffic_found.empty()) attributes["stream_traffic"] = std::move(stream_traffic_found);
+  sched::Instance instance(std::move(resources), std::move(tasks), std::move(attributes), model);
+  sched::check_serial_time(instance, fmt::format("workload '{}'", workload.name));
+  const bool commands_only = std::none_of(workload.tasks.begin(), workload.tasks.end(),
+                                          [](const config::WorkloadTask& task) { return task.is_stream(); });
+  if (commands_only && !tier_places_commands && instance.resources().size() > 1) {
+    // Cores only: the chunks = 0 column of every table (one resource, its allocation index the core count).
+    std::vector<std::vector<double>> cores_sd;
+    for (const auto& sd : log_sd) {
+      std::vector<double> column;
+      for (int cores = 0; cores <= static_cast<int>(platform.cores); ++cores) {
+        const int at[2] = {cores, 0};
+        column.push_back(sd[space.index_of(at)]);
+      }
+      cores_sd.push_back(std::move(column));
+    }
+    return {sched::leading_resources(instance, 1), std::move(cores_sd)};
+  }
+  return {std::move(instance), std::move(log_sd)};
+}
+
+sched::Schedule naive_schedule(const sched::Instance& instance) {
+  sched::Schedule schedule;
+  schedule.algorithm = "naive";
+  schedule.launch_rule = "greedy";
+  schedule.lower_bound = sched::lower_bound(instance);
+  const int cores = instance.resources().front().capacity;
+  std::vector<double> free_at(static_cast<std::size_t>(cores), 0.0);  // when each core is next free
+  std::vector<int> alloc(instance.dimensions(), 0);
+  alloc[0] = 1;
+  for (std::size_t j = 0; j < instance.task_count(); ++j) {
+    const auto core = std::min_element(free_at.begin(), free_at.end());
+    const double duration = instance.time(j, alloc);
+    schedule.tasks.push_back({alloc, *core, duration, -1});
+    *core += duration;
+  }
+  schedule.makespan = sched::completion_time(schedule.tasks);
+  return schedule;
+}
+
+std::size_t learn_from_launch(const config::Workload& workload, const std::vector<ObservedTask>& observed,
+                              const ProfileCache& cache, const std::string& placement) {
+  config::Workload batch = workload;
+  const std::vector<TaskKind> kinds = task_kinds(batch, placement);
+  const FileLock lock = cache.lock([](const std::string&) {});
+  std::map<std::string, KindKnowledge> updated;  // by kind name
+  std::size_t learnt = 0;
+  for (const ObservedTask& ran : observed) {
+    const auto task = std::find_if(batch.tasks.begin(), batch.tasks.end(),
+                                   [&](const config::WorkloadTask& t) { return t.id == ran.id; });
+    if (task == batch.tasks.end() || ran.seconds <= 0.0 || ran.allocation.empty() || ran.allocation[0] < 1) continue;
+    const TaskKind& kind = kind_of(kinds, *task, placement);
+    auto [entry, fresh] = updated.try_emplace(kind.name);
+    if (fresh) entry->second = look_up_knowledge(cache, kind.identity).knowledge;
+    const int chunks = ran.allocation.size() > 1 ? ran.allocation[1] : 0;
+    entry->second.add({{ran.allocation[0], chunks, work_of(*task), ran.seconds * ran.contention_factor},
+                       RunSource::observed,
+                       iso8601_utc(std::chrono::system_clock::now())});
+    ++learnt;
+  }
+  for (const auto& [name, knowledge] : updated) store_knowledge(cache, knowledge);
+  return learnt;
+}
+
+}  // namespace cosched::profiler

@@ -1,0 +1,184 @@
+// Knowledge that pays for itself (issue 39), as `cosched run` uses it: the knowledge store's one writer and parser,
+// kinds (tasks that differ only in their work are one), learning from a launch (an observed task updates its
+// kind's knowledge, and the next plan uses it), the budget (profiling stops within it and says so), measuring a kind
+// never seen within a budget the user gave, and the naive fallback (with nothing known, the plan is the `xargs -P`
+// way: one core each, in the file's order, launched greedily).
+#include "cosched/profiler/learning.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "cosched/exec/task_command.hpp"
+#include "cosched/profiler/knowledge_store.hpp"
+#include "cosched/profiler/run_history.hpp"
+#include "cosched/profiler/task_kinds.hpp"
+#include "cosched/sim/plan.hpp"
+#include "cosched/sim/policies.hpp"
+#include "cosched/sim/prediction.hpp"
+#include "support/recording_reporter.hpp"
+#include "test_support.hpp"
+
+namespace cosched::profiler {
+namespace {
+
+config::PlatformConfig two_cores() {
+  config::PlatformConfig platform;
+  platform.name = "test";
+  platform.cores = 2;
+  platform.tier_backend = "none";
+  return platform;
+}
+
+config::WorkloadTask command_task(const std::string& id, std::vector<std::string> argv,
+                                  std::optional<config::WorkScale> work = std::nullopt) {
+  config::WorkloadTask task;
+  task.id = id;
+  task.command = std::move(argv);
+  task.work = std::move(work);
+  return task;
+}
+
+// Two kinds: `true` twice (one kind), `sh -c "exit 0"` once.
+config::Workload three_commands() {
+  config::Workload workload;
+  workload.name = "three";
+  workload.tasks = {command_task("a", {"true"}), command_task("b", {"sh", "-c", "exit 0"}),
+                    command_task("c", {"true"})};
+  return workload;
+}
+
+struct LearningFixture : ::testing::Test {
+  std::filesystem::path root = testing::scratch_dir("learning");
+  ProfileCache cache{root, NodeFingerprint{"host", "Some CPU", 2, "none", 5.0}};
+  test_support::RecordingReporter reporter;
+
+  LearningOptions options(std::optional<double> budget = std::nullopt) {
+    LearningOptions result;
+    result.launched.platform = two_cores();
+    result.launched.tier = exec::TierSetup{};
+    result.launched.reporter = &reporter;
+    result.budget.seconds = budget;
+    return result;
+  }
+};
+
+TEST(KnowledgeStore, RoundTripsThroughItsOneWriterAndParser) {
+  KindKnowledge known;
+  known.node = {"host", "Some CPU", 2, "none", 5.0};
+  known.task.argv = {"/bin/true", "{work}"};
+  known.task.placement = "preferred";
+  known.program = ProgramStamp{123, 456};
+  known.add({{1, 0, 10.0, 2.5}, RunSource::profiled, "2026-11-28T12:00:00Z"});
+  known.add({{2, 0, 100.0, 12.5}, RunSource::observed, "2026-11-28T12:01:00Z"});
+  known.probe = KnownProbe{1, 10.0, 2.5, 3.0, 2.9, 3.1, "2026-11-28T12:02:00Z"};
+  const KindKnowledge back = parse_kind_knowledge(kind_knowledge_to_json(known), "k.json");
+  EXPECT_EQ(back.node, known.node);
+  EXPECT_EQ(back.task, known.task);
+  EXPECT_EQ(back.program, known.program);
+  ASSERT_EQ(back.runs.size(), 2U);
+  EXPECT_EQ(back.runs[1].source, RunSource::observed);
+  EXPECT_EQ(back.runs[1].run.cores, 2);
+  EXPECT_DOUBLE_EQ(back.runs[1].run.work, 100.0);
+  EXPECT_DOUBLE_EQ(back.runs[1].run.seconds, 12.5);
+  ASSERT_TRUE(back.probe.has_value());
+  EXPECT_DOUBLE_EQ(back.probe->paired_s, 3.0);
+  EXPECT_EQ(back.count(RunSource::profiled), 1U);
+  EXPECT_THROW((void)parse_kind_knowledge("{\"format\": \"another\"}", "k.json"), InputError);
+}
+
+TEST(TaskKinds, TasksThatDifferOnlyInTheirWorkAreOneKind) {
+  config::Workload workload;
+  workload.tasks = {command_task("s100", {"sleep", "{work}"}, config::WorkScale{100, {1, 2}}),
+                    command_task("s300", {"sleep", "{work}"}, config::WorkScale{300, {1, 2}}),
+                    command_task("other", {"true"})};
+  const std::vector<TaskKind> kinds = task_kinds(workload, "preferred");
+  ASSERT_EQ(kinds.size(), 2U);
+  EXPECT_EQ(kinds[0].production, (std::vector<double>{100, 300}));
+  EXPECT_EQ(kinds[0].profiling, (std::vector<double>{1, 2}));
+  EXPECT_EQ(workload.tasks[0].profile, workload.tasks[1].profile);
+  EXPECT_NE(workload.tasks[0].profile, workload.tasks[2].profile);
+  EXPECT_DOUBLE_EQ(work_of(workload.tasks[1]), 300.0);
+  EXPECT_EQ(config::command_at_work({"sleep", "{work}", "x{work}y"}, 12.5),
+            (std::vector<std::string>{"sleep", "12.5", "x12.5y"}));
+}
+
+TEST_F(LearningFixture, WithNothingKnownThePlanIsTheNaiveWay) {
+  config::Workload workload = three_commands();
+  const BatchKnowledge known = learn_batch(workload, cache, options());
+  EXPECT_EQ(known.unknown_kinds(), 2U);
+  EXPECT_EQ(known.runs, 0U);  // an automatic budget measures nothing whose cost cannot be told
+  EXPECT_NE(reporter.text_of("note").find("never measured"), std::string::npos);
+
+  const KnowledgeInstance made = knowledge_instance(workload, known, two_cores(), nullptr, false);
+  ASSERT_EQ(made.instance.task_count(), 3U);
+  for (const sched::Task& task : made.instance.tasks()) EXPECT_TRUE(task.attributes.value("unknown", false));
+  const sched::Schedule schedule = naive_schedule(made.instance);
+  EXPECT_EQ(schedule.launch_rule, "greedy");
+  for (const sched::ScheduledTask& task : schedule.tasks) EXPECT_EQ(task.alloc.front(), 1);
+
+  // Launched, the tasks start in the file's order, each as soon as a core is free, whatever the guesses said.
+  sim::LaunchPlan plan = sim::plan_from_schedule(made.instance, schedule);
+  EXPECT_EQ(sim::make_policy("auto", plan)->name(), "greedy");
+  plan.tasks[0].predicted_duration = 5.0;  // the first task runs far longer than its guess
+  const sim::EngineResult run = sim::predict(plan, "auto");
+  EXPECT_DOUBLE_EQ(run.runs[1].launch.start, 0.0);
+  EXPECT_DOUBLE_EQ(run.runs[2].launch.start, plan.tasks[1].predicted_duration);  // on the core b freed
+}
+
+TEST_F(LearningFixture, ObservedRunsOfALaunchAreKeptAndTheNextPlanUsesThem) {
+  config::Workload workload = three_commands();
+  (void)learn_batch(workload, cache, options());
+  // The launch: a ran 2 s on one core, b 3 s on two cores, both slowed 1.25 x by each other (predicted).
+  const std::size_t learnt = learn_from_launch(workload, {{"a", {1}, 2.5, 0.8}, {"b", {2}, 3.75, 0.8}}, cache,
+                                               "preferred");
+  EXPECT_EQ(learnt, 2U);
+  const std::vector<TaskKind> kinds = task_kinds(workload, "preferred");
+  const KnowledgeLookup a = look_up_knowledge(cache, kinds[0].identity);
+  ASSERT_EQ(a.knowledge.runs.size(), 1U);
+  EXPECT_EQ(a.knowledge.runs[0].source, RunSource::observed);
+  EXPECT_DOUBLE_EQ(a.knowledge.runs[0].run.seconds, 2.0);  // de-contended
+
+  const BatchKnowledge known = learn_batch(workload, cache, options());
+  EXPECT_EQ(known.unknown_kinds(), 0U);
+  const KnowledgeInstance made = knowledge_instance(workload, known, two_cores(), nullptr, false);
+  const int one_core[1] = {1};
+  const int two[1] = {2};
+  EXPECT_NEAR(made.instance.time(0, one_core), 2.0, 0.1);
+  EXPECT_NEAR(made.instance.time(1, two), 3.0, 0.15);
+  EXPECT_FALSE(made.instance.tasks()[0].attributes.contains("unknown"));
+  EXPECT_GT(made.log_sd[0][1], 0.0);  // one run: the fit says how unsure it is
+}
+
+TEST_F(LearningFixture, ABudgetStopsProfilingAndSaysSo) {
+  config::Workload workload = three_commands();
+  (void)learn_batch(workload, cache, options());
+  ASSERT_EQ(learn_from_launch(workload, {{"a", {1}, 0.5, 1.0}, {"b", {1}, 0.5, 1.0}}, cache, "preferred"), 2U);
+  reporter.events.clear();
+  const BatchKnowledge known = learn_batch(workload, cache, options(0.01));  // less than any run would cost
+  EXPECT_EQ(known.runs, 0U);
+  EXPECT_TRUE(known.stopped_by_budget);
+  EXPECT_NE(reporter.text_of("note").find("stopped there"), std::string::npos) << reporter.text_of("note");
+}
+
+TEST_F(LearningFixture, AKindNeverSeenIsMeasuredWithinABudgetTheUserGave) {
+  config::Workload workload = three_commands();
+  const BatchKnowledge known = learn_batch(workload, cache, options(30.0));
+  EXPECT_GT(known.runs, 0U);
+  EXPECT_LE(known.spent_s, 30.0 + 5.0);  // a run started within the budget is stopped at it
+  EXPECT_EQ(known.unknown_kinds(), 0U);
+  const std::vector<TaskKind> kinds = task_kinds(workload, "preferred");
+  EXPECT_GT(look_up_knowledge(cache, kinds[1].identity).knowledge.count(RunSource::profiled), 0U);
+}
+
+TEST_F(LearningFixture, TheLaunchHistoryGivesTheNodesNoiseFromAPriorOn) {
+  EXPECT_DOUBLE_EQ(launch_noise(cache).sigma, kPriorLaunchNoise);
+  for (int k = 0; k < 4; ++k) record_launch(cache, {"b", 10.0, 9.0, 11.0, k % 2 == 0 ? 12.0 : 10.0});
+  const LaunchNoise noise = launch_noise(cache);
+  EXPECT_EQ(noise.launches, 4U);
+  EXPECT_GT(noise.sigma, kPriorLaunchNoise);  // two launches 20 % late widen it
+}
+
+}  // namespace
+}  // namespace cosched::profiler

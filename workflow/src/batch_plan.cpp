@@ -1,0 +1,164 @@
+// How `cosched run` comes to its plan, predicts it and learns from it (batch_plan.hpp).
+#include "batch_plan.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "cosched/exec/task_command.hpp"
+#include "cosched/knowledge/makespan_interval.hpp"
+#include "cosched/profiler/cached_profile.hpp"
+#include "cosched/profiler/instance_builder.hpp"
+#include "cosched/profiler/learning.hpp"
+#include "cosched/profiler/run_history.hpp"
+#include "cosched/sched/allocation.hpp"
+#include "cosched/sim/gantt.hpp"
+
+namespace cosched::workflow::detail {
+
+namespace {
+
+// The interval every prediction carries: 80 %, from the 10th to the 90th percentile.
+constexpr double kIntervalLow = 0.1;
+constexpr double kIntervalHigh = 0.9;
+
+// The node model the plan predicts contention with: --node, else the cache's when fresh. When there is none, a
+// budget the user gave pays for a quick calibration first (the node is part of what is known); an automatic budget
+// does not (a calibration costs seconds, more than most batches' share).
+std::optional<config::NodeModel> plan_node_model(const RunBatchOptions& run, const profiler::ProfileCache& cache,
+                                                 const profiler::CachedProfileOptions& calibrating,
+                                                 Reporter& reporter, double& calibration_s) {
+  std::string origin;
+  std::optional<config::NodeModel> model =
+      profiler::known_node_model(cache, run.node.empty() ? std::nullopt : std::optional<std::filesystem::path>(run.node),
+                                 origin);
+  if (model) {
+    reporter.note("node model: " + origin);
+    return model;
+  }
+  if (!run.profile_budget_s) {
+    reporter.note(fmt::format("node model: none ({}): memory contention is not predicted; a run given "
+                              "--profile-budget calibrates one first (about 10 s), or: cosched calibrate -o {}",
+                              origin, cache.node_model_path().string()));
+    return std::nullopt;
+  }
+  const auto begin = std::chrono::steady_clock::now();
+  model = profiler::node_model_through_cache(cache, calibrating, origin);
+  calibration_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+  reporter.note(fmt::format("node model: {} in {:.3g} s of the budget", origin, calibration_s));
+  return model;
+}
+
+}  // namespace
+
+BatchPlan plan_batch(const RunBatchOptions& run, config::Workload& batch, const profiler::ProfileCache& cache,
+                     const RunNode& node, const sched::Algorithm& algorithm, Reporter& reporter) {
+  const config::PlatformConfig& platform = node.platform;
+  profiler::CachedProfileOptions calibrating =
+      profiler::CachedProfileOptions::for_run(platform, node.tier, run.reps, reporter);
+  double calibration_s = 0.0;
+  const std::optional<config::NodeModel> model = plan_node_model(run, cache, calibrating, reporter, calibration_s);
+
+  profiler::LearningOptions learning;
+  learning.launched = calibrating.launched;
+  learning.strategy = run.profile_strategy;
+  if (run.profile_budget_s) learning.budget.seconds = std::max(0.0, *run.profile_budget_s - calibration_s);
+  learning.tier_places_commands = node.tier.places_commands();
+  learning.forget = run.reprofile;
+  const profiler::BatchKnowledge known = profiler::learn_batch(batch, cache, learning);
+
+  std::optional<profiler::NodeBandwidth> bandwidth;
+  if (model) bandwidth = profiler::node_bandwidth(*model);
+  profiler::KnowledgeInstance made = profiler::knowledge_instance(
+      batch, known, platform, bandwidth ? &*bandwidth : nullptr, node.tier.places_commands());
+  for (const std::string& line : profiler::probed_traffic_lines(made.instance)) reporter.note("  " + line);
+
+  BatchPlan plan{std::move(made.instance), {}, std::move(made.log_sd), 0};
+  for (const config::WorkloadTask& task : batch.tasks) {
+    if (!known.of(task).known_at_all()) ++plan.unknown_tasks;
+  }
+  if (plan.unknown_tasks == batch.tasks.size()) {
+    plan.schedule = profiler::naive_schedule(plan.instance);
+    reporter.note(fmt::format("nothing is known of this batch yet: it runs as `xargs -P {}` would (one core each, in "
+                              "the file's order, each as soon as a core is free), and every task's time is kept "
+                              "for the next run",
+                              platform.cores));
+    return plan;
+  }
+  plan.schedule = sched::plan(algorithm, plan.instance, sched::lower_bound(plan.instance)).schedule;
+  if (plan.unknown_tasks > 0) {
+    // Guessed durations make planned starts meaningless: tasks start in the plan's order as soon as they fit.
+    plan.schedule.launch_rule = "greedy";
+    reporter.note(fmt::format("{} task(s) of kinds never measured run on one core at a guessed time, and the plan's "
+                              "tasks start in its order as soon as they fit; their times are kept for the next run",
+                              plan.unknown_tasks));
+  }
+  return plan;
+}
+
+PredictionInterval report_prediction(const BatchPlan& plan, const launcher::LaunchInputs& inputs,
+                                                    const profiler::ProfileCache& cache, Reporter& reporter) {
+  const sim::PlanPrediction prediction = sim::predict_plan(inputs.plan);
+  nlohmann::json json = sim::to_json(prediction);
+  const profiler::LaunchNoise noise = profiler::launch_noise(cache);
+  // Each planned task's sd of ln t at the allocation it runs with (plan tasks are the instance's, in order).
+  std::vector<double> task_log_sd(inputs.plan.tasks.size(), 0.0);
+  const sched::AllocationSpace& space = plan.instance.space();
+  for (std::size_t j = 0; j < task_log_sd.size() && j < plan.log_sd.size(); ++j) {
+    task_log_sd[j] = plan.log_sd[j][space.index_of(plan.schedule.tasks[j].alloc)];
+  }
+  knowledge::IntervalOptions options;
+  options.launch_noise_sigma = noise.sigma;
+  options.quantiles = {kIntervalLow, 0.5, kIntervalHigh};
+  const knowledge::MakespanDistribution distribution =
+      knowledge::makespan_distribution(inputs.plan, task_log_sd, options);
+  const PredictionInterval interval{prediction.leading().observed_makespan, distribution.values[0],
+                                    distribution.values[2], plan.unknown_tasks};
+  json["interval_80"] = {{"low_s", interval.low_s}, {"high_s", interval.high_s}};
+  json["launch_noise_sigma"] = noise.sigma;
+  json["launches_seen"] = noise.launches;
+  json["guessed_tasks"] = plan.unknown_tasks;
+  std::string text = sim::format_prediction(inputs.plan, prediction);
+  text += fmt::format("80 % interval: {:.3g} .. {:.3g} s (the fits' uncertainty{} and this node's launch-to-launch "
+                      "noise, sd {:.1f} % from {} launch(es) and a prior)\n",
+                      interval.low_s, interval.high_s,
+                      plan.unknown_tasks > 0 ? fmt::format(", {} guessed task time(s)", plan.unknown_tasks) : "",
+                      100.0 * noise.sigma, noise.launches);
+  reporter.result({"prediction", text, json});
+  return interval;
+}
+
+void learn_from_launch(const launcher::LaunchSummary& summary, const config::Workload& batch,
+                       const std::optional<PredictionInterval>& predicted, const profiler::ProfileCache& cache,
+                       const std::string& placement, Reporter& reporter) {
+  std::vector<profiler::ObservedTask> observed;
+  for (const launcher::TaskDeviation& task : summary.tasks) {
+    if (task.status != sim::TaskStatus::ok) continue;
+    const auto planned = std::find_if(summary.plan.tasks.begin(), summary.plan.tasks.end(),
+                                      [&](const sim::PlannedTask& p) { return p.id == task.id; });
+    if (planned == summary.plan.tasks.end()) continue;
+    double factor = 1.0;  // the paper model's duration over the contention-aware one: what co-runners cost it
+    if (task.predicted_contention_start && task.predicted_contention_end) {
+      const double paper = task.predicted_end - task.predicted_start;
+      const double contended = *task.predicted_contention_end - *task.predicted_contention_start;
+      if (paper > 0.0 && contended > 0.0) factor = paper / contended;
+    }
+    observed.push_back({task.id, planned->demand, task.observed_end - task.observed_start, factor});
+  }
+  const std::size_t learnt = profiler::learn_from_launch(batch, observed, cache, placement);
+  if (learnt > 0) {
+    reporter.note(fmt::format("learnt: {} observed run(s) kept in {} for the next batch", learnt,
+                              (cache.node_folder() / "knowledge").string()));
+  }
+  if (!predicted || !summary.already_completed.empty()) return;  // a resumed launch is not the predicted one
+  // The node's history is its launch-to-launch noise: a plan of guessed times would make it the guesses' error.
+  if (predicted->guessed_tasks == 0) profiler::record_launch(cache, {batch.name, predicted->predicted_s, predicted->low_s, predicted->high_s,
+                                  summary.observed_makespan});
+  const bool inside = summary.observed_makespan >= predicted->low_s && summary.observed_makespan <= predicted->high_s;
+  reporter.note(fmt::format("observed {:.3g} s: {} the 80 % interval {:.3g} .. {:.3g} s", summary.observed_makespan,
+                            inside ? "inside" : "outside", predicted->low_s, predicted->high_s));
+}
+
+}  // namespace cosched::workflow::detail

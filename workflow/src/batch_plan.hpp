@@ -1,0 +1,58 @@
+#pragma once
+// How `cosched run` comes to its plan (run_batch.cpp): what it knows of the batch and what it measures first
+// (cosched/profiler/learning.hpp: the knowledge store, a budgeted measurement strategy), the instance and its plan,
+// the prediction with its interval, and what the launch teaches the next batch.
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cosched/common/reporter.hpp"
+#include "cosched/config/workload.hpp"
+#include "cosched/launcher/launch.hpp"
+#include "cosched/launcher/launch_inputs.hpp"
+#include "cosched/profiler/profile_cache.hpp"
+#include "cosched/sched/model.hpp"
+#include "cosched/sched/algorithm.hpp"
+#include "cosched/sched/schedule.hpp"
+#include "cosched/workflow/node_launch.hpp"
+#include "cosched/workflow/run_batch.hpp"
+
+namespace cosched::workflow::detail {
+
+struct BatchPlan {
+  sched::Instance instance;
+  sched::Schedule schedule;
+  // Per task, the sd of ln(time) at every allocation of the instance's space (the fits'); empty where no fit made
+  // the times (the exhaustive path: only the node's launch-to-launch noise makes the interval).
+  std::vector<std::vector<double>> log_sd;
+  std::size_t unknown_tasks = 0;  // tasks of kinds never measured: run at a safe allocation, their times guessed
+};
+
+// The plan of `batch` (its commands get their kinds' names as `profile`): the node model (--node, the cache's, or
+// calibrated within a budget the user gave), what is known of each kind and measured within the budget
+// (profiler::learn_batch with run.profile_strategy), the instance of the fits, and its schedule — the naive one
+// when nothing is known. Everything it says goes to `reporter`.
+[[nodiscard]] BatchPlan plan_batch(const RunBatchOptions& run, config::Workload& batch,
+                                   const profiler::ProfileCache& cache, const RunNode& node,
+                                   const sched::Algorithm& algorithm, Reporter& reporter);
+
+struct PredictionInterval {
+  double predicted_s = 0.0;  // the contention-aware makespan where there is one, else the paper model's
+  double low_s = 0.0;        // the 80 % interval
+  double high_s = 0.0;
+  std::size_t guessed_tasks = 0;  // tasks whose time is a guess (kinds never measured)
+};
+
+// The prediction of `inputs.plan` as a result, with its 80 % interval: Monte Carlo over the fits' uncertainty
+// (`plan.log_sd`) and this node's launch-to-launch noise (profiler::launch_noise), through the simulation core.
+[[nodiscard]] PredictionInterval report_prediction(const BatchPlan& plan, const launcher::LaunchInputs& inputs,
+                                                   const profiler::ProfileCache& cache, Reporter& reporter);
+
+// After the launch: every task that ran well is a run of its kind (de-contended), kept for the next batch, and the
+// launch's predicted and observed makespans go to the node's history. Says what it learnt.
+void learn_from_launch(const launcher::LaunchSummary& summary, const config::Workload& batch,
+                       const std::optional<PredictionInterval>& predicted, const profiler::ProfileCache& cache,
+                       const std::string& placement, Reporter& reporter);
+
+}  // namespace cosched::workflow::detail
