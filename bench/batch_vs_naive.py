@@ -3,10 +3,12 @@
 without cosched, each as the wall time of the whole command (profiling included), as ratios to the best naive way.
 
 Ways with cosched (`cosched run BATCH --cache C --output <fresh folder>`, everything else its defaults):
-  cosched-empty   an empty cache: calibrate the node, profile every task kind, plan, run;
+  cosched-empty   an empty cache: nothing known of the node or the batch (a user's first run: the batch runs the
+                  naive way and is learnt from);
   cosched-node    a cache that holds only the node's model (node.toml, profiler/include/cosched/profiler/
                   profile_cache.hpp): the node is calibrated, the batch unseen;
-  cosched-cached  the cache a previous run of this batch filled: nothing measured (a user's second run).
+  cosched-cached  the cache the batch's earlier runs filled (the knowledge store: what they observed and profiled;
+                  a user's next run — it keeps learning, round after round).
 Ways without (bench/batch_ways.py writes each as a shell script, kept in its run folder):
   one-by-one      each task in turn with all cores;      all-at-once   every task at once, one core each;
   xargs           `xargs -P <cores>`, one core each, in the file's order;
@@ -120,12 +122,19 @@ class Runner:
         self.durations = {t["task"]: t["observed_end"] - t["observed_start"] for t in self.report(journal)["tasks"]}
 
     def node_only_cache(self, cache: Path) -> None:
-        """A cache holding the warm cache's node model and nothing else."""
-        models = sorted(self.warm_cache.glob("*/node.toml"))
-        if len(models) != 1:
-            raise BenchError(f"{self.warm_cache}: expected one node folder with node.toml, found {len(models)}")
-        (cache / models[0].parent.name).mkdir(parents=True)
-        shutil.copy2(models[0], cache / models[0].parent.name / "node.toml")
+        """A cache holding this node's model and nothing else: the warm cache's node folder (its name is the node's
+        fingerprint), with a model calibrated once (`cosched calibrate --quick`) into the benchmark's folder."""
+        folders = sorted(p for p in self.warm_cache.iterdir() if p.is_dir())
+        if len(folders) != 1:
+            raise BenchError(f"{self.warm_cache}: expected one node folder, found {len(folders)}")
+        model = self.folder / "node.toml"
+        if not model.exists():
+            done = subprocess.run([str(self.cosched), "calibrate", "--quick", "-o", str(model)],
+                                  capture_output=True, text=True)
+            if done.returncode != 0:
+                raise BenchError(f"cosched calibrate --quick: {done.stderr.strip()}")
+        (cache / folders[0].name).mkdir(parents=True)
+        shutil.copy2(model, cache / folders[0].name / "node.toml")
 
     def plan_way(self, way: str, run_folder: Path) -> tuple:
         """(argv, what to read afterwards) of one run of `way` in a fresh folder."""
@@ -174,11 +183,10 @@ def summary(report: dict) -> dict:
 
 
 def profiles_line(log: Path) -> str:
-    """`cosched run`'s line that says what it measured ("profiles: 3 task kind(s), 0 from the cache, ...")."""
-    for line in log.read_text(errors="replace").splitlines():
-        if line.startswith("profiles:"):
-            return line
-    return ""
+    """What `cosched run` knew and measured: its "knowing: ..." line, and its "profiled ..." line when it measured."""
+    lines = [line for line in log.read_text(errors="replace").splitlines()
+             if line.startswith("knowing:") or line.startswith("profiled ")]
+    return " | ".join(line.split("; planned on what is known")[0] for line in lines)
 
 
 def resolve_batches(args, output: Path) -> list:

@@ -1,6 +1,7 @@
-// `cosched run` end to end (issue #24), through the built executables: a dry run writes its plan and the profile
-// cache and nothing else; a second run profiles nothing; stale, corrupt and foreign entries are said and measured
-// again; two runs at once share one cache; an interrupted run is resumed with only its unfinished tasks; bad input
+// `cosched run` end to end (issues #24, #39), through the built executables: with nothing known a dry run plans the
+// naive way and measures nothing; a budget measures what is not known and stores it; a second run starts from what
+// the first observed; damaged, foreign and set-aside knowledge is said and started afresh; two runs at once share
+// one cache; an interrupted run is resumed with only its unfinished tasks; bad input
 // is one clear line with its exit code, before anything is written. Nothing here is timed: the batches are
 // commands (/bin/true, a script) and a 1 MiB STREAM task, profiled once per point.
 #include <gtest/gtest.h>
@@ -17,7 +18,7 @@
 #include <thread>
 #include <vector>
 
-#include "cosched/profiler/profile_cache.hpp"
+#include "cosched/profiler/knowledge_store.hpp"
 #include "support/files.hpp"
 #include "support/node_fixture.hpp"
 #include "support/programs.hpp"
@@ -57,11 +58,12 @@ class RunCli : public ::testing::Test {
   CommandResult run(const std::string& arguments, const std::string& platform = " --platform p.toml") const {
     return test_support::run_program("cosched", run_line(arguments) + platform, dir_);
   }
-  [[nodiscard]] std::vector<fs::path> entries() const {
+  // The knowledge store's files (one per kind of task).
+  [[nodiscard]] std::vector<fs::path> knowledge_files() const {
     std::vector<fs::path> found;
     if (!fs::exists(dir_ / "cache")) return found;
     for (const auto& entry : fs::recursive_directory_iterator(dir_ / "cache")) {
-      if (entry.path().parent_path().filename() == "profiles") found.push_back(entry.path());
+      if (entry.path().parent_path().filename() == "knowledge") found.push_back(entry.path());
     }
     std::sort(found.begin(), found.end());
     return found;
@@ -76,99 +78,101 @@ class RunCli : public ::testing::Test {
   fs::path dir_;
 };
 
-TEST_F(RunCli, ADryRunWritesThePlanAndTheCacheAndNothingElse) {
+TEST_F(RunCli, WithNothingKnownADryRunPlansTheNaiveWayAndMeasuresNothing) {
   write("m.json", kMixed);
   const CommandResult result = run("m.json --dry-run");
   ASSERT_EQ(result.exit_code, 0) << result.out << result.err;
+  EXPECT_NE(result.out.find("knowing: 0 of 2 task kind(s) known"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("nothing is known of this batch yet"), std::string::npos) << result.out;
   EXPECT_NE(result.out.find("predicted makespan"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("80 % interval"), std::string::npos) << result.out;
   EXPECT_NE(result.out.find("core 0 |"), std::string::npos) << "the predicted run's picture\n" << result.out;
   EXPECT_NE(result.out.find("dry run"), std::string::npos) << result.out;
   EXPECT_EQ(names_in(dir_ / "cosched-run-m"),
             (std::vector<std::string>{"instance.json", "platform.toml", "schedule.json"}))
       << "no journal, no task logs";
-  // Besides the plan: the cache (two entries, one per task kind) and nothing else in the folder.
-  EXPECT_EQ(names_in(dir_), (std::vector<std::string>{"b.json", "cache", "cosched-run-m", "m.json", "node.toml",
-                                                       "p.toml", "stderr-" + std::to_string(::getpid()) + ".txt",
-                                                       "stdout-" + std::to_string(::getpid()) + ".txt"}));
-  ASSERT_EQ(entries().size(), 2U);
-  for (const fs::path& path : entries()) {
-    const profiler::CacheEntry entry = profiler::parse_cache_entry(test_support::read_text(path), path.string());
-    if (entry.task.is_stream()) {
-      EXPECT_EQ(entry.passes, (profiler::PassCounts{1, 5})) << "a 3-pass task is timed at 1 and 5 passes";
-      for (const auto& row : entry.rows) EXPECT_TRUE(row.fixed_s.has_value()) << "its fixed cost apart";
+  EXPECT_TRUE(knowledge_files().empty()) << "nothing was measured, nothing is stored";
+  const auto schedule = nlohmann::json::parse(test_support::read_text(dir_ / "cosched-run-m" / "schedule.json"));
+  EXPECT_EQ(schedule.value("launch_rule", ""), "greedy");
+  for (const auto& task : schedule.at("tasks")) EXPECT_EQ(task.at("alloc").at(0), 1) << "one core each";
+}
+
+TEST_F(RunCli, ABudgetMeasuresWhatIsNotKnownAndStoresIt) {
+  write("m.json", kMixed);
+  const CommandResult result = run("m.json --dry-run --profile-budget 60");
+  ASSERT_EQ(result.exit_code, 0) << result.out << result.err;
+  EXPECT_NE(result.out.find("profiling budget 60 s (--profile-budget)"), std::string::npos) << result.out;
+  EXPECT_EQ(result.out.find("nothing is known"), std::string::npos) << result.out;
+  ASSERT_EQ(knowledge_files().size(), 2U);
+  for (const fs::path& path : knowledge_files()) {
+    const profiler::KindKnowledge known = profiler::parse_kind_knowledge(test_support::read_text(path), path.string());
+    EXPECT_GT(known.count(profiler::RunSource::profiled), 0U) << path;
+    if (known.task.is_stream()) {
+      for (const auto& run : known.runs) EXPECT_LE(run.run.work, 3.0) << "at most the task's own 3 passes";
     } else {
-      EXPECT_TRUE(entry.program.has_value()) << "a command's program is stamped";
+      EXPECT_TRUE(known.program.has_value()) << "a command's program is stamped";
     }
   }
 }
 
-TEST_F(RunCli, ASecondRunProfilesNothingAndLeavesTheCacheAsItWas) {
+TEST_F(RunCli, ASecondRunStartsFromWhatTheFirstObserved) {
   const CommandResult first = run("b.json");
   ASSERT_EQ(first.exit_code, 0) << first.out << first.err;
-  EXPECT_NE(first.out.find("0 from the cache, 1 measured now"), std::string::npos) << first.out;
   EXPECT_NE(first.out.find("batch: predicted"), std::string::npos) << first.out;
-  std::map<fs::path, std::string> before;
-  for (const auto& path : entries()) before[path] = test_support::read_text(path);
+  EXPECT_NE(first.out.find("learnt: 2 observed run(s)"), std::string::npos) << first.out;
+  ASSERT_EQ(knowledge_files().size(), 1U) << "a and b run the same command: one kind";
+  const fs::path file = knowledge_files().front();
+  EXPECT_EQ(profiler::parse_kind_knowledge(test_support::read_text(file), file.string())
+                .count(profiler::RunSource::observed),
+            2U);
   const CommandResult second = run("b.json --output again");
   ASSERT_EQ(second.exit_code, 0) << second.out << second.err;
-  EXPECT_NE(second.out.find("1 from the cache, 0 measured now"), std::string::npos) << second.out;
-  EXPECT_EQ(second.out.find("measuring"), std::string::npos) << second.out;
-  std::map<fs::path, std::string> after;
-  for (const auto& path : entries()) after[path] = test_support::read_text(path);
-  EXPECT_EQ(after, before);
+  EXPECT_NE(second.out.find("knowing: 1 of 1 task kind(s) known (2 run(s) observed"), std::string::npos)
+      << second.out;
+  EXPECT_EQ(second.out.find("nothing is known"), std::string::npos) << second.out;
   // A run folder that holds a run is continued or replaced only when asked.
   test_support::expect_one_line_error(run("b.json"), 2, "--resume", "a second run into the same folder");
   EXPECT_EQ(run("b.json --force").exit_code, 0);
 }
 
-TEST_F(RunCli, StaleCorruptAndForeignEntriesAreSaidAndMeasuredAgain) {
-  ASSERT_EQ(run("b.json --dry-run").exit_code, 0);
-  ASSERT_EQ(entries().size(), 1U);
-  const fs::path entry = entries().front();
-  // Another calibration of this node: stale.
-  write("node2.toml", kNodeToml.substr(0, kNodeToml.find("gbs = [4.0, 5.0]")) + "gbs = [4.0, 6.0]\n");
-  CommandResult result =
-      test_support::run_program("cosched", "run b.json --cache cache --node node2.toml --reps 1 --platform p.toml "
-                                           "--dry-run", dir_);
+TEST_F(RunCli, DamagedForeignAndSetAsideKnowledgeIsSaidAndStartsAfresh) {
+  ASSERT_EQ(run("b.json").exit_code, 0);
+  ASSERT_EQ(knowledge_files().size(), 1U);
+  const fs::path file = knowledge_files().front();
+  // A file that does not parse: said, started afresh, and whole again after the next run.
+  test_support::write_file(file, "{ \"format\": ");
+  CommandResult result = run("b.json --output second");
   ASSERT_EQ(result.exit_code, 0) << result.err;
-  EXPECT_NE(result.out.find("stale (measured under another calibration"), std::string::npos) << result.out;
-  // An entry that does not parse: corrupt, measured again, and then valid.
-  test_support::write_file(entry, "{ \"format\": ");
-  result = run("b.json --dry-run");
+  EXPECT_NE(result.out.find("its knowledge is unreadable and starts afresh"), std::string::npos) << result.out;
+  EXPECT_NO_THROW((void)profiler::parse_kind_knowledge(test_support::read_text(file), file.string()));
+  // --reprofile sets aside what is known.
+  result = run("b.json --dry-run --output third --reprofile");
   ASSERT_EQ(result.exit_code, 0) << result.err;
-  EXPECT_NE(result.out.find("corrupt (unreadable entry, measured again"), std::string::npos) << result.out;
-  EXPECT_NO_THROW((void)profiler::parse_cache_entry(test_support::read_text(entry), entry.string()));
-  // The node's folder renamed as if another node's: this node has none, the other's is not used.
-  const fs::path node_folder = entry.parent_path().parent_path();
+  EXPECT_NE(result.out.find("--reprofile: what was known of it is set aside"), std::string::npos) << result.out;
+  // The node's folder renamed as if another node's: this node knows nothing, the other's is not used.
+  const fs::path node_folder = file.parent_path().parent_path();
   fs::rename(node_folder, node_folder.parent_path() / "elsewhere-0123abcd");
-  result = run("b.json --dry-run");
+  result = run("b.json --dry-run --output fourth");
   ASSERT_EQ(result.exit_code, 0) << result.err;
-  EXPECT_NE(result.out.find("foreign (profiled on another node only (elsewhere-0123abcd)"), std::string::npos)
-      << result.out;
-  // --reprofile measures whatever the cache holds.
-  result = run("b.json --dry-run --reprofile");
-  ASSERT_EQ(result.exit_code, 0) << result.err;
-  EXPECT_NE(result.out.find("--reprofile"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("knowing: 0 of 1 task kind(s) known"), std::string::npos) << result.out;
 }
 
 TEST_F(RunCli, TwoRunsAtOnceShareOneCacheWithoutCorruptingIt) {
   write("m.json", kMixed);
-  const std::string command = test_support::built_program("cosched").string() + " " + run_line("m.json") +
-                              " --platform p.toml --dry-run --output ";
+  const std::string command =
+      test_support::built_program("cosched").string() + " " + run_line("m.json") + " --platform p.toml --output ";
   const CommandResult both = test_support::run_shell(
       "sh -c '" + command + "one >one.txt 2>&1 & p1=$!; " + command + "two >two.txt 2>&1 & p2=$!; "
       "wait $p1; a=$?; wait $p2; b=$?; exit $((a + b))'", dir_, 120);
   const std::string one = test_support::read_text(dir_ / "one.txt"), two = test_support::read_text(dir_ / "two.txt");
   ASSERT_EQ(both.exit_code, 0) << one << two;
-  ASSERT_EQ(entries().size(), 2U);
-  for (const fs::path& path : entries()) {
-    EXPECT_NO_THROW((void)profiler::parse_cache_entry(test_support::read_text(path), path.string())) << path;
+  // Each run's observations are kept under the node's lock: none is lost to the other's write.
+  ASSERT_EQ(knowledge_files().size(), 2U);
+  for (const fs::path& path : knowledge_files()) {
+    const profiler::KindKnowledge known = profiler::parse_kind_knowledge(test_support::read_text(path), path.string());
+    EXPECT_EQ(known.count(profiler::RunSource::observed), 2U) << path;
   }
-  // One of them measured both kinds under the node's lock; the other found them there.
-  const bool one_measured = one.find("2 measured now") != std::string::npos;
-  EXPECT_NE((one_measured ? two : one).find("2 from the cache, 0 measured now"), std::string::npos) << one << two;
-  EXPECT_NE((one_measured ? one : two).find("0 from the cache, 2 measured now"), std::string::npos) << one << two;
-  EXPECT_TRUE(fs::exists(dir_ / "one" / "schedule.json") && fs::exists(dir_ / "two" / "schedule.json"));
+  EXPECT_TRUE(fs::exists(dir_ / "one" / "journal.jsonl") && fs::exists(dir_ / "two" / "journal.jsonl"));
 }
 
 // The events of a journal, one JSON object per line.
@@ -256,8 +260,8 @@ TEST_F(RunCli, AnInterruptedRunIsResumedWithOnlyItsUnfinishedTasks) {
 }
 
 // The README's "Run your own batch", exactly as written (from a folder holding the example batch and build/bin), with
-// a cache of the test's own: the first run calibrates and measures every kind of task, the second measures nothing
-// and runs the batch.
+// a cache of the test's own: the first (dry) run knows nothing and plans the naive way, measuring nothing; the
+// second runs the batch and learns every kind from it; the third knows them all.
 TEST_F(RunCli, TheReadmesExampleRunsAsWritten) {
   fs::create_directories(dir_ / "configs" / "workloads");
   fs::copy_file(fs::path(COSCHED_SOURCE_DIR) / "configs" / "workloads" / "my-batch.json",
@@ -270,15 +274,16 @@ TEST_F(RunCli, TheReadmesExampleRunsAsWritten) {
   ASSERT_NE(test_support::read_text(fs::path(COSCHED_SOURCE_DIR) / "README.md").find(dry_run), std::string::npos);
   const CommandResult first = test_support::run_shell(environment + dry_run, dir_, 300);
   ASSERT_EQ(first.exit_code, 0) << first.out << first.err;
-  EXPECT_NE(first.out.find("calibrating this node"), std::string::npos) << first.out;
-  EXPECT_NE(first.out.find("0 from the cache, 3 measured now"), std::string::npos) << first.out;
+  EXPECT_NE(first.out.find("knowing: 0 of 3 task kind(s) known"), std::string::npos) << first.out;
   EXPECT_NE(first.out.find("core 0 |"), std::string::npos) << first.out;
   const CommandResult second = test_support::run_shell(environment + run, dir_, 300);
   ASSERT_EQ(second.exit_code, 0) << second.out << second.err;
-  EXPECT_NE(second.out.find("3 from the cache, 0 measured now"), std::string::npos) << second.out;
-  EXPECT_EQ(second.out.find("measuring"), std::string::npos) << second.out;
   EXPECT_NE(second.out.find("done 6/6"), std::string::npos) << second.out;
   EXPECT_NE(second.out.find("batch: predicted"), std::string::npos) << second.out;
+  EXPECT_NE(second.out.find("learnt: 6 observed run(s)"), std::string::npos) << second.out;
+  const CommandResult third = test_support::run_shell(environment + dry_run + " --output known", dir_, 300);
+  ASSERT_EQ(third.exit_code, 0) << third.out << third.err;
+  EXPECT_NE(third.out.find("knowing: 3 of 3 task kind(s) known"), std::string::npos) << third.out;
 }
 
 // `demo --workload` checks its batch before it makes its folder (issue #27): a good batch still gets the folder and

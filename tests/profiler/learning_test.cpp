@@ -172,6 +172,18 @@ TEST_F(LearningFixture, AKindNeverSeenIsMeasuredWithinABudgetTheUserGave) {
   EXPECT_GT(look_up_knowledge(cache, kinds[1].identity).knowledge.count(RunSource::profiled), 0U);
 }
 
+TEST_F(LearningFixture, AGenerousBudgetEndsWhenNoPointIsWorthAnotherRun) {
+  // `true` runs in milliseconds with a noise far above the adaptive strategy's tolerance: its points never settle,
+  // and must not be measured until the budget (an hour) is gone.
+  config::Workload workload = three_commands();
+  LearningOptions generous = options(3600.0);
+  const BatchKnowledge known = learn_batch(workload, cache, generous);
+  EXPECT_GT(known.runs, 0U);
+  // Each kind: at most `repetitions` runs of each of its points (2 cores: cores 1 and 2, one work amount).
+  EXPECT_LE(known.runs, known.kinds.size() * 2U * static_cast<std::size_t>(generous.strategy_options.repetitions) + 2U);
+  EXPECT_FALSE(known.stopped_by_budget);
+}
+
 TEST_F(LearningFixture, TheLaunchHistoryGivesTheNodesNoiseFromAPriorOn) {
   EXPECT_DOUBLE_EQ(launch_noise(cache).sigma, kPriorLaunchNoise);
   for (int k = 0; k < 4; ++k) record_launch(cache, {"b", 10.0, 9.0, 11.0, k % 2 == 0 ? 12.0 : 10.0});

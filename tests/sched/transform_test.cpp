@@ -106,8 +106,8 @@ TEST(TransformTest, Lemma2BackTransformedScheduleIsValidWithTheSameMakespan) {
     for (const bool pack : {false, true}) {
       const RigidSchedule placed = pack ? pack_schedule(rigid, PackFit::first_fit)
                                         : list_schedule(rigid, ListOrder::longest_first);
-      Schedule transformed{"I'", 0.0, 0.0, 0.0, {}, {}};
-      Schedule original{"I", 0.0, 0.0, 0.0, {}, {}};
+      Schedule transformed{"I'", 0.0, 0.0, 0.0, {}, {}, {}};
+      Schedule original{"I", 0.0, 0.0, 0.0, {}, {}, {}};
       for (std::size_t j = 0; j < instance.task_count(); ++j) {
         const int q = rigid.demand[j];
         transformed.tasks.push_back({{q}, placed.start[j], rigid.duration[j], pack ? placed.pack[j] : -1});

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <tuple>
 
 #include "cosched/common/error.hpp"
 #include "cosched/common/utc_time.hpp"
@@ -283,6 +284,7 @@ BatchKnowledge learn_batch(config::Workload& workload, const ProfileCache& cache
   // The strategy's runs, the kinds that weigh most first, one run at a time, within the budget.
   const detail::KindRunner runner(options.launched);
   std::vector<bool> done(known.kinds.size(), false);
+  std::map<std::tuple<std::size_t, int, int, double>, int> repeats;  // runs per (kind, cores, chunks, work) here
   while (known.budget_s - known.spent_s > 0.0) {
     std::vector<std::size_t> order(known.kinds.size());
     std::iota(order.begin(), order.end(), std::size_t{0});
@@ -312,6 +314,12 @@ BatchKnowledge learn_batch(config::Workload& workload, const ProfileCache& cache
         continue;
       }
       const knowledge::PlannedRun& run = runs.front();
+      // A point whose runs do not settle (noise far above the strategy's tolerance) is not measured for ever: at
+      // most `repetitions` times in one call, then the kind is as known as this node lets it be.
+      if (repeats[{k, run.cores, run.fast_chunks, run.work}] >= std::max(1, options.strategy_options.repetitions)) {
+        done[k] = true;
+        continue;
+      }
       const bool unknown_cost = std::isnan(run.estimated_seconds);
       if ((unknown_cost && !options.budget.seconds) || (!unknown_cost && run.estimated_seconds > remaining)) {
         known.stopped_by_budget = true;
@@ -323,6 +331,7 @@ BatchKnowledge learn_batch(config::Workload& workload, const ProfileCache& cache
     if (!next) break;
     KindState& state = known.kinds[next->first];
     const knowledge::PlannedRun& run = next->second;
+    ++repeats[{next->first, run.cores, run.fast_chunks, run.work}];
     std::string why;
     const auto begin = Clock::now();
     const std::optional<double> seconds = runner.run(state.kind, run, remaining, why);

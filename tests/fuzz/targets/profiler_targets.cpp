@@ -1,6 +1,7 @@
 // The node's platform TOML (cosched::config) and the profiler's inputs: sweep TOML, profile CSV and its JSON
 // sidecar (docs/formats.md, docs/profiler.md).
 #include "cosched/config/platform.hpp"
+#include "cosched/profiler/knowledge_store.hpp"
 #include "cosched/profiler/profile_cache.hpp"
 #include "cosched/profiler/profile_context.hpp"
 #include "cosched/profiler/profile_csv.hpp"
@@ -28,6 +29,14 @@ void profile_cache_entry(std::string_view input) {
   const std::string text = profiler::cache_entry_to_json(entry);
   if (profiler::cache_entry_to_json(profiler::parse_cache_entry(text, "fuzz-entry-again.json")) != text) {
     throw std::logic_error("a cache entry does not read back as it was written");
+  }
+}
+
+void kind_knowledge(std::string_view input) {
+  const profiler::KindKnowledge knowledge = profiler::parse_kind_knowledge(input, "fuzz-knowledge.json");
+  const std::string text = profiler::kind_knowledge_to_json(knowledge);
+  if (profiler::kind_knowledge_to_json(profiler::parse_kind_knowledge(text, "fuzz-knowledge-again.json")) != text) {
+    throw std::logic_error("a kind's knowledge does not read back as it was written");
   }
 }
 

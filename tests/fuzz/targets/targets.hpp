@@ -24,6 +24,7 @@ void sweep_toml(std::string_view input);       // profiler::load_sweep_config
 void profile_csv(std::string_view input);      // profiler::read_profile_csv
 void profile_sidecar(std::string_view input);  // profiler::parse_profile_sidecar
 void profile_cache_entry(std::string_view input);  // profiler::parse_cache_entry, written back and read again
+void kind_knowledge(std::string_view input);  // profiler::parse_kind_knowledge, written back and read again
 // launcher_targets.cpp
 void workload_toml(std::string_view input);  // config::parse_workload_toml
 void workload_json(std::string_view input);  // config::parse_workload_json
@@ -44,6 +45,7 @@ inline constexpr Target kTargets[] = {
     {"workload_toml", &workload_toml}, {"workload_json", &workload_json},   {"journal_jsonl", &journal_jsonl},
     {"topology_xml", &topology_xml},   {"node_toml", &node_toml},           {"swf_trace", &swf_trace},
     {"cluster_manifest", &cluster_manifest}, {"jobs_csv", &jobs_csv}, {"profile_cache_entry", &profile_cache_entry},
+    {"kind_knowledge", &kind_knowledge},
 };
 
 // Runs one input: a cosched::Error is the parser saying no, and ends the run normally; anything else escapes.
