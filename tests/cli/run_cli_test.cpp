@@ -84,8 +84,8 @@ TEST_F(RunCli, ADryRunWritesThePlanAndTheCacheAndNothingElse) {
   EXPECT_NE(result.out.find("core 0 |"), std::string::npos) << "the predicted run's picture\n" << result.out;
   EXPECT_NE(result.out.find("dry run"), std::string::npos) << result.out;
   EXPECT_EQ(names_in(dir_ / "cosched-run-m"),
-            (std::vector<std::string>{"instance.json", "platform.toml", "schedule.json"}))
-      << "no journal, no task logs";
+            (std::vector<std::string>{".cosched-run", "instance.json", "platform.toml", "schedule.json"}))
+      << "the plan and the folder's marker; no journal, no task logs";
   // Besides the plan: the cache (two entries, one per task kind) and nothing else in the folder.
   EXPECT_EQ(names_in(dir_), (std::vector<std::string>{"b.json", "cache", "cosched-run-m", "m.json", "node.toml",
                                                        "p.toml", "stderr-" + std::to_string(::getpid()) + ".txt",

@@ -97,6 +97,8 @@ void run_batch(const RunBatchOptions& run, Reporter& reporter) {
   config::Workload batch = exec::read_workload(run.batch, platform);
   (void)profiler::distinct_commands(batch, true);  // the names its commands' profiles go by
   for (const auto& task : batch.tasks) (void)profiler::cached_task_of(task, run.placement);
+  // From here on the run writes (the profile cache, the plan, the journal): the folder is this run's until it ends.
+  const launcher::RunFolderClaim claim(folder, run.resume, run.force, run.slurm);
   if (run.resume) {
     if (run.slurm) return launch_on_allocation(run, folder, nullptr, reporter);
     const launcher::LaunchInputs inputs = launcher::read_run_plan(folder);

@@ -1,0 +1,125 @@
+// Issue 41's cases that take more than one command (robustness_cases.cpp holds those one command shows): runs at
+// once on one folder, signals during profiling, leftovers a later run removes. Each test is named after its row in
+// docs/errors.md ("Robustness v4"). Nothing is timed: a run is held where a test wants it by a gate file its
+// profiled command waits for, and the test waits for the file that command touches first.
+#include <gtest/gtest.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "support/files.hpp"
+#include "support/node_fixture.hpp"
+#include "support/processes.hpp"
+#include "support/programs.hpp"
+
+namespace cosched::cli {
+namespace {
+
+namespace fs = std::filesystem;
+using test_support::CommandResult;
+
+const std::string kPlatformToml =
+    "name = \"tiny\"\ncores = \"auto\"\n[fast_memory]\ncapacity_mib = 8\nchunks = 4\ntier_backend = \"emulated\"\n";
+
+// Every file under `dir` with its content.
+std::map<std::string, std::string> snapshot(const fs::path& dir) {
+  std::map<std::string, std::string> files;
+  if (!fs::exists(dir)) return files;
+  for (const auto& entry : fs::recursive_directory_iterator(dir)) {
+    files[fs::relative(entry.path(), dir).string()] =
+        entry.is_directory() ? "<folder>" : test_support::read_text(entry.path());
+  }
+  return files;
+}
+
+class RunRobustness : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!fs::exists(test_support::built_program("cosched")) || !fs::exists(test_support::built_program("stream_bench"))) {
+      GTEST_SKIP() << "bin/cosched or bin/stream_bench is not built";
+    }
+    dir_ = test_support::scratch_dir();
+    write("node.toml", test_support::kOnePoolNodeToml);
+    write("p.toml", kPlatformToml);
+    write("b.json", R"({"tasks":[{"id":"a","command":["/bin/true"]},{"id":"b","command":["/bin/true"]}]})");
+  }
+  fs::path write(const std::string& name, const std::string& text) const {
+    return test_support::write_file(dir_ / name, text);
+  }
+  [[nodiscard]] std::string run_line(const std::string& arguments) const {
+    return "run " + arguments + " --cache cache --node node.toml --reps 1 --platform p.toml";
+  }
+  CommandResult run(const std::string& arguments) const {
+    return test_support::run_program("cosched", run_line(arguments), dir_);
+  }
+  // A batch whose one command, while profiled (and run), touches `started` and then waits for `gate`.
+  void write_gated_batch(const std::string& name) const {
+    write(name, R"({"tasks":[{"id":"g","command":["/bin/sh","-c","touch started; while [ ! -e gate ]; do sleep 0.02; done"]}]})");
+  }
+  // `cosched <arguments>` started in the test's folder, its output in `log`; returns its pid.
+  pid_t start(const std::string& arguments, const std::string& log) const {
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+      const int out = ::open((dir_ / log).c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      if (out < 0 || ::chdir(dir_.c_str()) != 0) ::_exit(127);
+      ::dup2(out, 1);
+      ::dup2(out, 2);
+      const std::string program = test_support::built_program("cosched").string();
+      ::execl("/bin/sh", "sh", "-c", ("exec " + program + " " + arguments).c_str(), static_cast<char*>(nullptr));
+      ::_exit(127);
+    }
+    return pid;
+  }
+  void wait_for_file(const std::string& name) const {
+    test_support::wait_until([&] { return fs::exists(dir_ / name); }, name + " to appear");
+  }
+  int exit_code_of(pid_t pid) const {
+    int status = 0;
+    if (::waitpid(pid, &status, 0) != pid) return -1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  }
+
+  fs::path dir_;
+};
+
+// Case 1: a second run into the folder a run is profiling into is refused before it writes anything there; the
+// first run goes on, and its plan is its own.
+TEST_F(RunRobustness, ASecondRunIntoAFolderInUseIsRefusedBeforeItWrites) {
+  write_gated_batch("g.json");
+  const pid_t first = start(run_line("g.json --output D --dry-run"), "first.txt");
+  wait_for_file("started");
+  const auto before = snapshot(dir_ / "D");
+  test_support::expect_one_line_error(run("b.json --output D --dry-run"), 2, "in use by another cosched run",
+                                      "a second run");
+  // Case 2: --force does not take a folder another run holds.
+  test_support::expect_one_line_error(run("b.json --output D --force"), 2, "in use by another cosched run",
+                                      "--force while a run holds the folder");
+  EXPECT_EQ(snapshot(dir_ / "D"), before) << "the refused runs changed the first run's folder";
+  write("gate", "");
+  ASSERT_EQ(exit_code_of(first), 0) << test_support::read_text(dir_ / "first.txt");
+  EXPECT_NE(test_support::read_text(dir_ / "D" / "instance.json").find("sleep"), std::string::npos)
+      << "the plan in D is the first run's";
+}
+
+// Cases 3 and 4: a folder holding a user's own instance.json or platform.toml is not a dry run's plan.
+TEST_F(RunRobustness, UserFilesInTheOutputFolderAreReplacedOnlyWithForce) {
+  for (const std::string name : {"instance.json", "platform.toml", "schedule.json"}) {
+    fs::remove_all(dir_ / "mine");
+    fs::create_directories(dir_ / "mine");
+    write("mine/" + name, "my own " + name);
+    test_support::expect_one_line_error(run("b.json --output mine --dry-run"), 2, "not a cosched run's folder", name);
+    EXPECT_EQ(test_support::read_text(dir_ / "mine" / name), "my own " + name);
+    EXPECT_EQ(snapshot(dir_ / "mine").size(), 1U) << "nothing added beside " << name;
+    const CommandResult forced = run("b.json --output mine --dry-run --force");
+    ASSERT_EQ(forced.exit_code, 0) << forced.err;
+  }
+}
+
+}  // namespace
+}  // namespace cosched::cli
