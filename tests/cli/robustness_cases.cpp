@@ -140,6 +140,9 @@ const std::string kMessages27 =
     "option the online policy ignores, slurm-script --platform with a NaN capacity";
 const std::string kChecksFirst =
     "checks before work: demo --stream-bench, demo --workload and run refuse bad input before any work or folder";
+const std::string kChecksV4 =
+    "issue 41: checks before work and of the right kind: a folder as a program, a footprint beyond this node's "
+    "memory, a missing --node, a program name echoed bounded";
 const std::string kDemoWorkload = "cosched demo --quick --workload ";
 const std::string kRun = "cosched run --cache cache --node node.toml --platform plat.toml ";
 // An SWF job line whose run time (field 4) is `run_time`.
@@ -649,6 +652,18 @@ std::vector<Case> make_cases() {
       {kChecksFirst, kRun + "w.json --algorithm bogus", 2, "bogus"},
       {kChecksFirst, kRun + "w.json --output w.json", 2, "w.json"},
       {kChecksFirst, kRun + "w.json --resume", 2, "--resume"},
+      // ---- issue 41: checks before work and of the right kind (a folder as a program was exit 6 after profiling,
+      // a 2^50-byte footprint grew cosched until killed, a missing --node left the cache folder and its lock) ----
+      {kChecksV4, kRun + "bad.json", 3, "./prog: is a folder, not a program",
+       {{"prog/", ""}, {"bad.json", command_workload(R"("command":["./prog"])")}}},
+      {kChecksV4, kDemoWorkload + "bad.json", 3, "is a folder", {{"prog/", ""}, {"bad.json", command_workload(R"("command":["./prog"])")}}},
+      {kChecksV4, kRun + "bad.json", 4, "more than this node's memory",
+       {{"bad.json", command_workload(R"("command":["/bin/true"],"footprint_bytes":1125899906842624)")}}},
+      {kChecksV4, kDemoWorkload + "bad.json", 4, "more than this node's memory",
+       {{"bad.json", command_workload(R"("command":["/bin/true"],"footprint_bytes":1125899906842624)")}}},
+      {kChecksV4, kRun + "w.json", 3, "node.toml: no node file here"},
+      {kChecksV4, kRun + "bad.json", 3, " bytes ...]",
+       {{"bad.json", command_workload(R"("command":["/)" + std::string(1'000'000, 'x') + R"("])")}}},
   };
 }
 

@@ -14,6 +14,7 @@
 #include "cosched/launcher/launch_inputs.hpp"
 #include "cosched/launcher/run_folder.hpp"
 #include "cosched/launcher/run_report.hpp"
+#include "cosched/platform/host_memory.hpp"
 #include "cosched/profiler/cached_profile.hpp"
 #include "cosched/profiler/instance_builder.hpp"
 #include "cosched/sched/algorithm.hpp"
@@ -83,6 +84,14 @@ void launch_on_allocation(const RunBatchOptions& run, const launcher::RunFolder&
   reporter.note(fmt::format("run folder: {} (cosched report {})", folder.dir.string(), folder.cluster_plan().string()));
 }
 
+// The batch's checks that read files beyond the batch, before the run writes anything (issue 41): its programs and
+// footprints on this node, and the node model given (a missing one used to be found once the cache folder and
+// its lock were made).
+void check_before_work(const RunBatchOptions& run, const config::Workload& batch) {
+  exec::check_batch_before_work(batch, platform::total_memory_bytes());
+  if (!run.node.empty()) (void)config::load_node_model(run.node);
+}
+
 }  // namespace
 
 void run_batch(const RunBatchOptions& run, Reporter& reporter) {
@@ -97,6 +106,7 @@ void run_batch(const RunBatchOptions& run, Reporter& reporter) {
   config::Workload batch = exec::read_workload(run.batch, platform);
   (void)profiler::distinct_commands(batch, true);  // the names its commands' profiles go by
   for (const auto& task : batch.tasks) (void)profiler::cached_task_of(task, run.placement);
+  check_before_work(run, batch);
   // From here on the run writes (the profile cache, the plan, the journal): the folder is this run's until it ends.
   const launcher::RunFolderClaim claim(folder, run.resume, run.force, run.slurm);
   if (run.resume) {

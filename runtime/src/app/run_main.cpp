@@ -38,7 +38,7 @@ int run_main(CLI::App& app, int argc, char** argv, std::string_view program,
     return 0;
   } catch (const CLI::ParseError& e) {
     std::fflush(stdout);
-    fmt::print(stderr, "{}: usage error: {} (see --help)\n", program, printable(e.what()));
+    fmt::print(stderr, "{}: usage error: {} (see --help)\n", program, bounded_echo(e.what(), kMessageLimit));
     return exit_code_for(ErrorKind::usage);
   } catch (const Error& e) {
     return report(program, e.kind(), e.what());
@@ -46,7 +46,7 @@ int run_main(CLI::App& app, int argc, char** argv, std::string_view program,
     return report(program, ErrorKind::resource, "out of memory (a size or count too large for this machine?)");
   } catch (const std::exception& e) {
     std::fflush(stdout);
-    fmt::print(stderr, "{}: internal error: {}\n", program, printable(e.what()));
+    fmt::print(stderr, "{}: internal error: {}\n", program, bounded_echo(e.what(), kMessageLimit));
     return kExitInternalError;
   }
 }
