@@ -101,8 +101,11 @@ std::vector<CommandProfileSpec> distinct_commands(config::Workload& workload, bo
   return commands;
 }
 
-SweepOutcome profile_commands(const std::vector<CommandProfileSpec>& commands, const LaunchedProfileOptions& options,
+SweepOutcome profile_commands(std::vector<CommandProfileSpec> commands, const LaunchedProfileOptions& options,
                               const std::filesystem::path& csv) {
+  for (CommandProfileSpec& command : commands) {
+    if (!command.timeout_s) command.timeout_s = options.command_timeout_s;
+  }
   CommandMeasurer measurer(commands, options.tier, options.reps, 0, options.platform.cores / 2);
   const unsigned all = options.platform.fast_chunks;
   std::vector<unsigned> chunks{0};

@@ -121,5 +121,21 @@ TEST_F(RunRobustness, UserFilesInTheOutputFolderAreReplacedOnlyWithForce) {
   }
 }
 
+// Case 3: one deadline for everything a run starts. A command that hangs while it is profiled is killed after
+// --timeout (it hung `cosched run`); its failed profile is not cached (issue 41 item 11: the mutant that cached it
+// was not caught), the other command's is, and no run folder is left.
+TEST_F(RunRobustness, ProfilingACommandHonoursTheTimeoutAndAFailedProfileIsNotCached) {
+  write("h.json", R"({"tasks":[{"id":"h","command":["/bin/sleep","1000"]},{"id":"t","command":["/bin/true"]}]})");
+  test_support::expect_one_line_error(run("h.json --output D --timeout 0.3"), 6, "still running after its timeout of 0.3 s",
+                                      "a hanging command profiled");
+  EXPECT_FALSE(fs::exists(dir_ / "D")) << "nothing of the batch ran: no run folder";
+  std::vector<std::string> entries;
+  for (const auto& entry : fs::recursive_directory_iterator(dir_ / "cache")) {
+    if (entry.path().parent_path().filename() == "profiles") entries.push_back(entry.path().filename().string());
+  }
+  ASSERT_EQ(entries.size(), 1U) << "only the command that ran through is cached";
+  EXPECT_EQ(entries.front().rfind("cmd-true-", 0), 0U) << entries.front();
+}
+
 }  // namespace
 }  // namespace cosched::cli

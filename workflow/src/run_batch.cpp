@@ -126,6 +126,7 @@ void run_batch(const RunBatchOptions& run, Reporter& reporter) {
   profiler::CachedProfileOptions options =
       profiler::CachedProfileOptions::for_run(platform, node.tier, run.reps, reporter);
   if (!run.node.empty()) options.node_file = run.node;
+  options.launched.command_timeout_s = run.timeout_s;
   options.reprofile = run.reprofile;
   const profiler::CachedProfile profile = profiler::profile_through_cache(batch, cache, options);
   reporter.note(fmt::format("profiles: {} task kind(s), {} from the cache, {} measured now ({}); node model {}",
