@@ -137,5 +137,46 @@ TEST_F(RunRobustness, ProfilingACommandHonoursTheTimeoutAndAFailedProfileIsNotCa
   EXPECT_EQ(entries.front().rfind("cmd-true-", 0), 0U) << entries.front();
 }
 
+// Case 4: leftovers a later run removes. `profile -o o.csv` killed (SIGKILL) before its first row leaves its hidden
+// temporary; the next write of o.csv removes it.
+TEST_F(RunRobustness, AKilledProfilesHiddenTemporaryIsRemovedByTheNextProfile) {
+  const pid_t first = start(R"(profile --command '/bin/sh -c "touch started; while [ ! -e gate ]; do sleep 0.02; done"' )"
+                            "--platform p.toml --reps 1 -o o.csv",
+                            "first.txt");
+  wait_for_file("started");
+  ASSERT_EQ(::kill(first, SIGKILL), 0);
+  (void)exit_code_of(first);
+  write("gate", "");
+  const auto hidden = [&] {
+    std::vector<std::string> names;
+    for (const auto& entry : fs::directory_iterator(dir_)) {
+      if (entry.path().filename().string().rfind(".o.csv.", 0) == 0) names.push_back(entry.path().filename());
+    }
+    return names;
+  };
+  ASSERT_EQ(hidden().size(), 1U) << "the killed profile's temporary (what this test is about)";
+  const CommandResult again = test_support::run_program("cosched", "profile --command /bin/true --platform p.toml "
+                                                        "--reps 1 -o o.csv", dir_);
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_TRUE(hidden().empty()) << hidden().front();
+}
+
+// Case 4: the cache's scratch files of a run killed while it measured (measuring-<pid>.csv, its sidecar, their
+// temporaries) are removed by the next run that takes the node's cache lock — a hit as well as a miss.
+TEST_F(RunRobustness, AKilledRunsCacheScratchFilesAreRemovedByTheNextRun) {
+  ASSERT_EQ(run("b.json --dry-run --output D").exit_code, 0);
+  fs::path node_folder;
+  for (const auto& entry : fs::directory_iterator(dir_ / "cache")) node_folder = entry.path();
+  ASSERT_TRUE(fs::exists(node_folder / "profiles")) << node_folder;
+  for (const std::string name : {"measuring-1.csv", "measuring-1.json", ".measuring-1.csv.1.abcdef"}) {
+    write(fs::relative(node_folder / name, dir_).string(), "partial");
+  }
+  const CommandResult hit = run("b.json --dry-run --output D");
+  ASSERT_EQ(hit.exit_code, 0) << hit.err;
+  for (const auto& entry : fs::directory_iterator(node_folder)) {
+    EXPECT_EQ(entry.path().filename().string().find("measuring-"), std::string::npos) << entry.path();
+  }
+}
+
 }  // namespace
 }  // namespace cosched::cli

@@ -1,8 +1,13 @@
 #include "cosched/common/text_file.hpp"
 
 #include <gtest/gtest.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <algorithm>
 
 #include <csignal>
 #include <filesystem>
@@ -92,6 +97,32 @@ TEST_F(AtomicWriteTest, AFailedWriteLeavesTheOldFileIntactAndNoTemporaryFile) {
   EXPECT_TRUE(threw) << "a write beyond the file size limit succeeded";
   EXPECT_EQ(read_text_file(target_, "test output"), kOld) << "the old file was changed by a failed write";
   EXPECT_EQ(folder_entries(), std::vector<std::string>{"out.json"}) << "a temporary file was left";
+}
+
+// Issue 41: a writer killed by SIGKILL (or a second Ctrl-C) left its hidden temporary, and no later run removed it.
+// The next write of the same target removes those whose writer is dead — and only those: a live process's, one
+// whose lock is held (a writer on another machine), another target's and a file that is no temporary stay.
+TEST_F(AtomicWriteTest, AWriteRemovesTheTemporariesOfItsTargetWhoseWriterIsDead) {
+  const pid_t dead = ::fork();
+  if (dead == 0) ::_exit(0);
+  ASSERT_EQ(::waitpid(dead, nullptr, 0), dead);
+  const std::string gone = std::to_string(dead);
+  const auto make = [&](const std::string& name) { std::ofstream(folder_ / name) << "partial"; };
+  make(".out.json." + gone + ".abc123");                          // abandoned: removed
+  make(".out.json." + std::to_string(::getppid()) + ".live12");   // its writer lives
+  make(".out.json." + gone + ".held12");                          // its lock is held
+  make(".other.json." + gone + ".abc123");                        // another target's
+  make(".out.json.notes");                                         // not a temporary
+  const int held = ::open((folder_ / (".out.json." + gone + ".held12")).c_str(), O_RDONLY);
+  ASSERT_EQ(::flock(held, LOCK_EX), 0);
+  write_text_file(target_, "new\n", Overwrite::replace, "test output");
+  ::close(held);
+  std::vector<std::string> left = folder_entries();
+  std::sort(left.begin(), left.end());
+  std::vector<std::string> kept{".other.json." + gone + ".abc123", ".out.json." + gone + ".held12",
+                                ".out.json." + std::to_string(::getppid()) + ".live12", ".out.json.notes", "out.json"};
+  std::sort(kept.begin(), kept.end());
+  EXPECT_EQ(left, kept);
 }
 
 TEST_F(AtomicWriteTest, ANewFileIsCreatedWithTheUsualPermissions) {

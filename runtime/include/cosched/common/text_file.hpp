@@ -30,8 +30,10 @@ void write_text_file(const std::filesystem::path& path, std::string_view content
                      const std::string& what);
 
 // A new empty file beside `target` (its folder, so that renaming it onto `target` is atomic), named
-// .<target name>.XXXXXX, with the usual permissions (0666 & ~umask): where write_text_file builds an output, and
-// where an output written in steps (a profile CSV) waits for its first row. Throws PlatformError.
+// .<target name>.<pid>.XXXXXX, locked (flock) by this process as long as the descriptor is open, with the usual
+// permissions (0666 & ~umask): where write_text_file builds an output, and where an output written in steps (a
+// profile CSV) waits for its first row. The temporaries of `target` an earlier writer left when it was killed (its
+// pid gone, its lock free) are removed first. Throws PlatformError.
 struct TemporaryFile {
   int fd = -1;
   std::filesystem::path path;
