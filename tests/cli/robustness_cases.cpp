@@ -143,6 +143,8 @@ const std::string kChecksFirst =
 const std::string kChecksV4 =
     "issue 41: checks before work and of the right kind: a folder as a program, a footprint beyond this node's "
     "memory, a missing --node, a program name echoed bounded";
+const std::string kOutputsV4 =
+    "issue 41: all outputs of one command checked before any is written: two outputs naming one file";
 const std::string kDemoWorkload = "cosched demo --quick --workload ";
 const std::string kRun = "cosched run --cache cache --node node.toml --platform plat.toml ";
 // An SWF job line whose run time (field 4) is `run_time`.
@@ -664,6 +666,14 @@ std::vector<Case> make_cases() {
       {kChecksV4, kRun + "w.json", 3, "node.toml: no node file here"},
       {kChecksV4, kRun + "bad.json", 3, " bytes ...]",
        {{"bad.json", command_workload(R"("command":["/)" + std::string(1'000'000, 'x') + R"("])")}}},
+      // ---- issue 41: all outputs of one command checked before any is written (X was written, then refused) ----
+      {kOutputsV4, "cosched online --policy fcfs --synthetic --jobs 5 --jobs-out x.csv --swf-out x.csv", 2,
+       "x.csv is named for both the jobs CSV and the SWF schedule"},
+      {kOutputsV4, "cosched online --policy fcfs --synthetic --jobs 5 --jobs-out x.csv --swf-out ./sub/../x.csv", 2,
+       "named for both", {{"sub/", ""}}},
+      {kOutputsV4, "cosched online --policy fcfs --synthetic --jobs 5 --output - --jobs-out -", 2, "named for both"},
+      {kOutputsV4, "cosched online --policy fcfs --synthetic --jobs 5 --output x.json --jobs-out x.json --force", 2,
+       "named for both"},
   };
 }
 

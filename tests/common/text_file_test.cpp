@@ -125,6 +125,26 @@ TEST_F(AtomicWriteTest, AWriteRemovesTheTemporariesOfItsTargetWhoseWriterIsDead)
   EXPECT_EQ(left, kept);
 }
 
+TEST_F(AtomicWriteTest, TwoOutputsOfOneCommandNamingOneFileAreRefusedBeforeAnyIsWritten) {
+  const auto fresh = folder_ / "x.csv";
+  const std::filesystem::path other_spelling = folder_ / "." / "x.csv";
+  for (const Overwrite overwrite : {Overwrite::refuse, Overwrite::replace}) {
+    try {
+      check_output_paths({{fresh, "jobs CSV"}, {other_spelling, "SWF schedule"}}, overwrite);
+      ADD_FAILURE() << "two outputs onto one file accepted";
+    } catch (const UsageError& e) {
+      EXPECT_NE(std::string(e.what()).find("named for both the jobs CSV and the SWF schedule"), std::string::npos)
+          << e.what();
+    }
+  }
+  std::filesystem::create_symlink(target_, folder_ / "link.json");  // an existing file under another name
+  EXPECT_THROW(check_output_paths({{target_, "a"}, {folder_ / "link.json", "b"}}, Overwrite::replace), UsageError);
+  EXPECT_THROW(check_output_paths({{"-", "a"}, {"-", "b"}}, Overwrite::refuse), UsageError);
+  EXPECT_NO_THROW(check_output_paths({{"/dev/null", "a"}, {"/dev/null", "b"}, {fresh, "c"}}, Overwrite::refuse));
+  EXPECT_NO_THROW(check_output_paths({{fresh, "a"}, {folder_ / "y.csv", "b"}}, Overwrite::refuse));
+  EXPECT_FALSE(std::filesystem::exists(fresh)) << "a check writes nothing";
+}
+
 TEST_F(AtomicWriteTest, ANewFileIsCreatedWithTheUsualPermissions) {
   const auto fresh = folder_ / "fresh.txt";
   const mode_t mask = ::umask(022);

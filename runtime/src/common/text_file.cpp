@@ -12,6 +12,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <fmt/format.h>
+
 #include "cosched/common/error.hpp"
 
 namespace cosched {
@@ -154,6 +156,25 @@ void remove_abandoned_temporaries(const fs::path& target) {
 }
 
 }  // namespace
+
+void check_output_paths(const std::vector<CommandOutput>& outputs, Overwrite overwrite) {
+  std::vector<std::pair<fs::path, const CommandOutput*>> files;  // where each one is, and which it is
+  for (const CommandOutput& output : outputs) {
+    check_output_path(output.path, overwrite, output.what);
+    std::error_code ec;
+    const auto status = fs::status(output.path, ec);
+    if (fs::exists(status) && !fs::is_regular_file(status)) continue;  // /dev/null twice is fine
+    const fs::path where = output.path == "-" ? fs::path("-") : fs::weakly_canonical(fs::absolute(output.path), ec);
+    for (const auto& [seen, other] : files) {
+      if (seen == where || (where != "-" && seen != "-" && fs::equivalent(seen, where, ec))) {
+        throw UsageError(fmt::format("{} is named for both the {} and the {}: one would replace the other; name "
+                                     "two files",
+                                     bounded_echo(output.path.string()), other->what, output.what));
+      }
+    }
+    files.emplace_back(where, &output);
+  }
+}
 
 TemporaryFile create_temporary_beside(const fs::path& target) {
   remove_abandoned_temporaries(target);

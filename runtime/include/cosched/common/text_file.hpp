@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace cosched {
 
@@ -22,6 +23,16 @@ enum class Overwrite { refuse, replace };
 // Checks an output path before any work is done for it: not a directory, its folder exists, and (refuse) no file
 // is there yet. Throws UsageError naming `what` and the option that allows replacing (--force).
 void check_output_path(const std::filesystem::path& path, Overwrite overwrite, const std::string& what);
+
+// One output of a command: its path and what it is ("jobs CSV"), as check_output_path names it.
+struct CommandOutput {
+  std::filesystem::path path;
+  std::string what;
+};
+// Every output of one command, checked together before any is written (issue 41: `online --jobs-out X --swf-out X`
+// wrote X, then refused the second as existing): each as check_output_path, and no two naming the same file (a
+// link or another spelling included; standard output "-" too, devices apart). Throws UsageError naming both.
+void check_output_paths(const std::vector<CommandOutput>& outputs, Overwrite overwrite);
 
 // Writes `content` to `path` atomically (see above). "-" writes to standard output. A character device or FIFO
 // (/dev/null, /dev/full, a pipe) is written in place, with every write error reported. Throws UsageError for a
