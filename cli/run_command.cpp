@@ -55,7 +55,7 @@ const cosched::cli::CommandRegistration run_registration{"run", [](CLI::App& app
       ->capture_default_str();
   sub->add_option("--reps", flags->reps, "Timed runs per point of a calibration")->check(CLI::Range(1U, 1000U))
       ->capture_default_str();
-  sub->add_option("--timeout", flags->timeout_s, "Per-task timeout in seconds (SIGTERM, then SIGKILL)")
+  sub->add_option("--timeout", flags->timeout_s, "Per-task timeout in seconds, its profiled runs included (SIGTERM, then SIGKILL)")
       ->check(cosched::app::finite_positive(cosched::kMaxSeconds));
   cosched::cli::add_memory_warm_up_option(*sub, flags->memory_warm_up);
   sub->add_flag("--slurm", flags->slurm,

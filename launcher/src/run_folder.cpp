@@ -19,10 +19,22 @@ namespace {
 
 // What a dry run leaves: a plan, which a new run replaces.
 const std::set<std::string> kPlanFiles{"platform.toml", "instance.json", "schedule.json"};
+constexpr std::string_view kMarker = ".cosched-run";
+
+// Whether `dir` holds nothing but the marker (or nothing at all).
+bool holds_only_marker(const std::filesystem::path& dir) {
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, error)) {
+    if (entry.path().filename() != kMarker) return false;
+  }
+  return !error;
+}
 
 }  // namespace
 
 std::filesystem::path RunFolder::cluster_plan() const { return dir / sched::kDemoPlanFolder; }
+
+std::filesystem::path RunFolder::marker() const { return dir / kMarker; }
 
 RunFolder default_run_folder(const std::filesystem::path& batch) {
   return {std::filesystem::current_path() / ("cosched-run-" + batch.stem().string())};
@@ -55,13 +67,52 @@ void check_run_folder(const RunFolder& folder, bool resume, bool force, bool slu
     return;
   }
   if (force) return;
+  const bool a_runs = std::filesystem::exists(folder.marker(), error);
   for (const auto& entry : std::filesystem::directory_iterator(folder.dir, error)) {
     const std::string name = entry.path().filename().string();
-    if (kPlanFiles.contains(name)) continue;
+    if (name == kMarker || (a_runs && kPlanFiles.contains(name))) continue;
+    if (!a_runs) {
+      throw UsageError(fmt::format("{} holds {} and is not a cosched run's folder (it has no {}): a run replaces "
+                                   "files there only with --force; name another --output",
+                                   folder.dir.string(), name, kMarker));
+    }
     throw UsageError(fmt::format("{} already holds {}: pass --resume to continue its run, --force to start it over, "
                                  "or name another --output",
                                  folder.dir.string(), name));
   }
+}
+
+RunFolderClaim::RunFolderClaim(const RunFolder& folder, bool resume, bool force, bool slurm) : folder_(folder) {
+  check_run_folder(folder, resume, force, slurm);
+  std::error_code error;
+  made_folder_ = std::filesystem::create_directory(folder.dir, error);
+  if (error) throw PlatformError("mkdir", folder.dir.string(), error.value());
+  try {
+    made_marker_ = !std::filesystem::exists(folder.marker(), error);
+    std::string holder;
+    lock_ = FileLock::try_acquire(folder.marker(), holder);
+    if (!lock_) {
+      made_marker_ = false;  // the holder's
+      throw UsageError(fmt::format("{} is in use by another cosched run: {} holds it ({}); wait for it to end or "
+                                   "stop it (a run that died released it)",
+                                   folder.dir.string(), holder, folder.marker().string()));
+    }
+    // Under the lock, the folder as the run will find it: what another run left there before it let go.
+    check_run_folder(folder, resume, force, slurm);
+  } catch (...) {
+    release();
+    throw;
+  }
+}
+
+RunFolderClaim::~RunFolderClaim() { release(); }
+
+void RunFolderClaim::release() noexcept {
+  std::error_code ignored;
+  // The marker goes while still locked: nobody can take the folder between its removal and the lock's end.
+  if (made_marker_ && lock_ && holds_only_marker(folder_.dir)) std::filesystem::remove(folder_.marker(), ignored);
+  lock_.reset();
+  if (made_folder_) std::filesystem::remove(folder_.dir, ignored);  // only when empty
 }
 
 void write_run_plan(const RunFolder& folder, const config::PlatformConfig& platform, const sched::Instance& instance,

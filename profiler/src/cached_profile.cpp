@@ -111,7 +111,26 @@ config::WorkloadTask command_task(const CommandProfileSpec& command) {
   return task;
 }
 
-// Measures `types` into a scratch CSV of the node's folder (removed after), and returns its rows.
+// The scratch files (measuring-<pid>.csv, its sidecar and their hidden temporaries) of a run killed while it
+// measured (issue 41: no later run removed them). Only the holder of the node's lock measures, so under the lock
+// every one there is a dead run's.
+void remove_dead_runs_scratch(const ProfileCache& cache) {
+  std::error_code error;
+  for (std::filesystem::directory_iterator it(cache.node_folder(), error), end; !error && it != end;
+       it.increment(error)) {
+    const std::string name = it->path().filename().string();
+    if (name.rfind("measuring-", 0) == 0 || name.rfind(".measuring-", 0) == 0) {
+      std::error_code ignored;
+      std::filesystem::remove(it->path(), ignored);
+    }
+  }
+}
+
+constexpr const char* kInterrupted =
+    "interrupted while profiling the batch: nothing measured in this run was stored in the cache, nothing of the "
+    "batch ran";
+
+// Measures `types` into a scratch CSV of the node's folder (removed after), and returns its rows. Hold the lock.
 std::vector<ProfileRow> measure(const TaskTypes& types, const ProfileCache& cache,
                                 const CachedProfileOptions& options, std::vector<std::string>& failures) {
   const std::filesystem::path csv = cache.node_folder() / fmt::format("measuring-{}.csv", ::getpid());
@@ -128,11 +147,13 @@ std::vector<ProfileRow> measure(const TaskTypes& types, const ProfileCache& cach
     LaunchedProfileOptions launched = options.launched;
     launched.separate_fixed_cost = true;
     const SweepOutcome outcome = profile_stream_groups(types.stream, launched, csv);
+    if (outcome.interrupted) throw RuntimeFailure(kInterrupted);
     for (const std::string& line : sweep_messages(outcome, 5)) say(options, line);
     rows = read_profile_csv(csv).rows;
   }
   if (!types.commands.empty()) {
     const SweepOutcome outcome = profile_commands(types.commands, options.launched, csv);
+    if (outcome.interrupted) throw RuntimeFailure(kInterrupted);
     failures = outcome.failures;
     for (auto& row : read_profile_csv(csv).rows) rows.push_back(std::move(row));
   }
@@ -151,6 +172,7 @@ CachedProfile profile_through_cache(config::Workload workload, const ProfileCach
   const FileLock lock = cache.lock([&](const std::string& holder) {
     say(options, fmt::format("waiting for the profile cache of this node: {} holds it", holder));
   });
+  remove_dead_runs_scratch(cache);
   CachedProfile result;
   result.node = node_model_through_cache(cache, options, result.node_origin);
   const CacheExpectation expected{node_model_digest(result.node), options.launched.platform.cores};

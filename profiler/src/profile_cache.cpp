@@ -102,6 +102,12 @@ ProfileRow row_from(const JsonFields& fields, const CachedTask& task) {
   row.point.footprint_bytes = task.footprint_bytes;
   row.point.cores = static_cast<unsigned>(fields.integer("cores", 1, config::kMaxCores, 0));  // 0: refused below
   row.point.chunks = static_cast<unsigned>(fields.integer("chunks", 0, config::kMaxFastChunks, 0));
+  // The writer stores measured points only (a command with a failed point is not stored): a row marked otherwise is
+  // damage, never a profile (issue 41: such a row was used as a hit).
+  if (const auto status = fields.optional_text("status"); status && *status != kStatusOk) {
+    throw InputError(fields.where(), fmt::format("a row marked \"{}\": a failed point is no profile",
+                                                 bounded_echo(*status)));
+  }
   row.time_s = fields.required_seconds("time_s");
   row.time_min_s = fields.required_seconds("time_min_s");
   row.time_max_s = fields.required_seconds("time_max_s");
@@ -318,6 +324,16 @@ CacheLookup ProfileCache::lookup(const CachedTask& task, const CacheExpectation&
                                                      "again", entry.node.host, entry.node.digest())
                                        : "the entry is of another task than its file name says: measured again";
     return found;
+  }
+  // Every core count the plan may give the task, at chunks 0, is there (the writer measures them all): a damaged
+  // entry is found here, before any measuring, not when the batch's instance is built.
+  for (unsigned cores = 1; cores <= std::min(expected.cores, entry.max_cores()); ++cores) {
+    if (std::none_of(entry.rows.begin(), entry.rows.end(),
+                     [&](const ProfileRow& row) { return row.point.cores == cores && row.point.chunks == 0; })) {
+      found.state = CacheState::corrupt;
+      found.reason = fmt::format("the entry lacks its point cores={} chunks=0: measured again", cores);
+      return found;
+    }
   }
   found.state = CacheState::stale;
   if (entry.calibration != expected.calibration) {

@@ -140,6 +140,13 @@ const std::string kMessages27 =
     "option the online policy ignores, slurm-script --platform with a NaN capacity";
 const std::string kChecksFirst =
     "checks before work: demo --stream-bench, demo --workload and run refuse bad input before any work or folder";
+const std::string kChecksV4 =
+    "issue 41: checks before work and of the right kind: a folder as a program, a footprint beyond this node's "
+    "memory, a missing --node, a program name echoed bounded";
+const std::string kOutputsV4 =
+    "issue 41: all outputs of one command checked before any is written: two outputs naming one file";
+const std::string kMessagesV4 =
+    "issue 41: messages: options that do not apply to the mode asked, --seed -1, a topology XML without a NUMA node";
 const std::string kDemoWorkload = "cosched demo --quick --workload ";
 const std::string kRun = "cosched run --cache cache --node node.toml --platform plat.toml ";
 // An SWF job line whose run time (field 4) is `run_time`.
@@ -649,6 +656,46 @@ std::vector<Case> make_cases() {
       {kChecksFirst, kRun + "w.json --algorithm bogus", 2, "bogus"},
       {kChecksFirst, kRun + "w.json --output w.json", 2, "w.json"},
       {kChecksFirst, kRun + "w.json --resume", 2, "--resume"},
+      // ---- issue 41: checks before work and of the right kind (a folder as a program was exit 6 after profiling,
+      // a 2^50-byte footprint grew cosched until killed, a missing --node left the cache folder and its lock) ----
+      {kChecksV4, kRun + "bad.json", 3, "./prog: is a folder, not a program",
+       {{"prog/", ""}, {"bad.json", command_workload(R"("command":["./prog"])")}}},
+      {kChecksV4, kDemoWorkload + "bad.json", 3, "is a folder", {{"prog/", ""}, {"bad.json", command_workload(R"("command":["./prog"])")}}},
+      {kChecksV4, kRun + "bad.json", 4, "more than this node's memory",
+       {{"bad.json", command_workload(R"("command":["/bin/true"],"footprint_bytes":1125899906842624)")}}},
+      {kChecksV4, kDemoWorkload + "bad.json", 4, "more than this node's memory",
+       {{"bad.json", command_workload(R"("command":["/bin/true"],"footprint_bytes":1125899906842624)")}}},
+      {kChecksV4, kRun + "w.json", 3, "node.toml: no node file here"},
+      {kChecksV4, kRun + "bad.json", 3, " bytes ...]",
+       {{"bad.json", command_workload(R"("command":["/)" + std::string(1'000'000, 'x') + R"("])")}}},
+      // ---- issue 41: all outputs of one command checked before any is written (X was written, then refused) ----
+      {kOutputsV4, "cosched online --policy fcfs --synthetic --jobs 5 --jobs-out x.csv --swf-out x.csv", 2,
+       "x.csv is named for both the jobs CSV and the SWF schedule"},
+      {kOutputsV4, "cosched online --policy fcfs --synthetic --jobs 5 --jobs-out x.csv --swf-out ./sub/../x.csv", 2,
+       "named for both", {{"sub/", ""}}},
+      {kOutputsV4, "cosched online --policy fcfs --synthetic --jobs 5 --output - --jobs-out -", 2, "named for both"},
+      {kOutputsV4, "cosched online --policy fcfs --synthetic --jobs 5 --output x.json --jobs-out x.json --force", 2,
+       "named for both"},
+      // ---- issue 41: options that do not apply are refused, not ignored; one seed rule; no hwloc line first ----
+      {kMessagesV4, "cosched online --policy fcfs --synthetic --jobs 5 --max-wait 10", 2,
+       "--max-wait: only for a run on this node: add --launch"},
+      {kMessagesV4, "cosched online --policy fcfs --synthetic --jobs 5 --containment process-group --kill-grace 1", 2,
+       "--containment, --kill-grace: only for a run on this node"},
+      {kMessagesV4, "cosched calibrate --tolerance 0.1 --output n.toml", 2, "--tolerance: only with --compare FILE"},
+      {kMessagesV4, "cosched plan --algorithm t-list-lpt --instance inst.json --budget-ms 100", 2,
+       "--budget-ms: only for an algorithm that searches (model-search); t-list-lpt does not search"},
+      {kMessagesV4, "cosched plan --algorithm t-list-lpt --instance inst.json --seed 3", 2, "--seed: only for"},
+      {kMessagesV4, "cosched plan --algorithm model-search --instance inst.json --seed -1", 2,
+       "--seed: value -1 must be a whole number in [0, 18446744073709551615]"},
+      {kMessagesV4, "cosched online --policy fcfs --synthetic --jobs 5 --seed -1", 2,
+       "--seed: value -1 must be a whole number in [0, 18446744073709551615]"},
+      {kMessagesV4, "cosched simulate --tasks 2 --instances 1 --seed -1", 2, "--seed: value -1 must be a whole number"},
+      {kMessagesV4, "cosched profile --measurer knl-model --platform plat.toml --kernels triad --footprints-mib 16 "
+                    "--placement bind -o o.csv", 2, "--placement, --autohbw-threshold-kib and --autohbw-library say how commands"},
+      {kMessagesV4, kTopo, 3, "bad.xml: holds no NUMANode object",
+       {{"bad.xml", "<?xml version=\"1.0\"?>\n<topology version=\"2.0\">\n<object type=\"Machine\" os_index=\"0\" " +
+                        test::kMachineXmlSets + ">\n<object type=\"PU\" os_index=\"0\" " + test::kMachineXmlSets +
+                        "/>\n</object>\n</topology>\n"}}},
   };
 }
 

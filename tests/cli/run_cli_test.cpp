@@ -89,8 +89,8 @@ TEST_F(RunCli, WithNothingKnownADryRunPlansTheNaiveWayAndMeasuresNothing) {
   EXPECT_NE(result.out.find("core 0 |"), std::string::npos) << "the predicted run's picture\n" << result.out;
   EXPECT_NE(result.out.find("dry run"), std::string::npos) << result.out;
   EXPECT_EQ(names_in(dir_ / "cosched-run-m"),
-            (std::vector<std::string>{"instance.json", "platform.toml", "schedule.json"}))
-      << "no journal, no task logs";
+            (std::vector<std::string>{".cosched-run", "instance.json", "platform.toml", "schedule.json"}))
+      << "the plan and the folder's marker; no journal, no task logs";
   EXPECT_TRUE(knowledge_files().empty()) << "nothing was measured, nothing is stored";
   const auto schedule = nlohmann::json::parse(test_support::read_text(dir_ / "cosched-run-m" / "schedule.json"));
   EXPECT_EQ(schedule.value("launch_rule", ""), "greedy");

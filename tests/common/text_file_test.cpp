@@ -1,8 +1,13 @@
 #include "cosched/common/text_file.hpp"
 
 #include <gtest/gtest.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <algorithm>
 
 #include <csignal>
 #include <filesystem>
@@ -92,6 +97,52 @@ TEST_F(AtomicWriteTest, AFailedWriteLeavesTheOldFileIntactAndNoTemporaryFile) {
   EXPECT_TRUE(threw) << "a write beyond the file size limit succeeded";
   EXPECT_EQ(read_text_file(target_, "test output"), kOld) << "the old file was changed by a failed write";
   EXPECT_EQ(folder_entries(), std::vector<std::string>{"out.json"}) << "a temporary file was left";
+}
+
+// Issue 41: a writer killed by SIGKILL (or a second Ctrl-C) left its hidden temporary, and no later run removed it.
+// The next write of the same target removes those whose writer is dead — and only those: a live process's, one
+// whose lock is held (a writer on another machine), another target's and a file that is no temporary stay.
+TEST_F(AtomicWriteTest, AWriteRemovesTheTemporariesOfItsTargetWhoseWriterIsDead) {
+  const pid_t dead = ::fork();
+  if (dead == 0) ::_exit(0);
+  ASSERT_EQ(::waitpid(dead, nullptr, 0), dead);
+  const std::string gone = std::to_string(dead);
+  const auto make = [&](const std::string& name) { std::ofstream(folder_ / name) << "partial"; };
+  make(".out.json." + gone + ".abc123");                          // abandoned: removed
+  make(".out.json." + std::to_string(::getppid()) + ".live12");   // its writer lives
+  make(".out.json." + gone + ".held12");                          // its lock is held
+  make(".other.json." + gone + ".abc123");                        // another target's
+  make(".out.json.notes");                                         // not a temporary
+  const int held = ::open((folder_ / (".out.json." + gone + ".held12")).c_str(), O_RDONLY);
+  ASSERT_EQ(::flock(held, LOCK_EX), 0);
+  write_text_file(target_, "new\n", Overwrite::replace, "test output");
+  ::close(held);
+  std::vector<std::string> left = folder_entries();
+  std::sort(left.begin(), left.end());
+  std::vector<std::string> kept{".other.json." + gone + ".abc123", ".out.json." + gone + ".held12",
+                                ".out.json." + std::to_string(::getppid()) + ".live12", ".out.json.notes", "out.json"};
+  std::sort(kept.begin(), kept.end());
+  EXPECT_EQ(left, kept);
+}
+
+TEST_F(AtomicWriteTest, TwoOutputsOfOneCommandNamingOneFileAreRefusedBeforeAnyIsWritten) {
+  const auto fresh = folder_ / "x.csv";
+  const std::filesystem::path other_spelling = folder_ / "." / "x.csv";
+  for (const Overwrite overwrite : {Overwrite::refuse, Overwrite::replace}) {
+    try {
+      check_output_paths({{fresh, "jobs CSV"}, {other_spelling, "SWF schedule"}}, overwrite);
+      ADD_FAILURE() << "two outputs onto one file accepted";
+    } catch (const UsageError& e) {
+      EXPECT_NE(std::string(e.what()).find("named for both the jobs CSV and the SWF schedule"), std::string::npos)
+          << e.what();
+    }
+  }
+  std::filesystem::create_symlink(target_, folder_ / "link.json");  // an existing file under another name
+  EXPECT_THROW(check_output_paths({{target_, "a"}, {folder_ / "link.json", "b"}}, Overwrite::replace), UsageError);
+  EXPECT_THROW(check_output_paths({{"-", "a"}, {"-", "b"}}, Overwrite::refuse), UsageError);
+  EXPECT_NO_THROW(check_output_paths({{"/dev/null", "a"}, {"/dev/null", "b"}, {fresh, "c"}}, Overwrite::refuse));
+  EXPECT_NO_THROW(check_output_paths({{fresh, "a"}, {folder_ / "y.csv", "b"}}, Overwrite::refuse));
+  EXPECT_FALSE(std::filesystem::exists(fresh)) << "a check writes nothing";
 }
 
 TEST_F(AtomicWriteTest, ANewFileIsCreatedWithTheUsualPermissions) {

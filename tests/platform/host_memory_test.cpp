@@ -52,6 +52,8 @@ TEST(MemoryWarmUp, AvailableMemoryIsReadFromMeminfo) {
   std::ofstream(dir / "old") << "MemTotal:       24684256 kB\nMemFree:        21663876 kB\n";  // Linux < 3.14
   EXPECT_FALSE(available_memory_bytes(dir / "old").has_value());
   EXPECT_FALSE(available_memory_bytes(dir / "missing").has_value());
+  EXPECT_EQ(total_memory_bytes(dir / "meminfo"), std::uint64_t{24684256} * 1024) << "MemTotal, not MemAvailable";
+  EXPECT_FALSE(total_memory_bytes(dir / "missing").has_value());
 }
 
 TEST(MemoryWarmUp, TouchesNothingForZeroBytesAndReturnsATimeOtherwise) {

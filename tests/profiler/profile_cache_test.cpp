@@ -217,6 +217,45 @@ TEST_F(ProfileCacheLookup, CorruptWhenUnreadableOrNotTheFilesNodeOrTask) {
   EXPECT_EQ(cache_.lookup(triad_task(), kExpected).state, CacheState::hit);
 }
 
+// Issue 41 item 11: a mutant that used an entry holding another task than its file name says was not caught (the
+// test above checks the node only). Here the file of triad at 64 MiB holds triad at 32 MiB, and a command's file a
+// STREAM task: neither is used.
+TEST_F(ProfileCacheLookup, AnEntryHoldingAnotherTaskThanItsFileNameIsNotUsed) {
+  const FileLock lock = cache_.lock(nullptr);
+  CachedTask smaller = triad_task();
+  smaller.footprint_bytes = 32ULL << 20;
+  testing::write_file(cache_.entry_path(triad_task()), cache_entry_to_json(entry_for(node_named("n1"), smaller)));
+  const CacheLookup found = cache_.lookup(triad_task(), kExpected);
+  EXPECT_EQ(found.state, CacheState::corrupt);
+  EXPECT_FALSE(found.entry);
+  EXPECT_NE(found.reason.find("another task than its file name says"), std::string::npos) << found.reason;
+  CachedTask command;
+  command.argv = {"/bin/true"};
+  testing::write_file(cache_.entry_path(command), cache_entry_to_json(entry_for(node_named("n1"), triad_task())));
+  EXPECT_EQ(cache_.lookup(command, kExpected).state, CacheState::corrupt);
+}
+
+// Issue 41 case 8: a damaged entry is found when it is looked up, before any measuring — a row marked failed (it
+// was used as a hit) and an entry without a point the plan needs.
+TEST_F(ProfileCacheLookup, AnEntryWithAFailedRowOrAMissingPointIsCorruptNotAHit) {
+  const FileLock lock = cache_.lock(nullptr);
+  const std::string good = cache_entry_to_json(entry_for(node_named("n1"), triad_task()));
+  std::string failed = good;
+  failed.replace(failed.find("\"reps\": 2", failed.find("\"rows\"")), 0, "\"status\": \"timeout\", ");  // a row's
+  testing::write_file(cache_.entry_path(triad_task()), failed);
+  const CacheLookup marked = cache_.lookup(triad_task(), kExpected);
+  EXPECT_EQ(marked.state, CacheState::corrupt);
+  EXPECT_NE(marked.reason.find("a row marked \"timeout\""), std::string::npos) << marked.reason;
+  CacheEntry lacking = entry_for(node_named("n1"), triad_task());
+  lacking.rows.erase(lacking.rows.begin());  // cores=1 chunks=0
+  testing::write_file(cache_.entry_path(triad_task()), cache_entry_to_json(lacking));
+  const CacheLookup missing = cache_.lookup(triad_task(), kExpected);
+  EXPECT_EQ(missing.state, CacheState::corrupt);
+  EXPECT_NE(missing.reason.find("cores=1 chunks=0"), std::string::npos) << missing.reason;
+  testing::write_file(cache_.entry_path(triad_task()), good);
+  EXPECT_EQ(cache_.lookup(triad_task(), kExpected).state, CacheState::hit) << "the test's entry is otherwise good";
+}
+
 TEST(ProfileCacheNode, FoldersAreNamedAfterTheHostAndTheFingerprint) {
   const NodeFingerprint a = node_named("n1"), b = node_named("n1/../x");
   EXPECT_EQ(a.folder_name().substr(0, 3), "n1-");

@@ -63,6 +63,7 @@ BatchPlan plan_batch(const RunBatchOptions& run, config::Workload& batch, const 
 
   profiler::LearningOptions learning;
   learning.launched = calibrating.launched;
+  learning.launched.command_timeout_s = run.timeout_s;  // one deadline for everything the run starts
   learning.strategy = run.profile_strategy;
   if (run.profile_budget_s) learning.budget.seconds = std::max(0.0, *run.profile_budget_s - calibration_s);
   learning.tier_places_commands = node.tier.places_commands();
@@ -88,11 +89,15 @@ BatchPlan plan_batch(const RunBatchOptions& run, config::Workload& batch, const 
     return plan;
   }
   plan.schedule = sched::plan(algorithm, plan.instance, sched::lower_bound(plan.instance)).schedule;
+  // A list plan's times are predictions, some guesses: its tasks start in its order as soon as what they need is
+  // free, never idling a core until a planned start a faster task made too late (the list rule waits for them).
+  // A pack plan keeps its packs: a pack starts when the previous one has ended, which never waits on a time.
+  const bool packed = std::any_of(plan.schedule.tasks.begin(), plan.schedule.tasks.end(),
+                                  [](const sched::ScheduledTask& task) { return task.pack >= 0; });
+  if (!packed) plan.schedule.launch_rule = "greedy";
   if (plan.unknown_tasks > 0) {
-    // Guessed durations make planned starts meaningless: tasks start in the plan's order as soon as they fit.
-    plan.schedule.launch_rule = "greedy";
-    reporter.note(fmt::format("{} task(s) of kinds never measured run on one core at a guessed time, and the plan's "
-                              "tasks start in its order as soon as they fit; their times are kept for the next run",
+    reporter.note(fmt::format("{} task(s) of kinds never measured run on one core at a guessed time; their times are "
+                              "kept for the next run",
                               plan.unknown_tasks));
   }
   return plan;

@@ -90,7 +90,7 @@ void run_on_node(const OnlineCommandOptions& options, const OnlineNodeWorkload& 
   launcher::LaunchSettings settings = launch_settings(
       options.run, node, std::filesystem::path(options.workload).replace_extension(".online.journal.jsonl"));
   settings.policy = options.policy;
-  settings.schedule_source = "online policy " + options.policy;
+  settings.schedule_source = fmt::format("online policy {}, replay {}", options.policy, options.replay);
   settings.workload_source = options.workload;
   if (!options.metrics_out.empty()) check_output_path(options.metrics_out, options.overwrite, "online metrics");
   reporter.note(fmt::format("running {} jobs of {} as they are released ({} policy) on {}; journal {}",
@@ -106,11 +106,11 @@ void run_on_node(const OnlineCommandOptions& options, const OnlineNodeWorkload& 
 }  // namespace
 
 void run_online(const OnlineCommandOptions& options, Reporter& reporter) {
-  if (!options.launch && !options.metrics_out.empty()) {
-    check_output_path(options.metrics_out, options.overwrite, "online metrics");
-  }
-  if (!options.jobs_out.empty()) check_output_path(options.jobs_out, options.overwrite, "jobs CSV");
-  if (!options.swf_out.empty()) check_output_path(options.swf_out, options.overwrite, "SWF schedule");
+  std::vector<CommandOutput> outputs;
+  if (!options.metrics_out.empty()) outputs.push_back({options.metrics_out, "online metrics"});
+  if (!options.jobs_out.empty()) outputs.push_back({options.jobs_out, "jobs CSV"});
+  if (!options.swf_out.empty()) outputs.push_back({options.swf_out, "SWF schedule"});
+  check_output_paths(outputs, options.overwrite);
   if (!options.workload.empty()) {
     const RunNode node = run_node(options.run);
     const OnlineNodeWorkload workload = read_online_node_workload(options.workload, node.platform_file);

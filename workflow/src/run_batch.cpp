@@ -15,6 +15,7 @@
 #include "cosched/launcher/launch_inputs.hpp"
 #include "cosched/launcher/run_folder.hpp"
 #include "cosched/launcher/run_report.hpp"
+#include "cosched/platform/host_memory.hpp"
 #include "cosched/profiler/profile_cache.hpp"
 #include "cosched/profiler/task_kinds.hpp"
 #include "cosched/sched/algorithm.hpp"
@@ -95,6 +96,14 @@ profiler::ProfileCache run_cache(const RunBatchOptions& run, const RunNode& node
       profiler::this_node_fingerprint(node.tier.backend, node.tier.emulation_ratio));
 }
 
+// The batch's checks that read files beyond the batch, before the run writes anything (issue 41): its programs and
+// footprints on this node, and the node model given (a missing one used to be found once the cache folder and
+// its lock were made).
+void check_before_work(const RunBatchOptions& run, const config::Workload& batch) {
+  exec::check_batch_before_work(batch, platform::total_memory_bytes());
+  if (!run.node.empty()) (void)config::load_node_model(run.node);
+}
+
 }  // namespace
 
 void run_batch(const RunBatchOptions& run, Reporter& reporter) {
@@ -109,6 +118,9 @@ void run_batch(const RunBatchOptions& run, Reporter& reporter) {
   config::Workload batch = exec::read_workload(run.batch, platform);
   // Every command's program is found, and each command named by its kind (the names its knowledge goes by).
   (void)profiler::task_kinds(batch, run.placement);
+  check_before_work(run, batch);
+  // From here on the run writes (the knowledge store, the plan, the journal): the folder is this run's until it ends.
+  const launcher::RunFolderClaim claim(folder, run.resume, run.force, run.slurm);
   if (run.resume) {
     if (run.slurm) return launch_on_allocation(run, folder, nullptr, reporter);
     const launcher::LaunchInputs inputs = launcher::read_run_plan(folder);

@@ -11,6 +11,7 @@
 #include "cosched/common/error.hpp"
 #include "cosched/common/text_file.hpp"
 #include "cosched/platform/binding.hpp"
+#include "cosched/platform/host_memory.hpp"
 #include "cosched/profiler/instance_builder.hpp"
 #include "cosched/profiler/launched_profile.hpp"
 #include "cosched/sched/algorithm.hpp"
@@ -53,16 +54,6 @@ void create_output(const DemoSetup& setup) {
   if (error) throw UsageError(fmt::format("cannot create {}: {}", (setup.output / "runs").string(), error.message()));
 }
 
-// Every command's program exists and is executable, before any work (a missing one would fail every profiled
-// point). A program named through a {placeholder} is resolved when it runs.
-void check_programs(const config::Workload& workload) {
-  for (const config::WorkloadTask& task : workload.tasks) {
-    if (!task.command.empty() && task.command.front().find('{') == std::string::npos) {
-      (void)exec::resolve_executable(task.command.front());
-    }
-  }
-}
-
 std::filesystem::path profile_commands(const DemoSetup& setup, const std::vector<profiler::CommandProfileSpec>& commands,
                                        unsigned reps, Reporter& reporter) {
   profiler::LaunchedProfileOptions profile;
@@ -72,6 +63,7 @@ std::filesystem::path profile_commands(const DemoSetup& setup, const std::vector
   profile.reporter = &reporter;
   const auto csv = setup.output / "profile-commands.csv";
   const auto outcome = profiler::profile_commands(commands, profile, csv);
+  profiler::throw_if_interrupted(outcome, csv);
   if (!outcome.failures.empty()) {
     throw RuntimeFailure(fmt::format("{} profiled point(s) failed (first: {}); see {}", outcome.failures.size(),
                                      outcome.failures.front(), csv.string()));
@@ -87,7 +79,7 @@ std::filesystem::path run_workload_demo(const DemoOptions& options, Reporter& re
   const auto say = [&reporter](const std::string& line) { reporter.note(line); };
   DemoSetup setup = workload_setup(options);
   const auto commands = profiler::distinct_commands(setup.workload);
-  check_programs(setup.workload);
+  exec::check_batch_before_work(setup.workload, platform::total_memory_bytes());
   create_output(setup);
   say(fmt::format("cosched demo --workload {}: {} tasks, {} distinct commands, on {} cores, tier backend {}",
                   options.workload.string(), setup.workload.tasks.size(), commands.size(), setup.platform.cores,

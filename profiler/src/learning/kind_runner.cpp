@@ -18,13 +18,14 @@ namespace {
 
 // A command as the command measurer profiles it: its argv at `work` ({work} substituted), under `deadline_s` when
 // that is tighter than its own timeout.
-CommandProfileSpec command_at(const TaskKind& kind, double work, std::optional<double> deadline_s) {
+CommandProfileSpec command_at(const TaskKind& kind, double work, std::optional<double> deadline_s,
+                              std::optional<double> default_timeout_s) {
   CommandProfileSpec spec;
   spec.name = kind.name;
   spec.argv = kind.task.work ? config::command_at_work(kind.task.command, work) : kind.task.command;
   spec.environment = kind.task.environment;
   spec.footprint_bytes = kind.task.footprint_bytes;
-  spec.timeout_s = kind.task.timeout_s;
+  spec.timeout_s = kind.task.timeout_s ? kind.task.timeout_s : default_timeout_s;  // the run's --timeout
   if (deadline_s && (!spec.timeout_s || *deadline_s < *spec.timeout_s)) spec.timeout_s = *deadline_s;
   return spec;
 }
@@ -46,7 +47,7 @@ Measurement measure_once(const LaunchedProfileOptions& node, const TaskKind& kin
     for (double& seconds : measured.times_s) seconds *= std::round(work);  // per pass -> the whole run
     return measured;
   }
-  CommandMeasurer measurer({command_at(kind, work, deadline_s)}, node.tier, 1, 0, pair_cores);
+  CommandMeasurer measurer({command_at(kind, work, deadline_s, node.command_timeout_s)}, node.tier, 1, 0, pair_cores);
   return measurer.measure(point);
 }
 
@@ -59,7 +60,8 @@ std::optional<double> KindRunner::run(const TaskKind& kind, const knowledge::Pla
   try {
     const Measurement measured = measure_once(node_, kind, point, planned.work, 0, deadline_s);
     if (!measured.failure.empty() || measured.times_s.empty()) {
-      const bool budget_deadline = deadline_s && (!kind.task.timeout_s || *deadline_s < *kind.task.timeout_s);
+      const std::optional<double> own = kind.task.timeout_s ? kind.task.timeout_s : node_.command_timeout_s;
+      const bool budget_deadline = deadline_s && (!own || *deadline_s < *own);
       why = measured.failure == "timeout" && budget_deadline
                 ? fmt::format("stopped at the end of the budget, {:.3g} s", *deadline_s)
             : measured.failure_message.empty() ? measured.failure

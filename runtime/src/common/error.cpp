@@ -29,6 +29,17 @@ std::string printable(std::string_view text) {
   return out;
 }
 
+std::string bounded_echo(std::string_view text, std::size_t limit) {
+  if (text.size() <= limit) return printable(text);
+  const auto continues = [&](std::size_t at) { return (static_cast<unsigned char>(text[at]) & 0xC0) == 0x80; };
+  std::size_t head = limit * 2 / 3;  // the start says what it is, the end often which file or option
+  std::size_t tail = text.size() - limit / 3;
+  while (head > 0 && continues(head)) --head;
+  while (tail < text.size() && continues(tail)) ++tail;
+  return printable(text.substr(0, head)) + "[... " + std::to_string(tail - head) + " bytes ...]" +
+         printable(text.substr(tail));
+}
+
 PlatformError::PlatformError(const std::string& call, const std::string& message, int errno_value)
     : Error(ErrorKind::platform, with_errno(call, message, errno_value)) {}
 

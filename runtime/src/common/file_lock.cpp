@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
@@ -34,6 +35,23 @@ int lock_retrying(int fd, int operation) {
   return result;
 }
 
+// Our note for whoever waits next, written whole over the last holder's.
+void write_note(int fd, const std::filesystem::path& path) {
+  const std::string note = fmt::format("pid {} on {} since {}\n", ::getpid(), host_name(),
+                                       iso8601_utc(std::chrono::system_clock::now()));
+  if (::ftruncate(fd, 0) != 0 || ::pwrite(fd, note.data(), note.size(), 0) != static_cast<ssize_t>(note.size())) {
+    throw PlatformError("write", path.string(), errno);
+  }
+}
+
+// Whether `path` still names the file open as `fd`.
+bool names_open_file(const std::filesystem::path& path, int fd) {
+  struct stat open_file {};
+  struct stat named {};
+  return ::fstat(fd, &open_file) == 0 && ::stat(path.c_str(), &named) == 0 && open_file.st_dev == named.st_dev &&
+         open_file.st_ino == named.st_ino;
+}
+
 }  // namespace
 
 FileLock FileLock::acquire(const std::filesystem::path& path,
@@ -46,13 +64,27 @@ FileLock FileLock::acquire(const std::filesystem::path& path,
     if (waiting) waiting(note_of(fd));
     if (lock_retrying(fd, LOCK_EX) != 0) throw PlatformError("flock", path.string(), errno);
   }
-  // The note for whoever waits next: ours, written whole over the last holder's.
-  const std::string note = fmt::format("pid {} on {} since {}\n", ::getpid(), host_name(),
-                                       iso8601_utc(std::chrono::system_clock::now()));
-  if (::ftruncate(fd, 0) != 0 || ::pwrite(fd, note.data(), note.size(), 0) != static_cast<ssize_t>(note.size())) {
-    throw PlatformError("write", path.string(), errno);
-  }
+  write_note(fd, path);
   return lock;
+}
+
+std::optional<FileLock> FileLock::try_acquire(const std::filesystem::path& path, std::string& holder) {
+  constexpr int kAttempts = 100;
+  for (int attempt = 0;; ++attempt) {
+    const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) throw PlatformError("open", path.string(), errno);
+    FileLock lock(fd);
+    if (lock_retrying(fd, LOCK_EX | LOCK_NB) != 0) {
+      if (errno != EWOULDBLOCK) throw PlatformError("flock", path.string(), errno);
+      holder = note_of(fd);
+      return std::nullopt;
+    }
+    if (names_open_file(path, fd)) {
+      write_note(fd, path);
+      return lock;
+    }
+    if (attempt == kAttempts) throw PlatformError("flock", path.string() + " keeps being replaced", EAGAIN);
+  }
 }
 
 FileLock::FileLock(FileLock&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}

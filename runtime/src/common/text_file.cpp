@@ -1,13 +1,18 @@
 #include "cosched/common/text_file.hpp"
 
 #include <fcntl.h>
+#include <signal.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
+
+#include <fmt/format.h>
 
 #include "cosched/common/error.hpp"
 
@@ -121,13 +126,72 @@ void write_text_file(const fs::path& path, std::string_view content, Overwrite o
   }
 }
 
+namespace {
+
+// The hidden temporaries of `target` (.<name>.<pid>.XXXXXX) whose writer is dead: not a process of this machine,
+// and nobody holds the lock every writer keeps on its temporary while it lives (so a writer on another machine
+// sharing the folder is left alone). A writer killed by SIGKILL or a second Ctrl-C left its temporary; the next
+// write of the same target removes it (issue 41).
+void remove_abandoned_temporaries(const fs::path& target) {
+  std::string prefix(1, '.');
+  prefix.append(target.filename().string()).push_back('.');
+  std::error_code error;
+  const fs::path folder = target.parent_path().empty() ? fs::path(".") : target.parent_path();
+  for (fs::directory_iterator it(folder, error), end; !error && it != end; it.increment(error)) {
+    const std::string name = it->path().filename().string();
+    if (name.rfind(prefix, 0) != 0) continue;
+    const std::string rest = name.substr(prefix.size());  // <pid>.XXXXXX
+    const std::size_t dot = rest.find('.');
+    if (dot == 0 || dot == std::string::npos || rest.size() != dot + 7 ||
+        rest.find_first_not_of("0123456789") != dot) {
+      continue;
+    }
+    const long pid = std::strtol(rest.substr(0, dot).c_str(), nullptr, 10);
+    if (pid <= 0 || pid == ::getpid() || ::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM) continue;
+    const int fd = ::open(it->path().c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) continue;
+    if (::flock(fd, LOCK_EX | LOCK_NB) == 0) ::unlink(it->path().c_str());
+    ::close(fd);
+  }
+}
+
+}  // namespace
+
+void check_output_paths(const std::vector<CommandOutput>& outputs, Overwrite overwrite) {
+  std::vector<std::pair<fs::path, const CommandOutput*>> files;  // where each one is, and which it is
+  for (const CommandOutput& output : outputs) {
+    check_output_path(output.path, overwrite, output.what);
+    std::error_code ec;
+    const auto status = fs::status(output.path, ec);
+    if (fs::exists(status) && !fs::is_regular_file(status)) continue;  // /dev/null twice is fine
+    const fs::path where = output.path == "-" ? fs::path("-") : fs::weakly_canonical(fs::absolute(output.path), ec);
+    for (const auto& [seen, other] : files) {
+      if (seen == where || (where != "-" && seen != "-" && fs::equivalent(seen, where, ec))) {
+        throw UsageError(fmt::format("{} is named for both the {} and the {}: one would replace the other; name "
+                                     "two files",
+                                     bounded_echo(output.path.string()), other->what, output.what));
+      }
+    }
+    files.emplace_back(where, &output);
+  }
+}
+
 TemporaryFile create_temporary_beside(const fs::path& target) {
-  // mkstemp in the target's folder, so the rename stays within one file system and is atomic.
+  remove_abandoned_temporaries(target);
+  // mkstemp in the target's folder, so the rename stays within one file system and is atomic; the writer's pid in
+  // the name and its lock on the file say whose it is (remove_abandoned_temporaries).
   std::string hidden_name(1, '.');
-  hidden_name.append(target.filename().string()).append(".XXXXXX");
+  hidden_name.append(target.filename().string()).push_back('.');
+  hidden_name.append(std::to_string(::getpid())).append(".XXXXXX");
   std::string name = (target.parent_path() / hidden_name).string();
   const int fd = ::mkstemp(name.data());
   if (fd < 0) throw PlatformError("mkstemp", name, errno);
+  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    const int error = errno;
+    ::close(fd);
+    ::unlink(name.c_str());
+    throw PlatformError("flock", name, error);
+  }
   // Outputs are meant to be read by people and other tools: the usual 0666 & ~umask, not mkstemp's 0600.
   const mode_t mask = ::umask(0);
   ::umask(mask);

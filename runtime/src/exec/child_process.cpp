@@ -230,7 +230,9 @@ std::string ExitInfo::describe() const {
 std::filesystem::path resolve_executable(const std::string& name) {
   if (name.empty()) throw InputError("", "empty command");
   if (name.find('/') != std::string::npos) {
-    if (::access(name.c_str(), X_OK) != 0) throw InputError(name, "not an executable file");
+    std::error_code error;
+    if (std::filesystem::is_directory(name, error)) throw InputError(bounded_echo(name), "is a folder, not a program");
+    if (::access(name.c_str(), X_OK) != 0) throw InputError(bounded_echo(name), "not an executable file");
     return name;
   }
   const char* path_env = std::getenv("PATH");
@@ -242,7 +244,7 @@ std::filesystem::path resolve_executable(const std::string& name) {
     if (::access(candidate.c_str(), X_OK) == 0 && !std::filesystem::is_directory(candidate)) return candidate;
     begin = end + 1;
   }
-  throw InputError(name, "command not found in PATH");
+  throw InputError(bounded_echo(name), "command not found in PATH");
 }
 
 ChildProcess ChildProcess::spawn(const ChildSpec& spec) {

@@ -6,6 +6,7 @@
 #include "cosched/common/error.hpp"
 #include "cosched/common/json_input.hpp"
 #include "cosched/common/text_file.hpp"
+#include "cosched/exec/child_process.hpp"
 #include "cosched/sched/io.hpp"
 #include "cosched/kernels/kernels.hpp"
 
@@ -56,6 +57,21 @@ WorkloadFile read_workload_file(const std::filesystem::path& path,
 
 config::Workload read_workload(const std::filesystem::path& path, const std::optional<config::PlatformConfig>& platform) {
   return read_workload_file(path, platform).workload;
+}
+
+void check_batch_before_work(const config::Workload& workload, std::optional<std::uint64_t> memory_bytes) {
+  for (const config::WorkloadTask& task : workload.tasks) {
+    if (!task.command.empty() && task.command.front().find('{') == std::string::npos) {
+      (void)resolve_executable(task.command.front());
+    }
+    if (memory_bytes && task.footprint_bytes > *memory_bytes) {
+      constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+      throw ResourceError(fmt::format("{}: task \"{}\" has a footprint of {:.4g} GiB, more than this node's memory "
+                                      "({:.4g} GiB): it cannot run here",
+                                      workload.source, task.id, static_cast<double>(task.footprint_bytes) / kGiB,
+                                      static_cast<double>(*memory_bytes) / kGiB));
+    }
+  }
 }
 
 }  // namespace cosched::exec

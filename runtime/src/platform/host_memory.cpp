@@ -37,19 +37,32 @@ FreePageReporting detect_free_page_reporting(const std::filesystem::path& sys_ro
   return {false, "no virtio-balloon device offers free page reporting"};
 }
 
-std::optional<std::uint64_t> available_memory_bytes(const std::filesystem::path& meminfo) {
+namespace {
+
+// The line "<key> <n> kB" of /proc/meminfo, in bytes.
+std::optional<std::uint64_t> meminfo_bytes(const std::filesystem::path& meminfo, const std::string& wanted) {
   std::ifstream in(meminfo);
   std::string key;
   std::uint64_t kib = 0;
   std::string unit;
   while (in >> key) {
-    if (key == "MemAvailable:") {
+    if (key == wanted) {
       if (in >> kib >> unit && unit == "kB") return kib * 1024;
       return std::nullopt;
     }
     in.ignore(std::numeric_limits<std::streamsize>::max(), '\n');
   }
   return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::uint64_t> available_memory_bytes(const std::filesystem::path& meminfo) {
+  return meminfo_bytes(meminfo, "MemAvailable:");
+}
+
+std::optional<std::uint64_t> total_memory_bytes(const std::filesystem::path& meminfo) {
+  return meminfo_bytes(meminfo, "MemTotal:");
 }
 
 double touch_and_release(std::uint64_t bytes) {

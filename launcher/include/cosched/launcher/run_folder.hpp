@@ -7,9 +7,14 @@
 //   schedule.json    the plan
 //   journal.jsonl    the launch (+ journal.jsonl.logs/: each task's stdout and stderr)
 //   cluster-plan/    with --slurm: the plan over the allocation's nodes (docs/cluster.md) instead of schedule.json
+//   .cosched-run     what makes the folder a cosched run's: made by the run that took the folder, locked (flock) by
+//                    the run using it from before it writes anything until it ends; it names that run (pid, host)
 // A dry run writes the plan only.
 #include <filesystem>
+#include <optional>
+#include <string_view>
 
+#include "cosched/common/file_lock.hpp"
 #include "cosched/config/platform.hpp"
 #include "cosched/config/workload.hpp"
 #include "cosched/launcher/launch_inputs.hpp"
@@ -25,16 +30,39 @@ struct RunFolder {
   [[nodiscard]] std::filesystem::path schedule() const { return dir / "schedule.json"; }
   [[nodiscard]] std::filesystem::path journal() const { return dir / "journal.jsonl"; }
   [[nodiscard]] std::filesystem::path cluster_plan() const;  // cluster-plan/
+  [[nodiscard]] std::filesystem::path marker() const;        // .cosched-run
 };
 
 // The folder a batch file runs in without --output: ./cosched-run-<the file's name without extension>.
 [[nodiscard]] RunFolder default_run_folder(const std::filesystem::path& batch);
 
-// Before any work. A new run needs a folder that is absent, empty, or holds only a plan (a dry run's: replaced);
-// a run's journal or files that are not a run's are replaced only with `force` (UsageError otherwise, naming
-// --resume and --force). `resume` needs the plan and the journal (UsageError naming what is missing); `slurm`
-// looks for the cluster plan instead of the schedule.
+// Before any work, writing nothing. A new run needs a folder that is absent, empty, or a cosched run's (its marker)
+// holding only a plan (a dry run's: replaced); a run's journal, or files in a folder that is not a run's (a user's
+// own instance.json or platform.toml), are replaced only with `force` (UsageError otherwise, naming --resume and
+// --force). `resume` needs the plan (UsageError naming what is missing); `slurm` looks for the cluster plan instead
+// of the schedule.
 void check_run_folder(const RunFolder& folder, bool resume, bool force, bool slurm);
+
+// One run's hold on its folder, taken before the run writes anything (there or in the profile cache) and kept until
+// it ends: the folder made when missing, its marker made and locked, then check_run_folder again under the lock.
+// Another run of the same folder — a second `cosched run`, its --force or --resume — is refused at once (UsageError
+// naming the holder's pid and host), before it writes anything; a killed holder releases it (the kernel's lock).
+// A claim whose run wrote nothing in the folder leaves it as it was found: the marker and a folder it made go.
+class RunFolderClaim {
+ public:
+  RunFolderClaim(const RunFolder& folder, bool resume, bool force, bool slurm);
+  ~RunFolderClaim();
+  RunFolderClaim(const RunFolderClaim&) = delete;
+  RunFolderClaim& operator=(const RunFolderClaim&) = delete;
+
+ private:
+  void release() noexcept;
+
+  RunFolder folder_;
+  std::optional<FileLock> lock_;
+  bool made_folder_ = false;
+  bool made_marker_ = false;
+};
 
 // The plan, written whole (creating the folder): platform, instance and, unless `schedule` is null (a cluster
 // run writes its plan folder itself), the schedule.

@@ -6,6 +6,7 @@
 // `--command` are the same measurers point by point.
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <vector>
 
 #include "cosched/common/reporter.hpp"
@@ -36,6 +37,9 @@ struct LaunchedProfileOptions {
   // STREAM tasks: each timed at its group's passes only (the demo, whose instances run exactly those), or at
   // fixed_cost_passes: a run's fixed cost apart from its cost per pass, for tasks of any passes (`cosched run`).
   bool separate_fixed_cost = false;
+  // Commands: the deadline of a run of a command that has no timeout_s of its own (`cosched run --timeout`: one
+  // deadline for everything a run starts, its profiling included — a command that hung while profiled hung the run).
+  std::optional<double> command_timeout_s;
   Reporter* reporter = nullptr;       // the sweeps' progress; null: none
 };
 
@@ -45,6 +49,11 @@ struct LaunchedProfileOptions {
 SweepOutcome profile_stream_groups(const std::vector<config::StreamTaskGroup>& groups,
                                    const LaunchedProfileOptions& options, const std::filesystem::path& csv);
 
+// RuntimeFailure when Ctrl-C (SIGINT, SIGTERM) stopped the sweep into `csv` (profile_stream_groups,
+// profile_commands: the point being measured finishes, the sidecar says the profile is partial): one message
+// naming what was written.
+void throw_if_interrupted(const SweepOutcome& outcome, const std::filesystem::path& csv);
+
 // One profile per distinct command of `workload` (same argv, environment and footprint): a task's "profile" names
 // it, else it gets "cmd<k>"; every task's `profile` is set to its command's name. Throws UsageError for a STREAM
 // task (unless `stream_tasks_allowed`: they are then left alone) and InputError when one profile name stands for
@@ -52,9 +61,10 @@ SweepOutcome profile_stream_groups(const std::vector<config::StreamTaskGroup>& g
 [[nodiscard]] std::vector<CommandProfileSpec> distinct_commands(config::Workload& workload,
                                                                 bool stream_tasks_allowed = false);
 
-// Every command at 1 .. platform.cores cores and, where the tier places commands, 0, half and all of the chunks.
+// Every command at 1 .. platform.cores cores and, where the tier places commands, 0, half and all of the chunks, a
+// run of a command without its own timeout killed after options.command_timeout_s.
 // A failed run marks its point failed (the outcome lists them); the caller decides whether that is fatal.
-SweepOutcome profile_commands(const std::vector<CommandProfileSpec>& commands, const LaunchedProfileOptions& options,
+SweepOutcome profile_commands(std::vector<CommandProfileSpec> commands, const LaunchedProfileOptions& options,
                               const std::filesystem::path& csv);
 
 }  // namespace cosched::profiler

@@ -20,9 +20,19 @@ enum class ErrorKind {
 // a newline) stays one line that cannot drive the terminal and is not cut at the NUL (issue #27).
 [[nodiscard]] std::string printable(std::string_view text);
 
+// How much of a user's input a message quotes (a program name, a value, an id): a longer one is cut in its middle.
+inline constexpr std::size_t kEchoLimit = 200;
+// How long one error line may be, whatever it quotes (a safety net under kEchoLimit: CLI11 quotes values whole).
+inline constexpr std::size_t kMessageLimit = 4096;
+// `text` as a message quotes it (issue 41: a 60 MB program name was echoed whole into one 62.9 MB line): printable,
+// and when longer than `limit` its head and tail with the middle replaced by "[... N bytes ...]" — never a UTF-8
+// character cut in two. Every message quoting user input goes through it; Error applies kMessageLimit to the whole.
+[[nodiscard]] std::string bounded_echo(std::string_view text, std::size_t limit = kEchoLimit);
+
 class Error : public std::runtime_error {
  public:
-  Error(ErrorKind kind, const std::string& message) : std::runtime_error(printable(message)), kind_(kind) {}
+  Error(ErrorKind kind, const std::string& message)
+      : std::runtime_error(bounded_echo(message, kMessageLimit)), kind_(kind) {}
   [[nodiscard]] ErrorKind kind() const noexcept { return kind_; }
 
  private:

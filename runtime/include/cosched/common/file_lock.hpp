@@ -5,6 +5,7 @@
 // when), read by whoever has to wait, so that a wait is never silent.
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string>
 
 namespace cosched {
@@ -16,6 +17,10 @@ class FileLock {
   // PlatformError naming the call when the file cannot be opened or locked.
   [[nodiscard]] static FileLock acquire(const std::filesystem::path& path,
                                         const std::function<void(const std::string& holder)>& waiting);
+  // Locks `path` without waiting: nullopt when another process holds it, its note then in `holder`. A file its
+  // holder removed on leaving (between our open and our lock) is opened again, so the lock taken is always on the
+  // file the path names. Throws PlatformError as acquire does.
+  [[nodiscard]] static std::optional<FileLock> try_acquire(const std::filesystem::path& path, std::string& holder);
   FileLock(FileLock&& other) noexcept;
   FileLock& operator=(FileLock&& other) noexcept;
   FileLock(const FileLock&) = delete;

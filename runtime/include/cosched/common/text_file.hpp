@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace cosched {
 
@@ -23,6 +24,16 @@ enum class Overwrite { refuse, replace };
 // is there yet. Throws UsageError naming `what` and the option that allows replacing (--force).
 void check_output_path(const std::filesystem::path& path, Overwrite overwrite, const std::string& what);
 
+// One output of a command: its path and what it is ("jobs CSV"), as check_output_path names it.
+struct CommandOutput {
+  std::filesystem::path path;
+  std::string what;
+};
+// Every output of one command, checked together before any is written (issue 41: `online --jobs-out X --swf-out X`
+// wrote X, then refused the second as existing): each as check_output_path, and no two naming the same file (a
+// link or another spelling included; standard output "-" too, devices apart). Throws UsageError naming both.
+void check_output_paths(const std::vector<CommandOutput>& outputs, Overwrite overwrite);
+
 // Writes `content` to `path` atomically (see above). "-" writes to standard output. A character device or FIFO
 // (/dev/null, /dev/full, a pipe) is written in place, with every write error reported. Throws UsageError for a
 // path check_output_path refuses and PlatformError naming the call for a failed write, flush, fsync or rename.
@@ -30,8 +41,10 @@ void write_text_file(const std::filesystem::path& path, std::string_view content
                      const std::string& what);
 
 // A new empty file beside `target` (its folder, so that renaming it onto `target` is atomic), named
-// .<target name>.XXXXXX, with the usual permissions (0666 & ~umask): where write_text_file builds an output, and
-// where an output written in steps (a profile CSV) waits for its first row. Throws PlatformError.
+// .<target name>.<pid>.XXXXXX, locked (flock) by this process as long as the descriptor is open, with the usual
+// permissions (0666 & ~umask): where write_text_file builds an output, and where an output written in steps (a
+// profile CSV) waits for its first row. The temporaries of `target` an earlier writer left when it was killed (its
+// pid gone, its lock free) are removed first. Throws PlatformError.
 struct TemporaryFile {
   int fd = -1;
   std::filesystem::path path;

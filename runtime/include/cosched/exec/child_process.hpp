@@ -99,7 +99,9 @@ class ChildProcess {
   std::unique_ptr<detail::WatchSlot> watch_;  // its group in the watchdog's table until it is killed
 };
 
-// The executable `name` resolves to (a name without '/' is looked up in PATH). Throws InputError when none.
+// The executable `name` resolves to (a name without '/' is looked up in PATH): a file with execute permission, not a
+// folder (which execve refuses only once the run has started). Throws InputError when none, quoting `name` bounded
+// (bounded_echo).
 [[nodiscard]] std::filesystem::path resolve_executable(const std::string& name);
 
 }  // namespace cosched::exec

@@ -35,6 +35,13 @@ struct WorkloadFile {
 [[nodiscard]] config::Workload read_workload(const std::filesystem::path& path,
                                              const std::optional<config::PlatformConfig>& platform);
 
+// The checks a batch passes before any work is done for it (issue 41), reading nothing but the batch and this
+// machine: every command's program is a program (resolve_executable: InputError for a missing one or a folder; a
+// program named through a {placeholder} is resolved when it runs), and no task's footprint is more than
+// `memory_bytes`, this node's memory (ResourceError naming the task: it would otherwise fail in an allocation, or push
+// the node into swap, after the batch's profiling).
+void check_batch_before_work(const config::Workload& workload, std::optional<std::uint64_t> memory_bytes);
+
 // The names of the kernels a STREAM task may run (stream_bench's kernel table).
 [[nodiscard]] std::vector<std::string> stream_kernel_names();
 

@@ -26,6 +26,8 @@ struct FreePageReporting {
 
 // MemAvailable of `meminfo` (/proc/meminfo: "MemAvailable:  123456 kB") in bytes; nullopt when it cannot be read.
 [[nodiscard]] std::optional<std::uint64_t> available_memory_bytes(const std::filesystem::path& meminfo = "/proc/meminfo");
+// MemTotal of `meminfo` in bytes: the most memory any task of this node can have; nullopt when it cannot be read.
+[[nodiscard]] std::optional<std::uint64_t> total_memory_bytes(const std::filesystem::path& meminfo = "/proc/meminfo");
 
 // Maps `bytes` of fresh anonymous memory (advised for huge pages, as the tiered arrays are), writes one byte per
 // 4 KiB page, and unmaps it: the pages are then free and resident. Returns the seconds it took. 0 bytes: nothing,

@@ -26,7 +26,8 @@ struct Schedule {
   // filled in by the caller that computed it, empty when not computed.
   std::optional<double> lower_bound_weighted_completion;
   // The launch rule the plan is made for when it is not its own kind's (list, or pack with pack numbers): "greedy"
-  // for a plan of guessed durations, whose tasks start as soon as they fit (sim/policies.hpp); "" otherwise.
+  // for a list plan of predicted (some guessed) durations, whose tasks start in order as soon as they fit
+  // (sim/policies.hpp: a task that ends early leaves no core idle); "" otherwise.
   std::string launch_rule;
 };
 

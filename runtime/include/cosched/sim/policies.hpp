@@ -5,7 +5,8 @@
 //          busy, the task waits, and so do the tasks after it: list order is kept.
 //   pack — a pack starts, all its tasks at once, when the previous pack has fully finished.
 //   greedy — list order, each task as soon as every resource it needs is free, whatever its planned start: for a
-//          plan of guessed durations (a batch not known yet, `cosched run`), whose planned starts mean nothing.
+//          plan of predicted durations (`cosched run`), where a task that ends early must not leave a core idle
+//          until the next planned start.
 #include <memory>
 #include <string>
 #include <string_view>
