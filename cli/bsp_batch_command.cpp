@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "command_registry.hpp"
+#include "cosched/app/run_main.hpp"
 #include "cosched/sched/model.hpp"
 #include "cosched/workflow/planning.hpp"
 
@@ -22,7 +23,7 @@ const cosched::cli::CommandRegistration bsp_batch_registration{"bsp-batch", [](C
   sub->add_option("--tasks", flags->tasks, "Tasks to sample (without replacement)")
       ->required()
       ->check(CLI::Range(std::size_t{1}, std::size_t{1'000'000}));
-  sub->add_option("--seed", flags->seed, "Seed of the sample");
+  sub->add_option("--seed", flags->seed, "Seed of the sample")->check(cosched::app::seed_value());
   sub->add_option("-o,--output", flags->output, "Instance JSON to write (default -: stdout)");
   sub->add_flag("--force", flags->force, "Replace an existing --output file");
   sub->callback([flags] { cosched::workflow::run_bsp_batch(*flags); });

@@ -69,7 +69,10 @@ const cli::CommandRegistration calibrate_registration{"calibrate", [](CLI::App& 
       ->capture_default_str()
       ->check(cosched::app::finite_positive(10.0));
   cli::add_progress_option(*sub, flags->progress);
-  sub->callback([flags] {
+  sub->callback([flags, sub] {
+    cosched::app::refuse_unless_applies(*sub, {"--tolerance"}, !flags->options.compare.empty() || flags->options.force,
+                                        "only with --compare FILE (or --force, comparing with the node file it "
+                                        "replaces): it says when a pool capacity agrees");
     const cosched::workflow::CalibrateOptions options = calibrate_options(*flags);
     // The table goes to stdout, or to stderr when the node file itself goes to stdout.
     const bool file_to_stdout = options.output == "-";

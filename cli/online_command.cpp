@@ -108,7 +108,7 @@ const cosched::cli::CommandRegistration online_registration{"online", [](CLI::Ap
       ->check(cosched::app::finite_positive(online::kMaxSyntheticLoad))
       ->capture_default_str();
   sub->add_option("--seed", flags->source.seed, "Synthetic: seed (runs are deterministic)")
-      ->check(CLI::NonNegativeNumber)
+      ->check(cosched::app::seed_value())
       ->capture_default_str();
   sub->add_option("--workload", flags->workload, "Node workload: Instance JSON whose tasks carry release_s");
   sub->add_flag("--launch", flags->launch, "Run the node workload for real on this node (wall clock, journaled)");
@@ -132,6 +132,10 @@ const cosched::cli::CommandRegistration online_registration{"online", [](CLI::Ap
     }
     flags->overwrite = cosched::overwrite_if_forced(flags->launch_flags.options.force);
     check_flag_combination(*flags);
+    // The launch flags with a default (their values cannot tell whether they were given) apply to --launch only.
+    cosched::app::refuse_unless_applies(*sub, {"--max-wait", "--containment", "--kill-grace", "--memory-warm-up",
+                                               "--placement", "--chunks"},
+                                        flags->launch, "only for a run on this node: add --launch");
     flags->run = cosched::cli::launch_options(flags->launch_flags);
     const auto reporter = cosched::cli::command_reporter(flags->progress, {nullptr, stdout, stdout},
                                                          flags->metrics_out == "-");

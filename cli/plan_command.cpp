@@ -35,6 +35,7 @@ const cosched::cli::CommandRegistration plan_registration{"plan", [](CLI::App& a
       ->capture_default_str()
       ->check(cosched::app::finite_positive(cosched::sched::kMaxSearchBudgetMs));
   sub->add_option("--seed", options->limits.seed, "Seed of a searching algorithm's random choices")
+      ->check(cosched::app::seed_value())
       ->capture_default_str();
   sub->add_option("-o,--output", options->output,
                   "Write the Schedule JSON here (default -: stdout); it carries the instance's bandwidth model and "
@@ -49,7 +50,12 @@ const cosched::cli::CommandRegistration plan_registration{"plan", [](CLI::App& a
                             "minutes there; below, it is always solved)",
                             cosched::sched::kLpBoundMaxTasks));
   cosched::cli::add_progress_option(*sub, flags->progress);
-  sub->callback([flags] {
+  sub->callback([flags, sub] {
+    // A budget or a seed for an algorithm that does not search would be ignored (`all` compares model-search too).
+    const std::string& algorithm = flags->options.algorithm;
+    cosched::app::refuse_unless_applies(
+        *sub, {"--budget-ms", "--seed"}, algorithm == "all" || cosched::sim::find_algorithm(algorithm).searches(),
+        fmt::format("only for an algorithm that searches (model-search); {} does not search", algorithm));
     const auto reporter = cosched::cli::command_reporter(flags->progress, {nullptr, stderr, stdout},
                                                          flags->options.output == "-" && flags->options.nodes == 0 &&
                                                              flags->options.algorithm != "all");

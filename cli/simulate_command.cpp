@@ -34,7 +34,7 @@ const cosched::cli::CommandRegistration simulate_registration{"simulate", [](CLI
       ->capture_default_str()
       ->check(cosched::app::finite_range(1, static_cast<double>(sched::kMaxSimulationInstances)));
   sub->add_option("--seed", options->seed, "Seed (runs are deterministic)")
-      ->check(CLI::NonNegativeNumber)  // CLI11 would wrap -1 around to 2^64-1
+      ->check(cosched::app::seed_value())
       ->capture_default_str();
   sub->add_option("--algorithms", options->algorithms, "Comma-separated algorithm names, or all")
       ->delimiter(',')

@@ -66,6 +66,11 @@ SweepConfig sweep_from_overrides(const SweepOverrides& flags) {
   if (flags.emulation_ratio) sweep.emulation_ratio = *flags.emulation_ratio;
   if (!flags.measurer.empty()) sweep.measurer = flags.measurer;
   add_flag_commands(flags, sweep);
+  // How commands get fast memory: refused for a sweep of kernels, which would ignore it (issue 41).
+  if (sweep.commands.empty() && (!flags.placement.empty() || flags.autohbw_threshold_kib || !flags.autohbw_library.empty())) {
+    throw UsageError("--placement, --autohbw-threshold-kib and --autohbw-library say how commands get fast memory: "
+                     "this sweep profiles kernels (add --command, or a [[commands]] table to the sweep config)");
+  }
   if (!flags.placement.empty()) sweep.placement.mechanism = flags.placement;
   if (flags.autohbw_threshold_kib) sweep.placement.autohbw_threshold_bytes = std::size_t{*flags.autohbw_threshold_kib} * 1024;
   if (!flags.autohbw_library.empty()) sweep.placement.autohbw_library = flags.autohbw_library;

@@ -145,6 +145,8 @@ const std::string kChecksV4 =
     "memory, a missing --node, a program name echoed bounded";
 const std::string kOutputsV4 =
     "issue 41: all outputs of one command checked before any is written: two outputs naming one file";
+const std::string kMessagesV4 =
+    "issue 41: messages: options that do not apply to the mode asked, --seed -1, a topology XML without a NUMA node";
 const std::string kDemoWorkload = "cosched demo --quick --workload ";
 const std::string kRun = "cosched run --cache cache --node node.toml --platform plat.toml ";
 // An SWF job line whose run time (field 4) is `run_time`.
@@ -674,6 +676,26 @@ std::vector<Case> make_cases() {
       {kOutputsV4, "cosched online --policy fcfs --synthetic --jobs 5 --output - --jobs-out -", 2, "named for both"},
       {kOutputsV4, "cosched online --policy fcfs --synthetic --jobs 5 --output x.json --jobs-out x.json --force", 2,
        "named for both"},
+      // ---- issue 41: options that do not apply are refused, not ignored; one seed rule; no hwloc line first ----
+      {kMessagesV4, "cosched online --policy fcfs --synthetic --jobs 5 --max-wait 10", 2,
+       "--max-wait: only for a run on this node: add --launch"},
+      {kMessagesV4, "cosched online --policy fcfs --synthetic --jobs 5 --containment process-group --kill-grace 1", 2,
+       "--containment, --kill-grace: only for a run on this node"},
+      {kMessagesV4, "cosched calibrate --tolerance 0.1 --output n.toml", 2, "--tolerance: only with --compare FILE"},
+      {kMessagesV4, "cosched plan --algorithm t-list-lpt --instance inst.json --budget-ms 100", 2,
+       "--budget-ms: only for an algorithm that searches (model-search); t-list-lpt does not search"},
+      {kMessagesV4, "cosched plan --algorithm t-list-lpt --instance inst.json --seed 3", 2, "--seed: only for"},
+      {kMessagesV4, "cosched plan --algorithm model-search --instance inst.json --seed -1", 2,
+       "--seed: value -1 must be a whole number in [0, 18446744073709551615]"},
+      {kMessagesV4, "cosched online --policy fcfs --synthetic --jobs 5 --seed -1", 2,
+       "--seed: value -1 must be a whole number in [0, 18446744073709551615]"},
+      {kMessagesV4, "cosched simulate --tasks 2 --instances 1 --seed -1", 2, "--seed: value -1 must be a whole number"},
+      {kMessagesV4, "cosched profile --measurer knl-model --platform plat.toml --kernels triad --footprints-mib 16 "
+                    "--placement bind -o o.csv", 2, "--placement, --autohbw-threshold-kib and --autohbw-library say how commands"},
+      {kMessagesV4, kTopo, 3, "bad.xml: holds no NUMANode object",
+       {{"bad.xml", "<?xml version=\"1.0\"?>\n<topology version=\"2.0\">\n<object type=\"Machine\" os_index=\"0\" " +
+                        test::kMachineXmlSets + ">\n<object type=\"PU\" os_index=\"0\" " + test::kMachineXmlSets +
+                        "/>\n</object>\n</topology>\n"}}},
   };
 }
 

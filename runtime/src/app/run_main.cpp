@@ -1,10 +1,14 @@
 #include "cosched/app/run_main.hpp"
 
-#include <fmt/core.h>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <cmath>
+#include <cstdint>
 #include <exception>
 #include <new>
+#include <string>
+#include <vector>
 
 #include "cosched/common/error.hpp"
 #include "cosched/common/text_file.hpp"
@@ -49,6 +53,30 @@ int run_main(CLI::App& app, int argc, char** argv, std::string_view program,
     fmt::print(stderr, "{}: internal error: {}\n", program, bounded_echo(e.what(), kMessageLimit));
     return kExitInternalError;
   }
+}
+
+CLI::Validator seed_value() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        std::uint64_t value = 0;
+        if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos ||
+            !CLI::detail::lexical_cast(text, value)) {
+          return fmt::format("value {} must be a whole number in [0, 18446744073709551615]", text);
+        }
+        return {};
+      },
+      "UINT64");
+}
+
+void refuse_unless_applies(const CLI::App& sub, std::initializer_list<const char*> names, bool applies,
+                           std::string_view why) {
+  if (applies) return;
+  std::vector<std::string> given;
+  for (const char* name : names) {
+    if (sub.get_option(name)->count() > 0) given.emplace_back(name);
+  }
+  if (given.empty()) return;
+  throw UsageError(fmt::format("{}: {}", fmt::join(given, ", "), why));
 }
 
 CLI::Validator finite_range(double min, double max) {

@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 
 #include <functional>
+#include <initializer_list>
 #include <string_view>
 
 namespace cosched::app {
@@ -18,6 +19,15 @@ inline constexpr int kExitInternalError = 70;
 // error messages ("cosched: input error: ...").
 int run_main(CLI::App& app, int argc, char** argv, std::string_view program,
              const std::function<void()>& after_parse = {});
+
+// A seed: a whole number in [0, 2^64 - 1], refused the same way by every command (CLI11 would wrap -1 around to
+// 2^64 - 1 where nothing checks it; issue 41: plan accepted -1, online refused it).
+[[nodiscard]] CLI::Validator seed_value();
+
+// Refuses the options `names` of `sub` given on the command line when they do not apply to what was asked
+// (`applies` false; issue 41: they were ignored silently): UsageError "<the options given>: <why>".
+void refuse_unless_applies(const CLI::App& sub, std::initializer_list<const char*> names, bool applies,
+                           std::string_view why);
 
 // Option validators that, unlike CLI::Range, refuse NaN and infinities.
 [[nodiscard]] CLI::Validator finite_range(double min, double max);   // [min, max]

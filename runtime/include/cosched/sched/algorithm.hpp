@@ -35,6 +35,8 @@ class Algorithm {
  public:
   virtual ~Algorithm() = default;
   [[nodiscard]] virtual std::string_view name() const = 0;
+  // Whether it searches, and so reads SearchLimits (its budget and seed): a caller refuses them for one that does not.
+  [[nodiscard]] virtual bool searches() const { return false; }
   // Why the algorithm cannot schedule `instance` (empty: it can), e.g. an algorithm defined for one resource given
   // two. plan() throws it as a UsageError; comparisons (`plan --algorithm all`, the demo) skip the algorithm.
   [[nodiscard]] virtual std::string refusal(const Instance& /*instance*/) const { return {}; }

@@ -68,6 +68,7 @@ struct SearchOutcome {
 class ModelSearch final : public sched::Algorithm {
  public:
   [[nodiscard]] std::string_view name() const override { return kModelSearchName; }
+  [[nodiscard]] bool searches() const override { return true; }
   [[nodiscard]] std::string refusal(const sched::Instance& instance) const override;
   [[nodiscard]] sched::Schedule schedule(const sched::Instance& instance) const override;
   [[nodiscard]] sched::Schedule schedule_within(const sched::Instance& instance,

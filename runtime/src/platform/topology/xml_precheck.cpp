@@ -111,6 +111,7 @@ void precheck_topology_xml(const std::string& path) {
   if (!reader) throw ResourceError(fmt::format("{}: no memory for an XML reader", path));
   FirstError first_error;
   xmlTextReaderSetErrorHandler(reader.get(), keep_first_error, &first_error);
+  bool numa_node_seen = false;
   for (;;) {
     const int status = xmlTextReaderRead(reader.get());
     if (status == 0) break;
@@ -128,7 +129,18 @@ void precheck_topology_xml(const std::string& path) {
                                           "(hwloc would overflow its stack reading them)",
                                           kMaxTopologyXmlDepth));
     }
-    check_numeric_attributes(reader.get(), text_of(xmlTextReaderConstLocalName(reader.get())), where);
+    const std::string_view element = text_of(xmlTextReaderConstLocalName(reader.get()));
+    check_numeric_attributes(reader.get(), element, where);
+    if (element == "object" && !numa_node_seen) {
+      const std::unique_ptr<xmlChar, XmlStringDeleter> type(
+          xmlTextReaderGetAttribute(reader.get(), reinterpret_cast<const xmlChar*>("type")));
+      numa_node_seen = text_of(type.get()) == "NUMANode";
+    }
+  }
+  // hwloc refuses such a file with its own line on stderr before ours (issue 41): said here, once.
+  if (!numa_node_seen) {
+    throw InputError(path, "holds no NUMANode object: a topology needs at least one memory node (lstopo --of xml "
+                           "writes one for every machine)");
   }
 }
 

@@ -8,7 +8,8 @@ namespace cosched::platform::topology_detail {
 
 // Reads `path` with libxml2's streaming reader (no recursion, no network, no entity expansion) and throws
 // InputError("path:line", ...) for a file that is not well-formed XML, objects nested deeper than
-// kMaxTopologyXmlDepth, or a size, count or index attribute that is not a plain decimal number within its limit.
+// kMaxTopologyXmlDepth, a size, count or index attribute that is not a plain decimal number within its limit, or
+// no NUMANode object (hwloc would print its own line before refusing it).
 void precheck_topology_xml(const std::string& path);
 
 }  // namespace cosched::platform::topology_detail
