@@ -101,6 +101,28 @@ TEST(JobRecords, TheSwfScheduleReadsBackThroughTheOneParser) {
   }
 }
 
+// Issue 41 item 11: a mutant giving user "alice" the same SWF id as user "3" was not caught. Numeric users keep
+// their number, every other user (and "03", which is not user 3) gets a number no numeric user has.
+TEST(JobRecords, TheSwfScheduleNeverGivesTwoUsersOneId) {
+  std::vector<JobRecord> records;
+  for (const std::string user : {"alice", "3", "bob", "", "03", "3", "alice"}) {
+    JobRecord r;
+    r.job_id = std::to_string(records.size());
+    r.submission_time = static_cast<double>(records.size());
+    r.requested_number_of_resources = 1;
+    r.final_state = "NOT_STARTED";
+    r.user = user;
+    records.push_back(r);
+  }
+  const online::SwfTrace trace = online::swf_of_jobs(records, kProcs, {});
+  std::vector<std::int64_t> ids;
+  for (const auto& line : trace.records) ids.push_back(line.user_id);
+  EXPECT_EQ(ids, (std::vector<std::int64_t>{4, 3, 5, -1, 6, 3, 4}));
+  for (const std::string named : {" User: 4 = alice", " User: 5 = bob", " User: 6 = 03"}) {
+    EXPECT_NE(std::find(trace.header.begin(), trace.header.end(), named), trace.header.end()) << named;
+  }
+}
+
 class EveryPolicy : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(EveryPolicy, TheSummaryRecomputesFromTheRowsOpenAndClosedLoop) {

@@ -201,5 +201,23 @@ TEST(ModelSearchTest, ACapOnCandidatesStopsItThereReproducibly) {
   EXPECT_LE(first.predicted_makespan, best_of_the_others(instance));
 }
 
+// Issue 41 item 11: a mutant returning the searched plan even when it is predicted later than the best starting
+// plan was not caught — no test reached the rule. Capped at one candidate, the search's best is a starting plan's
+// order as its decoder lays it out, which a launch often predicts later than that starting plan itself: the rule
+// must then return the starting plan. The test counts that it reached the rule.
+TEST(ModelSearchTest, ASearchedPlanPredictedLaterThanTheBestStartingPlanIsNeverReturned) {
+  std::size_t start_returned = 0;
+  for (std::uint32_t seed = 0; seed < 40; ++seed) {
+    const sched::Instance instance = random_instance_with_traffic(seed);
+    const SearchOutcome outcome = model_search(instance, {kUnhurried.budget_ms, seed, 1});
+    double best_start = std::numeric_limits<double>::infinity();
+    for (const SearchStart& start : outcome.starts) best_start = std::min(best_start, start.predicted_makespan);
+    EXPECT_LE(outcome.predicted_makespan, best_start) << "seed " << seed;
+    EXPECT_EQ(contention_makespan(instance, outcome.schedule), outcome.predicted_makespan) << "seed " << seed;
+    if (outcome.chosen != "search") ++start_returned;
+  }
+  EXPECT_GE(start_returned, 1U) << "no instance reached the never-worse rule: the test proves nothing";
+}
+
 }  // namespace
 }  // namespace cosched::sim

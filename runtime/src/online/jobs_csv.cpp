@@ -8,6 +8,7 @@
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <numeric>
 
@@ -212,13 +213,16 @@ std::vector<JobRecord> load_jobs_csv(const std::filesystem::path& path) {
 SwfTrace swf_of_jobs(const std::vector<JobRecord>& records, int processors, std::vector<std::string> header) {
   SwfTrace trace;
   trace.header = std::move(header);
-  // SWF user ids are numbers: a trace's stay as they are; any other user gets the next free number.
+  // SWF user ids are numbers: a trace's stay as they are; any other user gets the next free number. A number is
+  // kept only as SWF writes one (no sign, no leading zero: "03" is not user 3) and within an int (so the next free
+  // number cannot overflow).
   std::map<std::string, std::int64_t> user_ids;
   std::int64_t next_user = 1;
   for (const JobRecord& r : records) {
     std::int64_t id = 0;
     const auto [end, error] = std::from_chars(r.user.data(), r.user.data() + r.user.size(), id);
-    if (!r.user.empty() && error == std::errc() && end == r.user.data() + r.user.size() && id >= 0) {
+    if (!r.user.empty() && error == std::errc() && end == r.user.data() + r.user.size() && id >= 0 &&
+        id <= std::numeric_limits<std::int32_t>::max() && std::to_string(id) == r.user) {
       user_ids.emplace(r.user, id);
       next_user = std::max(next_user, id + 1);
     }
