@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "cosched/common/digest.hpp"
 
@@ -136,6 +137,26 @@ TEST(JournalInputs, ADifferenceSaysWhatTheJournalWasWrittenFor) {
   ASSERT_EQ(differences.size(), 1U);
   EXPECT_NE(differences[0].find("written for algorithm t-list-lpt"), std::string::npos) << differences[0];
   EXPECT_NE(differences[0].find("this launch has algorithm t-pack-ff"), std::string::npos) << differences[0];
+}
+
+// Issue 41 case 7: an interrupted closed-loop replay resumed without --replay closed ran the rest open loop,
+// silently. The schedule's digest now holds what releases wait for, so such a resume is refused, naming the replay.
+TEST(JournalInputs, TheScheduleDigestHoldsAClosedLoopReplaysGates) {
+  const sim::LaunchPlan open = two_task_plan();
+  sim::LaunchPlan closed = two_task_plan();
+  closed.gates.push_back({sim::kNoGate, {1}, 1.5});
+  closed.tasks[1].gate = 0;  // "job" is released once the first task's work is done
+  const BatchInputs journal = inputs(closed, two_task_workload(), emulated_tier());
+  const BatchInputs resumed = inputs(open, two_task_workload(), emulated_tier());
+  const std::vector<std::string> differences = input_differences(journal, resumed);
+  ASSERT_EQ(differences.size(), 1U);
+  EXPECT_EQ(differences.front().rfind("schedule:", 0), 0U) << differences.front();
+  EXPECT_NE(differences.front().find("1 releases waiting for earlier work (closed-loop replay)"), std::string::npos)
+      << differences.front();
+  EXPECT_EQ(resumed.schedule.summary.find("replay"), std::string::npos) << "a plan that is not online says nothing";
+  sim::LaunchPlan other_gate = closed;
+  other_gate.gates.front().follows = 0;
+  EXPECT_NE(inputs(other_gate, two_task_workload(), emulated_tier()).schedule.digest, journal.schedule.digest);
 }
 
 }  // namespace

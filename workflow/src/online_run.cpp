@@ -90,7 +90,7 @@ void run_on_node(const OnlineCommandOptions& options, const OnlineNodeWorkload& 
   launcher::LaunchSettings settings = launch_settings(
       options.run, node, std::filesystem::path(options.workload).replace_extension(".online.journal.jsonl"));
   settings.policy = options.policy;
-  settings.schedule_source = "online policy " + options.policy;
+  settings.schedule_source = fmt::format("online policy {}, replay {}", options.policy, options.replay);
   settings.workload_source = options.workload;
   if (!options.metrics_out.empty()) check_output_path(options.metrics_out, options.overwrite, "online metrics");
   reporter.note(fmt::format("running {} jobs of {} as they are released ({} policy) on {}; journal {}",

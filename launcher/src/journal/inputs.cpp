@@ -41,9 +41,29 @@ InputStamp schedule_stamp(const sim::LaunchPlan& plan) {
                      {"predicted_duration", task.predicted_duration},
                      {"pack", task.pack}});
   }
-  const json canonical = {{"algorithm", plan.algorithm}, {"resources", resources_of(plan)}, {"tasks", tasks}};
-  return stamp(canonical, fmt::format("algorithm {}, {} tasks on {}, planned makespan {:.6g} s", plan.algorithm,
-                                      plan.tasks.size(), resources_text(plan), plan.predicted_makespan()));
+  json canonical = {{"algorithm", plan.algorithm}, {"resources", resources_of(plan)}, {"tasks", tasks}};
+  std::string summary = fmt::format("algorithm {}, {} tasks on {}, planned makespan {:.6g} s", plan.algorithm,
+                                    plan.tasks.size(), resources_text(plan), plan.predicted_makespan());
+  // A closed-loop replay's releases wait for earlier work (issue 41: a resume without --replay closed ran the
+  // rest open loop, silently). Only plans with gates carry them, so every other plan's digest stays what it was.
+  if (!plan.gates.empty()) {
+    json gates = json::array();
+    for (const sim::ReleaseGate& gate : plan.gates) {
+      gates.push_back({{"follows", gate.follows == sim::kNoGate ? json(nullptr) : json(gate.follows)},
+                       {"tasks", gate.tasks}});
+    }
+    canonical["gates"] = std::move(gates);
+    std::size_t gated = 0;
+    for (std::size_t k = 0; k < plan.tasks.size(); ++k) {
+      if (plan.tasks[k].gate == sim::kNoGate) continue;
+      canonical["tasks"][k]["gate"] = plan.tasks[k].gate;
+      ++gated;
+    }
+    summary += fmt::format(", {} releases waiting for earlier work (closed-loop replay)", gated);
+  } else if (plan.is_online()) {
+    summary += ", every job at its release (open-loop replay)";
+  }
+  return stamp(canonical, std::move(summary));
 }
 
 InputStamp workload_stamp(const sim::LaunchPlan& plan, const config::Workload& workload) {

@@ -1,6 +1,6 @@
 #pragma once
 // What a journal was written for: digests of the batch's three inputs — the schedule (the plan: algorithm,
-// resources and capacities, tasks with allocations and times), the workload (what each planned task runs) and
+// resources and capacities, tasks with allocations and times, and the release gates of a closed-loop replay), the workload (what each planned task runs) and
 // the platform (cores, fast chunks, chunk bytes, tier backend, emulation ratio). The batch_start header carries
 // them; `--resume` recomputes them and refuses a journal whose inputs differ, naming which ones and what the
 // journal was written for. Each digest is digest_text (cosched/common/digest.hpp: FNV-1a, 64 bit) of the input's
