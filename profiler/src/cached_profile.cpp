@@ -112,6 +112,10 @@ void remove_dead_runs_scratch(const ProfileCache& cache) {
   }
 }
 
+constexpr const char* kInterrupted =
+    "interrupted while profiling the batch: nothing measured in this run was stored in the cache, nothing of the "
+    "batch ran";
+
 // Measures `types` into a scratch CSV of the node's folder (removed after), and returns its rows. Hold the lock.
 std::vector<ProfileRow> measure(const TaskTypes& types, const ProfileCache& cache,
                                 const CachedProfileOptions& options, std::vector<std::string>& failures) {
@@ -129,11 +133,13 @@ std::vector<ProfileRow> measure(const TaskTypes& types, const ProfileCache& cach
     LaunchedProfileOptions launched = options.launched;
     launched.separate_fixed_cost = true;
     const SweepOutcome outcome = profile_stream_groups(types.stream, launched, csv);
+    if (outcome.interrupted) throw RuntimeFailure(kInterrupted);
     for (const std::string& line : sweep_messages(outcome, 5)) say(options, line);
     rows = read_profile_csv(csv).rows;
   }
   if (!types.commands.empty()) {
     const SweepOutcome outcome = profile_commands(types.commands, options.launched, csv);
+    if (outcome.interrupted) throw RuntimeFailure(kInterrupted);
     failures = outcome.failures;
     for (auto& row : read_profile_csv(csv).rows) rows.push_back(std::move(row));
   }

@@ -181,7 +181,7 @@ std::filesystem::path profile_tasks(const DemoSetup& setup, const exec::TierSetu
   profile.vary_chunks = chunk_points;
   profile.reporter = &reporter;
   const auto csv = setup.output / ("profile-" + name + ".csv");
-  (void)profiler::profile_stream_groups(setup.batch, profile, csv);
+  profiler::throw_if_interrupted(profiler::profile_stream_groups(setup.batch, profile, csv), csv);
   return csv;
 }
 

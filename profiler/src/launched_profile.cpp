@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "cosched/common/error.hpp"
+#include "cosched/common/stop_signals.hpp"
 #include "cosched/profiler/command_measurer.hpp"
 #include "cosched/profiler/profile_context.hpp"
 #include "cosched/profiler/profile_csv.hpp"
@@ -19,7 +20,9 @@ namespace cosched::profiler {
 namespace {
 
 // The sweep of `points` with `measurer` into a new CSV and its sidecar. The sidecar is written again at the end:
-// a measurer's description may grow while it runs (the command measurer records the placement each point got).
+// a measurer's description may grow while it runs (the command measurer records the placement each point got),
+// and it says how the sweep went — partial when Ctrl-C (SIGINT, SIGTERM) stopped it after the point being measured
+// (issue 41: the demo died by the signal, its sidecar saying nothing of the missing points).
 SweepOutcome sweep_into(const std::vector<ProfilePoint>& points, PointMeasurer& measurer,
                         const LaunchedProfileOptions& options, const std::filesystem::path& csv) {
   SweepConfig sweep;
@@ -29,12 +32,31 @@ SweepOutcome sweep_into(const std::vector<ProfilePoint>& points, PointMeasurer& 
   ProfileCsvWriter writer(csv, ProfileCsvWriter::Mode::create);
   std::optional<SweepProgress> progress;
   if (options.reporter != nullptr) progress.emplace(points.size(), *options.reporter);
-  const SweepOutcome outcome = run_sweep(points, measurer, writer, progress ? &*progress : nullptr, nullptr);
-  write_profile_sidecar(csv, make_profile_sidecar(options.platform, sweep, measurer.describe()));
+  const StopSignals stop;
+  const SweepOutcome outcome = run_sweep(points, measurer, writer, progress ? &*progress : nullptr, &stop.flag());
+  ProfileSidecar sidecar = make_profile_sidecar(options.platform, sweep, measurer.describe());
+  sidecar.sweep = {{"points", points.size()},
+                   {"measured_this_run", outcome.measured},
+                   {"interrupted", outcome.interrupted},
+                   {"partial", outcome.interrupted && outcome.measured < points.size()},
+                   {"failed", outcome.failures.size()},
+                   {"wall_s", outcome.wall_s}};
+  write_profile_sidecar(csv, sidecar);
   return outcome;
 }
 
 }  // namespace
+
+void throw_if_interrupted(const SweepOutcome& outcome, const std::filesystem::path& csv) {
+  if (!outcome.interrupted) return;
+  if (outcome.measured == 0) {
+    throw RuntimeFailure("interrupted before the first profiled point finished: nothing was written, nothing of the "
+                         "batch ran");
+  }
+  throw RuntimeFailure(fmt::format("interrupted while profiling: {} holds the {} point(s) measured, its sidecar "
+                                   "marks the profile partial (\"sweep\": {{\"partial\": true}}); nothing of the batch ran",
+                                   csv.string(), outcome.measured));
+}
 
 std::vector<unsigned> bracketing_chunks(std::uint64_t footprint_bytes, const config::PlatformConfig& platform) {
   const auto fit = static_cast<unsigned>(std::min<double>(

@@ -63,6 +63,7 @@ std::filesystem::path profile_commands(const DemoSetup& setup, const std::vector
   profile.reporter = &reporter;
   const auto csv = setup.output / "profile-commands.csv";
   const auto outcome = profiler::profile_commands(commands, profile, csv);
+  profiler::throw_if_interrupted(outcome, csv);
   if (!outcome.failures.empty()) {
     throw RuntimeFailure(fmt::format("{} profiled point(s) failed (first: {}); see {}", outcome.failures.size(),
                                      outcome.failures.front(), csv.string()));

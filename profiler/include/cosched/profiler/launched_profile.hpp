@@ -49,6 +49,11 @@ struct LaunchedProfileOptions {
 SweepOutcome profile_stream_groups(const std::vector<config::StreamTaskGroup>& groups,
                                    const LaunchedProfileOptions& options, const std::filesystem::path& csv);
 
+// RuntimeFailure when Ctrl-C (SIGINT, SIGTERM) stopped the sweep into `csv` (profile_stream_groups,
+// profile_commands: the point being measured finishes, the sidecar says the profile is partial): one message
+// naming what was written.
+void throw_if_interrupted(const SweepOutcome& outcome, const std::filesystem::path& csv);
+
 // One profile per distinct command of `workload` (same argv, environment and footprint): a task's "profile" names
 // it, else it gets "cmd<k>"; every task's `profile` is set to its command's name. Throws UsageError for a STREAM
 // task (unless `stream_tasks_allowed`: they are then left alone) and InputError when one profile name stands for
