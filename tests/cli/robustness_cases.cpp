@@ -692,6 +692,9 @@ std::vector<Case> make_cases() {
       {kMessagesV4, "cosched simulate --tasks 2 --instances 1 --seed -1", 2, "--seed: value -1 must be a whole number"},
       {kMessagesV4, "cosched profile --measurer knl-model --platform plat.toml --kernels triad --footprints-mib 16 "
                     "--placement bind -o o.csv", 2, "--placement, --autohbw-threshold-kib and --autohbw-library say how commands"},
+      {kMessagesV4, "cosched plan --algorithm t-list-lpt --instance inst.json --skip bicriteria", 2,
+       "--skip: only with --algorithm all"},
+      {kMessagesV4, "cosched plan --algorithm all --instance inst.json --skip bogus", 2, "bogus"},
       {kMessagesV4, kTopo, 3, "bad.xml: holds no NUMANode object",
        {{"bad.xml", "<?xml version=\"1.0\"?>\n<topology version=\"2.0\">\n<object type=\"Machine\" os_index=\"0\" " +
                         test::kMachineXmlSets + ">\n<object type=\"PU\" os_index=\"0\" " + test::kMachineXmlSets +
