@@ -674,6 +674,9 @@ std::vector<Case> make_cases() {
       {kOutputsV4, "cosched online --policy fcfs --synthetic --jobs 5 --jobs-out x.csv --swf-out ./sub/../x.csv", 2,
        "named for both", {{"sub/", ""}}},
       {kOutputsV4, "cosched online --policy fcfs --synthetic --jobs 5 --output - --jobs-out -", 2, "named for both"},
+      // profile -o q.json: the CSV's sidecar is q.json too; it replaced the CSV, exit 0
+      {kOutputsV4, "cosched profile --measurer knl-model --platform plat.toml --kernels triad --footprints-mib 16 -o q.json",
+       2, "q.json is named for both the profile CSV and the profile sidecar"},
       {kOutputsV4, "cosched online --policy fcfs --synthetic --jobs 5 --output x.json --jobs-out x.json --force", 2,
        "named for both"},
       // ---- issue 41: options that do not apply are refused, not ignored; one seed rule; no hwloc line first ----
