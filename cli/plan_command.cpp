@@ -37,6 +37,10 @@ const cosched::cli::CommandRegistration plan_registration{"plan", [](CLI::App& a
   sub->add_option("--seed", options->limits.seed, "Seed of a searching algorithm's random choices")
       ->check(cosched::app::seed_value())
       ->capture_default_str();
+  sub->add_option("--skip", options->skip,
+                  "--algorithm all: leave these algorithms out (comma-separated), e.g. the slow ones on a large "
+                  "instance (each is announced before it plans from 10,000 tasks)")
+      ->delimiter(',');
   sub->add_option("-o,--output", options->output,
                   "Write the Schedule JSON here (default -: stdout); it carries the instance's bandwidth model and "
                   "each task's traffic, if the instance has them");
@@ -56,6 +60,8 @@ const cosched::cli::CommandRegistration plan_registration{"plan", [](CLI::App& a
     cosched::app::refuse_unless_applies(
         *sub, {"--budget-ms", "--seed"}, algorithm == "all" || cosched::sim::find_algorithm(algorithm).searches(),
         fmt::format("only for an algorithm that searches (model-search); {} does not search", algorithm));
+    cosched::app::refuse_unless_applies(*sub, {"--skip"}, algorithm == "all",
+                                        "only with --algorithm all (it leaves algorithms out of the comparison)");
     const auto reporter = cosched::cli::command_reporter(flags->progress, {nullptr, stderr, stdout},
                                                          flags->options.output == "-" && flags->options.nodes == 0 &&
                                                              flags->options.algorithm != "all");

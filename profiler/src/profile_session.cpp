@@ -99,7 +99,10 @@ SweepOutcome run_profile(const SweepConfig& config, const config::PlatformConfig
   const bool resuming = exists && options.resume;
   if (resuming) check_resume_compatible(read_profile_sidecar(options.output), sidecar);
   // The sidecar is written with the CSV's first row: check its path first, so a refused sidecar leaves no CSV.
-  check_output_path(sidecar_path(options.output), Overwrite::replace, "profile sidecar");
+  // Checked together: `-o p.json` named the sidecar's own file, which then replaced the CSV (issue 41, found by
+  // attacking the outputs rule).
+  check_output_paths({{options.output, "profile CSV"}, {sidecar_path(options.output), "profile sidecar"}},
+                     Overwrite::replace);
   ProfileCsvWriter writer(options.output,
                           resuming ? ProfileCsvWriter::Mode::resume : ProfileCsvWriter::Mode::create);
   // A new CSV appears with its first row, and its sidecar just before it: a sweep whose first point fails (or that

@@ -674,6 +674,9 @@ std::vector<Case> make_cases() {
       {kOutputsV4, "cosched online --policy fcfs --synthetic --jobs 5 --jobs-out x.csv --swf-out ./sub/../x.csv", 2,
        "named for both", {{"sub/", ""}}},
       {kOutputsV4, "cosched online --policy fcfs --synthetic --jobs 5 --output - --jobs-out -", 2, "named for both"},
+      // profile -o q.json: the CSV's sidecar is q.json too; it replaced the CSV, exit 0
+      {kOutputsV4, "cosched profile --measurer knl-model --platform plat.toml --kernels triad --footprints-mib 16 -o q.json",
+       2, "q.json is named for both the profile CSV and the profile sidecar"},
       {kOutputsV4, "cosched online --policy fcfs --synthetic --jobs 5 --output x.json --jobs-out x.json --force", 2,
        "named for both"},
       // ---- issue 41: options that do not apply are refused, not ignored; one seed rule; no hwloc line first ----
@@ -692,6 +695,9 @@ std::vector<Case> make_cases() {
       {kMessagesV4, "cosched simulate --tasks 2 --instances 1 --seed -1", 2, "--seed: value -1 must be a whole number"},
       {kMessagesV4, "cosched profile --measurer knl-model --platform plat.toml --kernels triad --footprints-mib 16 "
                     "--placement bind -o o.csv", 2, "--placement, --autohbw-threshold-kib and --autohbw-library say how commands"},
+      {kMessagesV4, "cosched plan --algorithm t-list-lpt --instance inst.json --skip bicriteria", 2,
+       "--skip: only with --algorithm all"},
+      {kMessagesV4, "cosched plan --algorithm all --instance inst.json --skip bogus", 2, "bogus"},
       {kMessagesV4, kTopo, 3, "bad.xml: holds no NUMANode object",
        {{"bad.xml", "<?xml version=\"1.0\"?>\n<topology version=\"2.0\">\n<object type=\"Machine\" os_index=\"0\" " +
                         test::kMachineXmlSets + ">\n<object type=\"PU\" os_index=\"0\" " + test::kMachineXmlSets +

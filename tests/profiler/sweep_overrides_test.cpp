@@ -26,8 +26,6 @@ TEST(SweepOverrides, TheFilesKeysWithTheGivenFlagsOverridingThem) {
   overrides.cores = "1,2,4..6";
   overrides.reps = 3;
   overrides.footprints_mib = {64};
-  overrides.placement = "bind";
-  overrides.autohbw_threshold_kib = 2;
   const SweepConfig sweep = sweep_from_overrides(overrides);
   EXPECT_EQ(sweep.kernels, (std::vector<std::string>{"triad"}));
   EXPECT_EQ(sweep.cores, (std::vector<unsigned>{1, 2, 4, 5, 6}));
@@ -36,8 +34,6 @@ TEST(SweepOverrides, TheFilesKeysWithTheGivenFlagsOverridingThem) {
   EXPECT_EQ(sweep.footprints_mib, (std::vector<double>{64}));
   EXPECT_TRUE(sweep.footprints_percent_of_fast.empty()) << "the flags' footprints replace the file's";
   EXPECT_EQ(sweep.measurer, file.measurer);
-  EXPECT_EQ(sweep.placement.mechanism, "bind");
-  EXPECT_EQ(sweep.placement.autohbw_threshold_bytes, 2048u);
   EXPECT_EQ(sweep.platform_file, file.platform_file);
 }
 
@@ -46,7 +42,11 @@ TEST(SweepOverrides, CommandsReplaceTheKernelsAndSelectTheCommandMeasurer) {
   overrides.commands = {"/bin/true --threads {threads}", "/bin/echo x"};
   overrides.names = {"first", "second"};
   overrides.command_timeout_s = 5.0;
+  overrides.placement = "bind";
+  overrides.autohbw_threshold_kib = 2;
   const SweepConfig sweep = sweep_from_overrides(overrides);
+  EXPECT_EQ(sweep.placement.mechanism, "bind");
+  EXPECT_EQ(sweep.placement.autohbw_threshold_bytes, 2048u);
   EXPECT_TRUE(sweep.kernels.empty());
   EXPECT_EQ(sweep.measurer, kCommandMeasurer);
   ASSERT_EQ(sweep.commands.size(), 2u);
@@ -77,6 +77,11 @@ TEST(SweepOverrides, FlagCombinationsThatDoNotGoTogetherAreUsageErrors) {
   bad_name.commands = {"/bin/true"};
   bad_name.names = {"a b"};
   EXPECT_THROW((void)sweep_from_overrides(bad_name), UsageError);
+  // How commands get fast memory, for a sweep of kernels: ignored before (issue 41), refused now.
+  SweepOverrides kernels_placed;
+  kernels_placed.config = kKnlModel;
+  kernels_placed.placement = "bind";
+  EXPECT_THROW((void)sweep_from_overrides(kernels_placed), UsageError);
 }
 
 TEST(CommandNotes, FastMemoryAndEachPlacementAsApplied) {

@@ -1,5 +1,6 @@
 // The comparison of every algorithm (sim/comparison.hpp, sched::comparison_bounds): the LPs only when asked, the
 // bounds the table shows, and one row (or one "skipped" note) per registered algorithm, each reported as soon as it is planned.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <sstream>
@@ -62,6 +63,34 @@ TEST(Comparison, OneLinePerAlgorithmAfterTheHeader) {
   EXPECT_FALSE(std::getline(lines, line)) << text;
   EXPECT_GT(rows, 0u);
   EXPECT_GT(skipped, 0u) << "the BSP algorithms refuse two resources";
+}
+
+// Issue 41 case 10: `plan --algorithm all` on 100,000 tasks ran past 150 s with no output. On a large instance each
+// algorithm is announced before it plans, and --skip leaves slow ones out (reported as skipped, not planned).
+TEST(Comparison, ALargeInstanceAnnouncesEachAlgorithmAndSkippedOnesAreNotPlanned) {
+  const sched::Instance instance = sched::parse_instance(kInstance, "inst");
+  const auto bounds = sched::comparison_bounds(instance, sched::lower_bound(instance), false);
+  const std::string skipped(algorithms().front()->name());
+  ComparisonOptions options;
+  options.skip = {skipped};
+  options.announce_from_tasks = instance.task_count();  // "large" for this test
+  test_support::RecordingReporter reporter;
+  report_comparison(reporter, instance, bounds, options);
+  EXPECT_EQ(reporter.results.size(), algorithms().size() + 1) << "every algorithm still has its line";
+  const std::string rows = reporter.text_of("result");
+  const std::size_t line = rows.find("\n" + skipped + " ");
+  ASSERT_NE(line, std::string::npos) << rows;
+  EXPECT_EQ(rows.find(" skipped: --skip\n", line), rows.find('\n', line + 1) - std::string(" skipped: --skip").size())
+      << rows;
+  const std::string notes = reporter.text_of("note");
+  EXPECT_EQ(notes.find("with " + skipped + " "), std::string::npos) << "a skipped algorithm is not planned: " << notes;
+  for (const sched::Algorithm* algorithm : algorithms()) {
+    if (algorithm->name() == skipped || !algorithm->refusal(instance).empty()) continue;
+    EXPECT_NE(notes.find(fmt::format("planning 3 tasks with {} (", algorithm->name())), std::string::npos) << notes;
+  }
+  test_support::RecordingReporter small;
+  report_comparison(small, instance, bounds, {});
+  EXPECT_TRUE(small.text_of("note").empty()) << "a small instance is planned without notes";
 }
 
 }  // namespace

@@ -44,6 +44,7 @@ void run_plan(const PlanOptions& options, Reporter& reporter) {
   // Resolve the name and check the output before reading a possibly large instance: an existing output (even the
   // instance itself) is replaced only with --force.
   const sched::Algorithm* algorithm = compare ? nullptr : &sim::find_algorithm(options.algorithm);
+  for (const std::string& name : options.skip) (void)sim::find_algorithm(name);  // UsageError naming the known ones
   const auto overwrite = overwrite_if_forced(options.force);
   check_output_path(options.output, overwrite, "schedule");
   const auto instance = sched::load_instance(options.instance);
@@ -56,7 +57,8 @@ void run_plan(const PlanOptions& options, Reporter& reporter) {
                               instance.task_count(), sched::kLpBoundMaxTasks));
   }
   if (compare) {
-    sim::report_comparison(reporter, instance, sched::comparison_bounds(instance, bound, solve_lp), options.limits);
+    sim::report_comparison(reporter, instance, sched::comparison_bounds(instance, bound, solve_lp),
+                           {options.limits, options.skip});
     return;
   }
   auto result = sched::plan(*algorithm, instance, bound, options.limits);

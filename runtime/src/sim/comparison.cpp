@@ -2,6 +2,7 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <utility>
@@ -30,7 +31,10 @@ nlohmann::json optional_json(std::optional<double> value) { return value ? nlohm
 }  // namespace
 
 void report_comparison(Reporter& reporter, const sched::Instance& instance, const sched::ComparisonBounds& bounds,
-                       const sched::SearchLimits& limits) {
+                       const ComparisonOptions& options) {
+  const sched::SearchLimits& limits = options.limits;
+  const bool announce = instance.task_count() >= options.announce_from_tasks;
+  std::size_t position = 0;
   const bool contention = !instance.bandwidth().empty();
   reporter.result({"comparison-header",
                    fmt::format("{:<16} {:>14} {:>14} {:>8} {:>12}{} {:>14} {:>14} {:>8} {:>14} {:>14} {:>14}\n",
@@ -43,11 +47,21 @@ void report_comparison(Reporter& reporter, const sched::Instance& instance, cons
                     {"lp_paper", optional_json(bounds.weighted_paper_cost)},
                     {"lp_printed", optional_json(bounds.weighted_printed)}}});
   for (const sched::Algorithm* algorithm : algorithms()) {
+    ++position;
+    if (std::find(options.skip.begin(), options.skip.end(), algorithm->name()) != options.skip.end()) {
+      reporter.result({"comparison-skipped", fmt::format("{:<12} skipped: --skip\n", algorithm->name()),
+                       {{"algorithm", algorithm->name()}, {"reason", "--skip"}}});
+      continue;
+    }
     // An algorithm that does not apply to this instance (bsp-a1..a4 on two resources) gets a note, not a row.
     if (const std::string reason = algorithm->refusal(instance); !reason.empty()) {
       reporter.result({"comparison-skipped", fmt::format("{:<12} skipped: {}\n", algorithm->name(), reason),
                        {{"algorithm", algorithm->name()}, {"reason", reason}}});
       continue;
+    }
+    if (announce) {
+      reporter.note(fmt::format("planning {} tasks with {} ({} of {}; --skip {} leaves it out)", instance.task_count(),
+                                algorithm->name(), position, algorithms().size(), algorithm->name()));
     }
     const auto result = sched::plan(*algorithm, instance, bounds.makespan, limits);
     const double weighted = sched::weighted_completion_sum(instance, result.schedule.tasks);

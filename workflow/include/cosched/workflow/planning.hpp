@@ -21,6 +21,7 @@ struct PlanOptions {
   std::size_t nodes = 0;    // 0: one node; N: a cluster plan folder (docs/cluster.md)
   bool lp_bound = false;    // solve the LP bound on sum w_j C_j beyond sched::kLpBoundMaxTasks tasks too
   sched::SearchLimits limits;  // for the algorithms that search (model-search); the others ignore it
+  std::vector<std::string> skip;  // --algorithm all: the algorithms left out (--skip)
 };
 
 // Plans the instance: writes the schedule (or the plan folder), or reports the comparison of every algorithm
