@@ -317,10 +317,18 @@ sched::Instance build_instance(const config::Workload& workload, const ProfileSe
     }
     tasks.push_back({task.id, table->second, std::move(attributes), std::move(moved)});
   }
+  return assemble_batch_instance(std::move(resources), std::move(tasks), workload, platform, model,
+                                 std::move(command_traffic_found), std::move(stream_traffic_found));
+}
+
+sched::Instance assemble_batch_instance(std::vector<sched::Resource> resources, std::vector<sched::Task> tasks,
+                                        const config::Workload& workload, const config::PlatformConfig& platform,
+                                        const sched::BandwidthModel& model, nlohmann::json command_traffic,
+                                        nlohmann::json stream_traffic) {
   nlohmann::json attributes = {{"platform", {{"name", platform.name}, {"chunk_bytes", platform.chunk_bytes()}}},
-                                {"workload", workload.name}};
-  if (!command_traffic_found.empty()) attributes["command_traffic"] = std::move(command_traffic_found);
-  if (!stream_traffic_found.empty()) attributes["stream_traffic"] = std::move(stream_traffic_found);
+                               {"workload", workload.name}};
+  if (!command_traffic.empty()) attributes["command_traffic"] = std::move(command_traffic);
+  if (!stream_traffic.empty()) attributes["stream_traffic"] = std::move(stream_traffic);
   sched::Instance instance(std::move(resources), std::move(tasks), std::move(attributes), model);
   sched::check_serial_time(instance, fmt::format("workload '{}'", workload.name));
   return instance;

@@ -179,22 +179,5 @@ TEST_F(RunRobustness, CtrlCDuringTheDemosProfilingEndsWithOneMessageAndAPartialS
   EXPECT_NE(sidecar.find("\"interrupted\": true"), std::string::npos) << sidecar;
 }
 
-// Case 5: Ctrl-C during the demo's profiling: the point being measured finishes, the run ends with one message
-// (it died by the signal, silently) and the sidecar says the profile is partial.
-TEST_F(RunRobustness, CtrlCDuringTheDemosProfilingEndsWithOneMessageAndAPartialSidecar) {
-  write_gated_batch("g.json");
-  const pid_t demo = start("demo --quick --workload g.json --output O", "demo.txt");
-  wait_for_file("started");
-  ASSERT_EQ(::kill(demo, SIGINT), 0);
-  write("gate", "");
-  EXPECT_EQ(exit_code_of(demo), 6);
-  const std::string said = test_support::read_text(dir_ / "demo.txt");
-  EXPECT_EQ(said.find("cosched: "), said.rfind("cosched: ")) << "one message:\n" << said;
-  EXPECT_NE(said.find("interrupted while profiling"), std::string::npos) << said;
-  const std::string sidecar = test_support::read_text(dir_ / "O" / "profile-commands.json");
-  EXPECT_NE(sidecar.find("\"partial\": true"), std::string::npos) << sidecar;
-  EXPECT_NE(sidecar.find("\"interrupted\": true"), std::string::npos) << sidecar;
-}
-
 }  // namespace
 }  // namespace cosched::cli

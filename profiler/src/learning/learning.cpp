@@ -434,12 +434,9 @@ KnowledgeInstance knowledge_instance(const config::Workload& workload, const Bat
     tasks.push_back({task.id, std::move(profile), std::move(attributes), std::move(traffic)});
     log_sd.push_back(std::move(sd));
   }
-  nlohmann::json attributes = {{"platform", {{"name", platform.name}, {"chunk_bytes", platform.chunk_bytes()}}},
-                               {"workload", workload.name}};
-  if (!command_traffic_found.empty()) attributes["command_traffic"] = std::move(command_traffic_found);
-  if (!stream_traffic_found.empty()) attributes["stream_traffic"] = std::move(stream_traffic_found);
-  sched::Instance instance(std::move(resources), std::move(tasks), std::move(attributes), model);
-  sched::check_serial_time(instance, fmt::format("workload '{}'", workload.name));
+  sched::Instance instance =
+      assemble_batch_instance(std::move(resources), std::move(tasks), workload, platform, model,
+                              std::move(command_traffic_found), std::move(stream_traffic_found));
   const bool commands_only = std::none_of(workload.tasks.begin(), workload.tasks.end(),
                                           [](const config::WorkloadTask& task) { return task.is_stream(); });
   if (commands_only && !tier_places_commands && instance.resources().size() > 1) {

@@ -89,4 +89,14 @@ struct ProfileSet {
 [[nodiscard]] sched::TrafficTable task_traffic_table(const config::WorkloadTask& task, const NodeBandwidth& node,
                                                      const config::PlatformConfig& platform);
 
+// The batch's instance from its tasks (build_instance, knowledge_instance): the platform and the workload named in
+// its attributes with the traffic each command's and STREAM task's probe found (`command_traffic`,
+// `stream_traffic`: objects, left out when empty), checked (sched::check_serial_time).
+[[nodiscard]] sched::Instance assemble_batch_instance(std::vector<sched::Resource> resources,
+                                                      std::vector<sched::Task> tasks,
+                                                      const config::Workload& workload,
+                                                      const config::PlatformConfig& platform,
+                                                      const sched::BandwidthModel& model,
+                                                      nlohmann::json command_traffic, nlohmann::json stream_traffic);
+
 }  // namespace cosched::profiler
