@@ -78,7 +78,8 @@ std::map<PointKey, ProductionPoint> to_production(const Grouped& grouped, const 
   double mean = 0.0;
   for (const FixedCost& cost : fixed_costs) mean += cost.seconds;
   fixed_seconds = mean / static_cast<double>(fixed_costs.size());
-  for (const auto& [key, runs] : one_amount) {
+  for (const auto& [point_key, runs] : one_amount) {
+    const PointKey& key = point_key;  // a plain reference: clang 14 does not capture structured bindings
     // The fixed cost of the nearest point that separated it: the same cores if any (a cost per unit that is not
     // constant — a warm-up — leaves a part of it in the fixed cost, and that part depends on the cores).
     const auto distance = [&](const FixedCost& cost) {
