@@ -184,17 +184,21 @@ unsigned CacheEntry::max_cores() const {
   return cores;
 }
 
+void check_file_format(const JsonFields& fields, const std::string& source, std::string_view format, int version) {
+  if (fields.required_text("format") != format) {
+    throw InputError(source, fmt::format("\"format\" must be \"{}\"", format));
+  }
+  const auto read = fields.integer("format_version", 0, 1 << 20, 0);
+  if (read != version) {
+    throw InputError(source,
+                     fmt::format("\"format_version\" {} is not {}, the version this cosched reads", read, version));
+  }
+}
+
 CacheEntry parse_cache_entry(std::string_view text, const std::string& source) {
   const json root = parse_json_text(text, source);
   const JsonFields fields(root, source);
-  if (fields.required_text("format") != kCacheEntryFormat) {
-    throw InputError(source, fmt::format("\"format\" must be \"{}\"", kCacheEntryFormat));
-  }
-  const auto version = fields.integer("format_version", 0, 1 << 20, 0);
-  if (version != kCacheEntryFormatVersion) {
-    throw InputError(source, fmt::format("\"format_version\" {} is not {}, the version this cosched reads", version,
-                                         kCacheEntryFormatVersion));
-  }
+  check_file_format(fields, source, kCacheEntryFormat, kCacheEntryFormatVersion);
   CacheEntry entry;
   entry.cosched_version = fields.required_text("cosched_version");
   entry.date = fields.required_text("date");

@@ -110,14 +110,7 @@ std::size_t KindKnowledge::count(RunSource source) const {
 KindKnowledge parse_kind_knowledge(std::string_view text, const std::string& source) {
   const json root = parse_json_text(text, source);
   const JsonFields fields(root, source);
-  if (fields.required_text("format") != kKindKnowledgeFormat) {
-    throw InputError(source, fmt::format("\"format\" must be \"{}\"", kKindKnowledgeFormat));
-  }
-  const auto version = fields.integer("format_version", 0, 1 << 20, 0);
-  if (version != kKindKnowledgeFormatVersion) {
-    throw InputError(source, fmt::format("\"format_version\" {} is not {}, the version this cosched reads", version,
-                                         kKindKnowledgeFormatVersion));
-  }
+  check_file_format(fields, source, kKindKnowledgeFormat, kKindKnowledgeFormatVersion);
   KindKnowledge knowledge;
   const auto node = fields.object("node");
   if (!node) throw InputError(source, "missing \"node\"");

@@ -163,4 +163,8 @@ class ProfileCache {
   NodeFingerprint node_;
 };
 
+// The "format" and "format_version" of a cache file (an entry, a kind's knowledge): exactly `format` and `version`,
+// else InputError naming `source`.
+void check_file_format(const JsonFields& fields, const std::string& source, std::string_view format, int version);
+
 }  // namespace cosched::profiler

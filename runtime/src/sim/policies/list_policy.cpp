@@ -21,7 +21,8 @@ std::vector<std::size_t> list_order(const LaunchPlan& plan) {
 
 }  // namespace
 
-ListPolicy::ListPolicy(const LaunchPlan& plan) : order_(list_order(plan)) {}
+ListPolicy::ListPolicy(const LaunchPlan& plan, bool waits_for_planned_start)
+    : order_(list_order(plan)), waits_for_planned_start_(waits_for_planned_start) {}
 
 std::vector<StartChoice> ListPolicy::select(const EngineView& view) {
   std::vector<StartChoice> picks;
@@ -29,7 +30,7 @@ std::vector<StartChoice> ListPolicy::select(const EngineView& view) {
   for (std::size_t task : order_) {
     if (view.runs[task].state != TaskState::pending) continue;
     const PlannedTask& planned = view.plan.tasks[task];
-    if (!has_come(planned.planned_start, view.now)) break;
+    if (waits_for_planned_start_ && !has_come(planned.planned_start, view.now)) break;
     // Resources still busy (an earlier task ran late): this task waits, and the list behind it too.
     if (!fits(planned.demand, free)) break;
     take(planned.demand, free);
@@ -39,6 +40,7 @@ std::vector<StartChoice> ListPolicy::select(const EngineView& view) {
 }
 
 std::optional<double> ListPolicy::next_wakeup(const EngineView& view) const {
+  if (!waits_for_planned_start_) return std::nullopt;  // only completions start tasks
   for (std::size_t task : order_) {
     if (view.runs[task].state != TaskState::pending) continue;
     const double start = view.plan.tasks[task].planned_start;
@@ -46,21 +48,6 @@ std::optional<double> ListPolicy::next_wakeup(const EngineView& view) const {
     return start;
   }
   return std::nullopt;
-}
-
-GreedyListPolicy::GreedyListPolicy(const LaunchPlan& plan) : order_(list_order(plan)) {}
-
-std::vector<StartChoice> GreedyListPolicy::select(const EngineView& view) {
-  std::vector<StartChoice> picks;
-  std::vector<int> free = view.available;
-  for (std::size_t task : order_) {
-    if (view.runs[task].state != TaskState::pending) continue;
-    const PlannedTask& planned = view.plan.tasks[task];
-    if (!fits(planned.demand, free)) break;  // the order is kept: the tasks behind wait too
-    take(planned.demand, free);
-    picks.push_back({task, planned.demand});
-  }
-  return picks;
 }
 
 }  // namespace cosched::sim::policies

@@ -23,7 +23,7 @@ const std::vector<PolicyEntry>& policy_registry() {
   static const std::vector<PolicyEntry> entries{
       {"list", [](const LaunchPlan& plan) { return std::make_unique<policies::ListPolicy>(plan); }},
       {"pack", [](const LaunchPlan&) { return std::make_unique<policies::PackPolicy>(); }},
-      {"greedy", [](const LaunchPlan& plan) { return std::make_unique<policies::GreedyListPolicy>(plan); }},
+      {"greedy", [](const LaunchPlan& plan) { return std::make_unique<policies::ListPolicy>(plan, false); }},
   };
   return entries;
 }
