@@ -184,6 +184,23 @@ TEST_F(LearningFixture, AGenerousBudgetEndsWhenNoPointIsWorthAnotherRun) {
   EXPECT_FALSE(known.stopped_by_budget);
 }
 
+// The budget is wall time: a run costs its estimate plus what a run of its kind paid beyond its measured seconds
+// (process start, first touch, validation), and before a kind's first run the most any kind paid in this call.
+TEST(BudgetAccounting, ARunCostsItsEstimatePlusItsKindsOverheadPerRun) {
+  BatchKnowledge known;
+  known.kinds.resize(3);
+  EXPECT_DOUBLE_EQ(known.expected_run_cost(0, 1.0), 1.0) << "nothing run yet: no overhead known";
+  known.count_run(0, 0.5, 0.8);  // 0.3 s beyond its measured time
+  known.count_run(1, 0.5, 0.6);  // 0.1 s
+  known.count_run(1, 0.5, 0.55);  // less: a kind's overhead is the largest it paid
+  known.count_run(2, std::nullopt, 5.0);  // a failed run: spent, but no overhead to learn
+  EXPECT_DOUBLE_EQ(known.spent_s, 0.8 + 0.6 + 0.55 + 5.0);
+  EXPECT_EQ(known.runs, 4U);
+  EXPECT_NEAR(known.expected_run_cost(0, 1.0), 1.3, 1e-12);
+  EXPECT_NEAR(known.expected_run_cost(1, 1.0), 1.1, 1e-12);
+  EXPECT_NEAR(known.expected_run_cost(2, 1.0), 1.3, 1e-12) << "its first good run is taken to pay the most seen";
+}
+
 TEST_F(LearningFixture, TheLaunchHistoryGivesTheNodesNoiseFromAPriorOn) {
   EXPECT_DOUBLE_EQ(launch_noise(cache).sigma, kPriorLaunchNoise);
   for (int k = 0; k < 4; ++k) record_launch(cache, {"b", 10.0, 9.0, 11.0, k % 2 == 0 ? 12.0 : 10.0});

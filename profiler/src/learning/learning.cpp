@@ -164,10 +164,13 @@ void probe_commands(BatchKnowledge& known, const detail::KindRunner& runner, con
                     Reporter* reporter) {
   const unsigned cores = platform.cores / 2;
   if (cores == 0) return;
-  for (KindState& state : known.kinds) {
+  for (std::size_t k = 0; k < known.kinds.size(); ++k) {
+    KindState& state = known.kinds[k];
     if (state.kind.task.is_stream() || state.known.probe || state.fits.empty()) continue;
     const double work = state.kind.profiling.empty() ? state.kind.production.front() : state.kind.profiling.back();
-    const double cost = 2.5 * state.fits.begin()->second->estimate_seconds(static_cast<int>(cores), 0, work);
+    // Two runs one after the other (the pair's copies side by side), each paying the overhead of a run.
+    const double alone_s = state.fits.begin()->second->estimate_seconds(static_cast<int>(cores), 0, work);
+    const double cost = 2.0 * known.expected_run_cost(k, 1.25 * alone_s);
     if (!(cost <= known.budget_s - known.spent_s)) {
       known.stopped_by_budget = true;
       continue;
@@ -175,8 +178,7 @@ void probe_commands(BatchKnowledge& known, const detail::KindRunner& runner, con
     std::string why;
     const auto begin = Clock::now();
     std::optional<KnownProbe> probe = runner.probe(state.kind, cores, work, why);
-    known.spent_s += std::chrono::duration<double>(Clock::now() - begin).count();
-    ++known.runs;
+    known.count_run(k, std::nullopt, std::chrono::duration<double>(Clock::now() - begin).count());
     if (!probe) {
       state.notes.push_back(fmt::format("its memory-demand probe failed ({}): it is taken not to contend", why));
       continue;
@@ -200,6 +202,23 @@ std::string describe_run(const TaskKind& kind, const knowledge::PlannedRun& run)
 }
 
 }  // namespace
+
+double BatchKnowledge::expected_run_cost(std::size_t kind, double estimated_s) const {
+  std::optional<double> overhead = kinds.at(kind).run_overhead_s;
+  if (!overhead) {
+    overhead = 0.0;
+    for (const KindState& state : kinds) overhead = std::max(*overhead, state.run_overhead_s.value_or(0.0));
+  }
+  return estimated_s + *overhead;
+}
+
+void BatchKnowledge::count_run(std::size_t kind, std::optional<double> measured_s, double wall_s) {
+  spent_s += wall_s;
+  ++runs;
+  if (!measured_s) return;
+  std::optional<double>& overhead = kinds.at(kind).run_overhead_s;
+  overhead = std::max(overhead.value_or(0.0), wall_s - *measured_s);
+}
 
 std::size_t BatchKnowledge::unknown_kinds() const {
   return static_cast<std::size_t>(
@@ -236,7 +255,7 @@ BatchKnowledge learn_batch(config::Workload& workload, const ProfileCache& cache
       found.knowledge.probe.reset();
       found.note = "--reprofile: what was known of it is set aside";
     }
-    KindState state{kind, std::move(found.knowledge), std::move(found.note), 0, 0.0, {}, {}};
+    KindState state{kind, std::move(found.knowledge), std::move(found.note), 0, 0.0, {}, std::nullopt, {}};
     fit_kind(state, shape_of(kind, platform, options.tier_places_commands), options.fit);
     known.kinds.push_back(std::move(state));
   }
@@ -321,7 +340,8 @@ BatchKnowledge learn_batch(config::Workload& workload, const ProfileCache& cache
         continue;
       }
       const bool unknown_cost = std::isnan(run.estimated_seconds);
-      if ((unknown_cost && !options.budget.seconds) || (!unknown_cost && run.estimated_seconds > remaining)) {
+      if ((unknown_cost && !options.budget.seconds) ||
+          (!unknown_cost && known.expected_run_cost(k, run.estimated_seconds) > remaining)) {
         known.stopped_by_budget = true;
         continue;
       }
@@ -335,9 +355,7 @@ BatchKnowledge learn_batch(config::Workload& workload, const ProfileCache& cache
     std::string why;
     const auto begin = Clock::now();
     const std::optional<double> seconds = runner.run(state.kind, run, remaining, why);
-    const double spent = std::chrono::duration<double>(Clock::now() - begin).count();
-    known.spent_s += spent;
-    ++known.runs;
+    known.count_run(next->first, seconds, std::chrono::duration<double>(Clock::now() - begin).count());
     if (!seconds) {
       state.notes.push_back(fmt::format("a profiling run ({}) did not end well ({}): no more runs of it",
                                         describe_run(state.kind, run), why));
