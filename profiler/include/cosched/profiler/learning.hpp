@@ -52,6 +52,14 @@ struct LearningOptions {
 };
 
 // What is known of one kind.
+// Another kind of this node's store running the same program (same path, environment and placement) with other
+// arguments: where a command kind has run at one core count only, its relative's curve over cores, scaled by
+// those runs, stands in for the core counts it never ran at (and says so).
+struct RelativeKind {
+  std::string command;                         // its argv, for the notes
+  std::vector<knowledge::Measurement> runs;    // its runs without fast chunks
+};
+
 struct KindState {
   TaskKind kind;
   KindKnowledge known;
@@ -62,6 +70,8 @@ struct KindState {
   // A profiling run's wall time beyond the seconds it measured (process start, allocation and first touch, memory
   // warm-up, validation), the largest seen in this call; nullopt before its first run.
   std::optional<double> run_overhead_s;
+  std::optional<RelativeKind> relative;  // commands: the relative its curve may be borrowed from
+  bool borrows_curve = false;            // the fits now borrow the relative's curve
   // A fit per amount of work its tasks run (TaskKind::production), when it has a run at 0 fast chunks.
   std::map<double, std::shared_ptr<const knowledge::FittedTask>> fits;
   [[nodiscard]] bool known_at_all() const { return !fits.empty(); }
