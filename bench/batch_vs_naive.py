@@ -13,6 +13,9 @@ Ways without (bench/batch_ways.py writes each as a shell script, kept in its run
   one-by-one      each task in turn with all cores;      all-at-once   every task at once, one core each;
   xargs           `xargs -P <cores>`, one core each, in the file's order;
   longest-first   the same, longest task first (durations from the preparing run's journal, `cosched report`).
+A STREAM task of a naive way gets the memory a program gets without asking (--naive-memory node): on a node whose
+fast tier cosched emulates, the emulated slow tier — a flat-mode KNL's DDR —, not plain memory, which runs as fast as
+the emulated fast tier and so would give the naive ways the fast tier for nothing.
 
 Batches (--batch, comma-separated names or files): debian (configs/workloads/debian-programs.json: programs from
 Debian packages, moldable by threads; its inputs are made here, deterministically, in <output>/<batch>/work, where
@@ -47,7 +50,8 @@ import subprocess
 import time
 from pathlib import Path
 
-from batch_ways import WAYS_NAIVE, Batch, BatchError, load_batch, mixed_as_commands, write_naive_way
+from batch_ways import (EMULATED_SLOW_MEMORY, WAYS_NAIVE, Batch, BatchError, StreamBench, load_batch,
+                        mixed_as_commands, write_naive_way)
 from corun_fidelity import BenchError, run_main, stamped_folder
 from debian_inputs import check_programs, make_inputs
 
@@ -91,7 +95,7 @@ class Runner:
     def __init__(self, args, batch: Batch, folder: Path, pus: list):
         self.args, self.batch, self.folder, self.pus = args, batch, folder, pus
         self.cosched = args.bin / "cosched"
-        self.stream_bench = args.bin / "stream_bench"
+        self.stream_bench = StreamBench(args.bin / "stream_bench", args.naive_memory)
         self.warm_cache = folder / "cache-warm"
         self.durations = {}
 
@@ -199,7 +203,7 @@ def resolve_batches(args, output: Path) -> list:
         if name == "demo-mixed":
             path = work / "demo-mixed-commands.json"
             path.write_text(json.dumps(mixed_as_commands(NAMED_BATCHES[name], DEMO_FAST_MIB,
-                                                         args.bin / "stream_bench"), indent=1) + "\n")
+                                                         StreamBench(args.bin / "stream_bench")), indent=1) + "\n")
         else:
             path = NAMED_BATCHES.get(name, Path(name)).resolve()
             if not path.is_file():
@@ -328,6 +332,10 @@ def parse_arguments():
     parser.add_argument("--pause", type=float, default=2.0, help="seconds before each run (default 2)")
     parser.add_argument("--input-scale", type=float, default=1.0,
                         help="the debian batch's input sizes times this (default 1)")
+    parser.add_argument("--naive-memory", choices=("node", "plain"), default="node",
+                        help="the memory the naive ways' STREAM tasks get: node (default: what a process gets "
+                             "without asking, the slow tier where cosched emulates one) or plain (stream_bench's "
+                             "default, as fast as the emulated fast tier)")
     parser.add_argument("--plot", type=Path, default=None, help="draw the ratios into this PNG (matplotlib)")
     parser.add_argument("--quick", action="store_true",
                         help="check the script: 1 round, no pause, the debian batch with inputs 1/32 the size")
@@ -344,9 +352,22 @@ def parse_arguments():
     args.ways = [way for way in args.ways.split(",") if way]
     if not args.batch or not args.ways or any(way not in WAYS for way in args.ways):
         parser.error(f"--batch needs a batch; --ways: a comma-separated list of {', '.join(WAYS)}")
+    args.naive_memory = naive_memory(args.bin / "cosched") if args.naive_memory == "node" else ()
     args.output = (args.output or stamped_folder("batch-vs-naive")).resolve()
     args.bin = args.bin.resolve()
     return args
+
+
+def naive_memory(cosched: Path) -> tuple:
+    """stream_bench's memory arguments for a naive STREAM task on this node: the emulated slow tier when cosched's
+    tier backend here is the emulated one (`cosched topo --json`), else none (the OS's default memory, which on a
+    flat-mode node is the slow tier already)."""
+    if not cosched.is_file():
+        return ()  # main() says the program is missing
+    done = subprocess.run([str(cosched), "topo", "--json"], capture_output=True, text=True)
+    if done.returncode != 0:
+        raise BenchError(f"cosched topo --json: {done.stderr.strip()}")
+    return EMULATED_SLOW_MEMORY if json.loads(done.stdout).get("tier_backend") == "emulated" else ()
 
 
 def check_shell(argv: list, what: str) -> None:
@@ -389,8 +410,8 @@ def main() -> int:
     pus = sorted(os.sched_getaffinity(0))
     started, load_start = time.time(), os.getloadavg()
     print(f"batch vs naive: {', '.join(b.name for b, _ in batches)}; ways {', '.join(args.ways)}; {args.rounds} "
-          f"round(s), {args.pause:g} s pause; {len(pus)} cores; load average {load_start[0]:.2f}; output "
-          f"{args.output}", flush=True)
+          f"round(s), {args.pause:g} s pause; {len(pus)} cores; load average {load_start[0]:.2f}; naive STREAM "
+          f"tasks' memory: {' '.join(args.naive_memory) or 'plain'}; output {args.output}", flush=True)
     runs, preparations = [], {}
     for batch, folder in batches:
         runner = Runner(args, batch, folder, pus)
@@ -419,7 +440,7 @@ def main() -> int:
     document = {"benchmark": "bench/batch_vs_naive.py", "date_utc": datetime.datetime.utcnow().isoformat() + "Z",
                 "host": socket.gethostname(), "source": source_version(args.bin),
                 "cores": len(pus), "rounds": args.rounds, "pause_s": args.pause,
-                "input_scale": args.input_scale, "ways": args.ways,
+                "input_scale": args.input_scale, "ways": args.ways, "naive_memory": list(args.naive_memory),
                 "batches": {b.name: {"path": str(b.path), "tasks": len(b.tasks)} for b, _ in batches},
                 "load_average": {"start": load_start, "end": load_end}, "preparations": preparations,
                 "summary": summary_by_batch, "runs": runs}

@@ -14,7 +14,8 @@ would, each with the placeholders filled as that way gives it cores:
 
 A STREAM task runs as the argv the launcher gives it (runtime/src/exec/task_command.cpp, stream_argv) without the
 placement arguments: `stream_bench --kernel K --threads N --size-mib <footprint / arrays> --reps <passes> --warmup 0
---json` — stream_bench's default tier (none: plain memory, as fast as the emulated fast tier). stream_bench pins its
+--json`, in the memory a process gets without asking for any: on a node whose tier cosched emulates, the emulated
+slow tier (EMULATED_SLOW_MEMORY: what a program gets on a flat-mode KNL, DDR); elsewhere the OS's default memory. stream_bench pins its
 threads to the first N allowed cores, so where the OS would share the cores the way gives it `--cores` (its core k
 mod P, or its xargs slot): otherwise every one-thread STREAM task would run on core 0. A command whose program is
 stream_bench (the demo's mixed batch as commands) gets the same `--cores` unless it has its own.
@@ -101,16 +102,32 @@ def load_batch(path: Path) -> Batch:
     return Batch(name=document.get("name", path.stem), path=path, tasks=tasks)
 
 
-def stream_command(kernel: str, footprint_bytes: int, passes: int, threads: str, stream_bench: Path) -> list:
-    """The launcher's argv of a STREAM task (stream_argv), placement arguments left out."""
-    return [str(stream_bench), "--kernel", kernel, "--threads", threads, "--size-mib",
-            shortest(footprint_bytes / KERNEL_ARRAYS[kernel] / MIB), "--reps", str(passes), "--warmup", "0", "--json"]
+@dataclass
+class StreamBench:
+    """The stream_bench a way runs STREAM tasks with, and the memory arguments it gives them: none (stream_bench's
+    default, plain memory) or the node's own memory as a process gets it without asking (NODE_DEFAULT_MEMORY)."""
+    path: Path
+    memory: tuple = ()
 
 
-def mixed_as_commands(toml_path: Path, fast_mib: int, stream_bench: Path) -> dict:
+# On an emulated tier (docs/emulation.md) a process that asks for nothing gets the slow tier, as a program on a KNL
+# or Xeon Max node in flat mode gets DDR: stream_bench's emulated backend at no fast fraction, at the ratio of the
+# platform cosched runs on (config::kDefaultEmulationRatio). Plain memory would run as fast as the fast tier.
+EMULATED_SLOW_MEMORY = ("--tier-backend", "emulated", "--fast-fraction", "0", "--emulation-ratio", "5")
+
+
+def stream_command(kernel: str, footprint_bytes: int, passes: int, threads: str, stream_bench: StreamBench) -> list:
+    """The launcher's argv of a STREAM task (stream_argv), placement arguments left out (the way's memory instead)."""
+    return [str(stream_bench.path), "--kernel", kernel, "--threads", threads, "--size-mib",
+            shortest(footprint_bytes / KERNEL_ARRAYS[kernel] / MIB), "--reps", str(passes), "--warmup", "0",
+            "--json", *stream_bench.memory]
+
+
+def mixed_as_commands(toml_path: Path, fast_mib: int, stream_bench: StreamBench) -> dict:
     """The demo's mixed batch (configs/workloads/demo-mixed.toml, percentages of a fast tier of `fast_mib` MiB: the
     demo's 480) as a JSON batch of commands: each task the stream_bench argv the launcher gives it, {threads} for its
-    cores, with its footprint (footprint_from_percent: whole MiB rounded down)."""
+    cores, with its footprint (footprint_from_percent: whole MiB rounded down). `cosched run` runs these as commands,
+    which it gives no fast memory: they run as the naive ways run them (stream_bench's memory arguments, if any)."""
     document = tomllib.loads(toml_path.read_text())
     tasks, counts = [], {}
     for group in document["tasks"]:
@@ -149,7 +166,7 @@ def pu_ranges(pus: list) -> str:
     return ",".join(parts)
 
 
-def task_argv(task: Task, given: Cores, stream_bench: Path) -> list:
+def task_argv(task: Task, given: Cores, stream_bench: StreamBench) -> list:
     """The task's argv with the placeholders filled (exec::substitute_placeholders; no fast bytes without cosched)."""
     if task.kernel is not None:
         argv = stream_command(task.kernel, task.footprint_bytes, task.passes, str(given.threads), stream_bench)
@@ -193,13 +210,13 @@ def shell_line(task: Task, argv: list, logs: Path) -> str:
             f" 2>{shlex.quote(str(logs / (task.id + '.err')))}")
 
 
-def one_by_one(batch: Batch, pus: list, logs: Path, stream_bench: Path) -> str:
+def one_by_one(batch: Batch, pus: list, logs: Path, stream_bench: StreamBench) -> str:
     given = Cores(len(pus), pu_ranges(pus), ",".join(map(str, range(len(pus)))))
     lines = [shell_line(task, task_argv(task, given, stream_bench), logs) for task in batch.tasks]
     return "set -e\n" + "\n".join(lines) + "\n"
 
 
-def all_at_once(batch: Batch, pus: list, logs: Path, stream_bench: Path) -> str:
+def all_at_once(batch: Batch, pus: list, logs: Path, stream_bench: StreamBench) -> str:
     lines, waits = [], []
     for k, task in enumerate(batch.tasks):
         core = k % len(pus)
@@ -210,7 +227,7 @@ def all_at_once(batch: Batch, pus: list, logs: Path, stream_bench: Path) -> str:
             '\n[ "$failed" -eq 0 ] || { echo "$failed task(s) failed" >&2; exit 1; }\n')
 
 
-def xargs_way(batch: Batch, order: list, pus: list, logs: Path, stream_bench: Path) -> tuple:
+def xargs_way(batch: Batch, order: list, pus: list, logs: Path, stream_bench: StreamBench) -> tuple:
     """The script and its list of command lines (NUL-separated, in `order`) for `xargs -0 -P P -n 1 sh -c`: each
     command's slot is in COSCHED_SLOT (GNU xargs --process-slot-var), the slot's PU looked up where it is used."""
     given = Cores(1, PU_MARK, SLOT_MARK, SLOT_MARK)
@@ -232,7 +249,8 @@ def longest_first_order(batch: Batch, durations: dict) -> list:
     return sorted(position, key=lambda i: (-durations.get(i, -1.0), position[i]))
 
 
-def write_naive_way(way: str, batch: Batch, folder: Path, pus: list, stream_bench: Path, durations: dict) -> Path:
+def write_naive_way(way: str, batch: Batch, folder: Path, pus: list, stream_bench: StreamBench,
+                    durations: dict) -> Path:
     """Writes the way's script (and xargs' command list) into `folder`, task logs into folder/logs; returns the
     script. `durations` (task id -> seconds) orders longest-first."""
     logs = folder / "logs"
