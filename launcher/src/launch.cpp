@@ -167,6 +167,7 @@ BatchStart batch_header(const sim::LaunchPlan& plan, const std::vector<TaskPredi
   header.planned_makespan = plan.predicted_makespan();
   header.predicted_makespan = summary.predicted_makespan;
   header.predicted_makespan_contention = summary.predicted_makespan_contention;
+  header.predicted_interval = settings.predicted_interval;
   header.fail_fast = settings.engine.fail_fast;
   header.timeout_s = settings.clock.timeout_s;
   header.resumed = settings.resume;

@@ -27,6 +27,7 @@ JournalReport summarize_replay(const JournalReplay& replay) {
   report.lower_bound = first.lower_bound;
   report.predicted_makespan = first.predicted_makespan;
   report.predicted_makespan_contention = first.predicted_makespan_contention;
+  report.predicted_interval = first.predicted_interval;
   report.observed_makespan = replay.observed_makespan();
   report.segments = replay.segments.size();
   report.finished = replay.finished();
@@ -95,6 +96,11 @@ std::optional<double> JournalReport::error_contention() const {
   return sim::prediction_error(observed_makespan, predicted_makespan_contention);
 }
 
+std::optional<bool> JournalReport::inside_interval() const {
+  if (!predicted_interval || segments > 1 || !finished) return std::nullopt;
+  return observed_makespan >= predicted_interval->low_s && observed_makespan <= predicted_interval->high_s;
+}
+
 DurationRatios duration_ratios(const JournalReport& report) {
   DurationRatios ratios;
   for (const TaskReport& task : report.tasks) {
@@ -138,6 +144,12 @@ json to_json(const JournalReport& report) {
           {"predicted_makespan", report.predicted_makespan},
           {"predicted_makespan_contention", optional_json(report.predicted_makespan_contention)},
           {"observed_makespan", report.observed_makespan},
+          {"predicted_interval",
+           report.predicted_interval ? json{{"low_s", report.predicted_interval->low_s},
+                                            {"high_s", report.predicted_interval->high_s},
+                                            {"coverage", report.predicted_interval->coverage}}
+                                     : json(nullptr)},
+          {"inside_interval", optional_json(report.inside_interval())},
           {"observed_over_predicted", report.ratio()},
           {"error_paper", optional_json(report.error_paper())},
           {"error_contention", optional_json(report.error_contention())},
@@ -161,6 +173,20 @@ json to_json(const JournalReport& report) {
           {"tasks", tasks}};
 }
 
+namespace {
+
+// "80 % interval of the predicted makespan: 2.1 .. 2.9 s; observed 2.5 s: inside\n".
+std::string describe_interval(const PredictedInterval& interval, const JournalReport& report) {
+  const std::optional<bool> inside = report.inside_interval();
+  return fmt::format("{:.0f} % interval of the predicted makespan: {:.3g} .. {:.3g} s; {}\n", 100.0 * interval.coverage,
+                     interval.low_s, interval.high_s,
+                     inside ? fmt::format("observed {:.3g} s: {}", report.observed_makespan,
+                                          *inside ? "inside" : "outside")
+                            : std::string("not compared (the launch was resumed or did not finish)"));
+}
+
+}  // namespace
+
 std::string format_report(const JournalReport& report) {
   std::string text;
   text += fmt::format("algorithm {} with the {} policy on {} (tier backend {}{})\n", report.algorithm, report.policy,
@@ -172,6 +198,7 @@ std::string format_report(const JournalReport& report) {
   if (report.truncated_tail) text += "note: the journal's last line was cut short and is ignored\n";
   text += sim::format_makespans({report.lower_bound, report.predicted_makespan, report.predicted_makespan_contention,
                             report.observed_makespan});
+  if (report.predicted_interval) text += describe_interval(*report.predicted_interval, report);
   text += fmt::format("max |start deviation| {:.3f} s; launch overhead median {:.3f} ms, max {:.3f} ms\n",
                       report.max_abs_start_deviation_s, report.median_launch_overhead_s * 1e3,
                       report.max_launch_overhead_s * 1e3);

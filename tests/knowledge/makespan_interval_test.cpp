@@ -27,7 +27,7 @@ sim::LaunchPlan two_waves() {
 TEST(MakespanInterval, WithoutUncertaintyItIsThePrediction) {
   const sim::LaunchPlan plan = two_waves();
   const std::vector<double> none(plan.tasks.size(), 0.0);
-  const MakespanDistribution d = makespan_distribution(plan, none, {50, 1, 0.0, {0.1, 0.5, 0.9}, "auto"});
+  const MakespanDistribution d = makespan_distribution(plan, none, {50, 1, 0.0, {0.1, 0.5, 0.9}, "auto", {}});
   EXPECT_DOUBLE_EQ(d.nominal, sim::predict_contention(plan, "auto").observed_makespan);
   EXPECT_DOUBLE_EQ(d.nominal, 17.0);
   for (const double value : d.values) EXPECT_DOUBLE_EQ(value, 17.0);
@@ -36,10 +36,10 @@ TEST(MakespanInterval, WithoutUncertaintyItIsThePrediction) {
 TEST(MakespanInterval, TheSameForASeedAndWiderWithMoreNoise) {
   const sim::LaunchPlan plan = two_waves();
   const std::vector<double> sd(plan.tasks.size(), 0.1);
-  const MakespanDistribution a = makespan_distribution(plan, sd, {300, 5, 0.05, {0.1, 0.9}, "auto"});
-  const MakespanDistribution b = makespan_distribution(plan, sd, {300, 5, 0.05, {0.1, 0.9}, "auto"});
+  const MakespanDistribution a = makespan_distribution(plan, sd, {300, 5, 0.05, {0.1, 0.9}, "auto", {}});
+  const MakespanDistribution b = makespan_distribution(plan, sd, {300, 5, 0.05, {0.1, 0.9}, "auto", {}});
   EXPECT_EQ(a.values, b.values);
-  const MakespanDistribution wider = makespan_distribution(plan, sd, {300, 5, 0.2, {0.1, 0.9}, "auto"});
+  const MakespanDistribution wider = makespan_distribution(plan, sd, {300, 5, 0.2, {0.1, 0.9}, "auto", {}});
   EXPECT_GT(wider.values[1] - wider.values[0], a.values[1] - a.values[0]);
 }
 
@@ -52,7 +52,7 @@ TEST(MakespanInterval, The80PercentIntervalCoversItsNoiseModelAtItsRate) {
   int covered = 0;
   for (int trial = 0; trial < kTrials; ++trial) {
     const MakespanDistribution d =
-        makespan_distribution(plan, sd, {400, static_cast<std::uint64_t>(trial) + 1, 0.05, {0.1, 0.9}, "auto"});
+        makespan_distribution(plan, sd, {400, static_cast<std::uint64_t>(trial) + 1, 0.05, {0.1, 0.9}, "auto", {}});
     NormalDraws observed_noise(1'000'000 + static_cast<std::uint64_t>(trial));
     sim::LaunchPlan observed = plan;
     const double node = 0.05 * observed_noise.next();
@@ -65,13 +65,62 @@ TEST(MakespanInterval, The80PercentIntervalCoversItsNoiseModelAtItsRate) {
   EXPECT_LE(covered, static_cast<int>(kTrials * 0.90));
 }
 
+// Coverage of `plan`'s 80 % interval over kTrials: each trial an interval from its own seed (with `groups` as the
+// interval's error groups) and one makespan observed under the model where tasks of one of `true_groups` share one
+// error (sd `sd` each), the node 0.05, drawn from an independent stream.
+int covered_of_grouped_model(const sim::LaunchPlan& plan, const std::vector<std::size_t>& true_groups,
+                             const std::vector<std::size_t>& groups, double sd, int trials) {
+  const std::vector<double> task_sd(plan.tasks.size(), sd);
+  int covered = 0;
+  for (int trial = 0; trial < trials; ++trial) {
+    IntervalOptions options{400, static_cast<std::uint64_t>(trial) + 1, 0.05, {}, "auto", groups};
+    const MakespanInterval interval = stated_interval(plan, task_sd, options);
+    NormalDraws observed_noise(1'000'000 + static_cast<std::uint64_t>(trial));
+    const double node = 0.05 * observed_noise.next();
+    std::vector<double> group_error(plan.tasks.size());
+    for (double& error : group_error) error = sd * observed_noise.next();
+    sim::LaunchPlan observed = plan;
+    for (std::size_t j = 0; j < observed.tasks.size(); ++j) {
+      observed.tasks[j].predicted_duration *= std::exp(node + group_error[true_groups[j]]);
+    }
+    const double makespan = sim::predict_contention(observed, "auto").observed_makespan;
+    covered += makespan >= interval.low_s && makespan <= interval.high_s ? 1 : 0;
+  }
+  return covered;
+}
+
+TEST(MakespanInterval, TasksSharingOneErrorAreCoveredAtTheNominalRateOnlyWhenGrouped) {
+  // Two kinds (a, b, c: one fit or one guess; d, e, f: another): their tasks run long or short together. The
+  // interval that knows it covers at its rate; the one that draws each task on its own lets the errors average out
+  // and is too narrow.
+  const sim::LaunchPlan plan = two_waves();
+  const std::vector<std::size_t> kinds{0, 0, 0, 1, 1, 1};
+  constexpr int kTrials = 300;
+  const int grouped = covered_of_grouped_model(plan, kinds, kinds, 0.3, kTrials);
+  EXPECT_GE(grouped, static_cast<int>(kTrials * 0.70));  // binomial sd 2.3 %: 4 sd either way
+  EXPECT_LE(grouped, static_cast<int>(kTrials * 0.90));
+  const int ungrouped = covered_of_grouped_model(plan, kinds, {}, 0.3, kTrials);
+  EXPECT_LT(ungrouped, static_cast<int>(kTrials * 0.70));
+}
+
+TEST(MakespanInterval, TheStatedIntervalIsTheTenthToTheNinetiethPercentile) {
+  const sim::LaunchPlan plan = two_waves();
+  const std::vector<double> sd(plan.tasks.size(), 0.2);
+  const MakespanDistribution d = makespan_distribution(plan, sd, {300, 3, 0.05, {0.1, 0.9}, "auto", {}});
+  const MakespanInterval stated = stated_interval(plan, sd, {300, 3, 0.05, {0.5}, "auto", {}});
+  EXPECT_DOUBLE_EQ(stated.low_s, d.values[0]);
+  EXPECT_DOUBLE_EQ(stated.high_s, d.values[1]);
+  EXPECT_DOUBLE_EQ(kStatedCoverage, 0.8);
+}
+
 TEST(MakespanInterval, RefusesWhatIsNotADistribution) {
   const sim::LaunchPlan plan = two_waves();
   const std::vector<double> sd(plan.tasks.size(), 0.1);
   EXPECT_THROW((void)makespan_distribution(plan, std::vector<double>{0.1}), UsageError);
-  EXPECT_THROW((void)makespan_distribution(plan, sd, {0, 1, 0.0, {0.5}, "auto"}), UsageError);
-  EXPECT_THROW((void)makespan_distribution(plan, sd, {10, 1, -0.1, {0.5}, "auto"}), UsageError);
-  EXPECT_THROW((void)makespan_distribution(plan, sd, {10, 1, 0.0, {1.5}, "auto"}), UsageError);
+  EXPECT_THROW((void)makespan_distribution(plan, sd, {0, 1, 0.0, {0.5}, "auto", {}}), UsageError);
+  EXPECT_THROW((void)makespan_distribution(plan, sd, {10, 1, -0.1, {0.5}, "auto", {}}), UsageError);
+  EXPECT_THROW((void)makespan_distribution(plan, sd, {10, 1, 0.0, {1.5}, "auto", {}}), UsageError);
+  EXPECT_THROW((void)makespan_distribution(plan, sd, {10, 1, 0.0, {0.5}, "auto", {0, 1}}), UsageError);
 }
 
 TEST(SampleQuantile, InterpolatesBetweenOrderStatistics) {

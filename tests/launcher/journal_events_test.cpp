@@ -42,6 +42,7 @@ BatchStart full_header() {
   e.inputs = BatchInputs{{"fnv1a64:0000000000000001", "s"}, {"fnv1a64:0000000000000002", "w"},
                          {"fnv1a64:0000000000000003", "p"}};
   e.memory_warm_up = MemoryWarmUp{603979776, 1.625, "virtio-balloon device virtio0 reports free pages"};
+  e.predicted_interval = PredictedInterval{2.25, 3.75, 0.8};
   return e;
 }
 
@@ -182,6 +183,25 @@ TEST(JournalEvents, AMemoryWarmUpComesBackAndJournalsWithoutOneStillRead) {
                    json::parse(R"({"event":"batch_start","memory_warm_up":{"bytes":-1,"seconds":1,"reason":""}})"),
                    "test"),
                InputError);
+}
+
+TEST(JournalEvents, APredictedIntervalComesBackAndJournalsWithoutOneStillRead) {
+  const auto header = std::get<BatchStart>(event_from_json(to_json(full_header()), "test"));
+  ASSERT_TRUE(header.predicted_interval.has_value());
+  EXPECT_EQ(*header.predicted_interval, (PredictedInterval{2.25, 3.75, 0.8}));
+  EXPECT_FALSE(to_json(BatchStart{}).contains("predicted_interval"));
+  const auto old_header = std::get<BatchStart>(
+      event_from_json(json::parse(R"({"event":"batch_start","predicted_makespan":2.0})"), "test"));
+  EXPECT_FALSE(old_header.predicted_interval.has_value());
+  // An interval upside down, a negative bound or a coverage outside [0, 1] is refused.
+  for (const char* interval : {R"({"low_s":3,"high_s":2,"coverage":0.8})", R"({"low_s":-1,"high_s":2,"coverage":0.8})",
+                               R"({"low_s":1,"high_s":2,"coverage":1.5})"}) {
+    EXPECT_THROW((void)event_from_json(json::parse(std::string(R"({"event":"batch_start","predicted_interval":)") +
+                                                   interval + "}"),
+                                       "test"),
+                 InputError)
+        << interval;
+  }
 }
 
 TEST(JournalEvents, StatusesHaveOneSpellingEach) {

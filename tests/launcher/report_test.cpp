@@ -115,6 +115,30 @@ TEST(Report, AJournalWithoutTheContentionPredictionHasNullsAndSaysSo) {
   EXPECT_NE(format_report(report).find("contention-aware     unavailable"), std::string::npos);
 }
 
+TEST(Report, SaysWhetherTheObservedMakespanFellInsideThePredictedInterval) {
+  std::string with_interval = header;
+  with_interval.insert(with_interval.size() - 1, R"(,"predicted_interval":{"low_s":1.5,"high_s":2.5,"coverage":0.8})");
+  const auto inside = summarize_journal(write_journal(
+      "inside", with_interval + "\n" + R"({"event":"batch_end","status":"ok","observed_makespan":2.4})" "\n"));
+  EXPECT_EQ(inside.inside_interval(), true);
+  EXPECT_EQ(to_json(inside).at("inside_interval"), true);
+  EXPECT_EQ(to_json(inside).at("predicted_interval").at("high_s"), 2.5);
+  EXPECT_NE(format_report(inside).find("80 % interval of the predicted makespan: 1.5 .. 2.5 s; observed 2.4 s: inside"),
+            std::string::npos)
+      << format_report(inside);
+  const auto outside = summarize_journal(write_journal(
+      "outside", with_interval + "\n" + R"({"event":"batch_end","status":"ok","observed_makespan":3.0})" "\n"));
+  EXPECT_EQ(outside.inside_interval(), false);
+  EXPECT_NE(format_report(outside).find("observed 3 s: outside"), std::string::npos) << format_report(outside);
+  // Without an interval (cosched launch, older journals) there is nothing to compare: null, and no line.
+  const auto none = summarize_journal(write_journal(
+      "no-interval", std::string(header) + "\n" + R"({"event":"batch_end","status":"ok","observed_makespan":3.0})" "\n"));
+  EXPECT_FALSE(none.inside_interval().has_value());
+  EXPECT_TRUE(to_json(none).at("predicted_interval").is_null());
+  EXPECT_TRUE(to_json(none).at("inside_interval").is_null());
+  EXPECT_EQ(format_report(none).find("interval"), std::string::npos);
+}
+
 TEST(Report, AJournalWithoutAHeaderIsAnInputError) {
   const auto path = write_journal("headless", R"({"event":"end","task":"a","status":"ok"})" "\n");
   EXPECT_THROW((void)summarize_journal(path), InputError);

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <vector>
 
 #include "cosched/exec/task_command.hpp"
 #include "cosched/profiler/knowledge_store.hpp"
@@ -237,6 +238,15 @@ TEST_F(LearningFixture, TheLaunchHistoryGivesTheNodesNoiseFromAPriorOn) {
   const LaunchNoise noise = launch_noise(cache);
   EXPECT_EQ(noise.launches, 4U);
   EXPECT_GT(noise.sigma, kPriorLaunchNoise);  // two launches 20 % late widen it
+  // The same history kept elsewhere (the demo's launches) says the same.
+  const std::vector<double> errors{std::log(1.2), 0.0, std::log(1.2), 0.0};
+  EXPECT_DOUBLE_EQ(launch_noise(errors).sigma, noise.sigma);
+  EXPECT_EQ(launch_noise(errors).launches, 4U);
+  // Only the last kLaunchesRemembered count: an old bad launch is forgotten.
+  std::vector<double> long_history(kLaunchesRemembered, 0.0);
+  long_history.insert(long_history.begin(), 2.0);
+  EXPECT_EQ(launch_noise(long_history).launches, kLaunchesRemembered);
+  EXPECT_LT(launch_noise(long_history).sigma, kPriorLaunchNoise);
 }
 
 }  // namespace

@@ -20,10 +20,6 @@ namespace cosched::workflow::detail {
 
 namespace {
 
-// The interval every prediction carries: 80 %, from the 10th to the 90th percentile.
-constexpr double kIntervalLow = 0.1;
-constexpr double kIntervalHigh = 0.9;
-
 // The node model the plan predicts contention with: --node, else the cache's when fresh. When there is none, a
 // budget the user gave pays for a quick calibration first (the node is part of what is known); an automatic budget
 // does not (a calibration costs seconds, more than most batches' share).
@@ -82,9 +78,18 @@ BatchPlan plan_batch(const RunBatchOptions& run, config::Workload& batch, const 
       batch, known, platform, bandwidth ? &*bandwidth : nullptr, node.tier.places_commands());
   for (const std::string& line : profiler::probed_traffic_lines(made.instance)) reporter.note("  " + line);
 
-  BatchPlan plan{std::move(made.instance), {}, std::move(made.log_sd), 0};
+  BatchPlan plan{std::move(made.instance), {}, std::move(made.log_sd), 0, {}};
+  std::vector<const profiler::KindState*> kinds;  // one error per kind's fit, one for the guess (group 0)
   for (const config::WorkloadTask& task : batch.tasks) {
-    if (!known.of(task).known_at_all()) ++plan.unknown_tasks;
+    const profiler::KindState& kind = known.of(task);
+    if (!kind.known_at_all()) {
+      ++plan.unknown_tasks;
+      plan.error_groups.push_back(0);
+      continue;
+    }
+    const auto found = std::find(kinds.begin(), kinds.end(), &kind);
+    plan.error_groups.push_back(1 + static_cast<std::size_t>(found - kinds.begin()));
+    if (found == kinds.end()) kinds.push_back(&kind);
   }
   if (plan.unknown_tasks == batch.tasks.size()) {
     plan.schedule = profiler::naive_schedule(plan.instance);
@@ -122,11 +127,10 @@ PredictionInterval report_prediction(const BatchPlan& plan, const launcher::Laun
   }
   knowledge::IntervalOptions options;
   options.launch_noise_sigma = noise.sigma;
-  options.quantiles = {kIntervalLow, 0.5, kIntervalHigh};
-  const knowledge::MakespanDistribution distribution =
-      knowledge::makespan_distribution(inputs.plan, task_log_sd, options);
-  const PredictionInterval interval{prediction.leading().observed_makespan, distribution.values[0],
-                                    distribution.values[2], plan.unknown_tasks};
+  options.error_groups = plan.error_groups;
+  const knowledge::MakespanInterval stated = knowledge::stated_interval(inputs.plan, task_log_sd, options);
+  const PredictionInterval interval{prediction.leading().observed_makespan, stated.low_s, stated.high_s,
+                                    plan.unknown_tasks};
   json["interval_80"] = {{"low_s", interval.low_s}, {"high_s", interval.high_s}};
   json["launch_noise_sigma"] = noise.sigma;
   json["launches_seen"] = noise.launches;

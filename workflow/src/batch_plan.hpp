@@ -27,6 +27,8 @@ struct BatchPlan {
   // the times (the exhaustive path: only the node's launch-to-launch noise makes the interval).
   std::vector<std::vector<double>> log_sd;
   std::size_t unknown_tasks = 0;  // tasks of kinds never measured: run at a safe allocation, their times guessed
+  // Per task, whose error its error is (knowledge::IntervalOptions::error_groups): 0 the guess, k > 0 its kind's fit.
+  std::vector<std::size_t> error_groups;
 };
 
 // The plan of `batch` (its commands get their kinds' names as `profile`): the node model (--node, the cache's, or

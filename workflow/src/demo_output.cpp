@@ -194,6 +194,10 @@ void write_results(const DemoSetup& setup, const std::vector<RunRow>& rows, cons
                        "co-running ({} tasks) — co-runners share memory bandwidth that isolated profiles do not "
                        "see.\n",
              tasks.alone_mean, tasks.ratios.alone.size(), tasks.corun_mean, tasks.ratios.corun.size());
+  const IntervalCoverage coverage = interval_coverage(rows);
+  table += fmt::format("Observed inside the stated 80 % interval (from the errors of the launches before it): {} of {} "
+                       "launches.\n",
+                       coverage.inside, coverage.stated);
   const std::optional<double> load = load_average();
   table += fmt::format("Launch overhead per task (spawn to exec + binding + placement): min {:.3f} ms, median "
                        "{:.3f} ms, max {:.3f} ms over {} launches{}.\n",
@@ -231,6 +235,8 @@ void write_results(const DemoSetup& setup, const std::vector<RunRow>& rows, cons
          fidelity.have_contention() ? nlohmann::json(fidelity.median_error_contention) : nlohmann::json(nullptr)},
         {"worst_abs_error_contention",
          fidelity.have_contention() ? nlohmann::json(fidelity.worst_error_contention) : nlohmann::json(nullptr)},
+        {"interval_inside", coverage.inside},
+        {"interval_stated", coverage.stated},
         {"noise_floor", noise_floor},
         {"noise_floor_method", "(max - min) / (2 median) of the observed makespans of one plan launched repeatedly"},
         {"noise_floor_algorithm", noise.algorithm},

@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <map>
 
 #include "cosched/common/error.hpp"
 #include "cosched/common/stats.hpp"
 #include "cosched/common/text_file.hpp"
+#include "cosched/knowledge/makespan_interval.hpp"
 #include "cosched/sched/algorithm.hpp"
 #include "cosched/sched/allocation.hpp"
 #include "cosched/sched/io.hpp"
@@ -28,8 +30,16 @@ config::Workload workload_of(const sched::Instance& instance, const DemoSetup& s
 
 }  // namespace
 
+void LaunchHistory::add(const launcher::JournalReport& report) {
+  const double predicted = report.predicted_makespan_contention.value_or(report.predicted_makespan);
+  if (predicted > 0.0 && report.observed_makespan > 0.0 && report.finished) {
+    log_errors_.push_back(std::log(report.observed_makespan / predicted));
+  }
+}
+
 RunRow plan_and_launch(const DemoSetup& setup, const sched::Instance& instance, const std::string& configuration,
-                       const std::string& algorithm, const exec::TierSetup& tier, unsigned repeat) {
+                       const std::string& algorithm, const exec::TierSetup& tier, LaunchHistory& history,
+                       unsigned repeat) {
   RunRow row;
   row.configuration = configuration;
   row.algorithm = algorithm;
@@ -56,6 +66,11 @@ RunRow plan_and_launch(const DemoSetup& setup, const sched::Instance& instance, 
   settings.schedule_source = schedule_path.string();
   settings.workload_source = "demo batch";
   settings.label = configuration;
+  knowledge::IntervalOptions interval;
+  interval.launch_noise_sigma = history.noise().sigma;
+  const std::vector<double> no_fit_uncertainty(plan.tasks.size(), 0.0);
+  const knowledge::MakespanInterval stated = knowledge::stated_interval(plan, no_fit_uncertainty, interval);
+  settings.predicted_interval = launcher::PredictedInterval{stated.low_s, stated.high_s, knowledge::kStatedCoverage};
   const launcher::LaunchSummary summary = launch_on_node(plan, workload_of(instance, setup), settings, nullptr);
   require_completed(summary, {"the demo does not resume; the journal of the run in progress is " +
                                   settings.journal.string(),
@@ -64,7 +79,27 @@ RunRow plan_and_launch(const DemoSetup& setup, const sched::Instance& instance, 
   row.journal = settings.journal;
   row.report = launcher::summarize_journal(settings.journal);
   row.durations = launcher::duration_ratios(row.report);
+  history.add(row.report);
   return row;
+}
+
+std::string describe_interval(const RunRow& row) {
+  const auto& interval = row.report.predicted_interval;
+  const std::optional<bool> inside = row.report.inside_interval();
+  if (!interval) return "";
+  return fmt::format(", {:.0f} % {:.3g} .. {:.3g} s: {}", 100.0 * interval->coverage, interval->low_s,
+                     interval->high_s, inside ? (*inside ? "inside" : "outside") : "not compared");
+}
+
+IntervalCoverage interval_coverage(const std::vector<RunRow>& rows) {
+  IntervalCoverage coverage;
+  for (const RunRow& row : rows) {
+    const std::optional<bool> inside = row.report.inside_interval();
+    if (!inside) continue;
+    ++coverage.stated;
+    if (*inside) ++coverage.inside;
+  }
+  return coverage;
 }
 
 double NoiseFloor::relative_half_range() const { return cosched::relative_half_range(observed); }

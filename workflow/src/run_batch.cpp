@@ -46,11 +46,13 @@ config::PlatformConfig run_platform(const RunBatchOptions& run, const launcher::
       launcher::slurm::allocation_from_environment(launcher::slurm::process_environment()), reporter);
 }
 
-// Launches the plan; returns what ran (after saying how it compares with the prediction), or throws as
-// require_completed does when the run was interrupted or a task failed — after `learn` heard what did run.
+// Launches the plan (its journal states `interval`, the predicted one: `cosched report` compares it with what ran);
+// returns what ran (after saying how it compares with the prediction), or throws as require_completed does when the
+// run was interrupted or a task failed — after `learn` heard what did run.
 template <typename Learn>
 void launch_plan(const RunBatchOptions& run, const launcher::RunFolder& folder, const launcher::LaunchInputs& inputs,
-                 const RunNode& node, Reporter& reporter, Learn&& learn) {
+                 const RunNode& node, const std::optional<launcher::PredictedInterval>& interval, Reporter& reporter,
+                 Learn&& learn) {
   LaunchOptions options;
   options.journal = folder.journal().string();
   options.resume = run.resume;
@@ -61,6 +63,7 @@ void launch_plan(const RunBatchOptions& run, const launcher::RunFolder& folder, 
   launcher::LaunchSettings settings = launch_settings(options, node, folder.journal());
   settings.schedule_source = folder.schedule().string();
   settings.workload_source = run.batch;
+  settings.predicted_interval = interval;
   const launcher::LaunchSummary summary = launch_on_node(inputs.plan, inputs.workload, settings, &reporter);
   reporter.result({"run-comparison", launcher::format_run_comparison(summary), launcher::run_comparison_json(summary)});
   learn(summary);
@@ -129,7 +132,7 @@ void run_batch(const RunBatchOptions& run, Reporter& reporter) {
     reporter.note(fmt::format("cosched run {} --resume: the plan of {}, its unfinished tasks", run.batch,
                               folder.dir.string()));
     const profiler::ProfileCache cache = run_cache(run, node);
-    return launch_plan(run, folder, inputs, node, reporter, [&](const launcher::LaunchSummary& summary) {
+    return launch_plan(run, folder, inputs, node, std::nullopt, reporter, [&](const launcher::LaunchSummary& summary) {
       detail::learn_from_launch(summary, batch, std::nullopt, cache, run.placement, reporter);
     });
   }
@@ -150,7 +153,8 @@ void run_batch(const RunBatchOptions& run, Reporter& reporter) {
                               folder.dir.string(), run.batch));
     return;
   }
-  launch_plan(run, folder, inputs, node, reporter, [&](const launcher::LaunchSummary& summary) {
+  launch_plan(run, folder, inputs, node, launcher::PredictedInterval{predicted.low_s, predicted.high_s},
+              reporter, [&](const launcher::LaunchSummary& summary) {
     detail::learn_from_launch(summary, batch, predicted, cache, run.placement, reporter);
   });
 }

@@ -56,7 +56,7 @@ BatchInstances profile_batch(const DemoSetup& setup, Reporter& reporter) {
 // The mixed batch, profiled as the STREAM batch is, then planned and launched with the Fig. 3(b) algorithms in
 // the three memory configurations: cores + fast memory scheduled per task, cores only with all memory slow, and
 // cores only with the tier left to the system.
-std::vector<RunRow> run_mixed_batch(const DemoSetup& mixed, Reporter& reporter) {
+std::vector<RunRow> run_mixed_batch(const DemoSetup& mixed, LaunchHistory& history, Reporter& reporter) {
   const auto say = [&reporter](const std::string& line) { reporter.note(line); };
   std::size_t tasks = 0;
   for (const auto& entry : mixed.batch) tasks += entry.count;
@@ -69,9 +69,10 @@ std::vector<RunRow> run_mixed_batch(const DemoSetup& mixed, Reporter& reporter) 
   const BatchInstances instances = profile_batch(mixed, reporter);
   std::vector<RunRow> rows;
   for (const auto& algorithm : mixed.fig3b_algorithms) {
-    rows.push_back(plan_and_launch(mixed, instances.tiered, "cores+fast", algorithm, mixed.tier));
-    rows.push_back(plan_and_launch(mixed, instances.slow, "cores-only-slow", algorithm, mixed.tier));
-    rows.push_back(plan_and_launch(mixed, instances.system, "cores-only-system", algorithm, instances.system_tier));
+    rows.push_back(plan_and_launch(mixed, instances.tiered, "cores+fast", algorithm, mixed.tier, history));
+    rows.push_back(plan_and_launch(mixed, instances.slow, "cores-only-slow", algorithm, mixed.tier, history));
+    rows.push_back(
+        plan_and_launch(mixed, instances.system, "cores-only-system", algorithm, instances.system_tier, history));
     say(fmt::format("      {:<11} cores+fast: observed {:7.2f} s; all slow: {:7.2f} s; system: {:7.2f} s", algorithm,
                     rows[rows.size() - 3].observed(), rows[rows.size() - 2].observed(), rows.back().observed()));
   }
@@ -139,14 +140,15 @@ std::filesystem::path run_demo(const DemoOptions& options, Reporter& reporter) {
     }
   }
   std::vector<RunRow> rows;
+  LaunchHistory history;  // every launch's interval from the errors of the launches before it
   say(fmt::format("[4/7] launching the {} plans (cores + fast memory scheduled) ...", names.size()));
   for (std::size_t i = 0; i < names.size(); ++i) {
-    rows.push_back(plan_and_launch(setup, tiered, "cores+fast", names[i], setup.tier));
+    rows.push_back(plan_and_launch(setup, tiered, "cores+fast", names[i], setup.tier, history));
     const RunRow& row = rows.back();
-    say(fmt::format("      [{}/{}] {:<11} predicted {:7.2f} s (paper) {} (contention), observed {:7.2f} s", i + 1,
+    say(fmt::format("      [{}/{}] {:<11} predicted {:7.2f} s (paper) {} (contention), observed {:7.2f} s{}", i + 1,
                     names.size(), names[i], row.predicted(),
                     row.predicted_contention() ? fmt::format("{:7.2f} s", *row.predicted_contention()) : "      -",
-                    row.observed()));
+                    row.observed(), describe_interval(row)));
   }
   // The noise floor: the last plan (by default the model-driven planner's) again, unchanged, to see what run-to-run noise alone
   // does to an observed makespan.
@@ -154,20 +156,21 @@ std::filesystem::path run_demo(const DemoOptions& options, Reporter& reporter) {
   say(fmt::format("[5/7] noise floor: the {} plan launched {} more times ...", noise.algorithm,
                   setup.noise_launches - 1));
   for (unsigned repeat = 1; repeat < setup.noise_launches; ++repeat) {
-    noise.observed.push_back(plan_and_launch(setup, tiered, "cores+fast", noise.algorithm, setup.tier, repeat).observed());
+    noise.observed.push_back(
+        plan_and_launch(setup, tiered, "cores+fast", noise.algorithm, setup.tier, history, repeat).observed());
   }
   say(fmt::format("      observed {:.3f} s: ±{:.1f} % (half range / median)", fmt::join(noise.observed, " s, "),
                   noise.relative_half_range() * 100));
   say("[6/7] Fig. 3(b): cores only, all memory slow / tier left to the system ...");
   for (const auto& algorithm : setup.fig3b_algorithms) {
-    rows.push_back(plan_and_launch(setup, slow, "cores-only-slow", algorithm, setup.tier));
-    rows.push_back(plan_and_launch(setup, system, "cores-only-system", algorithm, system_tier));
+    rows.push_back(plan_and_launch(setup, slow, "cores-only-slow", algorithm, setup.tier, history));
+    rows.push_back(plan_and_launch(setup, system, "cores-only-system", algorithm, system_tier, history));
     say(fmt::format("      {:<11} all slow: observed {:7.2f} s; system: observed {:7.2f} s", algorithm,
                     rows[rows.size() - 2].observed(), rows.back().observed()));
   }
   const DemoSetup mixed = make_mixed_setup(setup);
   say(fmt::format("[7/7] the mixed batch ({}): Fig. 3(a)/(b) ...", mixed_kernel_list(mixed)));
-  const std::vector<RunRow> mixed_rows = run_mixed_batch(mixed, reporter);
+  const std::vector<RunRow> mixed_rows = run_mixed_batch(mixed, history, reporter);
   write_mixed_results(mixed, mixed_rows, reporter);
   const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
   write_results(setup, rows, noise, total, reporter);  // its last line names the output folder

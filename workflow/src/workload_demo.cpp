@@ -103,20 +103,24 @@ std::filesystem::path run_workload_demo(const DemoOptions& options, Reporter& re
   say(fmt::format("[2/3] planning and launching with the {} algorithms ...", names.size()));
   std::vector<RunRow> rows;
   rows.reserve(names.size());  // compared_runs points into the rows
+  LaunchHistory history;       // every launch's interval from the errors of the launches before it
   for (std::size_t i = 0; i < names.size(); ++i) {
-    const RunRow& row =
-        rows.emplace_back(plan_and_launch(setup, instance, fast ? "cores+fast" : "cores-only", names[i], setup.tier));
+    const RunRow& row = rows.emplace_back(
+        plan_and_launch(setup, instance, fast ? "cores+fast" : "cores-only", names[i], setup.tier, history));
     const std::optional<double> contention = row.predicted_contention();
-    say(fmt::format("      [{}/{}] {:<15} predicted {:7.3f} s ({}), observed {:7.3f} s ({:+.1f} %), {} ok, {} failed",
+    say(fmt::format("      [{}/{}] {:<15} predicted {:7.3f} s ({}), observed {:7.3f} s ({:+.1f} %){}, {} ok, {} failed",
                     i + 1, names.size(), names[i], contention.value_or(row.predicted()),
                     contention ? "contention-aware" : "paper model", row.observed(),
-                    100.0 * (row.ratio_contention().value_or(row.ratio()) - 1.0), row.tasks_ok(),
-                    row.tasks_failed()));
+                    100.0 * (row.ratio_contention().value_or(row.ratio()) - 1.0), describe_interval(row),
+                    row.tasks_ok(), row.tasks_failed()));
   }
   write_text_file(setup.output / "results.csv", launcher::results_csv(compared_runs(rows), setup.tier.emulated()),
                   setup.overwrite(), "demo results");
   const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
-  say(fmt::format("[3/3] done in {:.1f} s: node.toml, profile-commands.csv, instance.json, runs/, results.csv", total));
+  const IntervalCoverage coverage = interval_coverage(rows);
+  say(fmt::format("[3/3] done in {:.1f} s: node.toml, profile-commands.csv, instance.json, runs/, results.csv; "
+                  "observed inside the stated 80 % interval in {} of {} launches",
+                  total, coverage.inside, coverage.stated));
   say(setup.output.string());
   return setup.output;
 }

@@ -54,6 +54,11 @@ json write(const BatchStart& e) {
   if (e.emulation_ratio) out["emulation_ratio"] = *e.emulation_ratio;
   if (e.inputs) out["inputs"] = to_json(*e.inputs);
   out["slurm"] = e.slurm ? to_json(*e.slurm) : json(nullptr);
+  if (e.predicted_interval) {
+    out["predicted_interval"] = {{"low_s", e.predicted_interval->low_s},
+                                 {"high_s", e.predicted_interval->high_s},
+                                 {"coverage", e.predicted_interval->coverage}};
+  }
   if (e.memory_warm_up) {
     out["memory_warm_up"] = {{"bytes", e.memory_warm_up->bytes},
                              {"seconds", e.memory_warm_up->seconds},
@@ -187,6 +192,13 @@ BatchStart read_batch_start(const JsonFields& f) {
   }
   if (const auto slurm = f.object("slurm")) {
     e.slurm = SlurmStep{slurm->text("node"), slurm->text("job_id"), slurm->text("step_id")};
+  }
+  if (const auto interval = f.object("predicted_interval")) {
+    e.predicted_interval = PredictedInterval{interval->seconds("low_s"), interval->seconds("high_s"),
+                                             interval->number("coverage", Range{0.0, 1.0}, 0.8)};
+    if (e.predicted_interval->high_s < e.predicted_interval->low_s) {
+      throw InputError(interval->where(), "predicted_interval: high_s is below low_s");
+    }
   }
   if (const auto warm_up = f.object("memory_warm_up")) {
     e.memory_warm_up = MemoryWarmUp{count(*warm_up, "bytes"), warm_up->seconds("seconds"), warm_up->text("reason")};

@@ -33,8 +33,12 @@ using Clock = std::chrono::steady_clock;
 // The planner that places the batch while it is being learnt: fast, so that re-planning after each run costs
 // nothing next to a run (the real plan is the run's own algorithm, afterwards).
 constexpr std::string_view kLearningPlanner = "t-list-lpt";
-// What a time known from nothing is: ln-sd of a factor e either way.
+// How far a guessed time may be off, as an sd of ln t: at least a factor e either way when the batch has known times
+// to guess from; 1.5 (a factor 4.5) for the 1-s guess made from nothing — a command may take a tenth of a second
+// or minutes (measured on this VM by bench/interval_coverage.py: the root mean square of ln(observed / predicted)
+// of batches whose every time was the 1-s guess was 1.32 over 14 runs).
 constexpr double kUnknownLogSd = 1.0;
+constexpr double kNothingKnownLogSd = 1.5;
 // How far a relative's speed-up may be from a kind's own (ln-sd, a factor 1.22 either way): a prior, not a
 // measurement — another input of one program can change how it scales (bench/results keeps what was seen).
 constexpr double kBorrowedLogSd = 0.2;
@@ -193,18 +197,28 @@ std::shared_ptr<const sched::TimeProfile> profile_on(const sched::AllocationSpac
   return std::make_shared<const CoresOnlyProfile>(fit, cautious_z);
 }
 
-// The guess for a task of a kind never measured: the median of the known tasks' one-core times, else a second.
-double unknown_guess_s(const config::Workload& workload, const BatchKnowledge& known) {
+// The guess for a task of a kind never measured: the median of the known tasks' one-core times, else a second; and
+// how far off it may be. The unknown task is taken as one more of the batch's tasks, so its ln time spreads around
+// the guess as theirs do (their root mean square), never less than kUnknownLogSd: measured on this VM
+// (bench/interval_coverage.py), short commands drawn into a batch of long programs ran at a tenth of the guess.
+struct UnknownGuess {
+  double seconds = 1.0;
+  double log_sd = kNothingKnownLogSd;
+};
+UnknownGuess unknown_guess(const config::Workload& workload, const BatchKnowledge& known) {
   std::vector<double> known_times;
   for (const config::WorkloadTask& task : workload.tasks) {
     const KindState& state = known.of(task);
     const auto fit = state.fits.find(work_of(task));
     if (fit != state.fits.end()) known_times.push_back(fit->second->at(1, 0).seconds);
   }
-  if (known_times.empty()) return 1.0;
+  if (known_times.empty()) return {};
   std::nth_element(known_times.begin(), known_times.begin() + static_cast<std::ptrdiff_t>(known_times.size() / 2),
                    known_times.end());
-  return known_times[known_times.size() / 2];
+  const double guess = known_times[known_times.size() / 2];
+  double squares = 0.0;
+  for (const double t : known_times) squares += std::log(t / guess) * std::log(t / guess);
+  return {guess, std::max(kUnknownLogSd, std::sqrt(squares / static_cast<double>(known_times.size())))};
 }
 
 // The probe of a kind as the instance reads it, at the amount `work` its task runs: the probed runs scaled by the
@@ -516,7 +530,7 @@ KnowledgeInstance knowledge_instance(const config::Workload& workload, const Bat
     resources.push_back({std::string(sched::kFastChunksResource), static_cast<int>(platform.fast_chunks)});
   }
   const sched::AllocationSpace space(sched::capacities_of(resources));
-  const double guess = unknown_guess_s(workload, known);
+  const UnknownGuess guess = unknown_guess(workload, known);
   const sched::BandwidthModel model =
       bandwidth != nullptr ? batch_bandwidth_model(*bandwidth, workload) : sched::BandwidthModel{};
   nlohmann::json command_traffic_found = nlohmann::json::object();
@@ -545,9 +559,9 @@ KnowledgeInstance knowledge_instance(const config::Workload& workload, const Bat
       std::vector<double> times(space.size(), std::numeric_limits<double>::infinity());
       std::vector<int> one_core(space.dimensions(), 0);
       one_core[0] = 1;
-      times[space.index_of(one_core)] = guess;
+      times[space.index_of(one_core)] = guess.seconds;
       profile = std::make_shared<sched::DenseTimeTable>(space, std::move(times));
-      std::fill(sd.begin(), sd.end(), kUnknownLogSd);
+      std::fill(sd.begin(), sd.end(), guess.log_sd);
       attributes["unknown"] = true;
     }
     std::shared_ptr<const sched::TrafficTable> traffic;

@@ -9,7 +9,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cmath>
-#include <deque>
+#include <vector>
 #include <fstream>
 
 #include "cosched/common/error.hpp"
@@ -25,7 +25,7 @@ std::filesystem::path history_path(const ProfileCache& cache) { return cache.nod
 
 LaunchNoise launch_noise(const ProfileCache& cache) {
   std::ifstream in(history_path(cache));
-  std::deque<double> errors;  // ln(observed / predicted), the newest last
+  std::vector<double> errors;  // ln(observed / predicted), the newest last
   for (std::string line; std::getline(in, line);) {
     const nlohmann::json entry = nlohmann::json::parse(line, nullptr, false);
     if (!entry.is_object() || !entry.contains("predicted_s") || !entry.contains("observed_s")) continue;
@@ -35,11 +35,16 @@ LaunchNoise launch_noise(const ProfileCache& cache) {
     const double p = predicted.get<double>(), o = observed.get<double>();
     if (!(p > 0.0) || !(o > 0.0) || !std::isfinite(p) || !std::isfinite(o)) continue;
     errors.push_back(std::log(o / p));
-    if (errors.size() > kLaunchesRemembered) errors.pop_front();
   }
+  return launch_noise(errors);
+}
+
+LaunchNoise launch_noise(std::span<const double> log_errors) {
+  const std::span<const double> remembered =
+      log_errors.size() > kLaunchesRemembered ? log_errors.last(kLaunchesRemembered) : log_errors;
   double squares = kPriorLaunches * kPriorLaunchNoise * kPriorLaunchNoise;
-  for (const double error : errors) squares += error * error;
-  return {std::sqrt(squares / (kPriorLaunches + static_cast<double>(errors.size()))), errors.size()};
+  for (const double error : remembered) squares += error * error;
+  return {std::sqrt(squares / (kPriorLaunches + static_cast<double>(remembered.size()))), remembered.size()};
 }
 
 void record_launch(const ProfileCache& cache, const RecordedLaunch& launch) {

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "cosched/common/error.hpp"
@@ -28,6 +29,25 @@ void check_interval_input(const sim::LaunchPlan& plan, std::span<const double> t
   for (const double sd : task_log_sd) {
     if (!(std::isfinite(sd) && sd >= 0.0)) throw UsageError("a task's sd of ln t must be finite and >= 0");
   }
+  if (!options.error_groups.empty() && options.error_groups.size() != plan.tasks.size()) {
+    throw UsageError(fmt::format("{} error groups for a plan of {} tasks", options.error_groups.size(),
+                                 plan.tasks.size()));
+  }
+}
+
+// Task j's error group: its own (its index) when none is given. A group number may be anything: numbers are
+// compacted so that the draws per sample are as many as the groups.
+std::vector<std::size_t> group_index(const IntervalOptions& options, std::size_t tasks, std::size_t& groups) {
+  std::vector<std::size_t> index(tasks);
+  std::vector<std::size_t> seen;
+  for (std::size_t j = 0; j < tasks; ++j) {
+    const std::size_t group = options.error_groups.empty() ? j : options.error_groups[j];
+    const auto found = std::find(seen.begin(), seen.end(), group);
+    index[j] = static_cast<std::size_t>(found - seen.begin());
+    if (found == seen.end()) seen.push_back(group);
+  }
+  groups = seen.size();
+  return index;
 }
 
 }  // namespace
@@ -42,11 +62,15 @@ MakespanDistribution makespan_distribution(const sim::LaunchPlan& plan, std::spa
   std::vector<double> makespans;
   makespans.reserve(options.samples);
   sim::LaunchPlan drawn = plan;
+  std::size_t groups = 0;
+  const std::vector<std::size_t> group_of = group_index(options, plan.tasks.size(), groups);
+  std::vector<double> group_draw(groups);
   double sum = 0.0;
   for (std::size_t s = 0; s < options.samples; ++s) {
     const double node = options.launch_noise_sigma * draws.next();
+    for (double& z : group_draw) z = draws.next();
     for (std::size_t j = 0; j < plan.tasks.size(); ++j) {
-      const double factor = std::exp(node + task_log_sd[j] * draws.next());
+      const double factor = std::exp(node + task_log_sd[j] * group_draw[group_of[j]]);
       drawn.tasks[j].predicted_duration = plan.tasks[j].predicted_duration * factor;
       for (std::size_t q = 0; q < plan.tasks[j].flow.bytes_per_s.size(); ++q) {
         drawn.tasks[j].flow.bytes_per_s[q] = plan.tasks[j].flow.bytes_per_s[q] / factor;
@@ -58,6 +82,13 @@ MakespanDistribution makespan_distribution(const sim::LaunchPlan& plan, std::spa
   result.mean = sum / static_cast<double>(options.samples);
   for (const double q : options.quantiles) result.values.push_back(sample_quantile(makespans, q));
   return result;
+}
+
+MakespanInterval stated_interval(const sim::LaunchPlan& plan, std::span<const double> task_log_sd,
+                                 IntervalOptions options) {
+  options.quantiles = {(1.0 - kStatedCoverage) / 2.0, (1.0 + kStatedCoverage) / 2.0};
+  const MakespanDistribution distribution = makespan_distribution(plan, task_log_sd, options);
+  return {distribution.values[0], distribution.values[1]};
 }
 
 }  // namespace cosched::knowledge

@@ -56,6 +56,8 @@ struct LaunchSettings {
   std::string workload_source;
   std::string label;                   // free text for the header (e.g. the demo's configuration)
   std::optional<SlurmStep> slurm;      // the Slurm step this launch runs in, for the header
+  // The interval the caller predicted the batch's makespan in, for the header (a resumed segment states none).
+  std::optional<PredictedInterval> predicted_interval;
   LaunchObserver* observer = nullptr;  // also told of the run (not owned); null: the journal only
   double max_wait_s = kDefaultMaxWaitSeconds;  // the longest idle wait the plan may ask for (finite, > 0)
   // How each task's process tree is held and ended (exec/process_tree.hpp): auto, cgroup, process-group.

@@ -30,6 +30,7 @@ struct JournalReport {
   double lower_bound = 0;
   double predicted_makespan = 0;  // of the whole plan (the first segment's header): the paper model
   std::optional<double> predicted_makespan_contention;  // the contention-aware one; nullopt: not recorded
+  std::optional<PredictedInterval> predicted_interval;  // the whole batch's, as its first segment stated it
   // The batch's observed makespan; for a resumed batch the sum of its segments' spans (the time the launcher was
   // down between segments is not counted).
   double observed_makespan = 0;
@@ -53,6 +54,9 @@ struct JournalReport {
   // observed / predicted - 1 of each prediction (prediction.hpp); nullopt when there is none.
   [[nodiscard]] std::optional<double> error_paper() const;
   [[nodiscard]] std::optional<double> error_contention() const;
+  // Whether the observed makespan fell inside the predicted interval; nullopt without an interval, or when the
+  // batch was resumed (its makespan is then the sum of its segments' spans, not the launch predicted).
+  [[nodiscard]] std::optional<bool> inside_interval() const;
 };
 
 // Observed over predicted duration (the plan's, the paper model's) of every task that ran to an end, split by

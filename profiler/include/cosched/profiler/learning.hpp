@@ -104,7 +104,7 @@ struct BatchKnowledge {
 // The instance of the batch from what is known: per task its kind's fit at the task's amount (cores x fast chunks;
 // cores only for a command where the tier does not place commands), the node's pools and each task's traffic (a
 // STREAM task's counted bytes, corrected by its probe; a command's from its probe) when `bandwidth` is given. A
-// task of an unknown kind may run on one core and no fast chunk only, at `unknown_guess_s` (said in its
+// task of an unknown kind may run on one core and no fast chunk only, at a guess (said in its
 // attributes: "unknown": true). Every task's sd of ln(time) at every allocation is in `log_sd` (indexed like the
 // instance's tasks, then its allocation space).
 struct KnowledgeInstance {

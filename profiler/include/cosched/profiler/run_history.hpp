@@ -11,6 +11,7 @@
 // spread and a node whose predictions hold narrows it.
 #include <cstddef>
 #include <optional>
+#include <span>
 #include <string>
 
 #include "cosched/profiler/profile_cache.hpp"
@@ -28,6 +29,8 @@ struct LaunchNoise {
 
 // What the node's history says (the prior when there is none). Lines that do not parse are passed over.
 [[nodiscard]] LaunchNoise launch_noise(const ProfileCache& cache);
+// The same from launches' ln(observed / predicted), oldest first (a history kept elsewhere: the demo's launches).
+[[nodiscard]] LaunchNoise launch_noise(std::span<const double> log_errors);
 struct RecordedLaunch {
   std::string batch;
   double predicted_s = 0.0;

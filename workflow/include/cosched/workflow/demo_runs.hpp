@@ -17,6 +17,7 @@
 #include "cosched/launcher/report.hpp"
 #include "cosched/launcher/run_comparison.hpp"
 #include "cosched/profiler/demo_batch.hpp"
+#include "cosched/profiler/run_history.hpp"
 #include "cosched/sched/model.hpp"
 
 namespace cosched::workflow::demo {
@@ -43,11 +44,36 @@ struct RunRow {
   [[nodiscard]] std::size_t tasks_failed() const noexcept { return report.tasks_failed + report.tasks_killed; }
 };
 
-// Plans the instance with `algorithm` and launches it with `tier`; writes the schedule and the journal (a
-// `repeat` > 0 is a relaunch of the same plan for the noise floor: its files get a ".repeat<N>" suffix).
+// The demo's launches so far as predicted and observed: the spread of the next launch's interval. A profile's
+// times carry no fit uncertainty, so the whole interval is this node's launch-to-launch noise
+// (profiler::launch_noise: the demo's own earlier launches, pooled with the prior before there are any) through
+// knowledge::stated_interval, as `cosched run` states its own.
+class LaunchHistory {
+ public:
+  [[nodiscard]] profiler::LaunchNoise noise() const { return profiler::launch_noise(log_errors_); }
+  // ln(observed / the prediction its interval was of: the contention-aware one where there is one).
+  void add(const launcher::JournalReport& report);
+
+ private:
+  std::vector<double> log_errors_;
+};
+
+// Plans the instance with `algorithm` and launches it with `tier`, its journal stating the 80 % interval of its
+// makespan from `history` (which then hears of it); writes the schedule and the journal (a `repeat` > 0 is a
+// relaunch of the same plan for the noise floor: its files get a ".repeat<N>" suffix).
 [[nodiscard]] RunRow plan_and_launch(const DemoSetup& setup, const sched::Instance& instance,
                                      const std::string& configuration, const std::string& algorithm,
-                                     const exec::TierSetup& tier, unsigned repeat = 0);
+                                     const exec::TierSetup& tier, LaunchHistory& history, unsigned repeat = 0);
+
+// ", 80 % 2.1 .. 2.9 s: inside" (empty when the run states no interval).
+[[nodiscard]] std::string describe_interval(const RunRow& row);
+
+// How many of the rows' observed makespans fell inside their stated intervals, of how many stated one.
+struct IntervalCoverage {
+  std::size_t inside = 0;
+  std::size_t stated = 0;
+};
+[[nodiscard]] IntervalCoverage interval_coverage(const std::vector<RunRow>& rows);
 
 // The same plan launched several times in a row: how far observed makespans spread with nothing changed.
 struct NoiseFloor {

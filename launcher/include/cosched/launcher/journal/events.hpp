@@ -68,6 +68,15 @@ struct MemoryWarmUp {
   std::string reason;
 };
 
+// The interval the batch's makespan was predicted to fall in (issue 39: `cosched run` and the demo state one), as
+// the prediction of the whole batch it was made for: `coverage` of the launches should fall in [low_s, high_s].
+struct PredictedInterval {
+  double low_s = 0.0;
+  double high_s = 0.0;
+  double coverage = 0.8;  // in (0, 1)
+  friend bool operator==(const PredictedInterval&, const PredictedInterval&) = default;
+};
+
 struct BatchStart {
   std::string time_utc;
   std::string host;
@@ -91,6 +100,8 @@ struct BatchStart {
   // The contention-aware prediction (contention clock); written null, and read as nullopt, when the plan had no
   // bandwidth model — and in journals written before it existed.
   std::optional<double> predicted_makespan_contention;
+  // Absent when the launch was given none (`cosched launch`; journals written before it existed).
+  std::optional<PredictedInterval> predicted_interval;
   bool fail_fast = false;
   std::optional<double> timeout_s;
   bool resumed = false;
