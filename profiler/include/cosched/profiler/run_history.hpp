@@ -28,6 +28,8 @@ struct LaunchNoise {
 
 // What the node's history says (the prior when there is none). Lines that do not parse are passed over.
 [[nodiscard]] LaunchNoise launch_noise(const ProfileCache& cache);
+// Where the node's launches are kept: <node folder>/launches.jsonl.
+[[nodiscard]] std::filesystem::path launch_history_path(const ProfileCache& cache);
 struct RecordedLaunch {
   std::string batch;
   double predicted_s = 0.0;
