@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <map>
 #include <tuple>
@@ -184,6 +185,52 @@ TEST_F(LearningFixture, AGenerousBudgetEndsWhenNoPointIsWorthAnotherRun) {
   // Each kind: at most `repetitions` runs of each of its points (2 cores: cores 1 and 2, one work amount).
   EXPECT_LE(known.runs, known.kinds.size() * 2U * static_cast<std::size_t>(generous.strategy_options.repetitions) + 2U);
   EXPECT_FALSE(known.stopped_by_budget);
+}
+
+// A command that ran at one core count only starts from a relative's curve over cores (the same program with other
+// arguments), scaled by its own run, and says so; without a relative, one core count tells nothing of its speed-up.
+TEST_F(LearningFixture, ARelatedCommandStartsFromItsRelativesCurveScaledByItsOwnRun) {
+  config::Workload relative;
+  relative.name = "relative";
+  relative.tasks = {command_task("r1", {"sh", "-c", "exit 1"}), command_task("r2", {"sh", "-c", "exit 1"})};
+  // The relative ran 4 s on one core and 3.6 s on two: it hardly scales, which one core count cannot tell.
+  ASSERT_EQ(learn_from_launch(relative, {{"r1", {1}, 4.0, 1.0}, {"r2", {2}, 3.6, 1.0}}, cache, "preferred"), 2U);
+
+  const auto two_core_time = [&](const ProfileCache& store) {
+    config::Workload workload;
+    workload.name = "new";
+    workload.tasks = {command_task("n", {"sh", "-c", "exit 0"})};
+    EXPECT_EQ(learn_from_launch(workload, {{"n", {1}, 3.0, 1.0}}, store, "preferred"), 1U);  // once, on one core
+    const BatchKnowledge known = learn_batch(workload, store, options(0.0));  // nothing measured now
+    EXPECT_EQ(known.runs, 0U);
+    const KnowledgeInstance made = knowledge_instance(workload, known, two_cores(), nullptr, false);
+    const int two[1] = {2};
+    return made.instance.time(0, two);
+  };
+  EXPECT_NEAR(two_core_time(cache), 3.0 * 3.6 / 4.0, 0.1);
+  EXPECT_NE(reporter.text_of("note").find("borrowed from a relative"), std::string::npos) << reporter.text_of("note");
+
+  reporter.events.clear();
+  const ProfileCache alone(testing::scratch_dir("learning-alone"), cache.node());
+  EXPECT_GT(std::abs(two_core_time(alone) - 3.0 * 3.6 / 4.0), 0.1);
+  EXPECT_EQ(reporter.text_of("note").find("borrowed from a relative"), std::string::npos) << reporter.text_of("note");
+}
+
+// The budget is wall time: a run costs its estimate plus what a run of its kind paid beyond its measured seconds
+// (process start, first touch, validation), and before a kind's first run the most any kind paid in this call.
+TEST(BudgetAccounting, ARunCostsItsEstimatePlusItsKindsOverheadPerRun) {
+  BatchKnowledge known;
+  known.kinds.resize(3);
+  EXPECT_DOUBLE_EQ(known.expected_run_cost(0, 1.0), 1.0) << "nothing run yet: no overhead known";
+  known.count_run(0, 0.5, 0.8);  // 0.3 s beyond its measured time
+  known.count_run(1, 0.5, 0.6);  // 0.1 s
+  known.count_run(1, 0.5, 0.55);  // less: a kind's overhead is the largest it paid
+  known.count_run(2, std::nullopt, 5.0);  // a failed run: spent, but no overhead to learn
+  EXPECT_DOUBLE_EQ(known.spent_s, 0.8 + 0.6 + 0.55 + 5.0);
+  EXPECT_EQ(known.runs, 4U);
+  EXPECT_NEAR(known.expected_run_cost(0, 1.0), 1.3, 1e-12);
+  EXPECT_NEAR(known.expected_run_cost(1, 1.0), 1.1, 1e-12);
+  EXPECT_NEAR(known.expected_run_cost(2, 1.0), 1.3, 1e-12) << "its first good run is taken to pay the most seen";
 }
 
 TEST_F(LearningFixture, TheLaunchHistoryGivesTheNodesNoiseFromAPriorOn) {

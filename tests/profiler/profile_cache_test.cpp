@@ -1,23 +1,22 @@
-// The profile cache (issue #24): its entry format (one parser, one writer: a round trip, and every refusal named),
-// and what a lookup says of an entry — hit, miss, stale (another calibration, another version, fewer cores, a
-// program changed since), foreign (another node's only), corrupt (unreadable, or not the file's node or task) —
-// and the node lock: a second holder waits, told who holds it.
+// The profile cache (issue #24): its node folders, named after the node's fingerprint, and the node lock: a second
+// holder waits, told who holds it; and when a kind's knowledge file found there is set aside (its format:
+// learning_test.cpp).
 #include "cosched/profiler/profile_cache.hpp"
 
 #include <gtest/gtest.h>
 
-#include "cosched/profiler/cached_profile.hpp"
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <thread>
 
 #include "cosched/common/error.hpp"
 #include "cosched/common/file_lock.hpp"
-#include "cosched/common/version.hpp"
+#include "cosched/profiler/knowledge_store.hpp"
 #include "test_support.hpp"
 
 namespace cosched::profiler {
@@ -32,230 +31,6 @@ CachedTask triad_task() {
   return task;
 }
 
-ProfileRow row_at(const CachedTask& task, unsigned cores, unsigned chunks, double time) {
-  ProfileRow row;
-  row.point = {task.row_kernel("cached"), task.footprint_bytes, cores, chunks};
-  row.time_s = row.time_min_s = row.time_max_s = time;
-  row.reps = 2;
-  row.gbs = 1.5;
-  row.fixed_s = 0.2;
-  return row;
-}
-
-CacheEntry entry_for(const NodeFingerprint& node, const CachedTask& task, unsigned cores = 2) {
-  CacheEntry entry;
-  entry.cosched_version = COSCHED_VERSION;
-  entry.date = "2026-11-25T12:00:00Z";
-  entry.node = node;
-  entry.calibration = "fnv1a64:00000000000000aa";
-  entry.task = task;
-  entry.measurer = "process";
-  entry.passes = {1, 10};
-  entry.reps = 2;
-  entry.chunk_bytes = 16.0 * (1 << 20);
-  entry.probe_cores = cores / 2;
-  for (unsigned c = 1; c <= cores; ++c) {
-    entry.rows.push_back(row_at(task, c, 0, 0.05 / c));
-    entry.rows.push_back(row_at(task, c, 4, 0.02 / c));
-  }
-  return entry;
-}
-
-const CacheExpectation kExpected{"fnv1a64:00000000000000aa", 2};
-
-TEST(ProfileCacheEntry, RoundTripsThroughItsOneWriterAndParser) {
-  CachedTask command;
-  command.argv = {"/bin/true", "--threads", "{threads}"};
-  command.environment = {"A=1", "B=2"};
-  command.placement = "preferred";
-  command.footprint_bytes = 0;
-  for (const CachedTask& task : {triad_task(), command}) {
-    CacheEntry entry = entry_for(node_named("n1"), task);
-    if (!task.is_stream()) entry.program = ProgramStamp{123, 456789};
-    const CacheEntry back = parse_cache_entry(cache_entry_to_json(entry), "e.json");
-    EXPECT_EQ(back.node, entry.node);
-    EXPECT_EQ(back.task, entry.task);
-    EXPECT_EQ(back.program, entry.program);
-    EXPECT_EQ(back.calibration, entry.calibration);
-    EXPECT_EQ(back.passes, entry.passes);
-    ASSERT_EQ(back.rows.size(), entry.rows.size());
-    for (std::size_t i = 0; i < back.rows.size(); ++i) {
-      EXPECT_EQ(back.rows[i].point, entry.rows[i].point);
-      EXPECT_EQ(back.rows[i].time_s, entry.rows[i].time_s);  // bit-exact
-      EXPECT_EQ(back.rows[i].fixed_s, entry.rows[i].fixed_s);
-    }
-    EXPECT_EQ(cache_entry_to_json(back), cache_entry_to_json(entry));
-  }
-}
-
-std::string refusal(const std::string& text) {
-  try {
-    (void)parse_cache_entry(text, "e.json");
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "accepted";
-}
-
-// Each change of a valid entry's text that the writer would never make is refused, naming what is wrong.
-TEST(ProfileCacheEntry, RefusesWhatItsWriterWouldNotWrite) {
-  const std::string good = cache_entry_to_json(entry_for(node_named("n1"), triad_task()));
-  const auto with = [&](const std::string& from, const std::string& to) {
-    std::string text = good;
-    const auto at = text.find(from);
-    EXPECT_NE(at, std::string::npos) << from;
-    return text.replace(at, from.size(), to);
-  };
-  EXPECT_NE(refusal("{").find("not valid JSON"), std::string::npos);
-  EXPECT_NE(refusal(with("\"cosched profile cache entry\"", "\"a profile\"")).find("\"format\""), std::string::npos);
-  EXPECT_NE(refusal(with("\"format_version\": 1", "\"format_version\": 2")).find("format_version"), std::string::npos);
-  EXPECT_NE(refusal(with("\"kernel\": \"triad\"", "\"kernel\": \"fft\"")).find("unknown kernel 'fft'"),
-            std::string::npos);
-  EXPECT_NE(refusal(with("\"time_s\": 0.025", "\"time_s\": -1")).find("time_s"), std::string::npos);
-  EXPECT_NE(refusal(with("\"cores\": 2", "\"cores\": 1")).find("twice"), std::string::npos);
-  EXPECT_NE(refusal(with("\"passes\": [\n  1,\n  10\n ]", "\"passes\": [10, 1]")).find("larger"), std::string::npos);
-  EXPECT_NE(refusal(with("\"chunk_bytes\": 16777216.0", "\"chunk_bytes\": 0")).find("chunk_bytes"), std::string::npos);
-  EXPECT_NE(refusal(with("\"fixed_s\": 0.2", "\"fixed_s\": \"soon\"")).find("fixed_s"), std::string::npos);
-}
-
-class ProfileCacheLookup : public ::testing::Test {
- protected:
-  std::filesystem::path root_ = testing::scratch_dir();
-  ProfileCache cache_{root_, node_named("n1")};
-};
-
-TEST_F(ProfileCacheLookup, AMissThenAHitOnceStored) {
-  const CacheLookup before = cache_.lookup(triad_task(), kExpected);
-  EXPECT_EQ(before.state, CacheState::miss) << before.reason;
-  EXPECT_FALSE(before.entry);
-  const FileLock lock = cache_.lock(nullptr);
-  cache_.store(entry_for(node_named("n1"), triad_task()));
-  const CacheLookup after = cache_.lookup(triad_task(), kExpected);
-  EXPECT_EQ(after.state, CacheState::hit) << after.reason;
-  ASSERT_TRUE(after.entry);
-  EXPECT_EQ(after.entry->rows.size(), 4U);
-  EXPECT_EQ(after.path.parent_path().parent_path(), cache_.node_folder());
-}
-
-TEST_F(ProfileCacheLookup, StaleUnderAnotherCalibrationVersionOrFewerCores) {
-  const FileLock lock = cache_.lock(nullptr);
-  cache_.store(entry_for(node_named("n1"), triad_task()));
-  const CacheLookup recalibrated = cache_.lookup(triad_task(), {"fnv1a64:00000000000000bb", 2});
-  EXPECT_EQ(recalibrated.state, CacheState::stale);
-  EXPECT_NE(recalibrated.reason.find("another calibration"), std::string::npos) << recalibrated.reason;
-  const CacheLookup more_cores = cache_.lookup(triad_task(), {kExpected.calibration, 4});
-  EXPECT_EQ(more_cores.state, CacheState::stale);
-  EXPECT_NE(more_cores.reason.find("up to 2 cores, 4 are planned"), std::string::npos) << more_cores.reason;
-  CacheEntry older = entry_for(node_named("n1"), triad_task());
-  older.cosched_version = "0.0.1";
-  cache_.store(older);
-  const CacheLookup old = cache_.lookup(triad_task(), kExpected);
-  EXPECT_EQ(old.state, CacheState::stale);
-  EXPECT_NE(old.reason.find("cosched 0.0.1"), std::string::npos) << old.reason;
-  EXPECT_FALSE(old.entry);
-}
-
-TEST_F(ProfileCacheLookup, StaleWhenTheProfiledProgramChanged) {
-  const auto program = testing::write_file(root_ / "prog.sh", "#!/bin/sh\nexit 0\n");
-  std::filesystem::permissions(program, std::filesystem::perms::owner_all);
-  CachedTask command;
-  command.argv = {program.string()};
-  command.placement = "preferred";
-  CacheEntry entry = entry_for(node_named("n1"), command);
-  entry.program = program_stamp(program);
-  entry.probe_cores.reset();
-  const FileLock lock = cache_.lock(nullptr);
-  cache_.store(entry);
-  // An entry from before the memory-demand probe (no probe_cores) is stale where a probe can run (2 cores and more),
-  // a STREAM task's as a command's.
-  const CacheLookup unprobed = cache_.lookup(command, kExpected);
-  EXPECT_EQ(unprobed.state, CacheState::stale);
-  EXPECT_NE(unprobed.reason.find("before commands had their memory-demand probe"), std::string::npos)
-      << unprobed.reason;
-  CacheEntry stream_entry = entry_for(node_named("n1"), triad_task());
-  stream_entry.probe_cores.reset();
-  cache_.store(stream_entry);
-  const CacheLookup stream_unprobed = cache_.lookup(triad_task(), kExpected);
-  EXPECT_EQ(stream_unprobed.state, CacheState::stale);
-  EXPECT_NE(stream_unprobed.reason.find("before STREAM tasks had"), std::string::npos) << stream_unprobed.reason;
-  entry.probe_cores = 1;
-  cache_.store(entry);
-  EXPECT_EQ(parse_cache_entry(cache_entry_to_json(entry), "e").probe_cores, std::optional<unsigned>(1));
-  EXPECT_EQ(cache_.lookup(command, kExpected).state, CacheState::hit);
-  testing::write_file(program, "#!/bin/sh\n# rebuilt: another size\nexit 0\n");
-  const CacheLookup rebuilt = cache_.lookup(command, kExpected);
-  EXPECT_EQ(rebuilt.state, CacheState::stale);
-  EXPECT_NE(rebuilt.reason.find("changed since it was profiled"), std::string::npos) << rebuilt.reason;
-}
-
-TEST_F(ProfileCacheLookup, ForeignWhenOnlyAnotherNodeMeasuredIt) {
-  const ProfileCache other(root_, node_named("n2"));
-  {
-    const FileLock lock = other.lock(nullptr);
-    other.store(entry_for(node_named("n2"), triad_task()));
-  }
-  const CacheLookup found = cache_.lookup(triad_task(), kExpected);
-  EXPECT_EQ(found.state, CacheState::foreign);
-  EXPECT_NE(found.reason.find(other.node().folder_name()), std::string::npos) << found.reason;
-  EXPECT_FALSE(found.entry);
-}
-
-TEST_F(ProfileCacheLookup, CorruptWhenUnreadableOrNotTheFilesNodeOrTask) {
-  const FileLock lock = cache_.lock(nullptr);
-  const auto path = cache_.entry_path(triad_task());
-  testing::write_file(path, "{\"format\": \"cosched profile cache entry\", \"rows\": [");
-  const CacheLookup truncated = cache_.lookup(triad_task(), kExpected);
-  EXPECT_EQ(truncated.state, CacheState::corrupt);
-  EXPECT_NE(truncated.reason.find("not valid JSON"), std::string::npos) << truncated.reason;
-  // Another node's entry copied into this node's folder: never trusted.
-  testing::write_file(path, cache_entry_to_json(entry_for(node_named("n2"), triad_task())));
-  const CacheLookup copied = cache_.lookup(triad_task(), kExpected);
-  EXPECT_EQ(copied.state, CacheState::corrupt);
-  EXPECT_NE(copied.reason.find("measured on node n2"), std::string::npos) << copied.reason;
-  // Measured again and stored: a hit.
-  cache_.store(entry_for(node_named("n1"), triad_task()));
-  EXPECT_EQ(cache_.lookup(triad_task(), kExpected).state, CacheState::hit);
-}
-
-// Issue 41 item 11: a mutant that used an entry holding another task than its file name says was not caught (the
-// test above checks the node only). Here the file of triad at 64 MiB holds triad at 32 MiB, and a command's file a
-// STREAM task: neither is used.
-TEST_F(ProfileCacheLookup, AnEntryHoldingAnotherTaskThanItsFileNameIsNotUsed) {
-  const FileLock lock = cache_.lock(nullptr);
-  CachedTask smaller = triad_task();
-  smaller.footprint_bytes = 32ULL << 20;
-  testing::write_file(cache_.entry_path(triad_task()), cache_entry_to_json(entry_for(node_named("n1"), smaller)));
-  const CacheLookup found = cache_.lookup(triad_task(), kExpected);
-  EXPECT_EQ(found.state, CacheState::corrupt);
-  EXPECT_FALSE(found.entry);
-  EXPECT_NE(found.reason.find("another task than its file name says"), std::string::npos) << found.reason;
-  CachedTask command;
-  command.argv = {"/bin/true"};
-  testing::write_file(cache_.entry_path(command), cache_entry_to_json(entry_for(node_named("n1"), triad_task())));
-  EXPECT_EQ(cache_.lookup(command, kExpected).state, CacheState::corrupt);
-}
-
-// Issue 41 case 8: a damaged entry is found when it is looked up, before any measuring — a row marked failed (it
-// was used as a hit) and an entry without a point the plan needs.
-TEST_F(ProfileCacheLookup, AnEntryWithAFailedRowOrAMissingPointIsCorruptNotAHit) {
-  const FileLock lock = cache_.lock(nullptr);
-  const std::string good = cache_entry_to_json(entry_for(node_named("n1"), triad_task()));
-  std::string failed = good;
-  failed.replace(failed.find("\"reps\": 2", failed.find("\"rows\"")), 0, "\"status\": \"timeout\", ");  // a row's
-  testing::write_file(cache_.entry_path(triad_task()), failed);
-  const CacheLookup marked = cache_.lookup(triad_task(), kExpected);
-  EXPECT_EQ(marked.state, CacheState::corrupt);
-  EXPECT_NE(marked.reason.find("a row marked \"timeout\""), std::string::npos) << marked.reason;
-  CacheEntry lacking = entry_for(node_named("n1"), triad_task());
-  lacking.rows.erase(lacking.rows.begin());  // cores=1 chunks=0
-  testing::write_file(cache_.entry_path(triad_task()), cache_entry_to_json(lacking));
-  const CacheLookup missing = cache_.lookup(triad_task(), kExpected);
-  EXPECT_EQ(missing.state, CacheState::corrupt);
-  EXPECT_NE(missing.reason.find("cores=1 chunks=0"), std::string::npos) << missing.reason;
-  testing::write_file(cache_.entry_path(triad_task()), good);
-  EXPECT_EQ(cache_.lookup(triad_task(), kExpected).state, CacheState::hit) << "the test's entry is otherwise good";
-}
-
 TEST(ProfileCacheNode, FoldersAreNamedAfterTheHostAndTheFingerprint) {
   const NodeFingerprint a = node_named("n1"), b = node_named("n1/../x");
   EXPECT_EQ(a.folder_name().substr(0, 3), "n1-");
@@ -267,6 +42,54 @@ TEST(ProfileCacheNode, FoldersAreNamedAfterTheHostAndTheFingerprint) {
   smaller.footprint_bytes = 32ULL << 20;
   EXPECT_NE(triad_task().file_name(), smaller.file_name());
 }
+
+// A knowledge file is used only when it is of this node and of the task its name says, it parses, and a command's
+// program is the one measured; otherwise the kind starts afresh and the lookup says why (issue 41: a file holding
+// another task than its name says was used).
+struct SetAsideCase {
+  std::string name;
+  std::function<void(KindKnowledge&)> damage;  // applied to a good file's knowledge before it is written
+  std::string raw;                             // else: this text is the file
+  std::string said;                            // what the lookup's note says
+};
+
+class KnowledgeFileSetAside : public ::testing::TestWithParam<SetAsideCase> {};
+
+TEST_P(KnowledgeFileSetAside, AFileNotOfThisNodeAndTaskOrDamagedStartsAfreshAndSaysWhy) {
+  const ProfileCache cache(testing::scratch_dir("knowledge-lookup"), node_named("n1"));
+  CachedTask sh;
+  sh.argv = {"/bin/sh", "-c", "exit 0"};
+  KindKnowledge good;
+  good.node = cache.node();
+  good.task = sh;
+  good.program = program_stamp("/bin/sh");
+  good.add({{1, 0, 1.0, 0.5}, RunSource::profiled, "2026-11-28T12:00:00Z"});
+  const std::filesystem::path path = look_up_knowledge(cache, sh).path;
+  store_knowledge(cache, good);
+  const KnowledgeLookup used = look_up_knowledge(cache, sh);
+  ASSERT_EQ(used.note, "") << "the case's good file is used";
+  ASSERT_EQ(used.knowledge.runs.size(), 1U);
+
+  KindKnowledge damaged = good;
+  if (GetParam().damage) GetParam().damage(damaged);
+  testing::write_file(path, GetParam().raw.empty() ? kind_knowledge_to_json(damaged) : GetParam().raw);
+  const KnowledgeLookup found = look_up_knowledge(cache, sh);
+  EXPECT_NE(found.note.find(GetParam().said), std::string::npos) << found.note;
+  EXPECT_TRUE(found.knowledge.runs.empty()) << "nothing of the file is used";
+  EXPECT_EQ(found.knowledge.task, sh);
+  EXPECT_EQ(found.knowledge.node, cache.node());
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, KnowledgeFileSetAside,
+    ::testing::Values(
+        SetAsideCase{"AnotherNode", [](KindKnowledge& k) { k.node = node_named("n2"); }, "", "another node"},
+        SetAsideCase{"AnotherTask", [](KindKnowledge& k) { k.task.argv = {"/bin/sh", "-c", "exit 1"}; }, "",
+                     "another task than its name says"},
+        SetAsideCase{"RebuiltProgram", [](KindKnowledge& k) { k.program->modified_ns += 1; }, "",
+                     "changed since it was measured"},
+        SetAsideCase{"Truncated", nullptr, "{\"format\": \"cosched task knowledge\", \"format_ver", "unreadable"}),
+    [](const ::testing::TestParamInfo<SetAsideCase>& param_info) { return param_info.param.name; });
 
 // Two holders of a node's lock: the second waits, and is told who holds it (the first's pid) before it blocks.
 TEST(FileLockTest, ASecondHolderWaitsAndIsToldWhoHoldsIt) {
@@ -293,30 +116,6 @@ TEST(FileLockTest, ASecondHolderWaitsAndIsToldWhoHoldsIt) {
   int status = 0;
   ASSERT_EQ(::waitpid(child, &status, 0), child);
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-}
-
-// `cosched run`'s options (issue 22 moved them out of the command into the profiler): the batch as launched on the platform
-// and tier given, the node model calibrated quickly with the tier's backend when the cache needs one, no --node,
-// no --reprofile unless the command sets them.
-TEST(CachedProfileOptions, ForRunProfilesAsLaunchedAndCalibratesQuickly) {
-  config::PlatformConfig platform;
-  platform.cores = 3;
-  platform.fast_chunks = 7;
-  exec::TierSetup tier;
-  tier.backend = "emulated";
-  SilentReporter reporter;
-  const auto options = CachedProfileOptions::for_run(platform, tier, 4, reporter);
-  EXPECT_EQ(options.launched.platform.cores, 3U);
-  EXPECT_EQ(options.launched.platform.fast_chunks, 7U);
-  EXPECT_EQ(options.launched.tier.backend, "emulated");
-  EXPECT_EQ(options.launched.reps, 4U);
-  EXPECT_EQ(options.launched.stream_bench, exec::default_stream_bench_path());
-  EXPECT_EQ(options.launched.reporter, &reporter);
-  EXPECT_EQ(options.reporter, &reporter);
-  EXPECT_TRUE(options.calibration.quick);
-  EXPECT_EQ(options.calibration.tier_backend, "emulated");
-  EXPECT_FALSE(options.node_file.has_value());
-  EXPECT_FALSE(options.reprofile);
 }
 
 }  // namespace

@@ -9,7 +9,7 @@
 
 #include "cosched/exec/task_command.hpp"
 #include "cosched/knowledge/makespan_interval.hpp"
-#include "cosched/profiler/cached_profile.hpp"
+#include "cosched/profiler/cached_node_model.hpp"
 #include "cosched/profiler/instance_builder.hpp"
 #include "cosched/profiler/learning.hpp"
 #include "cosched/profiler/run_history.hpp"
@@ -28,8 +28,8 @@ constexpr double kIntervalHigh = 0.9;
 // budget the user gave pays for a quick calibration first (the node is part of what is known); an automatic budget
 // does not (a calibration costs seconds, more than most batches' share).
 std::optional<config::NodeModel> plan_node_model(const RunBatchOptions& run, const profiler::ProfileCache& cache,
-                                                 const profiler::CachedProfileOptions& calibrating,
-                                                 Reporter& reporter, double& calibration_s) {
+                                                 const exec::TierSetup& tier, Reporter& reporter,
+                                                 double& calibration_s) {
   std::string origin;
   std::optional<config::NodeModel> model =
       profiler::known_node_model(cache, run.node.empty() ? std::nullopt : std::optional<std::filesystem::path>(run.node),
@@ -45,7 +45,11 @@ std::optional<config::NodeModel> plan_node_model(const RunBatchOptions& run, con
     return std::nullopt;
   }
   const auto begin = std::chrono::steady_clock::now();
-  model = profiler::node_model_through_cache(cache, calibrating, origin);
+  profiler::CalibrationOptions calibration;
+  calibration.quick = true;
+  calibration.tier_backend = tier.backend;
+  const std::string why = origin;
+  model = profiler::calibrate_into_cache(cache, calibration, why, reporter, origin);
   calibration_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
   reporter.note(fmt::format("node model: {} in {:.3g} s of the budget", origin, calibration_s));
   return model;
@@ -56,13 +60,15 @@ std::optional<config::NodeModel> plan_node_model(const RunBatchOptions& run, con
 BatchPlan plan_batch(const RunBatchOptions& run, config::Workload& batch, const profiler::ProfileCache& cache,
                      const RunNode& node, const sched::Algorithm& algorithm, Reporter& reporter) {
   const config::PlatformConfig& platform = node.platform;
-  profiler::CachedProfileOptions calibrating =
-      profiler::CachedProfileOptions::for_run(platform, node.tier, run.reps, reporter);
   double calibration_s = 0.0;
-  const std::optional<config::NodeModel> model = plan_node_model(run, cache, calibrating, reporter, calibration_s);
+  const std::optional<config::NodeModel> model = plan_node_model(run, cache, node.tier, reporter, calibration_s);
 
   profiler::LearningOptions learning;
-  learning.launched = calibrating.launched;
+  learning.launched.platform = platform;  // the batch profiled as it will be launched
+  learning.launched.tier = node.tier;
+  learning.launched.stream_bench = exec::default_stream_bench_path();
+  learning.launched.reps = run.reps;
+  learning.launched.reporter = &reporter;
   learning.launched.command_timeout_s = run.timeout_s;  // one deadline for everything the run starts
   learning.strategy = run.profile_strategy;
   if (run.profile_budget_s) learning.budget.seconds = std::max(0.0, *run.profile_budget_s - calibration_s);

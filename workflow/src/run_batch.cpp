@@ -10,6 +10,7 @@
 
 #include "cosched/common/error.hpp"
 #include "cosched/common/text_file.hpp"
+#include "cosched/config/node_model.hpp"
 #include "cosched/exec/workload_file.hpp"
 #include "cosched/launcher/cluster/slurm.hpp"
 #include "cosched/launcher/launch_inputs.hpp"

@@ -191,6 +191,28 @@ void check_knowledge_store(const ProfileCache& cache) {
   }
 }
 
+std::vector<KindKnowledge> stored_knowledge(const ProfileCache& cache) {
+  std::vector<std::filesystem::path> files;
+  std::error_code error;
+  for (std::filesystem::directory_iterator it(cache.node_folder() / "knowledge", error), end; !error && it != end;
+       it.increment(error)) {
+    if (it->path().extension() == ".json" && it->path().filename().string().front() != '.') files.push_back(it->path());
+  }
+  std::sort(files.begin(), files.end());
+  std::vector<KindKnowledge> stored;
+  for (const std::filesystem::path& file : files) {
+    try {
+      KindKnowledge knowledge = parse_kind_knowledge(read_text_file(file, "task knowledge"), file.string());
+      if (knowledge.node == cache.node() && file.filename() == knowledge.task.file_name()) {
+        stored.push_back(std::move(knowledge));
+      }
+    } catch (const Error&) {
+      // Unreadable (or gone since listed): its own kind's lookup says so; here it is only not a relative.
+    }
+  }
+  return stored;
+}
+
 void store_knowledge(const ProfileCache& cache, const KindKnowledge& knowledge) {
   const std::filesystem::path path = knowledge_path(cache, knowledge.task);
   std::error_code error;

@@ -8,10 +8,13 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <numeric>
+#include <set>
 #include <tuple>
 
 #include "cosched/common/error.hpp"
+#include "cosched/common/stats.hpp"
 #include "cosched/common/stop_signals.hpp"
 #include "cosched/common/utc_time.hpp"
 #include "cosched/profiler/instance_builder.hpp"
@@ -33,6 +36,9 @@ using Clock = std::chrono::steady_clock;
 constexpr std::string_view kLearningPlanner = "t-list-lpt";
 // What a time known from nothing is: ln-sd of a factor e either way.
 constexpr double kUnknownLogSd = 1.0;
+// How far a relative's speed-up may be from a kind's own (ln-sd, a factor 1.22 either way): a prior, not a
+// measurement — another input of one program can change how it scales (bench/results keeps what was seen).
+constexpr double kBorrowedLogSd = 0.2;
 
 knowledge::NodeShape shape_of(const TaskKind& kind, const config::PlatformConfig& platform, bool places_commands) {
   const bool chunks = kind.task.is_stream() || places_commands;
@@ -49,9 +55,100 @@ std::vector<knowledge::Measurement> usable_runs(const KindState& state, const kn
   return runs;
 }
 
+// The distinct core counts of `runs` without fast chunks.
+std::set<int> core_counts(const std::vector<knowledge::Measurement>& runs) {
+  std::set<int> cores;
+  for (const knowledge::Measurement& run : runs) {
+    if (run.fast_chunks == 0) cores.insert(run.cores);
+  }
+  return cores;
+}
+
+// The relative's time at each core count over its time at `base` cores (medians, at the one amount of work that
+// has `base` and the most other core counts); empty when it ran at `base` and no other count at one amount.
+std::map<int, double> relative_curve(const RelativeKind& relative, int base) {
+  std::map<int, double> best;
+  std::vector<double> amounts;
+  for (const knowledge::Measurement& run : relative.runs) {
+    if (std::none_of(amounts.begin(), amounts.end(), [&](double w) { return knowledge::same_work(w, run.work); })) {
+      amounts.push_back(run.work);
+    }
+  }
+  for (const double amount : amounts) {
+    std::map<int, std::vector<double>> times;
+    for (const knowledge::Measurement& run : relative.runs) {
+      if (knowledge::same_work(run.work, amount)) times[run.cores].push_back(run.seconds);
+    }
+    if (!times.contains(base) || times.size() < 2 || times.size() <= best.size()) continue;
+    const double at_base = median(times.at(base));
+    best.clear();
+    for (const auto& [cores, seconds] : times) best[cores] = median(seconds) / at_base;
+  }
+  return best;
+}
+
+// Runs borrowed from the relative (see RelativeKind): when the kind's own runs without fast chunks are at one core
+// count, each of them scaled along the relative's curve to every other core count the relative ran at.
+std::vector<knowledge::Measurement> borrowed_runs(const KindState& state, const std::vector<knowledge::Measurement>& own,
+                                                  const knowledge::NodeShape& shape) {
+  const std::set<int> cores = core_counts(own);
+  if (!state.relative || cores.size() != 1) return {};
+  const int base = *cores.begin();
+  const std::map<int, double> curve = relative_curve(*state.relative, base);
+  std::vector<knowledge::Measurement> borrowed;
+  for (const knowledge::Measurement& run : own) {
+    if (run.fast_chunks != 0) continue;
+    for (const auto& [at, ratio] : curve) {
+      if (at == base || at > shape.cores) continue;
+      // A pair a factor apart either way, so that the fit carries the transfer's uncertainty rather than taking a
+      // relative's curve for this kind's own measurements.
+      for (const double factor : {std::exp(-kBorrowedLogSd), std::exp(kBorrowedLogSd)}) {
+        borrowed.push_back({at, 0, run.work, run.seconds * ratio * factor});
+      }
+    }
+  }
+  return borrowed;
+}
+
+// What the kind is fitted on, and what a strategy takes as known: its runs, and those it borrows.
+std::vector<knowledge::Measurement> runs_for_fit(const KindState& state, const knowledge::NodeShape& shape) {
+  std::vector<knowledge::Measurement> runs = usable_runs(state, shape);
+  const std::vector<knowledge::Measurement> borrowed = borrowed_runs(state, runs, shape);
+  runs.insert(runs.end(), borrowed.begin(), borrowed.end());
+  return runs;
+}
+
+// The relative of a command kind in `stored` (see RelativeKind): the one that ran at the most core counts (at least
+// two), then the one with the most runs.
+std::optional<RelativeKind> find_relative(const TaskKind& kind, const std::vector<KindKnowledge>& stored) {
+  if (kind.identity.is_stream()) return std::nullopt;
+  const KindKnowledge* best = nullptr;
+  std::size_t best_cores = 1;
+  for (const KindKnowledge& other : stored) {
+    const CachedTask& task = other.task;
+    if (task.is_stream() || task == kind.identity || task.argv.front() != kind.identity.argv.front() ||
+        task.environment != kind.identity.environment || task.placement != kind.identity.placement) {
+      continue;
+    }
+    const std::size_t cores = core_counts(other.measurements()).size();
+    if (cores > best_cores || (best != nullptr && cores == best_cores && other.runs.size() > best->runs.size())) {
+      best = &other;
+      best_cores = cores;
+    }
+  }
+  if (best == nullptr) return std::nullopt;
+  RelativeKind relative;
+  for (const std::string& word : best->task.argv) relative.command += (relative.command.empty() ? "" : " ") + word;
+  for (const knowledge::Measurement& run : best->measurements()) {
+    if (run.fast_chunks == 0) relative.runs.push_back(run);
+  }
+  return relative;
+}
+
 void fit_kind(KindState& state, const knowledge::NodeShape& shape, const knowledge::TaskFitOptions& options) {
   state.fits.clear();
-  const std::vector<knowledge::Measurement> runs = usable_runs(state, shape);
+  const std::vector<knowledge::Measurement> runs = runs_for_fit(state, shape);
+  state.borrows_curve = runs.size() > usable_runs(state, shape).size();
   if (runs.empty()) return;
   for (const double amount : state.kind.production) {
     knowledge::TaskWork work{amount, {}};
@@ -165,10 +262,13 @@ void probe_commands(BatchKnowledge& known, const detail::KindRunner& runner, con
                     Reporter* reporter) {
   const unsigned cores = platform.cores / 2;
   if (cores == 0) return;
-  for (KindState& state : known.kinds) {
+  for (std::size_t k = 0; k < known.kinds.size(); ++k) {
+    KindState& state = known.kinds[k];
     if (state.kind.task.is_stream() || state.known.probe || state.fits.empty()) continue;
     const double work = state.kind.profiling.empty() ? state.kind.production.front() : state.kind.profiling.back();
-    const double cost = 2.5 * state.fits.begin()->second->estimate_seconds(static_cast<int>(cores), 0, work);
+    // Two runs one after the other (the pair's copies side by side), each paying the overhead of a run.
+    const double alone_s = state.fits.begin()->second->estimate_seconds(static_cast<int>(cores), 0, work);
+    const double cost = 2.0 * known.expected_run_cost(k, 1.25 * alone_s);
     if (!(cost <= known.budget_s - known.spent_s)) {
       known.stopped_by_budget = true;
       continue;
@@ -176,8 +276,7 @@ void probe_commands(BatchKnowledge& known, const detail::KindRunner& runner, con
     std::string why;
     const auto begin = Clock::now();
     std::optional<KnownProbe> probe = runner.probe(state.kind, cores, work, why);
-    known.spent_s += std::chrono::duration<double>(Clock::now() - begin).count();
-    ++known.runs;
+    known.count_run(k, std::nullopt, std::chrono::duration<double>(Clock::now() - begin).count());
     if (!probe) {
       state.notes.push_back(fmt::format("its memory-demand probe failed ({}): it is taken not to contend", why));
       continue;
@@ -201,6 +300,23 @@ std::string describe_run(const TaskKind& kind, const knowledge::PlannedRun& run)
 }
 
 }  // namespace
+
+double BatchKnowledge::expected_run_cost(std::size_t kind, double estimated_s) const {
+  std::optional<double> overhead = kinds.at(kind).run_overhead_s;
+  if (!overhead) {
+    overhead = 0.0;
+    for (const KindState& state : kinds) overhead = std::max(*overhead, state.run_overhead_s.value_or(0.0));
+  }
+  return estimated_s + *overhead;
+}
+
+void BatchKnowledge::count_run(std::size_t kind, std::optional<double> measured_s, double wall_s) {
+  spent_s += wall_s;
+  ++runs;
+  if (!measured_s) return;
+  std::optional<double>& overhead = kinds.at(kind).run_overhead_s;
+  overhead = std::max(overhead.value_or(0.0), wall_s - *measured_s);
+}
 
 std::size_t BatchKnowledge::unknown_kinds() const {
   return static_cast<std::size_t>(
@@ -231,6 +347,7 @@ BatchKnowledge learn_batch(config::Workload& workload, const ProfileCache& cache
     say(fmt::format("waiting for the profile cache of this node: {} holds it", holder));
   });
   check_knowledge_store(cache);
+  const std::vector<KindKnowledge> stored = stored_knowledge(cache);
   for (const TaskKind& kind : kinds) {
     KnowledgeLookup found = look_up_knowledge(cache, kind.identity);
     if (options.forget && !found.knowledge.runs.empty()) {
@@ -238,7 +355,8 @@ BatchKnowledge learn_batch(config::Workload& workload, const ProfileCache& cache
       found.knowledge.probe.reset();
       found.note = "--reprofile: what was known of it is set aside";
     }
-    KindState state{kind, std::move(found.knowledge), std::move(found.note), 0, 0.0, {}, {}};
+    KindState state{kind, std::move(found.knowledge), std::move(found.note), 0, 0.0, {}, std::nullopt,
+                    options.forget ? std::nullopt : find_relative(kind, stored), false, {}};
     fit_kind(state, shape_of(kind, platform, options.tier_places_commands), options.fit);
     known.kinds.push_back(std::move(state));
   }
@@ -304,7 +422,7 @@ BatchKnowledge learn_batch(config::Workload& workload, const ProfileCache& cache
       knowledge::StrategyInput input;
       input.node = shape;
       input.work = {state.kind.largest(), state.kind.profiling};
-      input.known = usable_runs(state, shape);
+      input.known = runs_for_fit(state, shape);
       const auto fit = state.fits.find(state.kind.largest());
       if (fit != state.fits.end()) input.fit = fit->second.get();
       if (plan) {
@@ -325,7 +443,8 @@ BatchKnowledge learn_batch(config::Workload& workload, const ProfileCache& cache
         continue;
       }
       const bool unknown_cost = std::isnan(run.estimated_seconds);
-      if ((unknown_cost && !options.budget.seconds) || (!unknown_cost && run.estimated_seconds > remaining)) {
+      if ((unknown_cost && !options.budget.seconds) ||
+          (!unknown_cost && known.expected_run_cost(k, run.estimated_seconds) > remaining)) {
         known.stopped_by_budget = true;
         continue;
       }
@@ -339,9 +458,7 @@ BatchKnowledge learn_batch(config::Workload& workload, const ProfileCache& cache
     std::string why;
     const auto begin = Clock::now();
     const std::optional<double> seconds = runner.run(state.kind, run, remaining, why);
-    const double spent = std::chrono::duration<double>(Clock::now() - begin).count();
-    known.spent_s += spent;
-    ++known.runs;
+    known.count_run(next->first, seconds, std::chrono::duration<double>(Clock::now() - begin).count());
     if (!seconds) {
       state.notes.push_back(fmt::format("a profiling run ({}) did not end well ({}): no more runs of it",
                                         describe_run(state.kind, run), why));
@@ -384,6 +501,13 @@ BatchKnowledge learn_batch(config::Workload& workload, const ProfileCache& cache
   for (const KindState& state : known.kinds) {
     if (state.measured_now > 0) store_knowledge(cache, state.known);
     for (const std::string& note : state.notes) say(fmt::format("{}: {}", state.kind.name, note));
+    if (state.borrows_curve) {
+      say(fmt::format("{}: its speed-up over cores is borrowed from a relative ({}: the same program, other "
+                      "arguments), scaled by its own run(s) on {} core(s)",
+                      state.kind.name, bounded_echo(state.relative->command),
+                      *core_counts(usable_runs(state, shape_of(state.kind, platform, options.tier_places_commands)))
+                           .begin()));
+    }
   }
   if (stop.requested()) {
     throw RuntimeFailure(fmt::format("interrupted while measuring the batch's kinds: the {} run(s) measured are kept "

@@ -2,7 +2,6 @@
 // sidecar (docs/formats.md, docs/profiler.md).
 #include "cosched/config/platform.hpp"
 #include "cosched/profiler/knowledge_store.hpp"
-#include "cosched/profiler/profile_cache.hpp"
 #include "cosched/profiler/profile_context.hpp"
 #include "cosched/profiler/profile_csv.hpp"
 #include "cosched/profiler/sweep_config.hpp"
@@ -24,14 +23,6 @@ void profile_sidecar(std::string_view input) {
 }
 
 // What the parser accepts, its writer writes, and the parser reads back the same (the writer's text again).
-void profile_cache_entry(std::string_view input) {
-  const profiler::CacheEntry entry = profiler::parse_cache_entry(input, "fuzz-entry.json");
-  const std::string text = profiler::cache_entry_to_json(entry);
-  if (profiler::cache_entry_to_json(profiler::parse_cache_entry(text, "fuzz-entry-again.json")) != text) {
-    throw std::logic_error("a cache entry does not read back as it was written");
-  }
-}
-
 void kind_knowledge(std::string_view input) {
   const profiler::KindKnowledge knowledge = profiler::parse_kind_knowledge(input, "fuzz-knowledge.json");
   const std::string text = profiler::kind_knowledge_to_json(knowledge);

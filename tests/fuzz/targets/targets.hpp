@@ -23,7 +23,6 @@ void platform_toml(std::string_view input);    // config::parse_platform_toml (t
 void sweep_toml(std::string_view input);       // profiler::load_sweep_config
 void profile_csv(std::string_view input);      // profiler::read_profile_csv
 void profile_sidecar(std::string_view input);  // profiler::parse_profile_sidecar
-void profile_cache_entry(std::string_view input);  // profiler::parse_cache_entry, written back and read again
 void kind_knowledge(std::string_view input);  // profiler::parse_kind_knowledge, written back and read again
 // launcher_targets.cpp
 void workload_toml(std::string_view input);  // config::parse_workload_toml
@@ -44,8 +43,7 @@ inline constexpr Target kTargets[] = {
     {"sweep_toml", &sweep_toml},       {"profile_csv", &profile_csv},       {"profile_sidecar", &profile_sidecar},
     {"workload_toml", &workload_toml}, {"workload_json", &workload_json},   {"journal_jsonl", &journal_jsonl},
     {"topology_xml", &topology_xml},   {"node_toml", &node_toml},           {"swf_trace", &swf_trace},
-    {"cluster_manifest", &cluster_manifest}, {"jobs_csv", &jobs_csv}, {"profile_cache_entry", &profile_cache_entry},
-    {"kind_knowledge", &kind_knowledge},
+    {"cluster_manifest", &cluster_manifest}, {"jobs_csv", &jobs_csv}, {"kind_knowledge", &kind_knowledge},
 };
 
 // Runs one input: a cosched::Error is the parser saying no, and ends the run normally; anything else escapes.

@@ -84,6 +84,8 @@ struct KnowledgeLookup {
 void check_knowledge_store(const ProfileCache& cache);
 // Writes it whole (hold the node's lock).
 void store_knowledge(const ProfileCache& cache, const KindKnowledge& knowledge);
+// Every kind this node's store holds that is readable and this node's, in file-name order (hold the node's lock).
+[[nodiscard]] std::vector<KindKnowledge> stored_knowledge(const ProfileCache& cache);
 [[nodiscard]] std::filesystem::path knowledge_path(const ProfileCache& cache, const CachedTask& task);
 
 }  // namespace cosched::profiler

@@ -52,6 +52,14 @@ struct LearningOptions {
 };
 
 // What is known of one kind.
+// Another kind of this node's store running the same program (same path, environment and placement) with other
+// arguments: where a command kind has run at one core count only, its relative's curve over cores, scaled by
+// those runs, stands in for the core counts it never ran at (and says so).
+struct RelativeKind {
+  std::string command;                         // its argv, for the notes
+  std::vector<knowledge::Measurement> runs;    // its runs without fast chunks
+};
+
 struct KindState {
   TaskKind kind;
   KindKnowledge known;
@@ -59,6 +67,11 @@ struct KindState {
   std::size_t measured_now = 0;  // runs profiled in this call
   double measured_s = 0.0;       // their seconds
   std::vector<std::string> notes;  // what the strategy or a failed run left to say
+  // A profiling run's wall time beyond the seconds it measured (process start, allocation and first touch, memory
+  // warm-up, validation), the largest seen in this call; nullopt before its first run.
+  std::optional<double> run_overhead_s;
+  std::optional<RelativeKind> relative;  // commands: the relative its curve may be borrowed from
+  bool borrows_curve = false;            // the fits now borrow the relative's curve
   // A fit per amount of work its tasks run (TaskKind::production), when it has a run at 0 fast chunks.
   std::map<double, std::shared_ptr<const knowledge::FittedTask>> fits;
   [[nodiscard]] bool known_at_all() const { return !fits.empty(); }
@@ -71,6 +84,12 @@ struct BatchKnowledge {
   double spent_s = 0.0;           // what it spent (wall time of the runs)
   std::size_t runs = 0;           // runs measured in this call
   bool stopped_by_budget = false;  // a run worth measuring was left out for lack of budget
+  // What a run of kinds[kind] estimated at `estimated_s` will take from the budget: the estimate plus the kind's
+  // overhead per run, or before its first run the largest any kind paid in this call (the budget is wall time,
+  // and a short run's overhead can be most of it: a 0.14 s run of triad at 64 MiB took 0.20 s).
+  [[nodiscard]] double expected_run_cost(std::size_t kind, double estimated_s) const;
+  // Counts a run of kinds[kind] that took `wall_s` of the budget and measured `measured_s` (nullopt: it failed).
+  void count_run(std::size_t kind, std::optional<double> measured_s, double wall_s);
   [[nodiscard]] std::size_t unknown_kinds() const;
   [[nodiscard]] const KindState& of(const config::WorkloadTask& task) const;
 };
