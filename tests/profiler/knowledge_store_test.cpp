@@ -1,7 +1,7 @@
 // The knowledge store's rules, each with the variants that must behave alike (issue 41's mutation testing found them
-// untested): the newest kRunsKeptPerPoint runs of a point are kept, a point being its cores, chunks and work; a file
-// of another node, another task than its name says or a rebuilt program starts afresh; the parser refuses what its
-// writer never writes (a time no process takes, a damaged field); a folder where a file belongs is refused before any
+// untested): the newest kRunsKeptPerPoint runs of a point are kept, a point being its cores, chunks and work (a file
+// of another node, task or program starts afresh: KnowledgeFileSetAside in profile_cache_test.cpp); the parser
+// refuses what its writer never writes (a time no process takes, a damaged field); a folder where a file belongs is refused before any
 // work; and the node's launch history is its last kLaunchesRemembered launches pooled with the prior.
 #include "cosched/profiler/knowledge_store.hpp"
 
@@ -70,42 +70,6 @@ INSTANTIATE_TEST_SUITE_P(Points, RunsKeptPerPoint,
                                            OtherPoint{"chunks", {1, 1, 10.0, 99.0}},
                                            OtherPoint{"work", {1, 0, 20.0, 99.0}}),
                          [](const auto& param_info) { return std::string(param_info.param.name); });
-
-// --- What starts afresh --------------------------------------------------------------------------------------------
-
-struct StoredVariant {
-  const char* name;
-  std::function<void(KindKnowledge&)> change;  // applied to the stored file's content
-  bool used;                                   // whether its runs are still used
-};
-
-class StoredKnowledge : public ::testing::TestWithParam<StoredVariant> {};
-
-TEST_P(StoredKnowledge, IsUsedOnlyWhenItIsOfThisNodeThisTaskAndThisProgram) {
-  const ProfileCache cache(testing::scratch_dir("knowledge-store"), kNode);
-  const KindKnowledge wanted = true_knowledge();
-  KindKnowledge stored = wanted;
-  stored.add({{1, 0, 1.0, 0.5}, RunSource::observed, ""});
-  GetParam().change(stored);
-  // Written under the wanted task's file name, whatever it holds.
-  const std::filesystem::path path = knowledge_path(cache, wanted.task);
-  std::filesystem::create_directories(path.parent_path());
-  testing::write_file(path, kind_knowledge_to_json(stored));
-
-  const KnowledgeLookup found = look_up_knowledge(cache, wanted.task);
-  EXPECT_EQ(found.knowledge.runs.size(), GetParam().used ? 1U : 0U);
-  EXPECT_EQ(found.note.empty(), GetParam().used) << found.note;
-  EXPECT_EQ(found.knowledge.task, wanted.task);
-}
-
-INSTANTIATE_TEST_SUITE_P(
-    Variants, StoredKnowledge,
-    ::testing::Values(StoredVariant{"as_stored", [](KindKnowledge&) {}, true},
-                      StoredVariant{"another_node", [](KindKnowledge& k) { k.node.host = "elsewhere"; }, false},
-                      StoredVariant{"another_task", [](KindKnowledge& k) { k.task.argv.push_back("--flag"); }, false},
-                      StoredVariant{"another_placement", [](KindKnowledge& k) { k.task.placement = "bind"; }, false},
-                      StoredVariant{"rebuilt_program", [](KindKnowledge& k) { k.program->size += 1; }, false}),
-    [](const auto& param_info) { return std::string(param_info.param.name); });
 
 // --- What the parser refuses ---------------------------------------------------------------------------------------
 
