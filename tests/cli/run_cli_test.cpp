@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <map>
 #include <string>
@@ -163,6 +164,13 @@ TEST_F(RunCli, ThePlanAndTheLaunchHistoryFollowWhatIsKnown) {
   EXPECT_EQ(schedule_of("known").value("launch_rule", ""), "greedy");
   EXPECT_EQ(history_lines(), 1U);
   EXPECT_NE(known.out.find("the 80 % interval"), std::string::npos) << known.out;
+  // Its interval carries the fits' uncertainty (two observed runs each), not only the node's noise: with no launch
+  // in the history that is the prior's sd 5 %, an interval of high / low = e^(2 x 1.28 x 0.05) = 1.14.
+  double low = 0.0, high = 0.0;
+  const std::size_t at = known.out.find("80 % interval: ");
+  ASSERT_NE(at, std::string::npos) << known.out;
+  ASSERT_EQ(std::sscanf(known.out.c_str() + at, "80 %% interval: %lf .. %lf", &low, &high), 2) << known.out;
+  EXPECT_GT(high / low, 1.3) << known.out;
 
   write("more.json", R"({"tasks":[{"id":"a","command":["/bin/true"]},{"id":"b","command":["/bin/true"]},)"
                      R"({"id":"n","command":["/bin/echo","new"]}]})");
