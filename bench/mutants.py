@@ -10,7 +10,7 @@ The mutant list is a tab-separated file, one mutant a line (lines starting with 
 
 `old text` must occur exactly once on that line (or, when the code moved, on exactly one line of the file). Before each mutant the file must equal HEAD (`git diff --quiet`);
 after it, the original bytes are written back and checked the same way, also on Ctrl-C. A mutant whose build fails
-is "stillborn" (not counted). One JSON line per mutant goes to --out (appended) and a summary to stdout.
+is "stillborn" (not counted). At the end the binaries of every target are rebuilt from the restored sources. One JSON line per mutant goes to --out (appended) and a summary to stdout.
 """
 import argparse
 import json
@@ -105,6 +105,11 @@ def main():
             counts[outcome["result"]] = counts.get(outcome["result"], 0) + 1
             print(f"{record['id']:>4} {record['result']:<9} {record['where']}  {record['change']}  "
                   f"{', '.join(outcome.get('by', []))[:120]}{outcome.get('why', '')[:200]}", flush=True)
+    # The binaries a mutant was built into stay so until rebuilt from the restored sources: rebuild them all once.
+    targets = sorted({target for mutant in mutants for target in mutant["targets"]})
+    if targets:
+        subprocess.run(["nice", "-n", "5", "cmake", "--build", args.build, "-j2", "--target", *targets],
+                       capture_output=True, check=True)
     caught, missed = counts.get("caught", 0), counts.get("missed", 0)
     if caught + missed:
         print(f"killed {caught} of {caught + missed} ({100.0 * caught / (caught + missed):.0f} %); {counts}")
