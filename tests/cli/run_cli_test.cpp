@@ -12,6 +12,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <map>
 #include <string>
@@ -133,6 +135,50 @@ TEST_F(RunCli, ASecondRunStartsFromWhatTheFirstObserved) {
   // A run folder that holds a run is continued or replaced only when asked.
   test_support::expect_one_line_error(run("b.json"), 2, "--resume", "a second run into the same folder");
   EXPECT_EQ(run("b.json --force").exit_code, 0);
+}
+
+// What a run plans and keeps by what it knows (issue 41's mutation testing found these untested): with nothing
+// known, the naive plan and no launch history (a plan of guesses says nothing of the node's noise); with every kind
+// known, the planner's plan, launched greedily, and one launch in the history; with one kind never measured beside
+// known ones, still the planner's plan, not the naive one.
+TEST_F(RunCli, ThePlanAndTheLaunchHistoryFollowWhatIsKnown) {
+  const auto history_lines = [&] {
+    std::size_t lines = 0;
+    for (const auto& entry : fs::recursive_directory_iterator(dir_ / "cache")) {
+      if (entry.path().filename() != "launches.jsonl") continue;
+      const std::string text = test_support::read_text(entry.path());
+      lines += static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+    }
+    return lines;
+  };
+  const auto schedule_of = [&](const std::string& folder) {
+    return nlohmann::json::parse(test_support::read_text(dir_ / folder / "schedule.json"));
+  };
+  const CommandResult first = run("b.json --output first");
+  ASSERT_EQ(first.exit_code, 0) << first.out << first.err;
+  EXPECT_EQ(schedule_of("first").value("algorithm", ""), "naive");
+  // Its interval carries the guesses' uncertainty (sd 1 of ln t each, a fixed rule: nothing measured goes into it),
+  // not only the node's noise (with no launch in the history, the prior's sd 5 %: high / low = 1.14).
+  double low = 0.0, high = 0.0;
+  const std::size_t at = first.out.find("80 % interval: ");
+  ASSERT_NE(at, std::string::npos) << first.out;
+  ASSERT_EQ(std::sscanf(first.out.c_str() + at, "80 %% interval: %lf .. %lf", &low, &high), 2) << first.out;
+  EXPECT_GT(high / low, 2.0) << first.out;
+  EXPECT_EQ(history_lines(), 0U);
+
+  const CommandResult known = run("b.json --output known");
+  ASSERT_EQ(known.exit_code, 0) << known.out << known.err;
+  EXPECT_NE(schedule_of("known").value("algorithm", ""), "naive");
+  EXPECT_EQ(schedule_of("known").value("launch_rule", ""), "greedy");
+  EXPECT_EQ(history_lines(), 1U);
+  EXPECT_NE(known.out.find("the 80 % interval"), std::string::npos) << known.out;
+
+  write("more.json", R"({"tasks":[{"id":"a","command":["/bin/true"]},{"id":"b","command":["/bin/true"]},)"
+                     R"({"id":"n","command":["/bin/echo","new"]}]})");
+  const CommandResult partly = run("more.json --output partly");
+  ASSERT_EQ(partly.exit_code, 0) << partly.out << partly.err;
+  EXPECT_NE(schedule_of("partly").value("algorithm", ""), "naive");
+  EXPECT_EQ(history_lines(), 1U) << "a plan with a guessed task is not the node's noise";
 }
 
 TEST_F(RunCli, DamagedForeignAndSetAsideKnowledgeIsSaidAndStartsAfresh) {

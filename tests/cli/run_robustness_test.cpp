@@ -79,6 +79,21 @@ class RunRobustness : public ::testing::Test {
   void wait_for_file(const std::string& name) const {
     test_support::wait_until([&] { return fs::exists(dir_ / name); }, name + " to appear");
   }
+  // `cosched <arguments>` on a gated batch, sent SIGINT while its command is profiled, then let go: its exit code
+  // (the point being measured finishes) and all it said, in `log`, which must be one message holding `message`.
+  int interrupted_while_profiling(const std::string& arguments, const std::string& log,
+                                  const std::string& message) const {
+    write_gated_batch("g.json");
+    const pid_t pid = start(arguments, log);
+    wait_for_file("started");
+    EXPECT_EQ(::kill(pid, SIGINT), 0);
+    write("gate", "");
+    const int code = exit_code_of(pid);
+    const std::string said = test_support::read_text(dir_ / log);
+    EXPECT_EQ(said.find("cosched: "), said.rfind("cosched: ")) << "one message:\n" << said;
+    EXPECT_NE(said.find(message), std::string::npos) << said;
+    return code;
+  }
   int exit_code_of(pid_t pid) const {
     int status = 0;
     if (::waitpid(pid, &status, 0) != pid) return -1;
@@ -165,18 +180,49 @@ TEST_F(RunRobustness, AKilledProfilesHiddenTemporaryIsRemovedByTheNextProfile) {
 // Case 5: Ctrl-C during the demo's profiling: the point being measured finishes, the run ends with one message
 // (it died by the signal, silently) and the sidecar says the profile is partial.
 TEST_F(RunRobustness, CtrlCDuringTheDemosProfilingEndsWithOneMessageAndAPartialSidecar) {
-  write_gated_batch("g.json");
-  const pid_t demo = start("demo --quick --workload g.json --output O", "demo.txt");
-  wait_for_file("started");
-  ASSERT_EQ(::kill(demo, SIGINT), 0);
-  write("gate", "");
-  EXPECT_EQ(exit_code_of(demo), 6);
-  const std::string said = test_support::read_text(dir_ / "demo.txt");
-  EXPECT_EQ(said.find("cosched: "), said.rfind("cosched: ")) << "one message:\n" << said;
-  EXPECT_NE(said.find("interrupted while profiling"), std::string::npos) << said;
+  EXPECT_EQ(interrupted_while_profiling("demo --quick --workload g.json --output O", "demo.txt",
+                                        "interrupted while profiling"),
+            6);
   const std::string sidecar = test_support::read_text(dir_ / "O" / "profile-commands.json");
   EXPECT_NE(sidecar.find("\"partial\": true"), std::string::npos) << sidecar;
   EXPECT_NE(sidecar.find("\"interrupted\": true"), std::string::npos) << sidecar;
+}
+
+// Attack (issue 41, "signals at every phase"): Ctrl-C while `cosched run` measures the batch's kinds (it died by the
+// signal, silently, and lost every run it had measured). The run being measured finishes, what was measured is
+// stored, the run ends with one message and exit 6, its folder is left as it was found (none), and the same command
+// continues from the stored runs.
+TEST_F(RunRobustness, CtrlCWhileARunMeasuresKeepsWhatItMeasuredAndLeavesNoFolder) {
+  EXPECT_EQ(interrupted_while_profiling(run_line("g.json --profile-budget 60 --output O"), "run.txt",
+                                        "interrupted while measuring"),
+            6);
+  EXPECT_FALSE(fs::exists(dir_ / "O")) << "nothing of the batch ran: no folder";
+  std::size_t profiled = 0;
+  for (const auto& entry : fs::recursive_directory_iterator(dir_ / "cache")) {
+    if (entry.path().parent_path().filename() != "knowledge") continue;
+    const std::string text = test_support::read_text(entry.path());
+    for (std::size_t at = text.find("\"profiled\""); at != std::string::npos; at = text.find("\"profiled\"", at + 1)) {
+      ++profiled;
+    }
+  }
+  EXPECT_EQ(profiled, 1U) << "the run that was being measured is kept";
+  const CommandResult again = run("g.json --dry-run --output O");
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_NE(again.out.find("1 profiled"), std::string::npos) << again.out;
+}
+
+// Attack (issue 41, "full disks"): `cosched run` whose output folder cannot be written (a file size limit of 0 fails
+// its first write as a full disk does). One line, exit 5, and neither the folder nor its marker left (both were).
+TEST_F(RunRobustness, ARunOnAFullDiskIsOneLineWithExit5AndLeavesNoFolder) {
+  // The limit is the inner shell's: its output goes through a pipe (no limit) to the file the test reads.
+  const CommandResult result = test_support::run_shell(
+      "sh -c '(ulimit -f 0; trap \"\" XFSZ; " + test_support::built_program("cosched").string() + " " +
+          run_line("b.json --output O") + "; echo \"exit $?\") 2>&1 | cat'",
+      dir_);
+  EXPECT_NE(result.out.find("cosched: platform error: write: O/.cosched-run"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("exit 5"), std::string::npos) << result.out;
+  EXPECT_FALSE(fs::exists(dir_ / "O"));
+  EXPECT_FALSE(fs::exists(dir_ / "cache")) << "the cache is not touched before the folder is claimed";
 }
 
 }  // namespace

@@ -113,6 +113,25 @@ TEST(MakespanInterval, TheStatedIntervalIsTheTenthToTheNinetiethPercentile) {
   EXPECT_DOUBLE_EQ(kStatedCoverage, 0.8);
 }
 
+TEST(MakespanInterval, TheNodesNoiseAloneSpreadsItAndTheMeanIsOfTheSamples) {
+  const sim::LaunchPlan plan = two_waves();
+  const std::vector<double> none(plan.tasks.size(), 0.0);
+  // No task uncertainty: the mean of identical samples is the prediction itself.
+  EXPECT_DOUBLE_EQ(makespan_distribution(plan, none, {50, 1, 0.0, {0.5}, "auto", {}}).mean, 17.0);
+  // The node's launch-to-launch noise alone (every task slowed alike in a sample) still spreads the makespan.
+  const MakespanDistribution noisy = makespan_distribution(plan, none, {300, 3, 0.1, {0.1, 0.9}, "auto", {}});
+  EXPECT_LT(noisy.values[0], 17.0);
+  EXPECT_GT(noisy.values[1], 17.0);
+}
+
+TEST(MakespanInterval, TakesTheQuantilesAtBothEnds) {
+  const sim::LaunchPlan plan = two_waves();
+  const std::vector<double> sd(plan.tasks.size(), 0.1);
+  const MakespanDistribution d = makespan_distribution(plan, sd, {100, 1, 0.0, {0.0, 1.0}, "auto", {}});
+  ASSERT_EQ(d.values.size(), 2U);
+  EXPECT_LE(d.values[0], d.values[1]);
+}
+
 TEST(MakespanInterval, RefusesWhatIsNotADistribution) {
   const sim::LaunchPlan plan = two_waves();
   const std::vector<double> sd(plan.tasks.size(), 0.1);

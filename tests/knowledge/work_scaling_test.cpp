@@ -139,6 +139,14 @@ TEST(TaskFit, FastMemoryAwayFromItsReferenceCountIsLessCertain) {
               std::log(truth(16, 16, 1.0) / truth(16, 0, 1.0)), 1e-9);
 }
 
+TEST(TaskFit, ARunsCostEstimateGrowsWithItsWork) {
+  const FittedTask fit({2, 0}, TaskWork{10.0, {}}, {{1, 0, 10.0, 4.0}, {2, 0, 10.0, 2.1}, {1, 0, 10.0, 4.2}});
+  const double production = fit.estimate_seconds(1, 0, 10.0);
+  EXPECT_NEAR(production, fit.at(1, 0).seconds * std::exp(fit.predictive_log_sd(1, 0)), 1e-9);
+  EXPECT_LT(fit.estimate_seconds(1, 0, 5.0), production);
+  EXPECT_GT(fit.estimate_seconds(1, 0, 5.0), 0.0);
+}
+
 TEST(TaskFit, RefusesRunsOffTheNode) {
   EXPECT_THROW(FittedTask({4, 0}, TaskWork{}, {{8, 0, 1.0, 1.0}}), InputError);
   EXPECT_THROW(FittedTask({4, 0}, TaskWork{}, {{2, 1, 1.0, 1.0}}), InputError);

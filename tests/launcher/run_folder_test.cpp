@@ -2,6 +2,9 @@
 // (RunFolderClaim) before it writes anything. A second claim is refused while the first lives — even with --force —,
 // user files are replaced only with --force, and a claim whose run wrote nothing leaves the disk as it found it.
 #include <gtest/gtest.h>
+#include <sys/resource.h>
+
+#include <csignal>
 
 #include <algorithm>
 #include <filesystem>
@@ -102,5 +105,49 @@ TEST_F(RunFolderRule, AResumeOfAFolderWithoutItsPlanIsRefusedWithoutAFolderLeft)
   EXPECT_FALSE(fs::exists(folder_.dir));
 }
 
+// A full disk (here a file size limit of 0, which fails the marker's holder note as ENOSPC does): the claim is
+// refused with a PlatformError and leaves the disk as it found it — no folder it made, no empty marker (it left both,
+// and the folder then looked like a run's). Run in a child process: the limit is the child's alone. Exits 0 when so.
+[[noreturn]] void claim_on_a_full_disk(const RunFolder& folder, bool folder_was_there) {
+  ::signal(SIGXFSZ, SIG_IGN);  // a write past the limit then fails with EFBIG instead of killing the child
+  const rlimit none{0, 0};
+  if (::setrlimit(RLIMIT_FSIZE, &none) != 0) ::_exit(10);
+  try {
+    const RunFolderClaim claim(folder, false, false, false);
+    ::_exit(11);  // claimed without its note
+  } catch (const PlatformError&) {
+  }
+  const bool as_found = folder_was_there ? fs::is_directory(folder.dir) && fs::is_empty(folder.dir)
+                                         : !fs::exists(folder.dir);
+  ::_exit(as_found ? 0 : 12);
+}
+
+class RunFolderOnAFullDisk : public ::testing::TestWithParam<bool> {};
+
+TEST_P(RunFolderOnAFullDisk, AClaimIsRefusedAndLeavesTheDiskAsItFoundIt) {
+  const RunFolder folder{test_support::scratch_dir() / "run"};
+  if (GetParam()) fs::create_directory(folder.dir);
+  EXPECT_EXIT(claim_on_a_full_disk(folder, GetParam()), ::testing::ExitedWithCode(0), "");
+}
+
+INSTANTIATE_TEST_SUITE_P(Folder, RunFolderOnAFullDisk, ::testing::Bool(),
+                         [](const auto& param_info) { return param_info.param ? "there" : "made"; });
+
+// A resumed batch with fewer tasks than were planned is another batch (only more tasks were refused).
+TEST_F(RunFolderRule, ABatchWithFewerOrOtherTasksThanPlannedIsRefused) {
+  config::Workload planned;
+  planned.tasks.resize(2);
+  planned.tasks[0].id = "a";
+  planned.tasks[0].command = {"/bin/true"};
+  planned.tasks[1] = planned.tasks[0];
+  planned.tasks[1].id = "b";
+  config::Workload fewer = planned;
+  fewer.tasks.pop_back();
+  config::Workload renamed = planned;
+  renamed.tasks[1].id = "c";
+  EXPECT_NO_THROW(check_same_batch(planned, planned, folder_));
+  EXPECT_THROW(check_same_batch(fewer, planned, folder_), InputError);
+  EXPECT_THROW(check_same_batch(renamed, planned, folder_), InputError);
+}
 }  // namespace
 }  // namespace cosched::launcher

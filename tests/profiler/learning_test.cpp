@@ -10,6 +10,8 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <map>
+#include <tuple>
 #include <vector>
 
 #include "cosched/exec/task_command.hpp"
@@ -247,6 +249,148 @@ TEST_F(LearningFixture, TheLaunchHistoryGivesTheNodesNoiseFromAPriorOn) {
   long_history.insert(long_history.begin(), 2.0);
   EXPECT_EQ(launch_noise(long_history).launches, kLaunchesRemembered);
   EXPECT_LT(launch_noise(long_history).sigma, kPriorLaunchNoise);
+}
+
+// --- Rules the mutation testing of issue 41 found untested -----------------------------------------------------------
+
+// The profiled runs of each (kind, cores, chunks, work) point in the store, for the batch's kinds.
+std::map<std::tuple<std::string, int, int, double>, std::size_t> profiled_per_point(
+    const ProfileCache& cache, const std::vector<TaskKind>& kinds) {
+  std::map<std::tuple<std::string, int, int, double>, std::size_t> points;
+  for (const TaskKind& kind : kinds) {
+    for (const KnownRun& known : look_up_knowledge(cache, kind.identity).knowledge.runs) {
+      if (known.source == RunSource::profiled) {
+        ++points[{kind.name, known.run.cores, known.run.fast_chunks, known.run.work}];
+      }
+    }
+  }
+  return points;
+}
+
+TEST_F(LearningFixture, WithNothingKnownNothingIsCutOffByTheBudgetAndTheNaivePlanFillsTheFreeCore) {
+  config::Workload workload = three_commands();
+  const BatchKnowledge known = learn_batch(workload, cache, options());
+  EXPECT_FALSE(known.stopped_by_budget) << "a budget of 0 measures nothing: no run was cut off";
+  EXPECT_EQ(reporter.text_of("note").find("stopped there"), std::string::npos) << reporter.text_of("note");
+  const KnowledgeInstance made = knowledge_instance(workload, known, two_cores(), nullptr, false);
+  const int one_core[1] = {1};
+  EXPECT_DOUBLE_EQ(made.instance.time(0, one_core), 1.0) << "a kind known from nothing is guessed at a second";
+  const sched::Schedule schedule = naive_schedule(made.instance);
+  ASSERT_EQ(schedule.tasks.size(), 3U);
+  EXPECT_DOUBLE_EQ(schedule.tasks[0].start, 0.0);
+  EXPECT_DOUBLE_EQ(schedule.tasks[1].start, 0.0);  // the other core, free at 0
+  EXPECT_DOUBLE_EQ(schedule.tasks[2].start, 1.0);  // the first core free again
+}
+
+TEST_F(LearningFixture, NoPointIsProfiledMoreThanItsRepetitionsAndTheProbesAreKept) {
+  config::Workload workload = three_commands();
+  LearningOptions generous = options(3600.0);
+  (void)learn_batch(workload, cache, generous);
+  const std::vector<TaskKind> kinds = task_kinds(workload, "preferred");
+  const auto points = profiled_per_point(cache, kinds);
+  ASSERT_FALSE(points.empty());
+  std::size_t most = 0;
+  for (const auto& [point, runs] : points) most = std::max(most, runs);
+  EXPECT_EQ(most, static_cast<std::size_t>(generous.strategy_options.repetitions))
+      << "`true` never settles: its points are measured exactly `repetitions` times";
+  for (const TaskKind& kind : kinds) {
+    EXPECT_TRUE(look_up_knowledge(cache, kind.identity).knowledge.probe.has_value())
+        << kind.name << ": a known command is probed while the budget lasts";
+  }
+}
+
+TEST_F(LearningFixture, AKindMeasuredOnceIsStored) {
+  config::Workload workload;
+  workload.tasks = {command_task("a", {"true"})};
+  LearningOptions once = options(30.0);
+  once.launched.platform.cores = 1;  // one point (1 core), no probe (it needs two)
+  once.strategy_options.repetitions = 1;
+  const BatchKnowledge known = learn_batch(workload, cache, once);
+  EXPECT_EQ(known.runs, 1U);
+  const std::vector<TaskKind> kinds = task_kinds(workload, "preferred");
+  EXPECT_EQ(look_up_knowledge(cache, kinds[0].identity).knowledge.count(RunSource::profiled), 1U);
+}
+
+TEST_F(LearningFixture, TheKindThatWeighsMostIsMeasuredFirst) {
+  config::Workload workload = three_commands();
+  (void)learn_batch(workload, cache, options());
+  // Known from a launch: `sh -c "exit 0"` (cmd1) took far longer than `true` (cmd0).
+  ASSERT_EQ(learn_from_launch(workload, {{"a", {1}, 0.01, 1.0}, {"b", {1}, 5.0, 1.0}}, cache, "preferred"), 2U);
+  reporter.events.clear();
+  (void)learn_batch(workload, cache, options(30.0));
+  const std::string progress = reporter.text_of("progress");
+  ASSERT_NE(progress.find("measured cmd1"), std::string::npos) << progress;
+  EXPECT_LT(progress.find("measured cmd1"), progress.find("measured cmd0")) << progress;
+}
+
+TEST_F(LearningFixture, RunsOffThisNodesShapeAreLeftOutNotFatalToTheFit) {
+  config::Workload workload = three_commands();
+  const std::vector<TaskKind> kinds = task_kinds(workload, "preferred");
+  KindKnowledge stored = look_up_knowledge(cache, kinds[0].identity).knowledge;
+  stored.add({{1, 0, 1.0, 2.0}, RunSource::observed, ""});
+  stored.add({{4, 0, 1.0, 0.6}, RunSource::observed, ""});  // a run on 4 cores: this node has 2
+  stored.add({{1, 2, 1.0, 1.9}, RunSource::observed, ""});  // fast chunks, which commands do not get here
+  store_knowledge(cache, stored);
+  const BatchKnowledge known = learn_batch(workload, cache, options());
+  EXPECT_TRUE(known.of(workload.tasks[0]).known_at_all()) << reporter.text_of("note");
+}
+
+TEST_F(LearningFixture, AnObservedRunWithoutATimeIsNotKeptAndTheStoreStaysReadable) {
+  config::Workload workload = three_commands();
+  EXPECT_EQ(learn_from_launch(workload, {{"a", {1}, 0.0, 1.0}, {"b", {1}, 1e-9, 1.0}, {"c", {1}, 0.5, 1.0}}, cache,
+                              "preferred"),
+            1U);
+  const std::vector<TaskKind> kinds = task_kinds(workload, "preferred");
+  for (const TaskKind& kind : kinds) EXPECT_EQ(look_up_knowledge(cache, kind.identity).note, "") << kind.name;
+}
+
+// A STREAM kind's profiling passes by its production passes: 1 and a quarter from 8 on, 1 from 2 on, none below.
+struct PassesCase {
+  unsigned passes;
+  std::vector<double> profiling;
+};
+
+class StreamProfilingPasses : public ::testing::TestWithParam<PassesCase> {};
+
+TEST_P(StreamProfilingPasses, AreOneAndAQuarterFromEightOnOneFromTwoOnNoneBelow) {
+  EXPECT_EQ(stream_profiling_passes(GetParam().passes), GetParam().profiling);
+}
+
+INSTANTIATE_TEST_SUITE_P(Passes, StreamProfilingPasses,
+                         ::testing::Values(PassesCase{1, {}}, PassesCase{2, {1}}, PassesCase{7, {1}},
+                                           PassesCase{8, {1, 2}}, PassesCase{40, {1, 10}}),
+                         [](const auto& param_info) { return "passes_" + std::to_string(param_info.param.passes); });
+
+TEST(TaskKinds, ACommandWithoutWorkIsOfWorkOneAsItsKnowledgeFilesSay) {
+  EXPECT_DOUBLE_EQ(work_of(command_task("t", {"true"})), 1.0);
+}
+
+TEST(TaskKinds, AProfilingAmountAtTheLeastProductionAmountIsAProductionRun) {
+  config::Workload workload;
+  workload.tasks = {command_task("s", {"sleep", "{work}"}, config::WorkScale{100, {1, 100}})};
+  const std::vector<TaskKind> kinds = task_kinds(workload, "preferred");
+  ASSERT_EQ(kinds.size(), 1U);
+  EXPECT_EQ(kinds[0].profiling, (std::vector<double>{1}));
+}
+
+TEST_F(LearningFixture, AFailedProfilingRunEndsItsKindsRunsAndIsNotStored) {
+  config::Workload workload;
+  workload.tasks = {command_task("f", {"false"})};
+  const BatchKnowledge known = learn_batch(workload, cache, options(30.0));
+  EXPECT_EQ(known.runs, 1U) << reporter.text_of("note");
+  EXPECT_NE(reporter.text_of("note").find("did not end well"), std::string::npos) << reporter.text_of("note");
+  EXPECT_EQ(known.unknown_kinds(), 1U);
+}
+
+TEST_F(LearningFixture, AProfilingRunEndsWithTheBudgetWhenTheBudgetEndsBeforeItsTimeout) {
+  config::Workload workload;
+  workload.tasks = {command_task("s", {"sleep", "30"})};
+  LearningOptions tight = options(0.5);
+  tight.launched.command_timeout_s = 100.0;  // the run's --timeout: later than the budget's end
+  const BatchKnowledge known = learn_batch(workload, cache, tight);
+  EXPECT_EQ(known.runs, 1U);
+  EXPECT_NE(reporter.text_of("note").find("stopped at the end of the budget"), std::string::npos)
+      << reporter.text_of("note");
 }
 
 }  // namespace

@@ -86,6 +86,8 @@ INSTANTIATE_TEST_SUITE_P(
         SetAsideCase{"AnotherNode", [](KindKnowledge& k) { k.node = node_named("n2"); }, "", "another node"},
         SetAsideCase{"AnotherTask", [](KindKnowledge& k) { k.task.argv = {"/bin/sh", "-c", "exit 1"}; }, "",
                      "another task than its name says"},
+        SetAsideCase{"AnotherPlacement", [](KindKnowledge& k) { k.task.placement = "bind"; }, "",
+                     "another task than its name says"},
         SetAsideCase{"RebuiltProgram", [](KindKnowledge& k) { k.program->modified_ns += 1; }, "",
                      "changed since it was measured"},
         SetAsideCase{"Truncated", nullptr, "{\"format\": \"cosched task knowledge\", \"format_ver", "unreadable"}),

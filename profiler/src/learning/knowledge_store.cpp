@@ -13,6 +13,7 @@
 #include "cosched/common/text_file.hpp"
 #include "cosched/config/platform.hpp"
 #include "cosched/config/workload.hpp"
+#include "cosched/profiler/run_history.hpp"
 
 namespace cosched::profiler {
 
@@ -34,9 +35,10 @@ KnownRun run_from(const JsonFields& fields) {
   known.run.cores = static_cast<int>(fields.integer("cores", 1, config::kMaxCores, 0));
   known.run.fast_chunks = static_cast<int>(fields.integer("chunks", 0, config::kMaxFastChunks, 0));
   known.run.work = fields.number("work", positive_up_to(config::kMaxWork), 0.0);
-  known.run.seconds = fields.number("seconds", positive_up_to(kMaxSeconds), 0.0);
-  if (known.run.cores < 1 || known.run.work <= 0.0 || known.run.seconds <= 0.0) {
-    throw InputError(fields.where(), "a run needs \"cores\" >= 1, \"work\" > 0 and \"seconds\" > 0");
+  known.run.seconds = fields.number("seconds", Range{kMinRunSeconds, kMaxSeconds}, 0.0);
+  if (known.run.cores < 1 || known.run.work <= 0.0 || known.run.seconds < kMinRunSeconds) {
+    throw InputError(fields.where(), fmt::format("a run needs \"cores\" >= 1, \"work\" > 0 and \"seconds\" >= {:g}",
+                                                 kMinRunSeconds));
   }
   const std::string source = fields.required_text("source");
   if (source == "profiled") {
@@ -65,10 +67,11 @@ KnownProbe probe_from(const JsonFields& fields) {
   probe.paired_s = fields.required_seconds("paired_s");
   probe.paired_min_s = fields.required_seconds("paired_min_s");
   probe.paired_max_s = fields.required_seconds("paired_max_s");
-  if (probe.cores < 1 || probe.work <= 0.0 || probe.alone_s <= 0.0 ||
+  if (probe.cores < 1 || probe.work <= 0.0 || probe.alone_s < kMinRunSeconds ||
       !(probe.paired_min_s <= probe.paired_s && probe.paired_s <= probe.paired_max_s)) {
-    throw InputError(fields.where(), "a probe needs cores >= 1, work > 0, alone_s > 0 and paired_min_s <= paired_s "
-                                     "<= paired_max_s");
+    throw InputError(fields.where(), fmt::format("a probe needs cores >= 1, work > 0, alone_s >= {:g} and "
+                                                 "paired_min_s <= paired_s <= paired_max_s",
+                                                 kMinRunSeconds));
   }
   probe.date = fields.text("date");
   return probe;
@@ -148,7 +151,11 @@ KnowledgeLookup look_up_knowledge(const ProfileCache& cache, const CachedTask& t
   found.knowledge.task = task;
   if (!task.is_stream()) found.knowledge.program = program_stamp(task.argv.front());
   std::error_code error;
-  if (!std::filesystem::exists(found.path, error)) return found;
+  const auto status = std::filesystem::status(found.path, error);
+  if (!std::filesystem::exists(status)) return found;
+  if (!std::filesystem::is_regular_file(status)) {
+    throw InputError(found.path.string(), "is not a file: this kind's knowledge cannot be kept there; remove it");
+  }
   KindKnowledge stored;
   try {
     stored = parse_kind_knowledge(read_text_file(found.path, "task knowledge"), found.path.string());
@@ -168,6 +175,20 @@ KnowledgeLookup look_up_knowledge(const ProfileCache& cache, const CachedTask& t
   }
   found.knowledge = std::move(stored);
   return found;
+}
+
+void check_knowledge_store(const ProfileCache& cache) {
+  const std::pair<std::filesystem::path, bool> kept[] = {{cache.node_folder() / "knowledge", true},
+                                                         {launch_history_path(cache), false}};
+  for (const auto& [path, folder] : kept) {
+    std::error_code error;
+    const auto status = std::filesystem::status(path, error);
+    if (!std::filesystem::exists(status) || std::filesystem::is_directory(status) == folder) continue;
+    throw InputError(path.string(), folder ? "is not a folder: the task knowledge of this node cannot be kept there; "
+                                             "remove it"
+                                           : "is not a file: this node's launch history cannot be kept there; "
+                                             "remove it");
+  }
 }
 
 std::vector<KindKnowledge> stored_knowledge(const ProfileCache& cache) {

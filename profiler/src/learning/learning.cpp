@@ -15,6 +15,7 @@
 
 #include "cosched/common/error.hpp"
 #include "cosched/common/stats.hpp"
+#include "cosched/common/stop_signals.hpp"
 #include "cosched/common/utc_time.hpp"
 #include "cosched/profiler/instance_builder.hpp"
 #include "cosched/sched/algorithm.hpp"
@@ -359,6 +360,7 @@ BatchKnowledge learn_batch(config::Workload& workload, const ProfileCache& cache
   const FileLock lock = cache.lock([&](const std::string& holder) {
     say(fmt::format("waiting for the profile cache of this node: {} holds it", holder));
   });
+  check_knowledge_store(cache);
   const std::vector<KindKnowledge> stored = stored_knowledge(cache);
   for (const TaskKind& kind : kinds) {
     KnowledgeLookup found = look_up_knowledge(cache, kind.identity);
@@ -417,7 +419,9 @@ BatchKnowledge learn_batch(config::Workload& workload, const ProfileCache& cache
   const detail::KindRunner runner(options.launched);
   std::vector<bool> done(known.kinds.size(), false);
   std::map<std::tuple<std::size_t, int, int, double>, int> repeats;  // runs per (kind, cores, chunks, work) here
-  while (known.budget_s - known.spent_s > 0.0) {
+  // Ctrl-C (SIGINT, SIGTERM): the run being measured finishes, what was measured is stored, nothing of the batch runs.
+  const StopSignals stop;
+  while (known.budget_s - known.spent_s > 0.0 && !stop.requested()) {
     std::vector<std::size_t> order(known.kinds.size());
     std::iota(order.begin(), order.end(), std::size_t{0});
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
@@ -500,7 +504,7 @@ BatchKnowledge learn_batch(config::Workload& workload, const ProfileCache& cache
     }
   }
   if (reporter != nullptr && known.runs > 0) reporter->progress_done("profile");
-  if (known.budget_s - known.spent_s > 0.0) probe_commands(known, runner, platform, reporter);
+  if (known.budget_s - known.spent_s > 0.0 && !stop.requested()) probe_commands(known, runner, platform, reporter);
   if (known.runs > 0 || known.stopped_by_budget) {
     say(fmt::format("profiled {} run(s) in {:.3g} s of the {:.3g} s budget{}", known.runs, known.spent_s,
                     known.budget_s,
@@ -518,6 +522,11 @@ BatchKnowledge learn_batch(config::Workload& workload, const ProfileCache& cache
                       *core_counts(usable_runs(state, shape_of(state.kind, platform, options.tier_places_commands)))
                            .begin()));
     }
+  }
+  if (stop.requested()) {
+    throw RuntimeFailure(fmt::format("interrupted while measuring the batch's kinds: the {} run(s) measured are kept "
+                                     "in {}, nothing of the batch ran; the same command continues from them",
+                                     known.runs, (cache.node_folder() / "knowledge").string()));
   }
   return known;
 }
@@ -622,7 +631,10 @@ std::size_t learn_from_launch(const config::Workload& workload, const std::vecto
   for (const ObservedTask& ran : observed) {
     const auto task = std::find_if(batch.tasks.begin(), batch.tasks.end(),
                                    [&](const config::WorkloadTask& t) { return t.id == ran.id; });
-    if (task == batch.tasks.end() || ran.seconds <= 0.0 || ran.allocation.empty() || ran.allocation[0] < 1) continue;
+    if (task == batch.tasks.end() || !(ran.seconds * ran.contention_factor >= kMinRunSeconds) ||
+        ran.allocation.empty() || ran.allocation[0] < 1) {
+      continue;
+    }
     const TaskKind& kind = kind_of(kinds, *task, placement);
     auto [entry, fresh] = updated.try_emplace(kind.name);
     if (fresh) entry->second = look_up_knowledge(cache, kind.identity).knowledge;

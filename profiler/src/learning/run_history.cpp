@@ -17,14 +17,12 @@
 
 namespace cosched::profiler {
 
-namespace {
-
-std::filesystem::path history_path(const ProfileCache& cache) { return cache.node_folder() / "launches.jsonl"; }
-
-}  // namespace
+std::filesystem::path launch_history_path(const ProfileCache& cache) {
+  return cache.node_folder() / "launches.jsonl";
+}
 
 LaunchNoise launch_noise(const ProfileCache& cache) {
-  std::ifstream in(history_path(cache));
+  std::ifstream in(launch_history_path(cache));
   std::vector<double> errors;  // ln(observed / predicted), the newest last
   for (std::string line; std::getline(in, line);) {
     const nlohmann::json entry = nlohmann::json::parse(line, nullptr, false);
@@ -49,7 +47,7 @@ LaunchNoise launch_noise(std::span<const double> log_errors) {
 
 void record_launch(const ProfileCache& cache, const RecordedLaunch& launch) {
   if (!(launch.predicted_s > 0.0) || !(launch.observed_s > 0.0)) return;
-  const std::filesystem::path path = history_path(cache);
+  const std::filesystem::path path = launch_history_path(cache);
   std::error_code error;
   std::filesystem::create_directories(path.parent_path(), error);
   if (error) throw PlatformError("mkdir", path.parent_path().string(), error.value());

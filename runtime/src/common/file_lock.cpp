@@ -44,6 +44,20 @@ void write_note(int fd, const std::filesystem::path& path) {
   }
 }
 
+// Opens `path`, made when missing; `created` says whether this call made it (O_EXCL, so that two callers never
+// both take it for theirs).
+int open_lock_file(const std::filesystem::path& path, bool& created) {
+  for (;;) {
+    int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    created = fd >= 0;
+    if (fd >= 0) return fd;
+    if (errno != EEXIST) throw PlatformError("open", path.string(), errno);
+    fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
+    if (fd >= 0) return fd;
+    if (errno != ENOENT) throw PlatformError("open", path.string(), errno);  // ENOENT: its holder removed it, again
+  }
+}
+
 // Whether `path` still names the file open as `fd`.
 bool names_open_file(const std::filesystem::path& path, int fd) {
   struct stat open_file {};
@@ -71,8 +85,8 @@ FileLock FileLock::acquire(const std::filesystem::path& path,
 std::optional<FileLock> FileLock::try_acquire(const std::filesystem::path& path, std::string& holder) {
   constexpr int kAttempts = 100;
   for (int attempt = 0;; ++attempt) {
-    const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (fd < 0) throw PlatformError("open", path.string(), errno);
+    bool created = false;
+    const int fd = open_lock_file(path, created);
     FileLock lock(fd);
     if (lock_retrying(fd, LOCK_EX | LOCK_NB) != 0) {
       if (errno != EWOULDBLOCK) throw PlatformError("flock", path.string(), errno);
@@ -80,7 +94,14 @@ std::optional<FileLock> FileLock::try_acquire(const std::filesystem::path& path,
       return std::nullopt;
     }
     if (names_open_file(path, fd)) {
-      write_note(fd, path);
+      try {
+        write_note(fd, path);
+      } catch (const PlatformError&) {
+        // A full disk: the file this call made goes while still locked (whoever opened it meanwhile finds it
+        // replaced and opens again), so a refused claim leaves its folder as it found it.
+        if (created) ::unlink(path.c_str());
+        throw;
+      }
       return lock;
     }
     if (attempt == kAttempts) throw PlatformError("flock", path.string() + " keeps being replaced", EAGAIN);

@@ -25,6 +25,9 @@ inline constexpr std::string_view kKindKnowledgeFormat = "cosched task knowledge
 inline constexpr int kKindKnowledgeFormatVersion = 1;
 // Runs kept per (cores, chunks, work) point: the newest; older ones are dropped when a new one comes.
 inline constexpr std::size_t kRunsKeptPerPoint = 8;
+// The least time a known run (or a probe's run alone) takes: no process starts and ends in under a microsecond, and a
+// smaller time is no measurement — 1e-300 s underflowed the fits' ln t and stopped the contention clock.
+inline constexpr double kMinRunSeconds = 1e-6;
 
 // How a run came to be known.
 enum class RunSource { profiled, observed };
@@ -76,6 +79,9 @@ struct KnowledgeLookup {
 // task than its name says, starts afresh (the note says so; it is replaced when stored); a command whose program
 // changed since starts afresh too.
 [[nodiscard]] KnowledgeLookup look_up_knowledge(const ProfileCache& cache, const CachedTask& task);
+// Refuses (InputError, before any work) a node store that a run could not write at its end: a knowledge/ that is
+// not a folder, a launches.jsonl that is not a file. A kind's file that is not a file is refused by its look-up.
+void check_knowledge_store(const ProfileCache& cache);
 // Writes it whole (hold the node's lock).
 void store_knowledge(const ProfileCache& cache, const KindKnowledge& knowledge);
 // Every kind this node's store holds that is readable and this node's, in file-name order (hold the node's lock).

@@ -31,6 +31,8 @@ struct LaunchNoise {
 [[nodiscard]] LaunchNoise launch_noise(const ProfileCache& cache);
 // The same from launches' ln(observed / predicted), oldest first (a history kept elsewhere: the demo's launches).
 [[nodiscard]] LaunchNoise launch_noise(std::span<const double> log_errors);
+// Where the node's launches are kept: <node folder>/launches.jsonl.
+[[nodiscard]] std::filesystem::path launch_history_path(const ProfileCache& cache);
 struct RecordedLaunch {
   std::string batch;
   double predicted_s = 0.0;

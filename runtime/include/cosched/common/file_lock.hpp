@@ -19,7 +19,8 @@ class FileLock {
                                         const std::function<void(const std::string& holder)>& waiting);
   // Locks `path` without waiting: nullopt when another process holds it, its note then in `holder`. A file its
   // holder removed on leaving (between our open and our lock) is opened again, so the lock taken is always on the
-  // file the path names. Throws PlatformError as acquire does.
+  // file the path names. Throws PlatformError as acquire does; a file this call made is then removed (a full disk
+  // that refuses the note leaves no empty lock file behind).
   [[nodiscard]] static std::optional<FileLock> try_acquire(const std::filesystem::path& path, std::string& holder);
   FileLock(FileLock&& other) noexcept;
   FileLock& operator=(FileLock&& other) noexcept;
