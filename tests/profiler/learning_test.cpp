@@ -291,8 +291,10 @@ TEST_F(LearningFixture, NoPointIsProfiledMoreThanItsRepetitionsAndTheProbesAreKe
   ASSERT_FALSE(points.empty());
   std::size_t most = 0;
   for (const auto& [point, runs] : points) most = std::max(most, runs);
-  EXPECT_EQ(most, static_cast<std::size_t>(generous.strategy_options.repetitions))
-      << "`true` never settles: its points are measured exactly `repetitions` times";
+  // The cap, not the host's noise: whether `true`'s times settle before it depends on this machine's speed.
+  EXPECT_GE(most, 1U);
+  EXPECT_LE(most, static_cast<std::size_t>(generous.strategy_options.repetitions))
+      << "a point that does not settle is measured at most `repetitions` times in one call";
   for (const TaskKind& kind : kinds) {
     EXPECT_TRUE(look_up_knowledge(cache, kind.identity).knowledge.probe.has_value())
         << kind.name << ": a known command is probed while the budget lasts";
