@@ -27,22 +27,9 @@
 namespace cosched::profiler {
 namespace {
 
-config::PlatformConfig two_cores() {
-  config::PlatformConfig platform;
-  platform.name = "test";
-  platform.cores = 2;
-  platform.tier_backend = "none";
-  return platform;
-}
+using testing::command_task;
 
-config::WorkloadTask command_task(const std::string& id, std::vector<std::string> argv,
-                                  std::optional<config::WorkScale> work = std::nullopt) {
-  config::WorkloadTask task;
-  task.id = id;
-  task.command = std::move(argv);
-  task.work = std::move(work);
-  return task;
-}
+config::PlatformConfig two_cores() { return testing::cores_only_platform(2); }
 
 // Two kinds: `true` twice (one kind), `sh -c "exit 0"` once.
 config::Workload three_commands() {

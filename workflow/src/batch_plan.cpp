@@ -11,9 +11,11 @@
 #include "cosched/knowledge/makespan_interval.hpp"
 #include "cosched/profiler/cached_node_model.hpp"
 #include "cosched/profiler/instance_builder.hpp"
+#include "cosched/profiler/launch_exploration.hpp"
 #include "cosched/profiler/learning.hpp"
 #include "cosched/profiler/run_history.hpp"
 #include "cosched/sched/allocation.hpp"
+#include "cosched/sim/exploration.hpp"
 #include "cosched/sim/gantt.hpp"
 
 namespace cosched::workflow::detail {
@@ -49,6 +51,30 @@ std::optional<config::NodeModel> plan_node_model(const RunBatchOptions& run, con
   calibration_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
   reporter.note(fmt::format("node model: {} in {:.3g} s of the budget", origin, calibration_s));
   return model;
+}
+
+// An allocation in words: "2 cores", "1 core + 20 fast chunks".
+std::string allocation_words(const std::vector<int>& alloc) {
+  std::string words = fmt::format("{} core{}", alloc[0], alloc[0] == 1 ? "" : "s");
+  if (alloc.size() > 1 && alloc[1] > 0) words += fmt::format(" + {} fast chunk{}", alloc[1], alloc[1] == 1 ? "" : "s");
+  return words;
+}
+
+// The launch as a teacher: tasks moved to allocations their kinds never ran at where the plan has room anyway, on
+// the cautious side (profiler::exploration_options, sim::explore_in_slack); learn_from_launch keeps what they take.
+void explore_in_launch(const config::Workload& batch, const profiler::BatchKnowledge& known, BatchPlan& plan,
+                       Reporter& reporter) {
+  const std::vector<sim::ExplorationOption> options =
+      profiler::exploration_options(batch, known, plan.instance, plan.schedule);
+  if (options.empty()) return;
+  const sim::ExplorationResult explored = sim::explore_in_slack(plan.instance, plan.schedule, options);
+  for (const sim::ExplorationStep& step : explored.steps) {
+    reporter.note(fmt::format("explores: {} on {}, not {} (its kind never ran there; the plan has room: its {:.3g} s "
+                              "hold even if it takes {:.3g} s there, its fit one sd up); what it takes is kept for "
+                              "the next batch",
+                              batch.tasks[step.task].id, allocation_words(step.to), allocation_words(step.from),
+                              explored.makespan_s, step.cautious_s));
+  }
 }
 
 }  // namespace
@@ -106,6 +132,7 @@ BatchPlan plan_batch(const RunBatchOptions& run, config::Workload& batch, const 
   const bool packed = std::any_of(plan.schedule.tasks.begin(), plan.schedule.tasks.end(),
                                   [](const sched::ScheduledTask& task) { return task.pack >= 0; });
   if (!packed) plan.schedule.launch_rule = "greedy";
+  if (run.explore) explore_in_launch(batch, known, plan, reporter);
   if (plan.unknown_tasks > 0) {
     reporter.note(fmt::format("{} task(s) of kinds never measured run on one core at a guessed time; their times are "
                               "kept for the next run",
