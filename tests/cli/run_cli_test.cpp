@@ -117,6 +117,21 @@ TEST_F(RunCli, ABudgetMeasuresWhatIsNotKnownAndStoresIt) {
   }
 }
 
+// A budget too small for a calibration is not spent on one: a run without a node model given --profile-budget 0
+// measured nothing at all before (it calibrated, 2-3 s over a budget of nothing).
+TEST_F(RunCli, ABudgetTooSmallForACalibrationCalibratesNothing) {
+  write("m.json", kMixed);
+  const CommandResult result = test_support::run_program(
+      "cosched", "run m.json --dry-run --cache cache --reps 1 --profile-budget 0 --platform p.toml", dir_);
+  ASSERT_EQ(result.exit_code, 0) << result.out << result.err;
+  EXPECT_NE(result.out.find("node model: none"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("--profile-budget 5 or more calibrates one first"), std::string::npos) << result.out;
+  for (const auto& entry : fs::recursive_directory_iterator(dir_ / "cache")) {
+    EXPECT_NE(entry.path().filename(), "node.toml") << "no calibration was paid from a budget of 0 s";
+  }
+  EXPECT_TRUE(knowledge_files().empty()) << "nothing measured";
+}
+
 TEST_F(RunCli, ASecondRunStartsFromWhatTheFirstObserved) {
   const CommandResult first = run("b.json");
   ASSERT_EQ(first.exit_code, 0) << first.out << first.err;

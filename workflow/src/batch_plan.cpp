@@ -22,9 +22,13 @@ namespace cosched::workflow::detail {
 
 namespace {
 
+// What a budget must hold for a quick calibration to be paid from it: one took 2.2-2.8 s on this 2-core VM (load
+// 2.6); a larger node streams at more core counts.
+constexpr double kQuickCalibrationBudgetS = 5.0;
+
 // The node model the plan predicts contention with: --node, else the cache's when fresh. When there is none, a
-// budget the user gave pays for a quick calibration first (the node is part of what is known); an automatic budget
-// does not (a calibration costs seconds, more than most batches' share).
+// budget the user gave pays for a quick calibration first when it holds kQuickCalibrationBudgetS (the node is part
+// of what is known); an automatic budget does not (a calibration costs seconds, more than most batches' share).
 std::optional<config::NodeModel> plan_node_model(const RunBatchOptions& run, const profiler::ProfileCache& cache,
                                                  const exec::TierSetup& tier, Reporter& reporter,
                                                  double& calibration_s) {
@@ -36,10 +40,11 @@ std::optional<config::NodeModel> plan_node_model(const RunBatchOptions& run, con
     reporter.note("node model: " + origin);
     return model;
   }
-  if (!run.profile_budget_s) {
+  if (!run.profile_budget_s || *run.profile_budget_s < kQuickCalibrationBudgetS) {
     reporter.note(fmt::format("node model: none ({}): memory contention is not predicted; a run given "
-                              "--profile-budget calibrates one first (about 10 s), or: cosched calibrate -o {}",
-                              origin, cache.node_model_path().string()));
+                              "--profile-budget {:g} or more calibrates one first (a few seconds), or: cosched "
+                              "calibrate -o {}",
+                              origin, kQuickCalibrationBudgetS, cache.node_model_path().string()));
     return std::nullopt;
   }
   const auto begin = std::chrono::steady_clock::now();
