@@ -109,7 +109,7 @@ BatchPlan plan_batch(const RunBatchOptions& run, config::Workload& batch, const 
       batch, known, platform, bandwidth ? &*bandwidth : nullptr, node.tier.places_commands());
   for (const std::string& line : profiler::probed_traffic_lines(made.instance)) reporter.note("  " + line);
 
-  BatchPlan plan{std::move(made.instance), {}, std::move(made.log_sd), 0, {}};
+  BatchPlan plan{std::move(made.instance), {}, std::move(made.log_sd), 0, {}, {known.share_s, known.spent_s}};
   std::vector<const profiler::KindState*> kinds;  // one error per kind's fit, one for the guess (group 0)
   for (const config::WorkloadTask& task : batch.tasks) {
     const profiler::KindState& kind = known.of(task);
@@ -178,8 +178,8 @@ PredictionInterval report_prediction(const BatchPlan& plan, const launcher::Laun
 }
 
 void learn_from_launch(const launcher::LaunchSummary& summary, const config::Workload& batch,
-                       const std::optional<PredictionInterval>& predicted, const profiler::ProfileCache& cache,
-                       const std::string& placement, Reporter& reporter) {
+                       const std::optional<PredictionInterval>& predicted, const profiler::LaunchProfiling& profiling,
+                       const profiler::ProfileCache& cache, const std::string& placement, Reporter& reporter) {
   std::vector<profiler::ObservedTask> observed;
   for (const launcher::TaskDeviation& task : summary.tasks) {
     if (task.status != sim::TaskStatus::ok) continue;
@@ -201,8 +201,11 @@ void learn_from_launch(const launcher::LaunchSummary& summary, const config::Wor
   }
   if (!predicted || !summary.already_completed.empty()) return;  // a resumed launch is not the predicted one
   // The node's history is its launch-to-launch noise: a plan of guessed times would make it the guesses' error.
-  if (predicted->guessed_tasks == 0) profiler::record_launch(cache, {batch.name, predicted->predicted_s, predicted->low_s, predicted->high_s,
-                                  summary.observed_makespan});
+  if (predicted->guessed_tasks == 0) {
+    profiler::record_launch(cache, {batch.name, predicted->predicted_s, predicted->low_s, predicted->high_s,
+                                    summary.observed_makespan},
+                            profiling);
+  }
   const bool inside = summary.observed_makespan >= predicted->low_s && summary.observed_makespan <= predicted->high_s;
   reporter.note(fmt::format("observed {:.3g} s: {} the 80 % interval {:.3g} .. {:.3g} s", summary.observed_makespan,
                             inside ? "inside" : "outside", predicted->low_s, predicted->high_s));

@@ -18,6 +18,7 @@
 #include "cosched/common/stop_signals.hpp"
 #include "cosched/common/utc_time.hpp"
 #include "cosched/profiler/instance_builder.hpp"
+#include "cosched/profiler/run_history.hpp"
 #include "cosched/sched/algorithm.hpp"
 #include "cosched/sched/allocation.hpp"
 #include "cosched/sched/io.hpp"
@@ -392,9 +393,13 @@ BatchKnowledge learn_batch(config::Workload& workload, const ProfileCache& cache
                                    "measures them first)",
                                    unknown);
   } else {
-    known.budget_s = options.budget.share * plan->makespan;
-    known.budget_why = fmt::format("{:.0f} % of the batch's predicted {:.3g} s", 100.0 * options.budget.share,
-                                   plan->makespan);
+    known.share_s = options.budget.share * plan->makespan;
+    const double saved = std::min(saved_profiling_budget(cache, workload.name),
+                                  options.budget.max_saved_shares * *known.share_s);
+    known.budget_s = *known.share_s + saved;
+    known.budget_why = fmt::format("{:.0f} % of the batch's predicted {:.3g} s{}", 100.0 * options.budget.share,
+                                   plan->makespan,
+                                   saved > 0.0 ? fmt::format(", and {:.3g} s its earlier runs saved", saved) : "");
   }
 
   // Said up front: what is known, what knowing more may cost, and what it may save.

@@ -39,6 +39,10 @@ namespace cosched::profiler {
 struct ProfileBudget {
   std::optional<double> seconds;  // given by the user (--profile-budget S); nullopt: auto
   double share = 0.1;             // auto: this share of the batch's predicted makespan, once every kind is known
+  // auto: plus what the batch's earlier runs saved of their shares (saved_profiling_budget), at most this many
+  // shares — so that a kind's run that costs more than one share is paid for within a few runs, and savings a
+  // batch never needed do not pay for a long profiling spree once it changes.
+  double max_saved_shares = 4.0;
 };
 
 struct LearningOptions {
@@ -81,6 +85,7 @@ struct BatchKnowledge {
   std::vector<KindState> kinds;
   double budget_s = 0.0;          // what profiling could spend
   std::string budget_why;         // how the budget was set, in words
+  std::optional<double> share_s;  // an automatic budget: this run's own share (budget_s less what it drew saved)
   double spent_s = 0.0;           // what it spent (wall time of the runs)
   std::size_t runs = 0;           // runs measured in this call
   bool stopped_by_budget = false;  // a run worth measuring was left out for lack of budget
