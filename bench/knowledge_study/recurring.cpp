@@ -22,7 +22,7 @@
 namespace cosched::bench {
 
 const std::vector<std::string>& recurring_rows() {
-  static const std::vector<std::string> rows{"recurring", "recurring-explore"};
+  static const std::vector<std::string> rows{"recurring", "recurring-explore", "explore-priced"};
   return rows;
 }
 
@@ -117,8 +117,8 @@ std::pair<double, std::string> best_naive(const sched::Instance& truth, const kn
 // library's strategy, fits and planners, and the file each rule comes from).
 class Owner {
  public:
-  Owner(const StudyOptions& study, const ProfilingSetup& setup, Planner& planner, bool explore)
-      : study_(study), setup_(setup), planner_(planner), explore_(explore) {}
+  Owner(const StudyOptions& study, const ProfilingSetup& setup, Planner& planner, bool explore, bool price_unknown)
+      : study_(study), setup_(setup), planner_(planner), explore_(explore), price_unknown_(price_unknown) {}
 
   // Plans `drawn`, runs the plan on the truth with noise, keeps every task's observed time; fills the outcome.
   void run_batch(const RecurringBatch& drawn, const sched::Instance& truth, std::uint64_t seed,
@@ -137,7 +137,7 @@ class Owner {
       schedule = naive_schedule(instance_of(drawn, fits), file_order(batch.tasks.size()));
       outcome.naive = true;
     } else {
-      if (outcome.new_kinds == 0) measure_within_budget(drawn, fits, noise, ledger, outcome);
+      if (outcome.new_kinds == 0 || price_unknown_) measure_within_budget(drawn, fits, noise, ledger, outcome);
       schedule = planner_.schedule(instance_of(drawn, fits));
       // batch_plan.cpp: a list plan of predictions launches greedily; a pack plan keeps its packs.
       if (std::none_of(schedule.tasks.begin(), schedule.tasks.end(),
@@ -179,9 +179,23 @@ class Owner {
   std::shared_ptr<const knowledge::FittedTask> fit_task(const RecurringBatch& drawn, std::size_t j) {
     const std::vector<knowledge::Measurement>& runs = evidence_[kind_of(drawn, j)];
     if (runs.empty()) return nullptr;
+    const knowledge::TaskWork work = work_of(drawn.batch.tasks[j].work);
     try {
-      return std::make_shared<const knowledge::FittedTask>(setup_.node, work_of(drawn.batch.tasks[j].work), runs,
-                                                           setup_.fit);
+      return std::make_shared<const knowledge::FittedTask>(setup_.node, work, runs, setup_.fit);
+    } catch (const InputError&) {
+      if (!explore_) return nullptr;  // today: no fit, the task runs on one core at the guess
+    }
+    // The exploring rows: a core count explored by one task was run at one amount of work, and without a point
+    // that separated the fixed cost task_fit leaves it out — with only such points nothing can be fitted. Here
+    // such runs are scaled to the production amount in proportion (a fixed cost of 0: the programs' 0.5-3 s
+    // against minutes of work), the rule the fit would need for exploration to pay (see docs/knowledge.md).
+    std::vector<knowledge::Measurement> scaled = runs;
+    for (knowledge::Measurement& run : scaled) {
+      run.seconds *= work.production / run.work;
+      run.work = work.production;
+    }
+    try {
+      return std::make_shared<const knowledge::FittedTask>(setup_.node, work, scaled, setup_.fit);
     } catch (const InputError&) {
       return nullptr;
     }
@@ -194,17 +208,18 @@ class Owner {
 
   // learning.cpp knowledge_instance: a fitted task at its fit's medians; one never measured on one core only, at
   // the median of the fitted tasks' one-core times (one second when none is fitted).
-  sched::Instance instance_of(const RecurringBatch& drawn,
-                              const std::vector<std::shared_ptr<const knowledge::FittedTask>>& fits) const {
+  static double guess_of(const std::vector<std::shared_ptr<const knowledge::FittedTask>>& fits) {
     std::vector<double> known;
     for (const auto& fit : fits) {
       if (fit) known.push_back(fit->at(1, 0).seconds);
     }
-    double guess = 1.0;
-    if (!known.empty()) {
-      std::nth_element(known.begin(), known.begin() + static_cast<std::ptrdiff_t>(known.size() / 2), known.end());
-      guess = known[known.size() / 2];
-    }
+    if (known.empty()) return 1.0;
+    std::nth_element(known.begin(), known.begin() + static_cast<std::ptrdiff_t>(known.size() / 2), known.end());
+    return known[known.size() / 2];
+  }
+  sched::Instance instance_of(const RecurringBatch& drawn,
+                              const std::vector<std::shared_ptr<const knowledge::FittedTask>>& fits) const {
+    const double guess = guess_of(fits);
     const sched::AllocationSpace space({setup_.node.cores, setup_.node.fast_chunks});
     std::vector<std::shared_ptr<const sched::TimeProfile>> profiles;
     for (const auto& fit : fits) {
@@ -264,7 +279,10 @@ class Owner {
     };
     const auto weight = [&](std::size_t k) {
       double total = 0.0;
-      for (const std::size_t j : tasks_of(k)) total += fits[j] ? fits[j]->at(1, 0).seconds : 0.0;
+      // explore-priced: a kind never run weighs as many guessed tasks (else it would come last, after the
+      // budget is spent on the known kinds, and still run on one core).
+      const double unknown = price_unknown_ ? guess_of(fits) : 0.0;
+      for (const std::size_t j : tasks_of(k)) total += fits[j] ? fits[j]->at(1, 0).seconds : unknown;
       return total;
     };
     while (budget - spent > 0.0) {
@@ -289,7 +307,13 @@ class Owner {
           done[k] = true;
           continue;
         }
-        const knowledge::PlannedRun& run = runs.front();
+        knowledge::PlannedRun run = runs.front();
+        if (std::isnan(run.estimated_seconds) && price_unknown_) {
+          // explore-priced: a kind never run is priced as one more task of the batch (the guess of
+          // knowledge_instance), its run's share of the work of its largest task — a short run of a kind that
+          // says how its work scales costs a small part of a production run whatever its speed-up.
+          run.estimated_seconds = guess_of(fits) * run.work / drawn.batch.tasks[largest].work;
+        }
         if (repeats[{k, run.cores, run.fast_chunks, run.work}] >= std::max(1, strategy_options.repetitions)) {
           done[k] = true;
           continue;
@@ -307,8 +331,9 @@ class Owner {
       ledger.add(run, seconds);
       evidence_[kinds[k]].push_back({run.cores, run.fast_chunks, run.work, seconds});
       ++measured_now[k];
+      const bool was_known = fits[tasks_of(k).front()] != nullptr;
       for (const std::size_t j : tasks_of(k)) fits[j] = fit_task(drawn, j);
-      if (measured_now[k] % 2 == 0) plan = plan_known(drawn, fits);
+      if (!was_known || measured_now[k] % 2 == 0) plan = plan_known(drawn, fits);
     }
   }
 
@@ -337,6 +362,7 @@ class Owner {
   const ProfilingSetup& setup_;
   Planner& planner_;
   bool explore_ = false;
+  bool price_unknown_ = false;
   Evidence evidence_;
 };
 
@@ -364,7 +390,9 @@ std::vector<RecurringOutcome> run_recurring(const StudyOptions& study, const Rec
       sched::Random random(owner_seed);
       std::set<std::size_t> seen;
       std::vector<Owner> owners;
-      for (const std::string& row : recurring_rows()) owners.emplace_back(study, setup, planner, row != "recurring");
+      for (const std::string& row : recurring_rows()) {
+        owners.emplace_back(study, setup, planner, row != "recurring", row == "explore-priced");
+      }
       for (std::size_t b = 0; b < options.batches; ++b) {
         const RecurringBatch drawn = draw_recurring(pool, node.programs, b, seen, random, study, options);
         const sched::Instance truth = true_instance(drawn.batch, node.shape);

@@ -13,6 +13,11 @@
 //   recurring-explore  the same, and every plan — the naive one too — gives tasks of kinds measured at few core
 //                      counts the cores it leaves idle during their run (exploration.hpp): their runs teach the
 //                      kind's speed-up at a new count at no planned cost
+//   explore-priced     recurring-explore, and a batch with a kind never run still gets its auto budget: the new
+//                      kind's short runs (the adaptive strategy's first points) are priced as one more task of the
+//                      batch at the guessed time (knowledge_instance's), times their share of its work — where
+//                      `cosched run` today measures nothing while a kind is unknown (learning.cpp: its cost cannot
+//                      be told) and runs the kind's tasks on one core
 //
 // Per batch: the profiling paid on purpose, the plan's makespan on the truth against the exhaustively profiled
 // plan's and the plan with the true times', and against the best naive way's (xargs -P in the file's order,
@@ -36,7 +41,7 @@ struct RecurringOutcome {
   std::string node;
   std::size_t sequence = 0;
   std::size_t batch = 0;
-  std::string row;                 // recurring, recurring-explore
+  std::string row;                 // recurring_rows()
   std::size_t tasks = 0;
   std::size_t new_kinds = 0;       // kinds of the batch never run before (on this row's knowledge)
   std::size_t runs = 0;            // profiling runs
