@@ -279,9 +279,9 @@ class Owner {
     };
     const auto weight = [&](std::size_t k) {
       double total = 0.0;
-      // explore-priced: a kind never run weighs as many guessed tasks (else it would come last, after the
-      // budget is spent on the known kinds, and still run on one core).
-      const double unknown = price_unknown_ ? guess_of(fits) : 0.0;
+      // explore-priced: a kind never run comes first (weighed as its guessed tasks, it came after the known
+      // kinds had spent the budget, and its tasks still ran on one core: the study's first try).
+      const double unknown = price_unknown_ ? std::numeric_limits<double>::infinity() : 0.0;
       for (const std::size_t j : tasks_of(k)) total += fits[j] ? fits[j]->at(1, 0).seconds : unknown;
       return total;
     };
