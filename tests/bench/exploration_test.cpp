@@ -2,6 +2,9 @@
 // of kinds that would learn from them, never where the plan needs the cores.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <vector>
+
 #include "knowledge_study/exploration.hpp"
 
 namespace cosched::bench {
