@@ -16,7 +16,7 @@
 #include "cosched/knowledge/strategy.hpp"
 #include "cosched/sched/allocation.hpp"
 #include "cosched/sched/generator.hpp"
-#include "knowledge_study/exploration.hpp"
+#include "cosched/sim/exploration.hpp"
 #include "knowledge_study/study_plan.hpp"
 
 namespace cosched::bench {
@@ -69,22 +69,27 @@ RecurringBatch draw_recurring(const std::vector<TruthProgram>& pool, std::size_t
   return drawn;
 }
 
-// profiler::naive_schedule (profiler/src/learning/learning.cpp), which the study does not link (it brings the
-// profiler's process code): one core each, no fast chunk, in `order`, each task on the core free first.
-sched::Schedule naive_schedule(const sched::Instance& instance, const std::vector<std::size_t>& order) {
+// profiler::naive_cores and naive_schedule (profiler/src/learning/learning.cpp), which the study does not link (it
+// brings the profiler's process code): `each` cores per task (1: xargs; cosched run's first batch: the node shared
+// evenly when it has fewer tasks than cores), no fast chunk, in `order`, each task on the cores free first.
+int naive_cores(int node_cores, std::size_t tasks) {
+  return tasks == 0 || tasks >= static_cast<std::size_t>(node_cores) ? 1 : node_cores / static_cast<int>(tasks);
+}
+
+sched::Schedule naive_schedule(const sched::Instance& instance, const std::vector<std::size_t>& order, int each = 1) {
   sched::Schedule schedule;
   schedule.algorithm = "naive";
   schedule.launch_rule = "greedy";
   const int cores = instance.resources().front().capacity;
-  std::vector<double> free_at(static_cast<std::size_t>(cores), 0.0);
+  std::vector<double> free_at(static_cast<std::size_t>(cores / each), 0.0);
   std::vector<int> alloc(instance.dimensions(), 0);
-  alloc[0] = 1;
+  alloc[0] = each;
   schedule.tasks.resize(instance.task_count());
   for (const std::size_t j : order) {
-    const auto core = std::min_element(free_at.begin(), free_at.end());
+    const auto slot = std::min_element(free_at.begin(), free_at.end());
     const double duration = instance.time(j, alloc);
-    schedule.tasks[j] = {alloc, *core, duration, -1};
-    *core += duration;
+    schedule.tasks[j] = {alloc, *slot, duration, -1};
+    *slot += duration;
   }
   return schedule;
 }
@@ -134,7 +139,8 @@ class Owner {
     sched::Schedule schedule;
     if (outcome.new_kinds == kinds.size()) {
       // batch_plan.cpp: nothing known, the naive way (its guessed times: one second each).
-      schedule = naive_schedule(instance_of(drawn, fits), file_order(batch.tasks.size()));
+      schedule = naive_schedule(instance_of(drawn, fits), file_order(batch.tasks.size()),
+                                naive_cores(setup_.node.cores, batch.tasks.size()));
       outcome.naive = true;
     } else {
       if (outcome.new_kinds == 0 || price_unknown_) measure_within_budget(drawn, fits, noise, ledger, outcome);
@@ -228,7 +234,9 @@ class Owner {
         continue;
       }
       std::vector<double> times(space.size(), std::numeric_limits<double>::infinity());
-      times[space.index_of(std::vector<int>{1, 0})] = guess;
+      for (const int cores : {1, naive_cores(setup_.node.cores, drawn.batch.tasks.size())}) {
+        times[space.index_of(std::vector<int>{cores, 0})] = guess;  // learning.cpp knowledge_instance
+      }
       profiles.push_back(std::make_shared<const sched::DenseTimeTable>(space, std::move(times)));
     }
     return bench::instance_of(drawn.batch, setup_.node, profiles);
@@ -337,25 +345,41 @@ class Owner {
     }
   }
 
-  // The exploring row: every task whose kind's fit is uncertain (sd of ln t above the adaptive strategy's tolerance)
-  // at core counts it never ran at wishes for them; the plan's idle cores grant what they can (exploration.hpp).
+  // The exploring rows: cosched run's rule (sim::explore_in_slack) with the options profiler::exploration_options
+  // makes (mirrored here: the study does not link the profiler) — per task of a fitted kind, the core counts above
+  // its planned ones (2x, 4x ... and the node's all, the most first) its kind never ran at without fast memory, each
+  // at its fit's time one predictive sd up; one task per kind, the latest starting first. A move is taken when the
+  // plan's predicted makespan holds on those cautious times.
   std::size_t explore(const RecurringBatch& drawn, const std::vector<std::shared_ptr<const knowledge::FittedTask>>& fits,
                       sched::Schedule& schedule) {
-    const double tolerance = knowledge::StrategyOptions{}.tolerance;
-    std::vector<ExplorationWish> wishes;
+    const sched::Instance instance = instance_of(drawn, fits);
+    std::vector<sim::ExplorationOption> options;
     for (std::size_t j = 0; j < drawn.batch.tasks.size(); ++j) {
+      if (!fits[j]) continue;  // a kind never run: a guess on one core, nothing to weigh a move with
       const std::size_t kind = kind_of(drawn, j);
-      std::vector<int> measured;
-      for (const knowledge::Measurement& run : evidence_[kind]) {
-        if (run.fast_chunks == 0) measured.push_back(run.cores);
+      const std::vector<int>& planned = schedule.tasks[j].alloc;
+      sim::ExplorationOption option{j, kind, {}};
+      std::vector<int> counts{setup_.node.cores};
+      for (int cores = 2 * planned[0]; cores < setup_.node.cores; cores *= 2) counts.push_back(cores);
+      std::sort(counts.begin(), counts.end(), std::greater<>());
+      for (const int cores : counts) {
+        const bool ran = std::any_of(evidence_[kind].begin(), evidence_[kind].end(), [&](const knowledge::Measurement& m) {
+          return m.cores == cores && m.fast_chunks == planned[1];
+        });
+        if (cores <= planned[0] || ran) continue;
+        std::vector<int> alloc = planned;
+        alloc[0] = cores;
+        const double median = instance.time(j, alloc);
+        if (std::isfinite(median)) {
+          option.choices.push_back({alloc, median * std::exp(fits[j]->predictive_log_sd(cores, planned[1]))});
+        }
       }
-      ExplorationWish wish{j, kind, {}};
-      for (const int count : unexplored_counts(setup_.node.cores, measured)) {
-        if (!fits[j] || fits[j]->at(count, 0).log_sd > tolerance) wish.counts.push_back(count);
-      }
-      if (!wish.counts.empty()) wishes.push_back(std::move(wish));
+      if (!option.choices.empty()) options.push_back(std::move(option));
     }
-    return explore_idle_cores(schedule, setup_.node.cores, wishes).size();
+    std::stable_sort(options.begin(), options.end(), [&](const sim::ExplorationOption& a, const sim::ExplorationOption& b) {
+      return schedule.tasks[a.task].start > schedule.tasks[b.task].start;
+    });
+    return sim::explore_in_slack(instance, schedule, options).steps.size();
   }
 
   const StudyOptions& study_;

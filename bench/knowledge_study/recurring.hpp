@@ -5,14 +5,15 @@
 // scales ({work}), so every amount of it is one kind.
 //
 //   recurring          what `cosched run` does today: with nothing known the batch runs the naive way (one core
-//                      each, in the file's order, xargs -P like: profiler::naive_schedule) and every task's observed
+//                      each, in the file's order, xargs -P like; with fewer tasks than cores the node shared
+//                      evenly: profiler::naive_schedule) and every task's observed
 //                      time is kept as a run of its kind at its allocation; the next batch plans from the kept runs
 //                      plus what the adaptive strategy measures within the auto budget (10 % of the batch's
 //                      predicted makespan; none while a kind of the batch was never measured), with the default
 //                      planner (model-search)
-//   recurring-explore  the same, and every plan — the naive one too — gives tasks of kinds measured at few core
-//                      counts the cores it leaves idle during their run (exploration.hpp): their runs teach the
-//                      kind's speed-up at a new count at no planned cost
+//   recurring-explore  the same, and every plan explores as cosched run does (sim::explore_in_slack): a task
+//                      of a fitted kind moves to a core count its kind never ran at when the plan's makespan
+//                      holds on its cautious time there, so its run teaches the kind's speed-up at no planned cost
 //   explore-priced     recurring-explore, and a batch with a kind never run still gets its auto budget: the new
 //                      kind's short runs (the adaptive strategy's first points) are priced as one more task of the
 //                      batch at the guessed time (knowledge_instance's), times their share of its work — where

@@ -124,10 +124,16 @@ BatchPlan plan_batch(const RunBatchOptions& run, config::Workload& batch, const 
   }
   if (plan.unknown_tasks == batch.tasks.size()) {
     plan.schedule = profiler::naive_schedule(plan.instance);
-    reporter.note(fmt::format("nothing is known of this batch yet: it runs as `xargs -P {}` would (one core each, in "
-                              "the file's order, each as soon as a core is free), and every task's time is kept "
-                              "for the next run",
-                              platform.cores));
+    const int each = profiler::naive_cores(platform.cores, batch.tasks.size());
+    reporter.note(each == 1 ? fmt::format("nothing is known of this batch yet: it runs as `xargs -P {}` would (one "
+                                          "core each, in the file's order, each as soon as a core is free), and every "
+                                          "task's time is kept for the next run",
+                                          platform.cores)
+                            : fmt::format("nothing is known of this batch yet: its {} tasks run at once on {} cores "
+                                          "each, the node shared evenly (`xargs -P {}` would leave {} cores idle), "
+                                          "and every task's time is kept for the next run",
+                                          batch.tasks.size(), each, platform.cores,
+                                          platform.cores - batch.tasks.size()));
     return plan;
   }
   plan.schedule = sched::plan(algorithm, plan.instance, sched::lower_bound(plan.instance)).schedule;
