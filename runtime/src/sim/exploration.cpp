@@ -18,7 +18,7 @@ namespace {
 
 // The plan's makespan as predicted (the contention-aware run when the plan has a bandwidth model), `durations`
 // standing in for the schedule's.
-double predicted_makespan(const sched::Instance& instance, const sched::Schedule& schedule,
+double makespan_on(const sched::Instance& instance, const sched::Schedule& schedule,
                           const std::vector<double>& durations) {
   LaunchPlan plan = plan_from_schedule(instance, schedule);
   for (std::size_t j = 0; j < plan.tasks.size(); ++j) plan.tasks[j].predicted_duration = durations[j];
@@ -56,7 +56,7 @@ ExplorationResult explore_in_slack(const sched::Instance& instance, sched::Sched
   for (const ExplorationOption& option : options) check_option(instance, option);
   std::vector<double> durations;  // the schedule's, with the cautious time of every task moved so far
   for (const sched::ScheduledTask& task : schedule.tasks) durations.push_back(task.duration);
-  ExplorationResult result{{}, predicted_makespan(instance, schedule, durations)};
+  ExplorationResult result{{}, makespan_on(instance, schedule, durations)};
   const bool packed = std::any_of(schedule.tasks.begin(), schedule.tasks.end(),
                                   [](const sched::ScheduledTask& task) { return task.pack >= 0; });
   if (packed) return result;
@@ -73,7 +73,7 @@ ExplorationResult explore_in_slack(const sched::Instance& instance, sched::Sched
       std::vector<double> tried_durations = durations;
       tried_durations[option.task] = choice.cautious_s;
       // "Does not grow", within rounding: a task moved into a core's idle tail leaves the last end where it was.
-      if (predicted_makespan(instance, tried, tried_durations) > result.makespan_s * (1.0 + 1e-9)) continue;
+      if (makespan_on(instance, tried, tried_durations) > result.makespan_s * (1.0 + 1e-9)) continue;
       result.steps.push_back({option.task, task.alloc, choice.alloc, choice.cautious_s});
       task.alloc = choice.alloc;
       task.duration = instance.time(option.task, choice.alloc);
