@@ -19,7 +19,7 @@ namespace {
 // The plan's makespan as predicted (the contention-aware run when the plan has a bandwidth model), `durations`
 // standing in for the schedule's.
 double makespan_on(const sched::Instance& instance, const sched::Schedule& schedule,
-                          const std::vector<double>& durations) {
+                   const std::vector<double>& durations) {
   LaunchPlan plan = plan_from_schedule(instance, schedule);
   for (std::size_t j = 0; j < plan.tasks.size(); ++j) plan.tasks[j].predicted_duration = durations[j];
   return predict_plan(plan).leading().observed_makespan;
