@@ -99,7 +99,7 @@ def chain(build: Build, rows: dict, folder: Path) -> dict:
     profiles = sorted(folder.glob("*.csv"))
     if len(profiles) != 1:
         raise BenchError(f"the profile row wrote {len(profiles)} CSV files in {folder}, expected one")
-    described = json.loads(profiles[0].with_suffix(".json").read_text())["measurer"]
+    described = json.loads(profiles[0].with_suffix(".json").read_text())  # the measurer's keys at the top level
     measurer = {"measurer": described.get("measurer"), "passes": described.get("passes")}
     for step in ("instance", "plan", "launch"):
         loads[step] = os.getloadavg()[0]
