@@ -36,7 +36,7 @@ PLATFORM = ROOT / "configs" / "platforms" / "local.toml"
 MIB = 1 << 20
 PASSES = "1,20"
 MEASURERS = {
-    "stream": [],
+    "stream": ["--measurer", "stream"],
     "process": ["--measurer", "process", "--passes", PASSES],
 }
 

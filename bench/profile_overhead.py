@@ -52,7 +52,9 @@ def sweeps(cores):
 def run_sweep(cosched, arguments, folder):
     """One sweep through one build: the sidecar's sweep section and, if the build records them, its sessions."""
     csv = os.path.join(folder, "p.csv")
-    subprocess.run([cosched, "profile", *arguments, "--quiet", "--force", "-o", csv], check=True)
+    # The stream measurer named, not left to the default (the process measurer since issue 39).
+    subprocess.run([cosched, "profile", "--measurer", "stream", *arguments, "--quiet", "--force", "-o", csv],
+                   check=True)
     with open(os.path.join(folder, "p.json")) as sidecar:
         data = json.load(sidecar)
     return data["sweep"], data.get("sessions")

@@ -1,5 +1,6 @@
-// `cosched profile`: execution-time tables (kernel x footprint x cores x fast chunks) measured with the stream
-// kernels in-process, with whole stream_bench processes, or produced by the KNL bandwidth model (--measurer).
+// `cosched profile`: execution-time tables (kernel x footprint x cores x fast chunks) measured with whole
+// stream_bench processes as launched (the default), with the stream kernels in-process, or produced by the KNL
+// bandwidth model (--measurer).
 // Flags override the TOML config (docs/profiler.md).
 #include <memory>
 #include <string>
@@ -51,12 +52,13 @@ const cosched::cli::CommandRegistration profile_registration{"profile", [](CLI::
       ->check(cosched::app::finite_range(config::kMinEmulationRatio, config::kMaxEmulationRatio));
   sub->add_option("--passes", flags->options.sweep.passes,
                   "Kernel passes of each timed task run (process measurer; times stay per pass); two counts LOW,HIGH "
-                  "time both and keep a run's fixed cost apart, so any passes are predicted")
+                  "time both and keep a run's fixed cost apart, so any passes are predicted (default 1,20)")
       ->delimiter(',')
       ->check(CLI::Range(1U, config::kMaxPasses));
   sub->add_option("--measurer", flags->options.sweep.measurer,
-                  "How times are obtained: stream (kernels in-process, default), process (whole stream_bench "
-                  "processes, as launched), knl-model (the KNL 7210 model)")
+                  "How times are obtained: process (default: whole stream_bench processes as cosched launch runs "
+                  "them, at --passes 1,20, so launched tasks are predicted), stream (warm passes in-process: tables "
+                  "of the kernels themselves), knl-model (the KNL 7210 model)")
       ->check(CLI::IsMember(prof::measurer_names()));
   sub->add_option("--command", flags->options.sweep.commands,
                   "Profile a program instead of kernels (repeatable): a command line split like a shell's words, "

@@ -12,6 +12,7 @@
 
 #include "cosched/common/error.hpp"
 #include "cosched/profiler/interpolation.hpp"
+#include "cosched/profiler/measurer.hpp"
 #include "cosched/profiler/profile_context.hpp"
 #include "cosched/profiler/profile_csv.hpp"
 #include "cosched/sched/io.hpp"
@@ -214,8 +215,9 @@ std::string fixed_cost_note(const config::Workload& workload, const ProfileSet& 
   if (kernels.empty()) return "";
   return fmt::format("note: the profile of {} has no fixed cost per run (fixed_s): launched, these tasks also start, "
                      "allocate, first-touch and validate, so launch predictions will be short; to profile for a "
-                     "launch: cosched profile --measurer process --passes 1,N (docs/profiler.md)\n",
-                     fmt::join(kernels, ", "));
+                     "launch: cosched profile without --measurer (whole processes at {} and {} passes; "
+                     "docs/profiler.md)\n",
+                     fmt::join(kernels, ", "), kDefaultProcessPasses.low, kDefaultProcessPasses.high);
 }
 
 std::vector<std::string> probed_traffic_lines(const sched::Instance& instance) {

@@ -35,6 +35,7 @@ std::vector<MeasurerEntry>& measurer_table() {
     rows.push_back({"stream", [](const MeasurerOptions& options) { return make_stream_measurer(options); }, {}});
     MeasurerKind whole_tasks;
     whole_tasks.times_whole_tasks = true;
+    whole_tasks.default_passes = kDefaultProcessPasses;
     rows.push_back({"process", [](const MeasurerOptions& options) { return make_process_measurer(options); },
                     whole_tasks});
     rows.push_back({std::string(kCommandMeasurer),

@@ -78,7 +78,7 @@ SweepOutcome run_profile(const SweepConfig& config, const config::PlatformConfig
   measurer_options.platform = platform;
   measurer_options.reps = config.reps;
   measurer_options.warmup = config.warmup;
-  measurer_options.passes = config.passes;
+  measurer_options.passes = sweep_passes(config);
   measurer_options.commands = config.commands;
   measurer_options.placement = config.placement;
   const auto measurer = make_measurer(config.measurer, measurer_options);

@@ -78,6 +78,10 @@ void add_sweep_command(SweepConfig& sweep, CommandProfileSpec command, const std
   sweep.commands.push_back(std::move(command));
 }
 
+PassCounts sweep_passes(const SweepConfig& sweep) {
+  return sweep.passes.value_or(measurer_kind(sweep.measurer).default_passes);
+}
+
 SweepConfig load_sweep_config(const std::filesystem::path& path) {
   const auto root = config::TomlTable::parse_file(path, "sweep config");
   root.allow_only({"description", "kernels", "footprints_mib", "footprints_percent_of_fast", "cores", "chunks", "reps",
@@ -102,7 +106,7 @@ SweepConfig load_sweep_config(const std::filesystem::path& path) {
       throw InputError(root.where("passes"), e.what());
     }
   } else if (const auto passes = root.integer("passes", 1, config::kMaxPasses)) {
-    sweep.passes = {static_cast<unsigned>(*passes), 0};
+    sweep.passes = PassCounts{static_cast<unsigned>(*passes), 0};
   }
   if (const auto platform = root.string("platform")) sweep.platform_file = path.parent_path() / *platform;
   sweep.tier_backend = root.string("tier_backend");
@@ -192,10 +196,10 @@ std::vector<ProfilePoint> expand_sweep(const SweepConfig& sweep, const config::P
   if (sweep.warmup > kMaxSweepWarmup) {
     throw UsageError(fmt::format("warmup must be from 0 to {}, got {}", kMaxSweepWarmup, sweep.warmup));
   }
-  if (sweep.passes.high > 0) {
-    (void)pass_counts({sweep.passes.low, sweep.passes.high}, "passes");
+  if (const PassCounts passes = sweep_passes(sweep); passes.separates_fixed_cost()) {
+    (void)pass_counts({passes.low, passes.high}, "passes");
   } else {
-    (void)pass_counts({sweep.passes.low}, "passes");
+    (void)pass_counts({passes.low}, "passes");
   }
   std::vector<unsigned> cores = sweep.cores;
   if (cores.empty()) {

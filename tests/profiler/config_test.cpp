@@ -2,6 +2,8 @@
 // and workload files: tests/config).
 #include <gtest/gtest.h>
 
+#include <optional>
+
 #include "cosched/common/error.hpp"
 #include "cosched/config/platform.hpp"
 #include "cosched/profiler/profile_session.hpp"
@@ -43,7 +45,7 @@ emulation_ratio = 4.0
   EXPECT_EQ(config.chunks, (std::vector<unsigned>{0, 5, 10}));
   EXPECT_EQ(config.reps, 7U);
   EXPECT_EQ(config.warmup, 2U);
-  EXPECT_EQ(config.passes, (PassCounts{3, 0}));
+  EXPECT_EQ(config.passes, std::optional<PassCounts>(PassCounts{3, 0}));
   EXPECT_EQ(config.measurer, "knl-model");
   EXPECT_EQ(*config.emulation_ratio, 4.0);
   const auto platform = config::load_platform_config(*config.platform_file);

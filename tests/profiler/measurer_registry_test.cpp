@@ -68,7 +68,34 @@ TEST(MeasurerRegistry, ASweepFileNamesARegisteredMeasurer) {
                                         "kernels = [\"triad\"]\nmeasurer = \"counting-tasks\"\npasses = 5\n");
   const SweepConfig sweep = load_sweep_config(path);
   EXPECT_EQ(sweep.measurer, "counting-tasks");
-  EXPECT_EQ(sweep.passes, (PassCounts{5, 0}));
+  EXPECT_EQ(sweep_passes(sweep), (PassCounts{5, 0}));
+}
+
+// Issue 39: whatever a plan will launch, the default tables must predict it. A sweep that names no measurer times
+// whole processes at two pass counts — each row's fixed cost apart from its cost per pass, so a launched task of any
+// passes is predicted; one that names the stream measurer gets warm passes in-process, one pass per repetition; the
+// passes a sweep gives win over its measurer's.
+TEST(MeasurerRegistry, TheDefaultSweepTimesWholeTasksAtTwoPassCounts) {
+  SweepConfig sweep;
+  EXPECT_EQ(sweep.measurer, kDefaultMeasurer);
+  EXPECT_TRUE(measurer_kind(sweep.measurer).times_whole_tasks);
+  EXPECT_FALSE(sweep.passes.has_value());
+  EXPECT_TRUE(sweep_passes(sweep).separates_fixed_cost());
+  EXPECT_EQ(sweep_passes(sweep), kDefaultProcessPasses);
+
+  sweep.measurer = "stream";
+  EXPECT_EQ(sweep_passes(sweep), PassCounts{});
+  sweep.measurer = "process";
+  sweep.passes = PassCounts{8, 0};
+  EXPECT_EQ(sweep_passes(sweep), (PassCounts{8, 0}));
+
+  const auto file = testing::write_file(testing::scratch_dir() / "sweep.toml", "kernels = [\"triad\"]\n");
+  const SweepConfig from_file = load_sweep_config(file);
+  EXPECT_EQ(from_file.measurer, kDefaultMeasurer);
+  EXPECT_EQ(sweep_passes(from_file), kDefaultProcessPasses);
+  const auto stream_file = testing::write_file(testing::scratch_dir() / "stream.toml",
+                                               "kernels = [\"triad\"]\nmeasurer = \"stream\"\n");
+  EXPECT_EQ(sweep_passes(load_sweep_config(stream_file)), PassCounts{});
 }
 
 // Worked by hand: 1 and 21 passes, 0.30 s and 0.50 s: a pass 0.01 s, the fixed cost 0.29 s. Runs the noise made

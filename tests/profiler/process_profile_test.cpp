@@ -1,5 +1,6 @@
-// `cosched profile --measurer process`: whole stream_bench processes timed as the launcher runs them, through the
-// built executables. One tiny point (a 1 MiB triad, 2 passes, 1 launch) keeps it quick; nothing here is timed.
+// `cosched profile --measurer process` (the default): whole stream_bench processes timed as the launcher runs them,
+// through the built executables. One tiny point (a 1 MiB triad, 2 passes, 1 launch) keeps it quick; nothing here
+// is timed.
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -72,6 +73,28 @@ TEST(ProcessProfile, TwoPassCountsGiveEachPointItsFixedCostAndTheSidecarSaysBoth
   expect_one_line_error(run_program("cosched", kPoint + "--passes 1,2,3 -o q.csv", dir), 2, "one pass count or two",
                         "--passes 1,2,3");
   EXPECT_FALSE(std::filesystem::exists(dir / "q.csv"));
+}
+
+// Issue 39: `cosched profile` without --measurer profiles for a launch — whole processes at 1 and 20 passes, each
+// row with its fixed cost — and `--measurer stream` still gives tables of warm passes in-process, without one.
+TEST(ProcessProfile, WithoutAMeasurerAProfileTimesWholeProcessesAtTwoPassCounts) {
+  if (!have_programs()) GTEST_SKIP() << "cosched or stream_bench not built";
+  const auto dir = testing::scratch_dir();
+  const std::string point = "profile --kernels triad --footprints-mib 1 --cores 1 --chunks 1 --tier-backend emulated "
+                            "--reps 1 --warmup 0 --quiet ";
+  const auto run = run_program("cosched", point + "-o p.csv", dir);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const ProfileCsvContents table = read_profile_csv(dir / "p.csv");
+  ASSERT_EQ(table.rows.size(), 1U);
+  EXPECT_TRUE(table.rows.front().fixed_s.has_value()) << "the default profile keeps each run's fixed cost";
+  const ProfileSidecar sidecar = read_profile_sidecar(dir / "p.csv");
+  EXPECT_EQ(sidecar.measurer.at("measurer"), "process");
+  EXPECT_EQ(sidecar.measurer.at("passes"), nlohmann::json::array({1, 20}));
+
+  const auto stream = run_program("cosched", point + "--measurer stream -o s.csv", dir);
+  ASSERT_EQ(stream.exit_code, 0) << stream.err;
+  EXPECT_FALSE(read_profile_csv(dir / "s.csv").rows.front().fixed_s.has_value());
+  EXPECT_EQ(read_profile_sidecar(dir / "s.csv").measurer.at("measurer"), "stream");
 }
 
 // The memory-demand probe (issue 23): on a node of two cores or more, the point of half the cores and no fast chunk

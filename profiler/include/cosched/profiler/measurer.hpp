@@ -103,6 +103,9 @@ struct MeasurerKind {
   // Times one run of MeasurerOptions::passes kernel passes per repetition (the process measurer). A measurer
   // without it refuses passes other than one count of 1.
   bool times_whole_tasks = false;
+  // The passes a sweep gives it when the sweep names none (SweepConfig::passes): the process measurer's two counts,
+  // so that its tables carry each run's fixed cost and predict a launched task of any passes.
+  PassCounts default_passes{};
   [[nodiscard]] bool is_model() const { return static_cast<bool>(modelled_node); }
 };
 
@@ -112,9 +115,16 @@ using MeasurerFactory = std::function<std::unique_ptr<PointMeasurer>(const Measu
 // std::logic_error for a name already taken.
 void register_measurer(std::string name, MeasurerFactory factory, MeasurerKind kind = {});
 
-// The built-in "knl-model", "stream", "process" and "command", then the registered ones. The default of a sweep is "stream".
+// The built-in "knl-model", "stream", "process" and "command", then the registered ones.
 [[nodiscard]] std::vector<std::string> measurer_names();
-inline constexpr std::string_view kDefaultMeasurer = "stream";
+// The measurer of a sweep that names none: whole stream_bench processes timed as `cosched launch` runs them, at
+// kDefaultProcessPasses, so that the default tables predict what a plan launches (issue 39). "stream" (warm passes
+// in-process) stays a choice for tables of the kernels themselves.
+inline constexpr std::string_view kDefaultMeasurer = "process";
+// The process measurer's passes when a sweep gives none: 1 and 20. The 19 passes between must cost clearly more
+// than the start-up varies, or the difference is a floor and not a cost per pass (split_by_passes): triad at 64 MiB
+// on one core of the 2-core VM, they cost ~50 ms against a fixed cost of ~25 ms.
+inline constexpr PassCounts kDefaultProcessPasses{1, 20};
 // Throws UsageError for an unknown name, listing the known ones.
 [[nodiscard]] const MeasurerKind& measurer_kind(std::string_view name);
 // Throws UsageError for an unknown name or passes the measurer does not take, ResourceError when the measurer

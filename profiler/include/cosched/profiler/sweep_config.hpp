@@ -10,9 +10,10 @@
 //   platform = "../platforms/local.toml"       # relative to this file
 //   tier_backend = "emulated"                  # overrides the platform's backend
 //   emulation_ratio = 5.0                      # emulated backend only
-//   measurer = "process"                       # stream (default), process or knl-model (docs/profiler.md)
+//   measurer = "stream"                        # process (default), stream or knl-model (docs/profiler.md)
 //   passes = 20                                # process measurer: kernel passes of each timed task run, or
-//                                              # [1, 20]: timed at both, fixed cost and cost per pass apart
+//                                              # [1, 20] (its default): timed at both, fixed cost and cost per
+//                                              # pass apart
 //   placement = "preferred"                    # commands: preferred, bind, weighted-interleave, autohbw, none
 //   autohbw_threshold_kib = 1024               # commands, placement autohbw: AUTO_HBW_SIZE
 //   autohbw_library = "/opt/memkind/lib/libautohbw.so"
@@ -52,7 +53,8 @@ struct SweepConfig {
   std::optional<std::string> tier_backend;
   std::optional<double> emulation_ratio;
   std::string measurer{kDefaultMeasurer};  // a name of measurer_names()
-  PassCounts passes{};                     // kernel passes per timed run (MeasurerOptions::passes)
+  // Kernel passes per timed run (MeasurerOptions::passes); none given: the measurer's own (sweep_passes).
+  std::optional<PassCounts> passes{};
   std::vector<CommandProfileSpec> commands{};  // a command sweep (measurer "command") when not empty
   CommandPlacementOptions placement{};
 };
@@ -64,6 +66,10 @@ inline constexpr std::string_view kCommandMeasurer = "command";
 // that is not an identifier or is taken, too many commands (its environment was checked where it was read:
 // config::environment_entries).
 void add_sweep_command(SweepConfig& sweep, CommandProfileSpec command, const std::string& where);
+
+// The passes the sweep's measurer runs: the sweep's, else the measurer's default (MeasurerKind::default_passes:
+// 1 and 20 for the process measurer, one pass for the others). Throws UsageError for an unknown measurer.
+[[nodiscard]] PassCounts sweep_passes(const SweepConfig& sweep);
 
 // Reads a sweep file. Throws InputError("file:line", ...) naming an unknown key, a bad or out-of-range value, or a
 // value listed twice.
