@@ -173,10 +173,12 @@ INSTANTIATE_TEST_SUITE_P(Amounts, OneAmount, ::testing::Values(10.0, 20.0, 500.0
                            return "work_" + std::to_string(static_cast<int>(param_info.param));
                          });
 
-// The table is closed: at (p, c) never longer than with less of one resource, taking that allocation's time and
-// uncertainty (issue 41, mutant F5: the closure along cores skipping 2 cores). Along cores: fast memory that makes the
-// task 5 x faster on one core and not at all on two (2 s at (1, 1), 6 s measured at (2, 1)); along chunks: a chunk that
-// slows it 1.5 x at every core count.
+// The table is closed: at (p, c) never longer than with less of one resource, taking that allocation's time and its
+// uncertainty (issue 41, mutant F5: the closure along cores skipping 2 cores). The times alone would not show it: the
+// planner's table (sched::DenseTimeTable) closes its times again, so a skipped step is seen in the uncertainty only.
+// Along cores: fast memory that makes the task 5 x faster on one core (measured twice there) and not at all on two
+// (2 s at (1, 1), 6 s measured at (2, 1)); (2, 1) takes (1, 1)'s time and sd, not its own (a ratio of one run at
+// each end, less sure than (1, 1)'s ratio of two). Along chunks: a chunk that slows the task 1.5 x at every count.
 struct ClosureCase {
   const char* name;
   std::vector<Measurement> runs;
@@ -197,18 +199,13 @@ TEST_P(TableClosure, TakesTheTimeAndUncertaintyOfLessOfAResource) {
 INSTANTIATE_TEST_SUITE_P(
     Closure, TableClosure,
     ::testing::Values(ClosureCase{"AlongCores",
-                                  {{1, 0, 1.0, 10.0}, {2, 0, 1.0, 6.0}, {1, 1, 1.0, 2.0}, {2, 1, 1.0, 6.0}},
+                                  {{1, 0, 1.0, 10.0}, {2, 0, 1.0, 6.0}, {1, 1, 1.0, 2.0}, {1, 1, 1.0, 2.0},
+                                   {2, 1, 1.0, 6.0}},
                                   {1, 1}, {2, 1}},
                       ClosureCase{"AlongChunks",
                                   {{1, 0, 1.0, 10.0}, {2, 0, 1.0, 6.0}, {1, 1, 1.0, 15.0}, {2, 1, 1.0, 9.0}},
                                   {2, 0}, {2, 1}}),
     [](const auto& param_info) { return std::string(param_info.param.name); });
-
-TEST(TaskFit, AlongCoresTheClosureReachesTwoCores) {
-  // By hand, the AlongCores case: (1, 1) is 1 core's time a fifth (about 2 s); (2, 1) takes it, not its own 6 s.
-  const FittedTask fit({2, 1}, TaskWork{}, {{1, 0, 1.0, 10.0}, {2, 0, 1.0, 6.0}, {1, 1, 1.0, 2.0}, {2, 1, 1.0, 6.0}});
-  EXPECT_NEAR(fit.at(2, 1).seconds, 2.0, 0.2);
-}
 
 TEST(TaskFit, RefusesRunsOffTheNode) {
   EXPECT_THROW(FittedTask({4, 0}, TaskWork{}, {{8, 0, 1.0, 1.0}}), InputError);

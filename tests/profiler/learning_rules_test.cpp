@@ -98,7 +98,7 @@ struct PlannedCase {
 
 class PlannedAllocation : public LearningRules, public ::testing::WithParamInterface<PlannedCase> {};
 
-TEST_P(PlannedAllocation, TheStrategyRefinesWhereThePlanPutsTheKind) {
+TEST_P(PlannedAllocation, RefinesWhereThePlanPutsTheKind) {
   config::Workload workload;
   workload.name = "planned";
   workload.tasks = {command_task("a", {"sh", "-c", "exit 0"}), command_task("b", {"sh", "-c", "exit 0"})};
