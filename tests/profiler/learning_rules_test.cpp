@@ -28,14 +28,7 @@ config::PlatformConfig node_of(unsigned cores) {
   return platform;
 }
 
-config::WorkloadTask command_task(const std::string& id, std::vector<std::string> argv,
-                                  std::optional<config::WorkScale> work = std::nullopt) {
-  config::WorkloadTask task;
-  task.id = id;
-  task.command = std::move(argv);
-  task.work = std::move(work);
-  return task;
-}
+using testing::command_task;
 
 class LearningRules : public ::testing::Test {
  protected:

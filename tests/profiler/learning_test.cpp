@@ -35,14 +35,7 @@ config::PlatformConfig two_cores() {
   return platform;
 }
 
-config::WorkloadTask command_task(const std::string& id, std::vector<std::string> argv,
-                                  std::optional<config::WorkScale> work = std::nullopt) {
-  config::WorkloadTask task;
-  task.id = id;
-  task.command = std::move(argv);
-  task.work = std::move(work);
-  return task;
-}
+using testing::command_task;
 
 // Two kinds: `true` twice (one kind), `sh -c "exit 0"` once.
 config::Workload three_commands() {

@@ -2,9 +2,12 @@
 // Helpers of the profiler tests: a deterministic measurer that counts its calls (scratch folders and files come
 // from the shared tests/support/files.hpp).
 #include <atomic>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "cosched/common/error.hpp"
+#include "cosched/config/workload.hpp"
 #include "cosched/profiler/measurer.hpp"
 #include "support/files.hpp"
 
@@ -41,5 +44,15 @@ class CountingMeasurer final : public PointMeasurer {
   void finish() override { ++finishes; }
   nlohmann::json describe() const override { return {{"measurer", "counting"}}; }
 };
+
+// A batch's task that runs `argv` (a command), with how its work scales when it says so.
+inline config::WorkloadTask command_task(const std::string& id, std::vector<std::string> argv,
+                                         std::optional<config::WorkScale> work = std::nullopt) {
+  config::WorkloadTask task;
+  task.id = id;
+  task.command = std::move(argv);
+  task.work = std::move(work);
+  return task;
+}
 
 }  // namespace cosched::profiler::testing
