@@ -8,7 +8,10 @@ Ways with cosched (`cosched run BATCH --cache C --output <fresh folder>`, everyt
   cosched-node    a cache that holds only the node's model (node.toml, profiler/include/cosched/profiler/
                   profile_cache.hpp): the node is calibrated, the batch unseen;
   cosched-cached  the cache the batch's earlier runs filled (the knowledge store: what they observed and profiled;
-                  a user's next run — it keeps learning, round after round).
+                  a user's next run — it keeps learning, round after round);
+  cosched-profiled  (not run by default: a ceiling, not a user's way) the warm cache after one run that profiled
+                  every kind at every core count (--profile-strategy exhaustive, no budget limit; its cost is not
+                  counted): what a plan can gain with everything known.
 Ways without (bench/batch_ways.py writes each as a shell script, kept in its run folder):
   one-by-one      each task in turn with all cores;      all-at-once   every task at once, one core each;
   xargs           `xargs -P <cores>`, one core each, in the file's order;
@@ -57,8 +60,10 @@ from debian_inputs import check_programs, make_inputs
 
 ROOT = Path(__file__).resolve().parent.parent
 WORKLOADS = ROOT / "configs" / "workloads"
-WAYS_COSCHED = ("cosched-empty", "cosched-node", "cosched-cached")
+WAYS_COSCHED = ("cosched-empty", "cosched-node", "cosched-cached", "cosched-profiled")
 WAYS = WAYS_COSCHED + WAYS_NAIVE
+WAYS_DEFAULT = tuple(way for way in WAYS if way != "cosched-profiled")
+WAYS_AFTER_A_RUN = {"cosched-node", "cosched-cached", "cosched-profiled", "longest-first"}
 NAMED_BATCHES = {"debian": WORKLOADS / "debian-programs.json", "readme": WORKLOADS / "my-batch.json",
                  "demo-mixed": WORKLOADS / "demo-mixed.toml"}
 DEMO_FAST_MIB = 480  # the demo's emulated fast tier (docs/launcher.md, "The main job"): its mixed batch's sizes
@@ -97,6 +102,8 @@ class Runner:
         self.cosched = args.bin / "cosched"
         self.stream_bench = StreamBench(args.bin / "stream_bench", args.naive_memory)
         self.warm_cache = folder / "cache-warm"
+        self.profiled_cache = folder / "cache-profiled"
+        self.profiled_preparation = None
         self.durations = {}
 
     def cosched_argv(self, cache: Path, output: Path) -> list:
@@ -125,6 +132,17 @@ class Runner:
         """Each task's observed duration in `journal`: longest-first's order."""
         self.durations = {t["task"]: t["observed_end"] - t["observed_start"] for t in self.report(journal)["tasks"]}
 
+    def profile_everything(self) -> dict:
+        """The profiled cache, once: the warm cache copied, then every kind profiled at every core count."""
+        shutil.copytree(self.warm_cache, self.profiled_cache)
+        folder = self.folder / "prepare-profiled"
+        argv = [*self.cosched_argv(self.profiled_cache, folder), "--profile-strategy", "exhaustive",
+                "--profile-budget", "1e6"]
+        result = timed_run(argv, self.batch.cwd, self.folder / "prepare-profiled.log")
+        if not result["ok"]:
+            raise BenchError(f"{self.batch.name}: profiling every kind failed ({result['error']}; {result['log']})")
+        return result
+
     def node_only_cache(self, cache: Path) -> None:
         """A cache holding this node's model and nothing else: the warm cache's node folder (its name is the node's
         fingerprint), with a model calibrated once (`cosched calibrate --quick`) into the benchmark's folder."""
@@ -143,7 +161,10 @@ class Runner:
     def plan_way(self, way: str, run_folder: Path) -> tuple:
         """(argv, what to read afterwards) of one run of `way` in a fresh folder."""
         if way in WAYS_COSCHED:
-            cache = self.warm_cache if way == "cosched-cached" else run_folder / "cache"
+            cache = {"cosched-cached": self.warm_cache, "cosched-profiled": self.profiled_cache}.get(
+                way, run_folder / "cache")
+            if way == "cosched-profiled" and not self.args.dry_run and not self.profiled_cache.exists():
+                self.profiled_preparation = self.profile_everything()
             if way == "cosched-node" and not self.args.dry_run:
                 self.node_only_cache(cache)
             return self.cosched_argv(cache, run_folder / "run"), run_folder / "run" / "journal.jsonl"
@@ -327,7 +348,8 @@ def parse_arguments():
     parser.add_argument("--batch", default="debian,readme,demo-mixed",
                         help=f"comma-separated batch names ({', '.join(NAMED_BATCHES)}) or files (default all three "
                              "names)")
-    parser.add_argument("--ways", default=",".join(WAYS), help=f"comma-separated ways (default {','.join(WAYS)})")
+    parser.add_argument("--ways", default=",".join(WAYS_DEFAULT),
+                        help=f"comma-separated ways of {','.join(WAYS)} (default {','.join(WAYS_DEFAULT)})")
     parser.add_argument("--rounds", type=int, default=3, help="rounds of every way (default 3)")
     parser.add_argument("--pause", type=float, default=2.0, help="seconds before each run (default 2)")
     parser.add_argument("--input-scale", type=float, default=1.0,
@@ -417,7 +439,7 @@ def main() -> int:
         runner = Runner(args, batch, folder, pus)
         # Ways that need a previous run (a warm cache, known durations) get one before the rounds, unless round 1
         # starts with cosched-empty: that run is then the previous run of the ways after it.
-        if set(args.ways) & {"cosched-node", "cosched-cached", "longest-first"} and args.ways[0] != "cosched-empty":
+        if set(args.ways) & WAYS_AFTER_A_RUN and args.ways[0] != "cosched-empty":
             preparations[batch.name] = runner.prepare()
             p = preparations[batch.name]
             print(f"{batch.name}: prepared (cosched run, empty cache) in {p['wall_s']:.1f} s, batch observed "
@@ -432,6 +454,8 @@ def main() -> int:
                 status = f"{run['wall_s']:.2f} s" if run["ok"] else f"FAILED ({run['error']}; {run['log']})"
                 print(f"{batch.name} round {number}/{args.rounds} {way:14s}: {status} (load {run['load_before']:.2f}, "
                       f"steal {run['steal_pct']:.1f} %)", flush=True)
+        if runner.profiled_preparation is not None:
+            preparations[batch.name + " (every kind profiled)"] = runner.profiled_preparation
     add_ratios(runs)
     summary_by_batch = table(runs, batches, args.ways)
     load_end = os.getloadavg()

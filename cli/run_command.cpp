@@ -57,6 +57,10 @@ const cosched::cli::CommandRegistration run_registration{"run", [](CLI::App& app
       ->capture_default_str();
   sub->add_option("--timeout", flags->timeout_s, "Per-task timeout in seconds, its profiled runs included (SIGTERM, then SIGKILL)")
       ->check(cosched::app::finite_positive(cosched::kMaxSeconds));
+  sub->add_flag("--explore,!--no-explore", flags->explore,
+                "Let a task run at a core count its kind never ran at where the plan has a core idle anyway, so the "
+                "next batch knows more (default: on)")
+      ->excludes(resume);
   cosched::cli::add_memory_warm_up_option(*sub, flags->memory_warm_up);
   sub->add_flag("--slurm", flags->slurm,
                 "Inside a Slurm allocation: planned over its nodes, one job step per node (docs/cluster.md)");

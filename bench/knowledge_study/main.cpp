@@ -7,6 +7,7 @@
 
 #include "cosched/app/run_main.hpp"
 #include "cosched/common/text_file.hpp"
+#include "knowledge_study/recurring.hpp"
 #include "knowledge_study/study.hpp"
 
 int main(int argc, char** argv) {
@@ -15,6 +16,8 @@ int main(int argc, char** argv) {
   std::string csv;
   bool force = false;
   bool quick = false;
+  bool recurring = false;
+  cosched::bench::RecurringOptions recurring_options;
   app.add_option("--nodes", options.nodes, "node-16, knl-64, xeon-max-56 (default: all)")->delimiter(',');
   app.add_option("--batches", options.batches, "batches per node")->check(CLI::Range(1, 1000));
   app.add_option("--seed", options.seed, "seed of the programs and the noise");
@@ -36,16 +39,35 @@ int main(int argc, char** argv) {
   app.add_option("--csv", csv, "write PREFIX-strategies.csv and PREFIX-algorithms.csv (for knowledge_plot.py)");
   app.add_flag("--force", force, "replace existing CSV files");
   app.add_flag("--quick", quick, "2 batches per node");
+  app.add_flag("--recurring", recurring,
+               "instead: a node owner's recurring batches as cosched run learns them (--owners x --batches; "
+               "--csv writes PREFIX-recurring.csv)");
+  app.add_option("--owners", recurring_options.sequences, "--recurring: independent owners (pools) per node")
+      ->check(CLI::Range(1, 1000));
   return cosched::app::run_main(app, argc, argv, "knowledge_study", [&] {
     if (quick) options.batches = 2;
     const auto overwrite = cosched::overwrite_if_forced(force);
+    const auto progress = [](const std::string& line) { fmt::print(stderr, "{}\n", line); };
+    if (recurring) {
+      recurring_options.batches = options.batches;
+      if (!csv.empty()) cosched::check_output_path(csv + "-recurring.csv", overwrite, "--csv");
+      const auto outcomes = cosched::bench::run_recurring(options, recurring_options, progress);
+      fmt::print("recurring batches: {} owner(s) x {} batch(es) per node, run noise {:.0f} %, launch noise {:.0f} %, "
+                 "auto budget {:.0f} %, seed {}\n",
+                 recurring_options.sequences, recurring_options.batches, 100 * options.noise,
+                 100 * options.launch_noise, 100 * options.budget_share, options.seed);
+      fmt::print("{}", cosched::bench::format_recurring_table(outcomes));
+      if (!csv.empty()) {
+        cosched::write_text_file(csv + "-recurring.csv", cosched::bench::recurring_csv(outcomes), overwrite, "--csv");
+      }
+      cosched::flush_standard_output();
+      return;
+    }
     if (!csv.empty()) {
       cosched::check_output_path(csv + "-strategies.csv", overwrite, "--csv");
       cosched::check_output_path(csv + "-algorithms.csv", overwrite, "--csv");
     }
-    const auto results = cosched::bench::run_study(options, [](const std::string& line) {
-      fmt::print(stderr, "{}\n", line);
-    });
+    const auto results = cosched::bench::run_study(options, progress);
     fmt::print("profiling strategies: {} batch(es) per node, run noise {:.0f} %, launch noise {:.0f} %, seed {}\n",
                options.batches, 100 * options.noise, 100 * options.launch_noise, options.seed);
     fmt::print("{}\n", cosched::bench::format_strategy_table(results.strategies));

@@ -15,6 +15,7 @@
 #include "cosched/sim/algorithms.hpp"
 #include "cosched/sim/prediction.hpp"
 #include "knowledge_study/profiling.hpp"
+#include "knowledge_study/study_plan.hpp"
 
 namespace cosched::bench {
 
@@ -49,72 +50,6 @@ Batch draw_batch(const StudyNode& node, const StudyOptions& options, std::size_t
   }
   return drawn;
 }
-
-sched::Instance instance_of(const Batch& batch, const knowledge::NodeShape& node,
-                            const std::vector<std::shared_ptr<const sched::TimeProfile>>& profiles) {
-  std::vector<sched::Task> tasks;
-  for (std::size_t j = 0; j < batch.tasks.size(); ++j) tasks.push_back({batch.tasks[j].id, profiles[j]});
-  return sched::Instance({{std::string(sched::kCoresResource), node.cores},
-                          {std::string(sched::kFastChunksResource), node.fast_chunks}},
-                         std::move(tasks));
-}
-
-sched::Instance true_instance(const Batch& batch, const knowledge::NodeShape& node) {
-  const sched::AllocationSpace space({node.cores, node.fast_chunks});
-  std::vector<std::shared_ptr<const sched::TimeProfile>> profiles;
-  for (const BatchTask& task : batch.tasks) {
-    std::vector<double> times(space.size());
-    for (std::size_t k = 0; k < space.size(); ++k) {
-      const std::vector<int> alloc = space.decode(k);
-      times[k] = alloc[0] == 0 ? std::numeric_limits<double>::infinity()
-                               : batch.programs[task.program].seconds(alloc[0], alloc[1], task.work);
-    }
-    profiles.push_back(std::make_shared<const sched::DenseTimeTable>(space, std::move(times)));
-  }
-  return instance_of(batch, node, profiles);
-}
-
-struct Planner {
-  const StudyOptions& options;
-  std::size_t searches = 0;
-  std::size_t stopped_by_budget = 0;
-  std::size_t evaluations = 0;
-  double seconds = 0.0;
-  std::uint64_t seed_offset = 0;  // added to the study's seed: the planner's own noise, planned again
-
-  sim::LaunchPlan plan(const sched::Instance& instance, const std::string& algorithm = "model-search") {
-    sched::Schedule schedule;
-    if (algorithm == sim::kModelSearchName) {
-      double best = std::numeric_limits<double>::infinity();
-      for (std::size_t k = 0; k < std::max<std::size_t>(1, options.planner_seeds); ++k) {
-        sim::SearchOutcome outcome = sim::model_search(
-            instance, {options.planner_budget_ms, options.seed + seed_offset + k, options.planner_evaluations});
-        ++searches;
-        stopped_by_budget += outcome.stopped_by == "budget" ? 1 : 0;
-        evaluations += outcome.evaluations;
-        seconds += outcome.seconds;
-        if (outcome.predicted_makespan < best) {
-          best = outcome.predicted_makespan;
-          schedule = std::move(outcome.schedule);
-        }
-      }
-    } else {
-      schedule = sim::find_algorithm(algorithm).schedule(instance);
-    }
-    return sim::plan_from_schedule(instance, schedule);
-  }
-};
-
-// The plan with the true times at its allocations (the truth's closure included), run with its launch rule.
-sim::LaunchPlan on_truth(const sim::LaunchPlan& plan, const sched::Instance& truth) {
-  sim::LaunchPlan run = plan;
-  for (std::size_t j = 0; j < run.tasks.size(); ++j) {
-    run.tasks[j].predicted_duration = truth.time(j, run.tasks[j].demand);
-  }
-  return run;
-}
-
-double makespan_of(const sim::LaunchPlan& plan) { return sim::predict_contention(plan, "auto").observed_makespan; }
 
 PlanSketch sketch(const sim::LaunchPlan& plan) {
   PlanSketch result;
@@ -159,24 +94,9 @@ std::vector<double> spread_of(const sim::LaunchPlan& plan, const Fits& fits) {
   return sd;
 }
 
-std::vector<std::shared_ptr<const sched::TimeProfile>> profiles_of(const Fits& fits, double z) {
-  std::vector<std::shared_ptr<const sched::TimeProfile>> profiles;
-  for (const auto& fit : fits) profiles.push_back(fit->cautious_profile(z));
-  return profiles;
-}
+}  // namespace
 
-// A plan of what the fits say: planned on their cautious times, each task then predicted at its median (the
-// planned starts stay: the launch waits for them).
-sim::LaunchPlan plan_of(Planner& planner, const Batch& batch, const knowledge::NodeShape& node, const Fits& fits,
-                        double z) {
-  sim::LaunchPlan plan = planner.plan(instance_of(batch, node, profiles_of(fits, z)));
-  for (std::size_t j = 0; j < plan.tasks.size(); ++j) {
-    plan.tasks[j].predicted_duration = fits[j]->at(plan.tasks[j].demand[0], plan.tasks[j].demand[1]).seconds;
-  }
-  return plan;
-}
-
-void check_options(const StudyOptions& options) {
+void check_study_options(const StudyOptions& options) {
   for (const std::string& name : options.nodes) {
     if (std::none_of(study_nodes().begin(), study_nodes().end(), [&](const StudyNode& n) { return n.name == name; })) {
       throw UsageError("unknown study node \"" + name + "\" (known: node-16, knl-64, xeon-max-56)");
@@ -188,10 +108,8 @@ void check_options(const StudyOptions& options) {
   }
 }
 
-}  // namespace
-
 StudyResults run_study(const StudyOptions& options, const std::function<void(const std::string&)>& progress) {
-  check_options(options);
+  check_study_options(options);
   StudyResults results;
   Planner planner{options};
   for (std::size_t n = 0; n < study_nodes().size(); ++n) {

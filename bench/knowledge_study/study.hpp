@@ -81,6 +81,7 @@ struct StudyResults {
 };
 
 // Throws UsageError for an unknown node name or options out of range.
+void check_study_options(const StudyOptions& options);
 [[nodiscard]] StudyResults run_study(const StudyOptions& options,
                                      const std::function<void(const std::string&)>& progress = {});
 

@@ -20,6 +20,7 @@
 #include <thread>
 #include <vector>
 
+#include "cosched/config/platform.hpp"
 #include "cosched/profiler/knowledge_store.hpp"
 #include "support/files.hpp"
 #include "support/node_fixture.hpp"
@@ -96,7 +97,10 @@ TEST_F(RunCli, WithNothingKnownADryRunPlansTheNaiveWayAndMeasuresNothing) {
   EXPECT_TRUE(knowledge_files().empty()) << "nothing was measured, nothing is stored";
   const auto schedule = nlohmann::json::parse(test_support::read_text(dir_ / "cosched-run-m" / "schedule.json"));
   EXPECT_EQ(schedule.value("launch_rule", ""), "greedy");
-  for (const auto& task : schedule.at("tasks")) EXPECT_EQ(task.at("alloc").at(0), 1) << "one core each";
+  // One core each as `xargs -P` (this machine's cores for 2 tasks: the node shared evenly when it has more).
+  const auto platform = config::load_platform_config(dir_ / "cosched-run-m" / "platform.toml");
+  const auto each = static_cast<int>(std::max(1U, platform.cores / 2));
+  for (const auto& task : schedule.at("tasks")) EXPECT_EQ(task.at("alloc").at(0), each) << "the naive share";
 }
 
 TEST_F(RunCli, ABudgetMeasuresWhatIsNotKnownAndStoresIt) {
@@ -115,6 +119,21 @@ TEST_F(RunCli, ABudgetMeasuresWhatIsNotKnownAndStoresIt) {
       EXPECT_TRUE(known.program.has_value()) << "a command's program is stamped";
     }
   }
+}
+
+// A budget too small for a calibration is not spent on one: a run without a node model given --profile-budget 0
+// measured nothing at all before (it calibrated, 2-3 s over a budget of nothing).
+TEST_F(RunCli, ABudgetTooSmallForACalibrationCalibratesNothing) {
+  write("m.json", kMixed);
+  const CommandResult result = test_support::run_program(
+      "cosched", "run m.json --dry-run --cache cache --reps 1 --profile-budget 0 --platform p.toml", dir_);
+  ASSERT_EQ(result.exit_code, 0) << result.out << result.err;
+  EXPECT_NE(result.out.find("node model: none"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("--profile-budget 5 or more calibrates one first"), std::string::npos) << result.out;
+  for (const auto& entry : fs::recursive_directory_iterator(dir_ / "cache")) {
+    EXPECT_NE(entry.path().filename(), "node.toml") << "no calibration was paid from a budget of 0 s";
+  }
+  EXPECT_TRUE(knowledge_files().empty()) << "nothing measured";
 }
 
 TEST_F(RunCli, ASecondRunStartsFromWhatTheFirstObserved) {

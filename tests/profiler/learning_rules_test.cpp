@@ -20,14 +20,6 @@
 namespace cosched::profiler {
 namespace {
 
-config::PlatformConfig node_of(unsigned cores) {
-  config::PlatformConfig platform;
-  platform.name = "test";
-  platform.cores = cores;
-  platform.tier_backend = "none";
-  return platform;
-}
-
 using testing::command_task;
 
 class LearningRules : public ::testing::Test {
@@ -38,7 +30,7 @@ class LearningRules : public ::testing::Test {
 
   LearningOptions options(unsigned cores, std::optional<double> budget) {
     LearningOptions result;
-    result.launched.platform = node_of(cores);
+    result.launched.platform = testing::cores_only_platform(cores);
     result.launched.tier = exec::TierSetup{};
     result.launched.reporter = &reporter;
     result.budget.seconds = budget;
@@ -69,7 +61,8 @@ TEST_F(LearningRules, AProbeAtTheLeastAmountIsReadAtTheTasksAmountWithItsSlowdow
   ASSERT_EQ(known.runs, 0U);
   NodeBandwidth bandwidth;
   bandwidth.model.pools.push_back({"dram", {1, 2}, {20e9, 30e9}});
-  const KnowledgeInstance made = knowledge_instance(workload, known, node_of(2), &bandwidth, false);
+  const KnowledgeInstance made =
+      knowledge_instance(workload, known, testing::cores_only_platform(2), &bandwidth, false);
   const nlohmann::json& found = made.instance.attributes().at("command_traffic").at(workload.tasks[0].profile);
   const double alone = known.of(workload.tasks[0]).fits.at(100.0)->at(1, 0).seconds;
   EXPECT_NEAR(alone, 4.0, 0.2);

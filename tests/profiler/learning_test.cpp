@@ -27,15 +27,9 @@
 namespace cosched::profiler {
 namespace {
 
-config::PlatformConfig two_cores() {
-  config::PlatformConfig platform;
-  platform.name = "test";
-  platform.cores = 2;
-  platform.tier_backend = "none";
-  return platform;
-}
-
 using testing::command_task;
+
+config::PlatformConfig two_cores() { return testing::cores_only_platform(2); }
 
 // Two kinds: `true` twice (one kind), `sh -c "exit 0"` once.
 config::Workload three_commands() {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cosched/common/error.hpp"
+#include "cosched/config/platform.hpp"
 #include "cosched/config/workload.hpp"
 #include "cosched/profiler/measurer.hpp"
 #include "support/files.hpp"
@@ -16,6 +17,25 @@ namespace cosched::profiler::testing {
 using test_support::read_text;
 using test_support::scratch_dir;
 using test_support::write_file;
+
+// A node of `cores` cores without a fast tier.
+inline config::PlatformConfig cores_only_platform(unsigned cores) {
+  config::PlatformConfig platform;
+  platform.name = "test";
+  platform.cores = cores;
+  platform.tier_backend = "none";
+  return platform;
+}
+
+// A command task of the batch (`work`: how its work scales, when its argv holds {work}).
+inline config::WorkloadTask command_task(const std::string& id, std::vector<std::string> argv,
+                                         std::optional<config::WorkScale> work = std::nullopt) {
+  config::WorkloadTask task;
+  task.id = id;
+  task.command = std::move(argv);
+  task.work = std::move(work);
+  return task;
+}
 
 // Times t = footprint_MiB / cores * (2 - chunks/20) + rep * 1e-3: distinct per point and per rep, so a wrong
 // row or a mixed-up median shows. Can raise `stop` after a number of calls to act like a Ctrl-C.
@@ -44,15 +64,5 @@ class CountingMeasurer final : public PointMeasurer {
   void finish() override { ++finishes; }
   nlohmann::json describe() const override { return {{"measurer", "counting"}}; }
 };
-
-// A batch's task that runs `argv` (a command), with how its work scales when it says so.
-inline config::WorkloadTask command_task(const std::string& id, std::vector<std::string> argv,
-                                         std::optional<config::WorkScale> work = std::nullopt) {
-  config::WorkloadTask task;
-  task.id = id;
-  task.command = std::move(argv);
-  task.work = std::move(work);
-  return task;
-}
 
 }  // namespace cosched::profiler::testing

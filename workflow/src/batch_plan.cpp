@@ -11,18 +11,24 @@
 #include "cosched/knowledge/makespan_interval.hpp"
 #include "cosched/profiler/cached_node_model.hpp"
 #include "cosched/profiler/instance_builder.hpp"
+#include "cosched/profiler/launch_exploration.hpp"
 #include "cosched/profiler/learning.hpp"
 #include "cosched/profiler/run_history.hpp"
 #include "cosched/sched/allocation.hpp"
+#include "cosched/sim/exploration.hpp"
 #include "cosched/sim/gantt.hpp"
 
 namespace cosched::workflow::detail {
 
 namespace {
 
+// What a budget must hold for a quick calibration to be paid from it: one took 2.2-2.8 s on this 2-core VM (load
+// 2.6); a larger node streams at more core counts.
+constexpr double kQuickCalibrationBudgetS = 5.0;
+
 // The node model the plan predicts contention with: --node, else the cache's when fresh. When there is none, a
-// budget the user gave pays for a quick calibration first (the node is part of what is known); an automatic budget
-// does not (a calibration costs seconds, more than most batches' share).
+// budget the user gave pays for a quick calibration first when it holds kQuickCalibrationBudgetS (the node is part
+// of what is known); an automatic budget does not (a calibration costs seconds, more than most batches' share).
 std::optional<config::NodeModel> plan_node_model(const RunBatchOptions& run, const profiler::ProfileCache& cache,
                                                  const exec::TierSetup& tier, Reporter& reporter,
                                                  double& calibration_s) {
@@ -34,10 +40,11 @@ std::optional<config::NodeModel> plan_node_model(const RunBatchOptions& run, con
     reporter.note("node model: " + origin);
     return model;
   }
-  if (!run.profile_budget_s) {
+  if (!run.profile_budget_s || *run.profile_budget_s < kQuickCalibrationBudgetS) {
     reporter.note(fmt::format("node model: none ({}): memory contention is not predicted; a run given "
-                              "--profile-budget calibrates one first (about 10 s), or: cosched calibrate -o {}",
-                              origin, cache.node_model_path().string()));
+                              "--profile-budget {:g} or more calibrates one first (a few seconds), or: cosched "
+                              "calibrate -o {}",
+                              origin, kQuickCalibrationBudgetS, cache.node_model_path().string()));
     return std::nullopt;
   }
   const auto begin = std::chrono::steady_clock::now();
@@ -49,6 +56,30 @@ std::optional<config::NodeModel> plan_node_model(const RunBatchOptions& run, con
   calibration_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
   reporter.note(fmt::format("node model: {} in {:.3g} s of the budget", origin, calibration_s));
   return model;
+}
+
+// An allocation in words: "2 cores", "1 core + 20 fast chunks".
+std::string allocation_words(const std::vector<int>& alloc) {
+  std::string words = fmt::format("{} core{}", alloc[0], alloc[0] == 1 ? "" : "s");
+  if (alloc.size() > 1 && alloc[1] > 0) words += fmt::format(" + {} fast chunk{}", alloc[1], alloc[1] == 1 ? "" : "s");
+  return words;
+}
+
+// The launch as a teacher: tasks moved to allocations their kinds never ran at where the plan has room anyway, on
+// the cautious side (profiler::exploration_options, sim::explore_in_slack); learn_from_launch keeps what they take.
+void explore_in_launch(const config::Workload& batch, const profiler::BatchKnowledge& known, BatchPlan& plan,
+                       Reporter& reporter) {
+  const std::vector<sim::ExplorationOption> options =
+      profiler::exploration_options(batch, known, plan.instance, plan.schedule);
+  if (options.empty()) return;
+  const sim::ExplorationResult explored = sim::explore_in_slack(plan.instance, plan.schedule, options);
+  for (const sim::ExplorationStep& step : explored.steps) {
+    reporter.note(fmt::format("explores: {} on {}, not {} (its kind never ran there; the plan has room: its {:.3g} s "
+                              "hold even if it takes {:.3g} s there, its fit one sd up); what it takes is kept for "
+                              "the next batch",
+                              batch.tasks[step.task].id, allocation_words(step.to), allocation_words(step.from),
+                              explored.makespan_s, step.cautious_s));
+  }
 }
 
 }  // namespace
@@ -78,7 +109,7 @@ BatchPlan plan_batch(const RunBatchOptions& run, config::Workload& batch, const 
       batch, known, platform, bandwidth ? &*bandwidth : nullptr, node.tier.places_commands());
   for (const std::string& line : profiler::probed_traffic_lines(made.instance)) reporter.note("  " + line);
 
-  BatchPlan plan{std::move(made.instance), {}, std::move(made.log_sd), 0, {}};
+  BatchPlan plan{std::move(made.instance), {}, std::move(made.log_sd), 0, {}, {known.share_s, known.spent_s}};
   std::vector<const profiler::KindState*> kinds;  // one error per kind's fit, one for the guess (group 0)
   for (const config::WorkloadTask& task : batch.tasks) {
     const profiler::KindState& kind = known.of(task);
@@ -93,10 +124,16 @@ BatchPlan plan_batch(const RunBatchOptions& run, config::Workload& batch, const 
   }
   if (plan.unknown_tasks == batch.tasks.size()) {
     plan.schedule = profiler::naive_schedule(plan.instance);
-    reporter.note(fmt::format("nothing is known of this batch yet: it runs as `xargs -P {}` would (one core each, in "
-                              "the file's order, each as soon as a core is free), and every task's time is kept "
-                              "for the next run",
-                              platform.cores));
+    const int each = profiler::naive_cores(platform.cores, batch.tasks.size());
+    reporter.note(each == 1 ? fmt::format("nothing is known of this batch yet: it runs as `xargs -P {}` would (one "
+                                          "core each, in the file's order, each as soon as a core is free), and every "
+                                          "task's time is kept for the next run",
+                                          platform.cores)
+                            : fmt::format("nothing is known of this batch yet: its {} tasks run at once on {} cores "
+                                          "each, the node shared evenly (`xargs -P {}` would leave {} cores idle), "
+                                          "and every task's time is kept for the next run",
+                                          batch.tasks.size(), each, platform.cores,
+                                          platform.cores - batch.tasks.size()));
     return plan;
   }
   plan.schedule = sched::plan(algorithm, plan.instance, sched::lower_bound(plan.instance)).schedule;
@@ -106,6 +143,7 @@ BatchPlan plan_batch(const RunBatchOptions& run, config::Workload& batch, const 
   const bool packed = std::any_of(plan.schedule.tasks.begin(), plan.schedule.tasks.end(),
                                   [](const sched::ScheduledTask& task) { return task.pack >= 0; });
   if (!packed) plan.schedule.launch_rule = "greedy";
+  if (run.explore) explore_in_launch(batch, known, plan, reporter);
   if (plan.unknown_tasks > 0) {
     reporter.note(fmt::format("{} task(s) of kinds never measured run on one core at a guessed time; their times are "
                               "kept for the next run",
@@ -161,8 +199,8 @@ double de_contention_factor(const launcher::TaskDeviation& task) {
 namespace cosched::workflow::detail {
 
 void learn_from_launch(const launcher::LaunchSummary& summary, const config::Workload& batch,
-                       const std::optional<PredictionInterval>& predicted, const profiler::ProfileCache& cache,
-                       const std::string& placement, Reporter& reporter) {
+                       const std::optional<PredictionInterval>& predicted, const profiler::LaunchProfiling& profiling,
+                       const profiler::ProfileCache& cache, const std::string& placement, Reporter& reporter) {
   std::vector<profiler::ObservedTask> observed;
   for (const launcher::TaskDeviation& task : summary.tasks) {
     if (task.status != sim::TaskStatus::ok) continue;
@@ -178,8 +216,11 @@ void learn_from_launch(const launcher::LaunchSummary& summary, const config::Wor
   }
   if (!predicted || !summary.already_completed.empty()) return;  // a resumed launch is not the predicted one
   // The node's history is its launch-to-launch noise: a plan of guessed times would make it the guesses' error.
-  if (predicted->guessed_tasks == 0) profiler::record_launch(cache, {batch.name, predicted->predicted_s, predicted->low_s, predicted->high_s,
-                                  summary.observed_makespan});
+  if (predicted->guessed_tasks == 0) {
+    profiler::record_launch(cache, {batch.name, predicted->predicted_s, predicted->low_s, predicted->high_s,
+                                    summary.observed_makespan},
+                            profiling);
+  }
   const bool inside = summary.observed_makespan >= predicted->low_s && summary.observed_makespan <= predicted->high_s;
   reporter.note(fmt::format("observed {:.3g} s: {} the 80 % interval {:.3g} .. {:.3g} s", summary.observed_makespan,
                             inside ? "inside" : "outside", predicted->low_s, predicted->high_s));

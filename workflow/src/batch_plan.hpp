@@ -12,6 +12,7 @@
 #include "cosched/launcher/launch.hpp"
 #include "cosched/launcher/launch_inputs.hpp"
 #include "cosched/profiler/profile_cache.hpp"
+#include "cosched/profiler/run_history.hpp"
 #include "cosched/sched/model.hpp"
 #include "cosched/sched/algorithm.hpp"
 #include "cosched/sched/schedule.hpp"
@@ -29,6 +30,7 @@ struct BatchPlan {
   std::size_t unknown_tasks = 0;  // tasks of kinds never measured: run at a safe allocation, their times guessed
   // Per task, whose error its error is (knowledge::IntervalOptions::error_groups): 0 the guess, k > 0 its kind's fit.
   std::vector<std::size_t> error_groups;
+  profiler::LaunchProfiling profiling;  // what its profiling had and spent, for the node's launch history
 };
 
 // The plan of `batch` (its commands get their kinds' names as `profile`): the node model (--node, the cache's, or
@@ -52,9 +54,10 @@ struct PredictionInterval {
                                                    const profiler::ProfileCache& cache, Reporter& reporter);
 
 // After the launch: every task that ran well is a run of its kind (de-contended), kept for the next batch, and the
-// launch's predicted and observed makespans go to the node's history. Says what it learnt.
+// launch's predicted and observed makespans, with what its profiling had and spent, go to the node's history.
+// Says what it learnt.
 void learn_from_launch(const launcher::LaunchSummary& summary, const config::Workload& batch,
-                       const std::optional<PredictionInterval>& predicted, const profiler::ProfileCache& cache,
-                       const std::string& placement, Reporter& reporter);
+                       const std::optional<PredictionInterval>& predicted, const profiler::LaunchProfiling& profiling,
+                       const profiler::ProfileCache& cache, const std::string& placement, Reporter& reporter);
 
 }  // namespace cosched::workflow::detail

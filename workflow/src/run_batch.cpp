@@ -133,7 +133,7 @@ void run_batch(const RunBatchOptions& run, Reporter& reporter) {
                               folder.dir.string()));
     const profiler::ProfileCache cache = run_cache(run, node);
     return launch_plan(run, folder, inputs, node, std::nullopt, reporter, [&](const launcher::LaunchSummary& summary) {
-      detail::learn_from_launch(summary, batch, std::nullopt, cache, run.placement, reporter);
+      detail::learn_from_launch(summary, batch, std::nullopt, {}, cache, run.placement, reporter);
     });
   }
 
@@ -155,7 +155,7 @@ void run_batch(const RunBatchOptions& run, Reporter& reporter) {
   }
   launch_plan(run, folder, inputs, node, launcher::PredictedInterval{predicted.low_s, predicted.high_s},
               reporter, [&](const launcher::LaunchSummary& summary) {
-    detail::learn_from_launch(summary, batch, predicted, cache, run.placement, reporter);
+    detail::learn_from_launch(summary, batch, predicted, plan.profiling, cache, run.placement, reporter);
   });
 }
 

@@ -18,6 +18,7 @@
 #include "cosched/common/stop_signals.hpp"
 #include "cosched/common/utc_time.hpp"
 #include "cosched/profiler/instance_builder.hpp"
+#include "cosched/profiler/run_history.hpp"
 #include "cosched/sched/algorithm.hpp"
 #include "cosched/sched/allocation.hpp"
 #include "cosched/sched/io.hpp"
@@ -393,9 +394,13 @@ BatchKnowledge learn_batch(config::Workload& workload, const ProfileCache& cache
                                    "measures them first)",
                                    unknown);
   } else {
-    known.budget_s = options.budget.share * plan->makespan;
-    known.budget_why = fmt::format("{:.0f} % of the batch's predicted {:.3g} s", 100.0 * options.budget.share,
-                                   plan->makespan);
+    known.share_s = options.budget.share * plan->makespan;
+    const double saved = std::min(saved_profiling_budget(cache, workload.name),
+                                  options.budget.max_saved_shares * *known.share_s);
+    known.budget_s = *known.share_s + saved;
+    known.budget_why = fmt::format("{:.0f} % of the batch's predicted {:.3g} s{}", 100.0 * options.budget.share,
+                                   plan->makespan,
+                                   saved > 0.0 ? fmt::format(", and {:.3g} s its earlier runs saved", saved) : "");
   }
 
   // Said up front: what is known, what knowing more may cost, and what it may save.
@@ -569,11 +574,15 @@ KnowledgeInstance knowledge_instance(const config::Workload& workload, const Bat
         sd[k] = fit->second->predictive_log_sd(alloc[0], chunks);
       }
     } else {
-      // Never measured: a safe allocation only — one core, no fast chunk — at the guess.
+      // Never measured: a safe allocation only — one core, no fast chunk — at the guess; and the naive way's even
+      // share of the node when the batch has fewer tasks than cores (naive_cores), at the same guess: no speed-up
+      // is assumed, the cores would idle otherwise.
       std::vector<double> times(space.size(), std::numeric_limits<double>::infinity());
-      std::vector<int> one_core(space.dimensions(), 0);
-      one_core[0] = 1;
-      times[space.index_of(one_core)] = guess.seconds;
+      std::vector<int> safe(space.dimensions(), 0);
+      for (const int cores : {1, naive_cores(platform.cores, workload.tasks.size())}) {
+        safe[0] = cores;
+        times[space.index_of(safe)] = guess.seconds;
+      }
       profile = std::make_shared<sched::DenseTimeTable>(space, std::move(times));
       std::fill(sd.begin(), sd.end(), guess.log_sd);
       attributes["unknown"] = true;
@@ -607,20 +616,26 @@ KnowledgeInstance knowledge_instance(const config::Workload& workload, const Bat
   return {std::move(instance), std::move(log_sd)};
 }
 
+int naive_cores(unsigned node_cores, std::size_t tasks) {
+  if (tasks == 0 || tasks >= node_cores) return 1;
+  return static_cast<int>(node_cores / tasks);
+}
+
 sched::Schedule naive_schedule(const sched::Instance& instance) {
   sched::Schedule schedule;
   schedule.algorithm = "naive";
   schedule.launch_rule = "greedy";
   schedule.lower_bound = sched::lower_bound(instance);
   const int cores = instance.resources().front().capacity;
-  std::vector<double> free_at(static_cast<std::size_t>(cores), 0.0);  // when each core is next free
+  const int each = naive_cores(static_cast<unsigned>(cores), instance.task_count());
+  std::vector<double> free_at(static_cast<std::size_t>(cores / each), 0.0);  // when each slot is next free
   std::vector<int> alloc(instance.dimensions(), 0);
-  alloc[0] = 1;
+  alloc[0] = each;
   for (std::size_t j = 0; j < instance.task_count(); ++j) {
-    const auto core = std::min_element(free_at.begin(), free_at.end());
+    const auto slot = std::min_element(free_at.begin(), free_at.end());
     const double duration = instance.time(j, alloc);
-    schedule.tasks.push_back({alloc, *core, duration, -1});
-    *core += duration;
+    schedule.tasks.push_back({alloc, *slot, duration, -1});
+    *slot += duration;
   }
   schedule.makespan = sched::completion_time(schedule.tasks);
   return schedule;

@@ -8,7 +8,9 @@
 
 #include <cerrno>
 #include <chrono>
+#include <algorithm>
 #include <cmath>
+#include <optional>
 #include <vector>
 #include <fstream>
 
@@ -21,12 +23,38 @@ std::filesystem::path launch_history_path(const ProfileCache& cache) {
   return cache.node_folder() / "launches.jsonl";
 }
 
-LaunchNoise launch_noise(const ProfileCache& cache) {
+namespace {
+
+// Every line of the node's history that parses as an object, oldest first (a damaged line is passed over).
+std::vector<nlohmann::json> history_entries(const ProfileCache& cache) {
   std::ifstream in(launch_history_path(cache));
-  std::vector<double> errors;  // ln(observed / predicted), the newest last
+  std::vector<nlohmann::json> entries;
   for (std::string line; std::getline(in, line);) {
-    const nlohmann::json entry = nlohmann::json::parse(line, nullptr, false);
-    if (!entry.is_object() || !entry.contains("predicted_s") || !entry.contains("observed_s")) continue;
+    nlohmann::json entry = nlohmann::json::parse(line, nullptr, false);
+    if (entry.is_object()) entries.push_back(std::move(entry));
+  }
+  return entries;
+}
+
+// A finite number >= 0 under `key`, else nullopt.
+std::optional<double> seconds_field(const nlohmann::json& entry, const char* key) {
+  const auto found = entry.find(key);
+  if (found == entry.end() || !found->is_number()) return std::nullopt;
+  const double value = found->get<double>();
+  if (!std::isfinite(value) || value < 0.0) return std::nullopt;
+  return value;
+}
+
+nlohmann::json optional_number(const std::optional<double>& value) {
+  return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
+}
+
+}  // namespace
+
+LaunchNoise launch_noise(const ProfileCache& cache) {
+  std::vector<double> errors;  // ln(observed / predicted), the newest last
+  for (const nlohmann::json& entry : history_entries(cache)) {
+    if (!entry.contains("predicted_s") || !entry.contains("observed_s")) continue;
     const auto& predicted = entry.at("predicted_s");
     const auto& observed = entry.at("observed_s");
     if (!predicted.is_number() || !observed.is_number()) continue;
@@ -45,7 +73,7 @@ LaunchNoise launch_noise(std::span<const double> log_errors) {
   return {std::sqrt(squares / (kPriorLaunches + static_cast<double>(remembered.size()))), remembered.size()};
 }
 
-void record_launch(const ProfileCache& cache, const RecordedLaunch& launch) {
+void record_launch(const ProfileCache& cache, const RecordedLaunch& launch, const LaunchProfiling& profiling) {
   if (!(launch.predicted_s > 0.0) || !(launch.observed_s > 0.0)) return;
   const std::filesystem::path path = launch_history_path(cache);
   std::error_code error;
@@ -54,9 +82,13 @@ void record_launch(const ProfileCache& cache, const RecordedLaunch& launch) {
   const std::string line = nlohmann::json{{"date", iso8601_utc(std::chrono::system_clock::now())},
                                           {"batch", launch.batch},
                                           {"predicted_s", launch.predicted_s},
-                                          {"low_s", launch.low_s ? nlohmann::json(*launch.low_s) : nullptr},
-                                          {"high_s", launch.high_s ? nlohmann::json(*launch.high_s) : nullptr},
-                                          {"observed_s", launch.observed_s}}
+                                          {"low_s", optional_number(launch.low_s)},
+                                          {"high_s", optional_number(launch.high_s)},
+                                          {"observed_s", launch.observed_s},
+                                          {"profiling_share_s", optional_number(profiling.share_s)},
+                                          {"profiling_spent_s", optional_number(
+                                              profiling.share_s ? std::optional<double>(profiling.spent_s)
+                                                                : std::nullopt)}}
                                .dump() +
                            "\n";
   const int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
@@ -65,6 +97,18 @@ void record_launch(const ProfileCache& cache, const RecordedLaunch& launch) {
   const int saved = errno;
   ::close(fd);
   if (written != static_cast<ssize_t>(line.size())) throw PlatformError("write", path.string(), saved);
+}
+
+double saved_profiling_budget(const ProfileCache& cache, const std::string& batch) {
+  double saved = 0.0;
+  for (const nlohmann::json& entry : history_entries(cache)) {
+    const auto name = entry.find("batch");
+    if (name == entry.end() || !name->is_string() || name->get<std::string>() != batch) continue;
+    const std::optional<double> share = seconds_field(entry, "profiling_share_s");
+    const std::optional<double> spent = seconds_field(entry, "profiling_spent_s");
+    if (share && spent) saved = std::max(0.0, saved + *share - *spent);
+  }
+  return saved;
 }
 
 }  // namespace cosched::profiler

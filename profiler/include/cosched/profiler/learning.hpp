@@ -39,6 +39,10 @@ namespace cosched::profiler {
 struct ProfileBudget {
   std::optional<double> seconds;  // given by the user (--profile-budget S); nullopt: auto
   double share = 0.1;             // auto: this share of the batch's predicted makespan, once every kind is known
+  // auto: plus what the batch's earlier runs saved of their shares (saved_profiling_budget), at most this many
+  // shares — so that a kind's run that costs more than one share is paid for within a few runs, and savings a
+  // batch never needed do not pay for a long profiling spree once it changes.
+  double max_saved_shares = 4.0;
 };
 
 struct LearningOptions {
@@ -81,6 +85,7 @@ struct BatchKnowledge {
   std::vector<KindState> kinds;
   double budget_s = 0.0;          // what profiling could spend
   std::string budget_why;         // how the budget was set, in words
+  std::optional<double> share_s;  // an automatic budget: this run's own share (budget_s less what it drew saved)
   double spent_s = 0.0;           // what it spent (wall time of the runs)
   std::size_t runs = 0;           // runs measured in this call
   bool stopped_by_budget = false;  // a run worth measuring was left out for lack of budget
@@ -119,10 +124,15 @@ struct KnowledgeInstance {
                                                    const NodeBandwidth* bandwidth, bool tier_places_commands,
                                                    double cautious_z = 0.0);
 
-// The naive way as a schedule of `instance` (a knowledge_instance): every task on one core with no fast chunk, in
-// the file's order, each starting when a core frees up by the durations the instance has (guesses where nothing is
-// known); launched with the greedy rule (sched::Schedule::launch_rule), each task starts as soon as a core is free
-// whatever the guesses said — the `xargs -P <cores>` way.
+// The naive way's cores per task: 1 (`xargs -P <cores>`), or with fewer tasks than cores the node shared evenly,
+// node_cores / tasks each (xargs would leave the other cores idle for the whole batch: on a 64-core node with 24
+// tasks, 3.6 x the best naive way in the simulated study, docs/knowledge.md).
+[[nodiscard]] int naive_cores(unsigned node_cores, std::size_t tasks);
+
+// The naive way as a schedule of `instance` (a knowledge_instance): every task on naive_cores each with no fast
+// chunk, in the file's order, each starting when its cores free up by the durations the instance has (guesses where
+// nothing is known); launched with the greedy rule (sched::Schedule::launch_rule), each task starts as soon as
+// cores are free whatever the guesses said — the `xargs -P <cores>` way, or all at once on even shares.
 [[nodiscard]] sched::Schedule naive_schedule(const sched::Instance& instance);
 
 // Step 4: the observed runs of a finished launch as runs of their kinds (status ok only), de-contended: each time

@@ -4,7 +4,9 @@
 // phase of the host moves every task of a launch at once). Kept with the profile cache:
 //
 //   <cache>/<node folder>/launches.jsonl   one line per launch: {"date", "batch", "predicted_s", "low_s", "high_s",
-//                                          "observed_s"} (low_s, high_s: the 80 % interval it was given, or null)
+//                                          "observed_s", "profiling_share_s", "profiling_spent_s"} (low_s, high_s:
+//                                          the 80 % interval it was given, or null; the profiling fields: null when
+//                                          the user gave the budget)
 //
 // Its sigma is the root mean square of ln(observed / predicted) over the last kLaunchesRemembered launches, pooled
 // with a prior (kPriorLaunchNoise, as if seen kPriorLaunches times), so that a node with few launches still has a
@@ -39,7 +41,19 @@ struct RecordedLaunch {
   std::optional<double> low_s, high_s;  // the 80 % interval
   double observed_s = 0.0;
 };
+// The run's automatic profiling budget — its own share of the batch, without what earlier runs saved — and what its
+// profiling spent; share_s nullopt when the user gave the budget (--profile-budget: it neither saves nor draws).
+struct LaunchProfiling {
+  std::optional<double> share_s;
+  double spent_s = 0.0;
+};
 // Appends one launch (one write of one line); nothing when a makespan is not positive.
-void record_launch(const ProfileCache& cache, const RecordedLaunch& launch);
+void record_launch(const ProfileCache& cache, const RecordedLaunch& launch, const LaunchProfiling& profiling = {});
+
+// What `batch`'s earlier runs left of their automatic profiling budgets: over its recorded launches in order,
+// saved = max(0, saved + share - spent). Knowing pays for itself over a batch's runs rather than within each one:
+// a run whose share cannot pay a single run that matters (a kind's run on more cores often costs more than 10 %
+// of a short batch) leaves it to a later run, and all of them together spend at most their shares.
+[[nodiscard]] double saved_profiling_budget(const ProfileCache& cache, const std::string& batch);
 
 }  // namespace cosched::profiler

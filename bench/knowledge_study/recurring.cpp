@@ -1,0 +1,458 @@
+#include "knowledge_study/recurring.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <memory>
+#include <numeric>
+#include <optional>
+#include <set>
+#include <tuple>
+
+#include "cosched/common/error.hpp"
+#include "cosched/knowledge/strategy.hpp"
+#include "cosched/sched/allocation.hpp"
+#include "cosched/sched/generator.hpp"
+#include "cosched/sim/exploration.hpp"
+#include "knowledge_study/study_plan.hpp"
+
+namespace cosched::bench {
+
+const std::vector<std::string>& recurring_rows() {
+  static const std::vector<std::string> rows{"recurring", "recurring-explore", "explore-priced"};
+  return rows;
+}
+
+namespace {
+
+// The planner `cosched run` re-plans with while it measures (profiler/src/learning/learning.cpp kLearningPlanner).
+constexpr const char* kLearningPlanner = "t-list-lpt";
+
+using Evidence = std::map<std::size_t, std::vector<knowledge::Measurement>>;  // by kind (the pool's program)
+
+struct RecurringBatch {
+  Batch batch;
+  std::vector<std::size_t> kind;  // per batch program: its index in the pool
+};
+
+// The pool's programs, the batch's draw: see recurring.hpp.
+RecurringBatch draw_recurring(const std::vector<TruthProgram>& pool, std::size_t first_programs, std::size_t index,
+                              std::set<std::size_t>& seen, sched::Random& random, const StudyOptions& study,
+                              const RecurringOptions& options) {
+  std::vector<std::size_t> chosen;
+  if (index == 0) {
+    for (std::size_t k = 0; k < first_programs && k < pool.size(); ++k) chosen.push_back(k);
+  } else {
+    for (const std::size_t k : seen) {
+      if (random.uniform01() < options.keep_share) chosen.push_back(k);
+    }
+    for (const std::size_t k : seen) {  // at least three programs a batch
+      if (chosen.size() >= 3) break;
+      if (std::find(chosen.begin(), chosen.end(), k) == chosen.end()) chosen.push_back(k);
+    }
+    if (random.uniform01() < options.new_share && seen.size() < pool.size()) chosen.push_back(seen.size());
+  }
+  RecurringBatch drawn;
+  for (const std::size_t k : chosen) {
+    seen.insert(k);
+    drawn.kind.push_back(k);
+    drawn.batch.programs.push_back(pool[k]);
+    for (int copy = 0; copy < 3; ++copy) {
+      const double factor = std::array{0.5, 1.0, 2.0}[random.index(3)];
+      drawn.batch.tasks.push_back({fmt::format("k{}-{}-{}", k, pool[k].family, copy), drawn.batch.programs.size() - 1,
+                                   factor * study.production_work});
+    }
+  }
+  return drawn;
+}
+
+// profiler::naive_cores and naive_schedule (profiler/src/learning/learning.cpp), which the study does not link (it
+// brings the profiler's process code): `each` cores per task (1: xargs; cosched run's first batch: the node shared
+// evenly when it has fewer tasks than cores), no fast chunk, in `order`, each task on the cores free first.
+int naive_cores(int node_cores, std::size_t tasks) {
+  return tasks == 0 || tasks >= static_cast<std::size_t>(node_cores) ? 1 : node_cores / static_cast<int>(tasks);
+}
+
+sched::Schedule naive_schedule(const sched::Instance& instance, const std::vector<std::size_t>& order, int each = 1) {
+  sched::Schedule schedule;
+  schedule.algorithm = "naive";
+  schedule.launch_rule = "greedy";
+  const int cores = instance.resources().front().capacity;
+  std::vector<double> free_at(static_cast<std::size_t>(cores / each), 0.0);
+  std::vector<int> alloc(instance.dimensions(), 0);
+  alloc[0] = each;
+  schedule.tasks.resize(instance.task_count());
+  for (const std::size_t j : order) {
+    const auto slot = std::min_element(free_at.begin(), free_at.end());
+    const double duration = instance.time(j, alloc);
+    schedule.tasks[j] = {alloc, *slot, duration, -1};
+    *slot += duration;
+  }
+  return schedule;
+}
+
+std::vector<std::size_t> file_order(std::size_t count) {
+  std::vector<std::size_t> order(count);
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  return order;
+}
+
+// The best of the ways a user runs the batch without cosched, on the true times.
+std::pair<double, std::string> best_naive(const sched::Instance& truth, const knowledge::NodeShape& node) {
+  const auto run = [&](const std::vector<std::size_t>& order) {
+    return makespan_of(sim::plan_from_schedule(truth, naive_schedule(truth, order)));
+  };
+  std::vector<std::size_t> longest = file_order(truth.task_count());
+  const std::vector<int> one{1, 0};
+  std::stable_sort(longest.begin(), longest.end(),
+                   [&](std::size_t a, std::size_t b) { return truth.time(a, one) > truth.time(b, one); });
+  double one_by_one = 0.0;
+  const std::vector<int> whole{node.cores, node.fast_chunks};
+  for (std::size_t j = 0; j < truth.task_count(); ++j) one_by_one += truth.time(j, whole);
+  std::vector<std::pair<double, std::string>> ways{
+      {run(file_order(truth.task_count())), "xargs"}, {run(longest), "longest-first"}, {one_by_one, "one-by-one"}};
+  return *std::min_element(ways.begin(), ways.end());
+}
+
+// What one node owner's cosched knows, and how it plans a batch with it (the mirror of profiler::learn_batch and
+// workflow/src/batch_plan.cpp's plan_batch; the study has no process to run, so the loop is restated here with the
+// library's strategy, fits and planners, and the file each rule comes from).
+class Owner {
+ public:
+  Owner(const StudyOptions& study, const ProfilingSetup& setup, Planner& planner, bool explore, bool price_unknown)
+      : study_(study), setup_(setup), planner_(planner), explore_(explore), price_unknown_(price_unknown) {}
+
+  // Plans `drawn`, runs the plan on the truth with noise, keeps every task's observed time; fills the outcome.
+  void run_batch(const RecurringBatch& drawn, const sched::Instance& truth, std::uint64_t seed,
+                 RecurringOutcome& outcome) {
+    const Batch& batch = drawn.batch;
+    std::set<std::size_t> kinds(drawn.kind.begin(), drawn.kind.end());
+    for (const std::size_t kind : kinds) outcome.new_kinds += evidence_[kind].empty() ? 1 : 0;
+    outcome.tasks = batch.tasks.size();
+    std::vector<std::shared_ptr<const knowledge::FittedTask>> fits = fit_all(drawn);
+    knowledge::NormalDraws noise(seed + 17);
+    ProfilingLedger ledger;
+
+    sched::Schedule schedule;
+    if (outcome.new_kinds == kinds.size()) {
+      // batch_plan.cpp: nothing known, the naive way (its guessed times: one second each).
+      schedule = naive_schedule(instance_of(drawn, fits), file_order(batch.tasks.size()),
+                                naive_cores(setup_.node.cores, batch.tasks.size()));
+      outcome.naive = true;
+    } else {
+      if (outcome.new_kinds == 0 || price_unknown_) measure_within_budget(drawn, fits, noise, ledger, outcome);
+      schedule = planner_.schedule(instance_of(drawn, fits));
+      // batch_plan.cpp: a list plan of predictions launches greedily; a pack plan keeps its packs.
+      if (std::none_of(schedule.tasks.begin(), schedule.tasks.end(),
+                       [](const sched::ScheduledTask& task) { return task.pack >= 0; })) {
+        schedule.launch_rule = "greedy";
+      }
+    }
+    if (explore_) outcome.explored = explore(drawn, fits, schedule);
+    const sim::LaunchPlan plan = sim::plan_from_schedule(truth, schedule);
+    outcome.makespan = makespan_of(on_truth(plan, truth));
+    outcome.runs = ledger.runs();
+    outcome.profiling_serial = ledger.serial_seconds();
+
+    // workflow/src/batch_plan.cpp learn_from_launch: every task's observed time (here no co-runner slows it:
+    // the truth has no contention, so de-contending is the identity) joins its kind's runs.
+    knowledge::NormalDraws observed(seed + 29);
+    const double node_factor = std::exp(study_.launch_noise * observed.next());
+    for (std::size_t j = 0; j < plan.tasks.size(); ++j) {
+      const std::vector<int>& demand = plan.tasks[j].demand;
+      const double seconds = truth.time(j, demand) * node_factor * std::exp(study_.noise * observed.next());
+      evidence_[kind_of(drawn, j)].push_back({demand[0], demand[1], batch.tasks[j].work, seconds});
+    }
+  }
+
+ private:
+  [[nodiscard]] std::size_t kind_of(const RecurringBatch& drawn, std::size_t task) const {
+    return drawn.kind[drawn.batch.tasks[task].program];
+  }
+
+  [[nodiscard]] knowledge::TaskWork work_of(double amount) const {
+    knowledge::TaskWork work{amount, {}};
+    for (const double profiling : setup_.profiling_work) {
+      if (profiling < amount) work.profiling.push_back(profiling);
+    }
+    return work;
+  }
+
+  // learning.cpp fit_kind: each task's fit at its amount from every run of its kind; none when it cannot be fitted.
+  std::shared_ptr<const knowledge::FittedTask> fit_task(const RecurringBatch& drawn, std::size_t j) {
+    const std::vector<knowledge::Measurement>& runs = evidence_[kind_of(drawn, j)];
+    if (runs.empty()) return nullptr;
+    const knowledge::TaskWork work = work_of(drawn.batch.tasks[j].work);
+    try {
+      return std::make_shared<const knowledge::FittedTask>(setup_.node, work, runs, setup_.fit);
+    } catch (const InputError&) {
+      if (!explore_) return nullptr;  // today: no fit, the task runs on one core at the guess
+    }
+    // The exploring rows: a core count explored by one task was run at one amount of work, and without a point
+    // that separated the fixed cost task_fit leaves it out — with only such points nothing can be fitted. Here
+    // such runs are scaled to the production amount in proportion (a fixed cost of 0: the programs' 0.5-3 s
+    // against minutes of work), the rule the fit would need for exploration to pay (see docs/knowledge.md).
+    std::vector<knowledge::Measurement> scaled = runs;
+    for (knowledge::Measurement& run : scaled) {
+      run.seconds *= work.production / run.work;
+      run.work = work.production;
+    }
+    try {
+      return std::make_shared<const knowledge::FittedTask>(setup_.node, work, scaled, setup_.fit);
+    } catch (const InputError&) {
+      return nullptr;
+    }
+  }
+  std::vector<std::shared_ptr<const knowledge::FittedTask>> fit_all(const RecurringBatch& drawn) {
+    std::vector<std::shared_ptr<const knowledge::FittedTask>> fits;
+    for (std::size_t j = 0; j < drawn.batch.tasks.size(); ++j) fits.push_back(fit_task(drawn, j));
+    return fits;
+  }
+
+  // learning.cpp knowledge_instance: a fitted task at its fit's medians; one never measured on one core only, at
+  // the median of the fitted tasks' one-core times (one second when none is fitted).
+  static double guess_of(const std::vector<std::shared_ptr<const knowledge::FittedTask>>& fits) {
+    std::vector<double> known;
+    for (const auto& fit : fits) {
+      if (fit) known.push_back(fit->at(1, 0).seconds);
+    }
+    if (known.empty()) return 1.0;
+    std::nth_element(known.begin(), known.begin() + static_cast<std::ptrdiff_t>(known.size() / 2), known.end());
+    return known[known.size() / 2];
+  }
+  sched::Instance instance_of(const RecurringBatch& drawn,
+                              const std::vector<std::shared_ptr<const knowledge::FittedTask>>& fits) const {
+    const double guess = guess_of(fits);
+    const sched::AllocationSpace space({setup_.node.cores, setup_.node.fast_chunks});
+    std::vector<std::shared_ptr<const sched::TimeProfile>> profiles;
+    for (const auto& fit : fits) {
+      if (fit) {
+        profiles.push_back(fit->profile());
+        continue;
+      }
+      std::vector<double> times(space.size(), std::numeric_limits<double>::infinity());
+      for (const int cores : {1, naive_cores(setup_.node.cores, drawn.batch.tasks.size())}) {
+        times[space.index_of(std::vector<int>{cores, 0})] = guess;  // learning.cpp knowledge_instance
+      }
+      profiles.push_back(std::make_shared<const sched::DenseTimeTable>(space, std::move(times)));
+    }
+    return bench::instance_of(drawn.batch, setup_.node, profiles);
+  }
+
+  struct KnownPlan {
+    double makespan = 0.0;
+    std::map<std::size_t, knowledge::PlannedAllocation> allocation;  // by kind: where its largest task is
+  };
+  // learning.cpp plan_known.
+  KnownPlan plan_known(const RecurringBatch& drawn,
+                       const std::vector<std::shared_ptr<const knowledge::FittedTask>>& fits) {
+    const sched::Schedule schedule = planner_.schedule(instance_of(drawn, fits), kLearningPlanner);
+    KnownPlan known{schedule.makespan, {}};
+    std::map<std::size_t, double> largest;
+    for (std::size_t j = 0; j < drawn.batch.tasks.size(); ++j) {
+      const std::size_t kind = kind_of(drawn, j);
+      if (drawn.batch.tasks[j].work <= largest[kind]) continue;
+      largest[kind] = drawn.batch.tasks[j].work;
+      known.allocation[kind] = {schedule.tasks[j].alloc[0], schedule.tasks[j].alloc[1]};
+    }
+    return known;
+  }
+
+  // learning.cpp learn_batch's loop: the strategy's runs, the kinds that weigh most (one-core time of their tasks)
+  // first, one run at a time, each only when its cost fits what is left of the budget (10 % of the predicted
+  // makespan, once every kind is known), at most `repetitions` runs of one point; re-planned when a kind's runs
+  // come in pairs. Every run is paid in full (cosched run profiles one run after the other).
+  void measure_within_budget(const RecurringBatch& drawn, std::vector<std::shared_ptr<const knowledge::FittedTask>>& fits,
+                             knowledge::NormalDraws& noise, ProfilingLedger& ledger, RecurringOutcome& outcome) {
+    const knowledge::MeasurementStrategy& strategy = knowledge::find_measurement_strategy("adaptive");
+    const knowledge::StrategyOptions strategy_options;
+    std::vector<std::size_t> kinds;
+    for (const std::size_t kind : drawn.kind) kinds.push_back(kind);
+    KnownPlan plan = plan_known(drawn, fits);
+    const double budget = setup_.budget_share * plan.makespan;
+    outcome.budget = budget;
+    double spent = 0.0;
+    std::vector<bool> done(kinds.size(), false);
+    std::vector<int> measured_now(kinds.size(), 0);
+    std::map<std::tuple<std::size_t, int, int, double>, int> repeats;
+    const auto tasks_of = [&](std::size_t k) {
+      std::vector<std::size_t> tasks;
+      for (std::size_t j = 0; j < drawn.batch.tasks.size(); ++j) {
+        if (kind_of(drawn, j) == kinds[k]) tasks.push_back(j);
+      }
+      return tasks;
+    };
+    const auto weight = [&](std::size_t k) {
+      double total = 0.0;
+      // explore-priced: a kind never run comes first (weighed as its guessed tasks, it came after the known
+      // kinds had spent the budget, and its tasks still ran on one core: the study's first try).
+      const double unknown = price_unknown_ ? std::numeric_limits<double>::infinity() : 0.0;
+      for (const std::size_t j : tasks_of(k)) total += fits[j] ? fits[j]->at(1, 0).seconds : unknown;
+      return total;
+    };
+    while (budget - spent > 0.0) {
+      std::vector<std::size_t> order(kinds.size());
+      std::iota(order.begin(), order.end(), std::size_t{0});
+      std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return weight(a) > weight(b); });
+      const double remaining = budget - spent;
+      std::optional<std::pair<std::size_t, knowledge::PlannedRun>> next;
+      for (const std::size_t k : order) {
+        if (done[k]) continue;
+        std::size_t largest = tasks_of(k).front();
+        for (const std::size_t j : tasks_of(k)) largest = drawn.batch.tasks[j].work > drawn.batch.tasks[largest].work ? j : largest;
+        knowledge::StrategyInput input;
+        input.node = setup_.node;
+        input.work = work_of(drawn.batch.tasks[largest].work);
+        input.known = evidence_[kinds[k]];
+        input.fit = fits[largest].get();
+        input.planned = plan.allocation.at(kinds[k]);
+        input.options = strategy_options;
+        const std::vector<knowledge::PlannedRun> runs = strategy.next_runs(input);
+        if (runs.empty()) {
+          done[k] = true;
+          continue;
+        }
+        knowledge::PlannedRun run = runs.front();
+        if (std::isnan(run.estimated_seconds) && price_unknown_) {
+          // explore-priced: a kind never run is priced as one more task of the batch (the guess of
+          // knowledge_instance), its run's share of the work of its largest task — a short run of a kind that
+          // says how its work scales costs a small part of a production run whatever its speed-up.
+          run.estimated_seconds = guess_of(fits) * run.work / drawn.batch.tasks[largest].work;
+        }
+        if (repeats[{k, run.cores, run.fast_chunks, run.work}] >= std::max(1, strategy_options.repetitions)) {
+          done[k] = true;
+          continue;
+        }
+        if (std::isnan(run.estimated_seconds) || run.estimated_seconds > remaining) continue;
+        next.emplace(k, run);
+        break;
+      }
+      if (!next) break;
+      const auto& [k, run] = *next;
+      ++repeats[{k, run.cores, run.fast_chunks, run.work}];
+      const double seconds = measure(drawn.batch.programs[drawn.batch.tasks[tasks_of(k).front()].program], run,
+                                     setup_.noise, noise);
+      spent += seconds;
+      ledger.add(run, seconds);
+      evidence_[kinds[k]].push_back({run.cores, run.fast_chunks, run.work, seconds});
+      ++measured_now[k];
+      const bool was_known = fits[tasks_of(k).front()] != nullptr;
+      for (const std::size_t j : tasks_of(k)) fits[j] = fit_task(drawn, j);
+      if (!was_known || measured_now[k] % 2 == 0) plan = plan_known(drawn, fits);
+    }
+  }
+
+  // The exploring rows: cosched run's rule (sim::explore_in_slack) with the options profiler::exploration_options
+  // makes (mirrored here: the study does not link the profiler) — per task of a fitted kind, the core counts above
+  // its planned ones (2x, 4x ... and the node's all, the most first) its kind never ran at without fast memory, each
+  // at its fit's time one predictive sd up; one task per kind, the latest starting first. A move is taken when the
+  // plan's predicted makespan holds on those cautious times.
+  std::size_t explore(const RecurringBatch& drawn, const std::vector<std::shared_ptr<const knowledge::FittedTask>>& fits,
+                      sched::Schedule& schedule) {
+    const sched::Instance instance = instance_of(drawn, fits);
+    std::vector<sim::ExplorationOption> options;
+    for (std::size_t j = 0; j < drawn.batch.tasks.size(); ++j) {
+      if (!fits[j]) continue;  // a kind never run: a guess on one core, nothing to weigh a move with
+      const std::size_t kind = kind_of(drawn, j);
+      const std::vector<int>& planned = schedule.tasks[j].alloc;
+      sim::ExplorationOption option{j, kind, {}};
+      std::vector<int> counts{setup_.node.cores};
+      for (int cores = 2 * planned[0]; cores < setup_.node.cores; cores *= 2) counts.push_back(cores);
+      std::sort(counts.begin(), counts.end(), std::greater<>());
+      for (const int cores : counts) {
+        const bool ran = std::any_of(evidence_[kind].begin(), evidence_[kind].end(), [&](const knowledge::Measurement& m) {
+          return m.cores == cores && m.fast_chunks == planned[1];
+        });
+        if (cores <= planned[0] || ran) continue;
+        std::vector<int> alloc = planned;
+        alloc[0] = cores;
+        const double median = instance.time(j, alloc);
+        if (std::isfinite(median)) {
+          option.choices.push_back({alloc, median * std::exp(fits[j]->predictive_log_sd(cores, planned[1]))});
+        }
+      }
+      if (!option.choices.empty()) options.push_back(std::move(option));
+    }
+    std::stable_sort(options.begin(), options.end(), [&](const sim::ExplorationOption& a, const sim::ExplorationOption& b) {
+      return schedule.tasks[a.task].start > schedule.tasks[b.task].start;
+    });
+    return sim::explore_in_slack(instance, schedule, options).steps.size();
+  }
+
+  const StudyOptions& study_;
+  const ProfilingSetup& setup_;
+  Planner& planner_;
+  bool explore_ = false;
+  bool price_unknown_ = false;
+  Evidence evidence_;
+};
+
+}  // namespace
+
+std::vector<RecurringOutcome> run_recurring(const StudyOptions& study, const RecurringOptions& options,
+                                            const std::function<void(const std::string&)>& progress) {
+  check_study_options(study);
+  if (options.sequences == 0 || options.batches == 0) throw UsageError("sequences and batches must be >= 1");
+  std::vector<RecurringOutcome> outcomes;
+  Planner planner{study};
+  for (std::size_t n = 0; n < study_nodes().size(); ++n) {
+    const StudyNode& node = study_nodes()[n];
+    if (!study.nodes.empty() && std::find(study.nodes.begin(), study.nodes.end(), node.name) == study.nodes.end()) {
+      continue;
+    }
+    const ProfilingSetup setup{node.shape, study.noise, study.profiling_work, study.budget_share, {}};
+    for (std::size_t s = 0; s < options.sequences; ++s) {
+      const std::uint64_t owner_seed = sched::instance_seed(study.seed, 50000 + n * 1000 + s);
+      std::vector<TruthProgram> pool;
+      for (std::size_t k = 0; k < node.programs + options.batches; ++k) {
+        const std::string& family = truth_families()[(k + s) % truth_families().size()];
+        pool.push_back(draw_program(family, node.shape, study.production_work, sched::instance_seed(owner_seed, k)));
+      }
+      sched::Random random(owner_seed);
+      std::set<std::size_t> seen;
+      std::vector<Owner> owners;
+      for (const std::string& row : recurring_rows()) {
+        owners.emplace_back(study, setup, planner, row != "recurring", row == "explore-priced");
+      }
+      for (std::size_t b = 0; b < options.batches; ++b) {
+        const RecurringBatch drawn = draw_recurring(pool, node.programs, b, seen, random, study, options);
+        const sched::Instance truth = true_instance(drawn.batch, node.shape);
+        const std::uint64_t seed = sched::instance_seed(owner_seed, 1000 + b);
+        const double oracle = makespan_of(on_truth(planner.plan(truth), truth));
+        knowledge::NormalDraws noise(seed + 41);
+        const Knowledge exhaustive = profile_batch("exhaustive", drawn.batch, setup, noise, {});
+        const double exhaustive_makespan =
+            makespan_of(on_truth(plan_of(planner, drawn.batch, node.shape, exhaustive.fits, 0.0), truth));
+        const auto [naive_makespan, naive_way] = best_naive(truth, node.shape);
+        for (std::size_t r = 0; r < owners.size(); ++r) {
+          RecurringOutcome outcome;
+          outcome.node = node.name;
+          outcome.sequence = s;
+          outcome.batch = b;
+          outcome.row = recurring_rows()[r];
+          owners[r].run_batch(drawn, truth, seed, outcome);
+          outcome.exhaustive_makespan = exhaustive_makespan;
+          outcome.oracle_makespan = oracle;
+          outcome.naive_makespan = naive_makespan;
+          outcome.naive_way = naive_way;
+          outcomes.push_back(outcome);
+        }
+        if (progress) {
+          progress(fmt::format("{} owner {}/{} batch {}/{} done", node.name, s + 1, options.sequences, b + 1,
+                               options.batches));
+        }
+      }
+    }
+  }
+  if (progress && planner.stopped_by_budget > 0) {
+    progress(fmt::format("note: {} of {} model-search plans stopped at the planner budget (--planner-budget-ms): "
+                         "those are not reproducible bit for bit",
+                         planner.stopped_by_budget, planner.searches));
+  }
+  return outcomes;
+}
+
+}  // namespace cosched::bench

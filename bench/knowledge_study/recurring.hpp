@@ -1,0 +1,70 @@
+#pragma once
+// A node owner's recurring batches, as `cosched run` treats them over time (docs/knowledge.md, "Recurring
+// batches"): one pool of programs on one simulated node; each batch draws programs from it (the same programs
+// again at other amounts of work, now and then a new one). Each program is a task kind that says how its work
+// scales ({work}), so every amount of it is one kind.
+//
+//   recurring          what `cosched run` does today: with nothing known the batch runs the naive way (one core
+//                      each, in the file's order, xargs -P like; with fewer tasks than cores the node shared
+//                      evenly: profiler::naive_schedule) and every task's observed
+//                      time is kept as a run of its kind at its allocation; the next batch plans from the kept runs
+//                      plus what the adaptive strategy measures within the auto budget (10 % of the batch's
+//                      predicted makespan; none while a kind of the batch was never measured), with the default
+//                      planner (model-search)
+//   recurring-explore  the same, and every plan explores as cosched run does (sim::explore_in_slack): a task
+//                      of a fitted kind moves to a core count its kind never ran at when the plan's makespan
+//                      holds on its cautious time there, so its run teaches the kind's speed-up at no planned cost
+//   explore-priced     recurring-explore, and a batch with a kind never run still gets its auto budget: the new
+//                      kind's short runs (the adaptive strategy's first points) are priced as one more task of the
+//                      batch at the guessed time (knowledge_instance's), times their share of its work — where
+//                      `cosched run` today measures nothing while a kind is unknown (learning.cpp: its cost cannot
+//                      be told) and runs the kind's tasks on one core
+//
+// Per batch: the profiling paid on purpose, the plan's makespan on the truth against the exhaustively profiled
+// plan's and the plan with the true times', and against the best naive way's (xargs -P in the file's order,
+// longest first on one core each, one by one on the whole node).
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "knowledge_study/study.hpp"
+
+namespace cosched::bench {
+
+struct RecurringOptions {
+  std::size_t sequences = 3;  // independent owners (pools and noise) per node
+  std::size_t batches = 6;    // batches in each sequence
+  double keep_share = 0.75;   // a program seen before comes back in the next batch with this probability
+  double new_share = 0.5;     // a batch brings one program never seen with this probability
+};
+
+struct RecurringOutcome {
+  std::string node;
+  std::size_t sequence = 0;
+  std::size_t batch = 0;
+  std::string row;                 // recurring_rows()
+  std::size_t tasks = 0;
+  std::size_t new_kinds = 0;       // kinds of the batch never run before (on this row's knowledge)
+  std::size_t runs = 0;            // profiling runs
+  double profiling_serial = 0.0;   // their seconds, one after the other (as cosched run profiles)
+  double budget = 0.0;             // the auto budget (seconds)
+  std::size_t explored = 0;        // tasks the plan gave idle cores to explore with
+  bool naive = false;              // the batch ran the naive way (nothing known)
+  double makespan = 0.0;           // the plan on the true times
+  double exhaustive_makespan = 0.0;
+  double oracle_makespan = 0.0;
+  double naive_makespan = 0.0;     // the best naive way's, on the true times
+  std::string naive_way;           // which one it was
+};
+
+[[nodiscard]] const std::vector<std::string>& recurring_rows();
+
+// Throws UsageError like run_study for unknown nodes or options out of range.
+[[nodiscard]] std::vector<RecurringOutcome> run_recurring(const StudyOptions& study, const RecurringOptions& options,
+                                                          const std::function<void(const std::string&)>& progress = {});
+
+[[nodiscard]] std::string recurring_csv(const std::vector<RecurringOutcome>& outcomes);
+// Per node, row and batch index: the means over sequences (and the worst plan / exhaustive).
+[[nodiscard]] std::string format_recurring_table(const std::vector<RecurringOutcome>& outcomes);
+
+}  // namespace cosched::bench

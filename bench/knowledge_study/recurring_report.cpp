@@ -1,0 +1,65 @@
+// The recurring rows' outputs (recurring.hpp): a CSV row per batch and the table docs/knowledge.md shows.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "knowledge_study/recurring.hpp"
+
+namespace cosched::bench {
+
+std::string recurring_csv(const std::vector<RecurringOutcome>& outcomes) {
+  std::string text =
+      "node,sequence,batch,row,tasks,new_kinds,naive,runs,profiling_serial_s,budget_s,explored,makespan_s,"
+      "exhaustive_makespan_s,oracle_makespan_s,naive_makespan_s,naive_way\n";
+  for (const RecurringOutcome& o : outcomes) {
+    text += fmt::format("{},{},{},{},{},{},{},{},{:.6g},{:.6g},{},{:.6g},{:.6g},{:.6g},{:.6g},{}\n", o.node,
+                        o.sequence, o.batch, o.row, o.tasks, o.new_kinds, o.naive ? 1 : 0, o.runs, o.profiling_serial,
+                        o.budget, o.explored, o.makespan, o.exhaustive_makespan, o.oracle_makespan, o.naive_makespan,
+                        o.naive_way);
+  }
+  return text;
+}
+
+std::string format_recurring_table(const std::vector<RecurringOutcome>& outcomes) {
+  std::string text = fmt::format("{:<12} {:<17} {:>5} {:>5} {:>5} {:>5} {:>8} {:>8} {:>6} {:>8} {:>8} {:>9} {:>5}\n",
+                                 "node", "row", "batch", "new", "runs", "expl", "prof/mk", "plan/exh", "worst",
+                                 "plan/orc", "mk/naive", "total/nv", "goal");
+  std::vector<std::string> nodes;
+  std::size_t batches = 0;
+  for (const RecurringOutcome& o : outcomes) {
+    if (std::find(nodes.begin(), nodes.end(), o.node) == nodes.end()) nodes.push_back(o.node);
+    batches = std::max(batches, o.batch + 1);
+  }
+  for (const std::string& node : nodes) {
+    for (const std::string& row : recurring_rows()) {
+      for (std::size_t b = 0; b < batches; ++b) {
+        double count = 0, fresh = 0, runs = 0, explored = 0, profiling = 0, ratio = 0, worst = 0, oracle = 0,
+               naive = 0, total = 0;
+        std::size_t goal = 0;
+        for (const RecurringOutcome& o : outcomes) {
+          if (o.node != node || o.row != row || o.batch != b) continue;
+          count += 1;
+          fresh += static_cast<double>(o.new_kinds);
+          runs += static_cast<double>(o.runs);
+          explored += static_cast<double>(o.explored);
+          profiling += o.profiling_serial / o.makespan;
+          ratio += o.makespan / o.exhaustive_makespan;
+          worst = std::max(worst, o.makespan / o.exhaustive_makespan);
+          oracle += o.makespan / o.oracle_makespan;
+          naive += o.makespan / o.naive_makespan;
+          total += (o.makespan + o.profiling_serial) / o.naive_makespan;
+          goal += o.profiling_serial <= 0.1 * o.makespan && o.makespan <= 1.03 * o.exhaustive_makespan ? 1 : 0;
+        }
+        if (count == 0) continue;
+        text += fmt::format(
+            "{:<12} {:<17} {:>5} {:>5.1f} {:>5.0f} {:>5.1f} {:>7.1f}% {:>8.3f} {:>6.3f} {:>8.3f} {:>8.3f} {:>9.3f} "
+            "{:>2}/{:<2}\n",
+            node, row, b + 1, fresh / count, runs / count, explored / count, 100 * profiling / count, ratio / count,
+            worst, oracle / count, naive / count, total / count, goal, static_cast<std::size_t>(count));
+      }
+    }
+  }
+  return text;
+}
+
+}  // namespace cosched::bench

@@ -1,0 +1,76 @@
+// Knowing pays for itself over a batch's runs (issue 39): what a run's automatic profiling budget did not spend is
+// kept in the node's launch history, and a later run of the same batch may draw on it (saved_profiling_budget,
+// ProfileBudget::max_saved_shares).
+#include <gtest/gtest.h>
+
+#include <optional>
+#include <string>
+
+#include "cosched/profiler/learning.hpp"
+#include "cosched/profiler/run_history.hpp"
+#include "support/recording_reporter.hpp"
+#include "test_support.hpp"
+
+namespace cosched::profiler {
+namespace {
+
+struct ProfilingSavings : ::testing::Test {
+  ProfileCache cache{testing::scratch_dir("profiling-savings"), NodeFingerprint{"host", "Some CPU", 2, "none", 5.0}};
+
+  void launch(const std::string& batch, std::optional<double> share, double spent) {
+    record_launch(cache, {batch, 10.0, 9.0, 11.0, 10.0}, {share, spent});
+  }
+};
+
+TEST_F(ProfilingSavings, AreTheSharesLessWhatWasSpentNeverADebt) {
+  EXPECT_DOUBLE_EQ(saved_profiling_budget(cache, "b"), 0.0) << "no history";
+  launch("b", 1.0, 0.0);   // saved 1
+  launch("b", 1.0, 0.25);  // 1.75
+  EXPECT_DOUBLE_EQ(saved_profiling_budget(cache, "b"), 1.75);
+  launch("b", 1.0, 5.0);   // spent its share and every saving, and more: 0, not a debt
+  EXPECT_DOUBLE_EQ(saved_profiling_budget(cache, "b"), 0.0);
+  launch("b", 1.0, 0.5);   // 0.5 from there
+  EXPECT_DOUBLE_EQ(saved_profiling_budget(cache, "b"), 0.5);
+  launch("other", 3.0, 0.0);
+  EXPECT_DOUBLE_EQ(saved_profiling_budget(cache, "b"), 0.5) << "another batch's savings are its own";
+  launch("b", std::nullopt, 0.0);  // a budget the user gave neither saves nor draws
+  EXPECT_DOUBLE_EQ(saved_profiling_budget(cache, "b"), 0.5);
+  EXPECT_DOUBLE_EQ(saved_profiling_budget(cache, "other"), 3.0);
+}
+
+TEST_F(ProfilingSavings, AnAutomaticBudgetAddsWhatEarlierRunsSavedUpToItsCap) {
+  config::Workload workload;
+  workload.name = "b";
+  workload.tasks = {testing::command_task("t", {"true"})};
+  // Known: one observed run of 2 s, so the automatic budget is 10 % of a predicted 2 s = 0.2 s.
+  ASSERT_EQ(learn_from_launch(workload, {{"t", {1}, 2.0, 1.0}}, cache, "preferred"), 1U);
+  test_support::RecordingReporter reporter;
+  LearningOptions options;
+  options.launched.platform = testing::cores_only_platform(2);
+  options.launched.tier = exec::TierSetup{};
+  options.launched.reporter = &reporter;
+  // Every run the strategy wants is quoted at about the observed 2 s, more than any budget here: nothing runs.
+
+  const auto budget_now = [&] { return learn_batch(workload, cache, options); };
+  BatchKnowledge known = budget_now();
+  ASSERT_TRUE(known.share_s.has_value());
+  const double share = *known.share_s;
+  EXPECT_NEAR(known.budget_s, share, 1e-12) << "nothing saved yet";
+
+  launch("b", share, 0.0);
+  known = budget_now();
+  EXPECT_NEAR(known.budget_s, 2.0 * share, 1e-9) << "its share and the one the last run left";
+  EXPECT_NE(known.budget_why.find("its earlier runs saved"), std::string::npos) << known.budget_why;
+
+  for (int k = 0; k < 10; ++k) launch("b", share, 0.0);
+  known = budget_now();
+  EXPECT_NEAR(known.budget_s, (1.0 + options.budget.max_saved_shares) * share, 1e-9) << "at most the cap drawn";
+
+  options.budget.seconds = 0.5;
+  known = budget_now();
+  EXPECT_DOUBLE_EQ(known.budget_s, 0.5) << "a budget the user gave is the budget";
+  EXPECT_FALSE(known.share_s.has_value());
+}
+
+}  // namespace
+}  // namespace cosched::profiler
