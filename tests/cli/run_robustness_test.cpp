@@ -204,9 +204,37 @@ TEST_F(RunRobustness, CtrlCWhileARunMeasuresKeepsWhatItMeasuredAndLeavesNoFolder
     for (std::size_t at = text.find("\"profiled\""); at != std::string::npos; at = text.find("\"profiled\"", at + 1)) {
       ++profiled;
     }
+    EXPECT_EQ(text.find("\"probe\""), std::string::npos) << "after Ctrl-C nothing more is measured, not a probe either";
   }
   EXPECT_EQ(profiled, 1U) << "the run that was being measured is kept";
   const CommandResult again = run("g.json --dry-run --output O");
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_NE(again.out.find("1 profiled"), std::string::npos) << again.out;
+}
+
+// Attack (issue 41, "signals at every phase"): `cosched run` killed (SIGKILL) while it measures the batch's kinds.
+// Every run is stored as soon as it is measured, so the kill loses only the run in progress: here the command's
+// first profiling run ends at once and its second waits at a gate, and the kill comes while the second runs.
+TEST_F(RunRobustness, ARunKilledWhileItMeasuresLosesOnlyTheRunInProgress) {
+  write("k.json", R"({"tasks":[{"id":"k","command":["/bin/sh","-c","if [ -e first ]; then touch second; )"
+                  R"(while [ ! -e gate ]; do sleep 0.02; done; else touch first; fi"]}]})");
+  const pid_t pid = start(run_line("k.json --profile-budget 60 --output O"), "run.txt");
+  wait_for_file("second");
+  ASSERT_EQ(::kill(pid, SIGKILL), 0);
+  EXPECT_EQ(exit_code_of(pid), 128 + SIGKILL);
+  write("gate", "");  // the orphaned second run ends
+  std::size_t profiled = 0;
+  for (const auto& entry : fs::recursive_directory_iterator(dir_ / "cache")) {
+    if (entry.path().parent_path().filename() != "knowledge" || entry.path().filename().string().front() == '.') {
+      continue;
+    }
+    const std::string text = test_support::read_text(entry.path());
+    for (std::size_t at = text.find("\"profiled\""); at != std::string::npos; at = text.find("\"profiled\"", at + 1)) {
+      ++profiled;
+    }
+  }
+  EXPECT_EQ(profiled, 1U) << "the first run, measured before the kill, is kept";
+  const CommandResult again = run("k.json --dry-run --output O2");
   ASSERT_EQ(again.exit_code, 0) << again.err;
   EXPECT_NE(again.out.find("1 profiled"), std::string::npos) << again.out;
 }

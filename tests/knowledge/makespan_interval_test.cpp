@@ -124,6 +124,46 @@ TEST(MakespanInterval, TheNodesNoiseAloneSpreadsItAndTheMeanIsOfTheSamples) {
   EXPECT_GT(noisy.values[1], 17.0);
 }
 
+// A task drawn slower moves the same bytes (issue 41, mutant M5: its demand multiplied, not divided, by its factor).
+// Four 1-core tasks of 10 s, each asking 0.5 GB/s of a pool that gives 1 GB/s to any number of cores: together they
+// ask twice what it gives and all end at 20 s, the bytes (4 x 5 GB) over the pool's rate. Drawn f times slower
+// (f within [0.5, 2]), each asks 0.5 / f GB/s for 10 f s: still 20 GB at 1 GB/s, so every sample is 20 s. Drawn
+// with the node's noise, or with one error the four tasks share: the same.
+struct SaturatedCase {
+  const char* name;
+  double node_sigma;
+  double task_sd;
+  std::vector<std::size_t> groups;
+};
+
+class SaturatedPool : public ::testing::TestWithParam<SaturatedCase> {};
+
+TEST_P(SaturatedPool, EverySampleMovesTheSameBytesSoTheMakespanStays) {
+  sim::LaunchPlan plan;
+  plan.algorithm = "by-hand";
+  plan.resource_names = {"cores"};
+  plan.capacities = {4};
+  plan.bandwidth.pools.push_back({"dram", {1.0}, {1e9}});
+  for (const char* id : {"a", "b", "c", "d"}) {
+    sim::PlannedTask task;
+    task.id = id;
+    task.demand = {1};
+    task.predicted_duration = 10.0;
+    task.flow = {{0.5e9}, 1.0, 1.0};
+    plan.tasks.push_back(task);
+  }
+  const std::vector<double> sd(plan.tasks.size(), GetParam().task_sd);
+  const MakespanDistribution d =
+      makespan_distribution(plan, sd, {300, 7, GetParam().node_sigma, {0.1, 0.5, 0.9}, "auto", GetParam().groups});
+  EXPECT_NEAR(d.nominal, 20.0, 1e-9);
+  for (const double value : d.values) EXPECT_NEAR(value, 20.0, 1e-9);
+}
+
+INSTANTIATE_TEST_SUITE_P(Noise, SaturatedPool,
+                         ::testing::Values(SaturatedCase{"NodeNoise", 0.1, 0.0, {}},
+                                           SaturatedCase{"OneSharedError", 0.0, 0.15, {0, 0, 0, 0}}),
+                         [](const auto& param_info) { return std::string(param_info.param.name); });
+
 TEST(MakespanInterval, TakesTheQuantilesAtBothEnds) {
   const sim::LaunchPlan plan = two_waves();
   const std::vector<double> sd(plan.tasks.size(), 0.1);

@@ -147,6 +147,66 @@ TEST(TaskFit, ARunsCostEstimateGrowsWithItsWork) {
   EXPECT_GT(fit.estimate_seconds(1, 0, 5.0), 0.0);
 }
 
+// A point measured at one amount of work borrows the fixed cost of a point that separated it, and with it that cost's
+// error times how far the amount is from production (issue 41, mutant F2). By hand: at 2 cores with a fast chunk,
+// 10 units took 0.6 s and 20 units 0.8 s: fixed 0.4 s, 0.02 s a unit, fitted exactly, so the noise is the floor
+// (0.02) and Var(fixed) = 0.02^2 x [X^-1 W^-1 X^-T]_00 = 0.0004 x (2^2 x 0.6^2 + 1^2 x 0.8^2) = 8.32e-4. At 2 cores
+// without the chunk one amount w took 0.4 + 0.03 w s: at 1000 units 0.4 + (1000 / w) x 0.03 w = 30.4 s, with an
+// extra variance of ln t of ((1000 / w - 1) x 0.02884 / 30.4)^2 — 8.82e-3 at w = 10 — beside the floor's 4e-4 (the
+// point is the fit's one core count, so its sd is theirs together). At w = 500 the factor is 1: the cost's error alone.
+class OneAmount : public ::testing::TestWithParam<double> {};
+
+TEST_P(OneAmount, CarriesTheBorrowedFixedCostsErrorTimesItsDistanceFromProduction) {
+  const double w = GetParam();
+  const TaskWork work{1000.0, {10.0, 20.0}};
+  const FittedTask fit({2, 1}, work, {{2, 1, 10.0, 0.6}, {2, 1, 20.0, 0.8}, {2, 0, w, 0.4 + 0.03 * w}});
+  EXPECT_NEAR(WorkScalingFit({{10.0, 0.6}, {20.0, 0.8}}).fixed_variance(), 8.32e-4, 1e-12);
+  EXPECT_NEAR(fit.fixed_seconds(), 0.4, 1e-9);
+  EXPECT_NEAR(fit.at(2, 0).seconds, 30.4, 1e-9);
+  const double scale = 1000.0 / w;
+  const double extra = (scale - 1.0) * (scale - 1.0) * 8.32e-4 / (30.4 * 30.4);
+  EXPECT_NEAR(fit.at(2, 0).log_sd, std::sqrt(0.02 * 0.02 + extra), 1e-9);
+}
+
+INSTANTIATE_TEST_SUITE_P(Amounts, OneAmount, ::testing::Values(10.0, 20.0, 500.0),
+                         [](const auto& param_info) {
+                           return "work_" + std::to_string(static_cast<int>(param_info.param));
+                         });
+
+// The table is closed: at (p, c) never longer than with less of one resource, taking that allocation's time and its
+// uncertainty (issue 41, mutant F5: the closure along cores skipping 2 cores). The times alone would not show it: the
+// planner's table (sched::DenseTimeTable) closes its times again, so a skipped step is seen in the uncertainty only.
+// Along cores: fast memory that makes the task 5 x faster on one core (measured twice there) and not at all on two
+// (2 s at (1, 1), 6 s measured at (2, 1)); (2, 1) takes (1, 1)'s time and sd, not its own (a ratio of one run at
+// each end, less sure than (1, 1)'s ratio of two). Along chunks: a chunk that slows the task 1.5 x at every count.
+struct ClosureCase {
+  const char* name;
+  std::vector<Measurement> runs;
+  std::vector<int> from;  // (cores, chunks) whose time the other takes
+  std::vector<int> to;
+};
+
+class TableClosure : public ::testing::TestWithParam<ClosureCase> {};
+
+TEST_P(TableClosure, TakesTheTimeAndUncertaintyOfLessOfAResource) {
+  const FittedTask fit({2, 1}, TaskWork{}, GetParam().runs);
+  const CurvePoint from = fit.at(GetParam().from[0], GetParam().from[1]);
+  const CurvePoint to = fit.at(GetParam().to[0], GetParam().to[1]);
+  EXPECT_DOUBLE_EQ(to.seconds, from.seconds);
+  EXPECT_DOUBLE_EQ(to.log_sd, from.log_sd);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Closure, TableClosure,
+    ::testing::Values(ClosureCase{"AlongCores",
+                                  {{1, 0, 1.0, 10.0}, {2, 0, 1.0, 6.0}, {1, 1, 1.0, 2.0}, {1, 1, 1.0, 2.0},
+                                   {2, 1, 1.0, 6.0}},
+                                  {1, 1}, {2, 1}},
+                      ClosureCase{"AlongChunks",
+                                  {{1, 0, 1.0, 10.0}, {2, 0, 1.0, 6.0}, {1, 1, 1.0, 15.0}, {2, 1, 1.0, 9.0}},
+                                  {2, 0}, {2, 1}}),
+    [](const auto& param_info) { return std::string(param_info.param.name); });
+
 TEST(TaskFit, RefusesRunsOffTheNode) {
   EXPECT_THROW(FittedTask({4, 0}, TaskWork{}, {{8, 0, 1.0, 1.0}}), InputError);
   EXPECT_THROW(FittedTask({4, 0}, TaskWork{}, {{2, 1, 1.0, 1.0}}), InputError);

@@ -183,6 +183,21 @@ PredictionInterval report_prediction(const BatchPlan& plan, const launcher::Laun
   return interval;
 }
 
+}  // namespace cosched::workflow::detail
+
+namespace cosched::workflow {
+
+double de_contention_factor(const launcher::TaskDeviation& task) {
+  if (!task.predicted_contention_start || !task.predicted_contention_end) return 1.0;
+  const double paper = task.predicted_end - task.predicted_start;
+  const double contended = *task.predicted_contention_end - *task.predicted_contention_start;
+  return paper > 0.0 && contended > 0.0 ? paper / contended : 1.0;
+}
+
+}  // namespace cosched::workflow
+
+namespace cosched::workflow::detail {
+
 void learn_from_launch(const launcher::LaunchSummary& summary, const config::Workload& batch,
                        const std::optional<PredictionInterval>& predicted, const profiler::LaunchProfiling& profiling,
                        const profiler::ProfileCache& cache, const std::string& placement, Reporter& reporter) {
@@ -192,13 +207,7 @@ void learn_from_launch(const launcher::LaunchSummary& summary, const config::Wor
     const auto planned = std::find_if(summary.plan.tasks.begin(), summary.plan.tasks.end(),
                                       [&](const sim::PlannedTask& p) { return p.id == task.id; });
     if (planned == summary.plan.tasks.end()) continue;
-    double factor = 1.0;  // the paper model's duration over the contention-aware one: what co-runners cost it
-    if (task.predicted_contention_start && task.predicted_contention_end) {
-      const double paper = task.predicted_end - task.predicted_start;
-      const double contended = *task.predicted_contention_end - *task.predicted_contention_start;
-      if (paper > 0.0 && contended > 0.0) factor = paper / contended;
-    }
-    observed.push_back({task.id, planned->demand, task.observed_end - task.observed_start, factor});
+    observed.push_back({task.id, planned->demand, task.observed_end - task.observed_start, de_contention_factor(task)});
   }
   const std::size_t learnt = profiler::learn_from_launch(batch, observed, cache, placement);
   if (learnt > 0) {

@@ -274,7 +274,7 @@ double kind_weight(const config::Workload& workload, const BatchKnowledge& known
 // side by side on half the cores each, after the same run alone (about 2.5 runs), at the kind's least amount of
 // work. Its traffic then takes part in the contention-aware prediction.
 void probe_commands(BatchKnowledge& known, const detail::KindRunner& runner, const config::PlatformConfig& platform,
-                    Reporter* reporter) {
+                    const ProfileCache& cache, Reporter* reporter) {
   const unsigned cores = platform.cores / 2;
   if (cores == 0) return;
   for (std::size_t k = 0; k < known.kinds.size(); ++k) {
@@ -297,6 +297,7 @@ void probe_commands(BatchKnowledge& known, const detail::KindRunner& runner, con
       continue;
     }
     state.known.probe = *probe;
+    store_knowledge(cache, state.known);  // as soon as it is measured, as a run is (learn_batch)
     ++state.measured_now;
     if (reporter != nullptr) {
       reporter->note(fmt::format("probed {}: two copies side by side ({} core{} each) took {:.2f} x as long as one "
@@ -487,6 +488,9 @@ BatchKnowledge learn_batch(config::Workload& workload, const ProfileCache& cache
     state.known.add({{run.cores, run.fast_chunks, run.work, *seconds},
                      RunSource::profiled,
                      iso8601_utc(std::chrono::system_clock::now())});
+    // Stored as soon as it is measured (whole, under the cache's lock): a run killed (SIGKILL, a crash) loses only
+    // the run in progress, not every run of this call.
+    store_knowledge(cache, state.known);
     ++state.measured_now;
     state.measured_s += *seconds;
     if (reporter != nullptr) {
@@ -509,7 +513,9 @@ BatchKnowledge learn_batch(config::Workload& workload, const ProfileCache& cache
     }
   }
   if (reporter != nullptr && known.runs > 0) reporter->progress_done("profile");
-  if (known.budget_s - known.spent_s > 0.0 && !stop.requested()) probe_commands(known, runner, platform, reporter);
+  if (known.budget_s - known.spent_s > 0.0 && !stop.requested()) {
+    probe_commands(known, runner, platform, cache, reporter);
+  }
   if (known.runs > 0 || known.stopped_by_budget) {
     say(fmt::format("profiled {} run(s) in {:.3g} s of the {:.3g} s budget{}", known.runs, known.spent_s,
                     known.budget_s,
@@ -518,7 +524,6 @@ BatchKnowledge learn_batch(config::Workload& workload, const ProfileCache& cache
   }
 
   for (const KindState& state : known.kinds) {
-    if (state.measured_now > 0) store_knowledge(cache, state.known);
     for (const std::string& note : state.notes) say(fmt::format("{}: {}", state.kind.name, note));
     if (state.borrows_curve) {
       say(fmt::format("{}: its speed-up over cores is borrowed from a relative ({}: the same program, other "

@@ -100,7 +100,8 @@ struct BatchKnowledge {
 };
 
 // Steps 1-3 for `workload` (its commands get their kinds' names as `profile`), under the node's cache lock: what
-// is known, the runs the budget allows, their storage, and the fits. Progress and what it decides go to
+// is known, the runs the budget allows, their storage (each run and probe as soon as it is measured: a killed call
+// loses only the run in progress), and the fits. Progress and what it decides go to
 // options.launched.reporter. Throws like task_kinds and the measurers' construction; a run that fails is a note, not
 // an error (the kind keeps what it knew).
 [[nodiscard]] BatchKnowledge learn_batch(config::Workload& workload, const ProfileCache& cache,

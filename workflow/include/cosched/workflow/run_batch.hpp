@@ -9,6 +9,7 @@
 #include <string>
 
 #include "cosched/common/reporter.hpp"
+#include "cosched/launcher/launch.hpp"
 #include "cosched/sim/default_planner.hpp"
 
 namespace cosched::workflow {
@@ -38,5 +39,10 @@ struct RunBatchOptions {
 // program) is refused before any work, by UsageError or InputError; a run that was interrupted or in which a task
 // failed ends in RuntimeFailure, whose message says how to continue or where the logs are.
 void run_batch(const RunBatchOptions& options, Reporter& reporter);
+
+// What co-runners cost a task of a finished launch, by the launch's two predictions: its paper-model duration over
+// its contention-aware one (1 without a contention-aware prediction, or when either is not > 0). Its observed time
+// times this is what it would have taken alone: the run of its kind `cosched run` learns from it.
+[[nodiscard]] double de_contention_factor(const launcher::TaskDeviation& task);
 
 }  // namespace cosched::workflow

@@ -1,0 +1,46 @@
+// What `cosched run` learns from a launch (issue 41, mutant B4): a task's observed time, de-contended by the launch's
+// two predictions, is what it would have taken alone. The factor is its paper-model duration over its
+// contention-aware one; 1 when there is nothing to de-contend by.
+#include <gtest/gtest.h>
+
+#include <optional>
+
+#include "cosched/workflow/run_batch.hpp"
+
+namespace cosched::workflow {
+namespace {
+
+struct FactorCase {
+  const char* name;
+  double paper_start, paper_end;
+  std::optional<double> contention_start, contention_end;
+  double factor;
+};
+
+class DeContention : public ::testing::TestWithParam<FactorCase> {};
+
+TEST_P(DeContention, IsThePaperDurationOverTheContentionAwareOne) {
+  launcher::TaskDeviation task;
+  task.id = "t";
+  task.predicted_start = GetParam().paper_start;
+  task.predicted_end = GetParam().paper_end;
+  task.predicted_contention_start = GetParam().contention_start;
+  task.predicted_contention_end = GetParam().contention_end;
+  EXPECT_DOUBLE_EQ(de_contention_factor(task), GetParam().factor);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, DeContention,
+    ::testing::Values(
+        // 2 s alone, 2.5 s beside its co-runners by the contention clock: an observed 2.5 s is 2 s of its own.
+        FactorCase{"SlowedByCoRunners", 0.0, 2.0, 0.0, 2.5, 0.8},
+        // The clocks may start it at other times: durations count, not ends (3 s on paper, 2 s contended).
+        FactorCase{"DurationsNotEnds", 0.0, 3.0, 0.5, 2.5, 1.5},
+        FactorCase{"NotSlowed", 1.0, 4.0, 1.0, 4.0, 1.0},
+        FactorCase{"NoContentionAwarePrediction", 0.0, 2.0, std::nullopt, std::nullopt, 1.0},
+        FactorCase{"AContendedDurationOfNothing", 0.0, 2.0, 1.0, 1.0, 1.0},
+        FactorCase{"APaperDurationOfNothing", 1.0, 1.0, 0.0, 2.0, 1.0}),
+    [](const auto& param_info) { return std::string(param_info.param.name); });
+
+}  // namespace
+}  // namespace cosched::workflow
