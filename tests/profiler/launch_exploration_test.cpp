@@ -121,6 +121,49 @@ TEST_F(LaunchExploration, TheExploredRunIsKeptAndTheNextBatchKnowsTheKindAtTwoCo
   }
 }
 
+// Four tasks of kind A, planned one core each from 0, 1, 2 and 3 s: kExplorationTasksPerKind (3) of them may explore,
+// the three that start latest (a4, a3, a2), in that order: the tail is where cores idle.
+TEST_F(LaunchExploration, AKindOffersItsLatestStartingTasksAndNoMoreThanItsShare) {
+  ASSERT_EQ(kExplorationTasksPerKind, 3U) << "the test is worked for three";
+  config::Workload workload;
+  workload.name = "explore";
+  for (const char* id : {"a1", "a2", "a3", "a4"}) workload.tasks.push_back(testing::command_task(id, {"true"}));
+  ASSERT_EQ(learn_from_launch(workload, {{"a1", {1}, 4.0, 1.0}}, cache, "preferred"), 1U);
+  const BatchKnowledge known = know(workload);
+  const KnowledgeInstance made = knowledge_instance(workload, known, four_cores(), nullptr, false);
+  sched::Schedule schedule = one_core_each(made.instance);
+  for (std::size_t j = 0; j < 4; ++j) schedule.tasks[j].start = static_cast<double>(j);
+
+  std::vector<std::size_t> tasks;
+  for (const sim::ExplorationOption& option : exploration_options(workload, known, made.instance, schedule)) {
+    tasks.push_back(option.task);
+  }
+  EXPECT_EQ(tasks, (std::vector<std::size_t>{3, 2, 1}));
+}
+
+// A task planned on the whole node has no larger core count to try: it offers no option (and no choice is ever the
+// allocation a task is planned at).
+TEST_F(LaunchExploration, ATaskPlannedOnTheWholeNodeHasNothingLargerToTry) {
+  config::Workload workload = batch();
+  workload.tasks.pop_back();  // a1, b, a2
+  ASSERT_EQ(learn_from_launch(workload, {{"a1", {1}, 4.0, 1.0}, {"b", {1}, 1.0, 1.0}}, cache, "preferred"), 2U);
+  const BatchKnowledge known = know(workload);
+  const KnowledgeInstance made = knowledge_instance(workload, known, four_cores(), nullptr, false);
+  sched::Schedule schedule = one_core_each(made.instance);
+  schedule.tasks[0] = {{4}, 0.0, made.instance.time(0, std::vector<int>{4})};  // a1 on all 4 cores, then b and a2
+  schedule.tasks[1].start = schedule.tasks[2].start = schedule.tasks[0].duration;
+
+  std::vector<std::size_t> tasks;
+  for (const sim::ExplorationOption& option : exploration_options(workload, known, made.instance, schedule)) {
+    tasks.push_back(option.task);
+    for (const sim::ExplorationChoice& choice : option.choices) {
+      EXPECT_NE(choice.alloc, schedule.tasks[option.task].alloc);
+    }
+  }
+  std::sort(tasks.begin(), tasks.end());
+  EXPECT_EQ(tasks, (std::vector<std::size_t>{1, 2})) << "b and a2; a1 is on all 4 cores";
+}
+
 // A STREAM kind known without fast memory (the naive first run gave it none) may try the node's fast chunks at its
 // planned cores, as a separate option from more cores: a kind learns both, one task each.
 TEST_F(LaunchExploration, AStreamKindWithoutFastMemoryMayTryTheFastChunksAsItsOwnOption) {

@@ -47,7 +47,7 @@ TEST_P(NaivePlan, RunsTheGuessedTasksOnTheirShareInTheFilesOrder) {
     EXPECT_EQ(task.alloc.front(), each);
     EXPECT_DOUBLE_EQ(task.duration, 1.0) << "the guess from nothing, whatever its cores: no speed-up assumed";
   }
-  EXPECT_DOUBLE_EQ(schedule.tasks.back().start, last_start);
+  EXPECT_DOUBLE_EQ(schedule.tasks.back().start, last_start) << "each slot's tasks one after the other";
   EXPECT_TRUE(sched::find_violations(made.instance, schedule).empty());
 }
 
@@ -55,7 +55,8 @@ INSTANTIATE_TEST_SUITE_P(Shapes, NaivePlan,
                          ::testing::Values(std::make_tuple(2U, std::size_t{3}, 1, 1.0),   // xargs -P 2
                                            std::make_tuple(2U, std::size_t{1}, 2, 0.0),   // the whole node
                                            std::make_tuple(8U, std::size_t{3}, 2, 0.0),   // 2 cores idle
-                                           std::make_tuple(4U, std::size_t{4}, 1, 0.0)));
+                                           std::make_tuple(4U, std::size_t{4}, 1, 0.0),
+                                           std::make_tuple(1U, std::size_t{3}, 1, 2.0)));  // 0, 1, 2 s on one core
 
 }  // namespace
 }  // namespace cosched::profiler

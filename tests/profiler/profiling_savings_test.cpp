@@ -3,8 +3,13 @@
 // ProfileBudget::max_saved_shares).
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <optional>
+#include <sstream>
 #include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "cosched/profiler/learning.hpp"
 #include "cosched/profiler/run_history.hpp"
@@ -36,6 +41,27 @@ TEST_F(ProfilingSavings, AreTheSharesLessWhatWasSpentNeverADebt) {
   launch("b", std::nullopt, 0.0);  // a budget the user gave neither saves nor draws
   EXPECT_DOUBLE_EQ(saved_profiling_budget(cache, "b"), 0.5);
   EXPECT_DOUBLE_EQ(saved_profiling_budget(cache, "other"), 3.0);
+}
+
+// The history's profiling fields as its header says: a run's share and what it spent, both null when the user gave
+// the budget; a line whose figures are not finite numbers >= 0 (a damaged or hand-edited file) saves nothing.
+TEST_F(ProfilingSavings, AreWrittenAsTheHistorysSchemaSaysAndReadOnlyWhenSound) {
+  launch("b", 1.0, 0.25);
+  launch("b", std::nullopt, 0.5);
+  std::vector<nlohmann::json> lines;
+  std::istringstream text(testing::read_text(launch_history_path(cache)));
+  for (std::string line; std::getline(text, line);) lines.push_back(nlohmann::json::parse(line));
+  ASSERT_EQ(lines.size(), 2U);
+  EXPECT_EQ(lines[0].at("profiling_share_s"), 1.0);
+  EXPECT_EQ(lines[0].at("profiling_spent_s"), 0.25);
+  EXPECT_TRUE(lines[1].at("profiling_share_s").is_null());
+  EXPECT_TRUE(lines[1].at("profiling_spent_s").is_null()) << "a user's budget: nothing to save or draw";
+  EXPECT_DOUBLE_EQ(saved_profiling_budget(cache, "b"), 0.75);
+
+  std::ofstream(launch_history_path(cache), std::ios::app)
+      << R"({"batch": "b", "profiling_share_s": 1e999, "profiling_spent_s": 0})" << "\n"
+      << R"({"batch": "b", "profiling_share_s": 2, "profiling_spent_s": -1})" << "\n";
+  EXPECT_DOUBLE_EQ(saved_profiling_budget(cache, "b"), 0.75) << "an infinite share, a negative spending: passed over";
 }
 
 TEST_F(ProfilingSavings, AnAutomaticBudgetAddsWhatEarlierRunsSavedUpToItsCap) {

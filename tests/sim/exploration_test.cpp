@@ -93,7 +93,16 @@ INSTANTIATE_TEST_SUITE_P(
         // b on 2 cores at its cautious 2 s holds c and d back to 2 s; c then holds a core to 4 s, so d on 2 cores
         // would wait for it and end at 5.9 s (alone, that move fits: FitsTheIdleTail).
         SlackCase{"EarlierMovesKeepTheirCautiousTimes",
-                  {option(1, 1, {{k2, 2.0}}), option(3, 2, {{k2, 1.9}})}, {k2, k2, k1, k1}, 1}),
+                  {option(1, 1, {{k2, 2.0}}), option(3, 2, {{k2, 1.9}})}, {k2, k2, k1, k1}, 1},
+        // b on 2 cores at its cautious 2 s holds c and d back to 2 s: c on 2 cores (1 s) would hold d to 3 s, which
+        // ends at 4.5 s. Counted at b's 1 s from before its move, c would end at 2 s and d at 3.5 s: it fits.
+        SlackCase{"AMoveIsWeighedWithTheCautiousTimesOfEarlierMoves",
+                  {option(1, 1, {{k2, 2.0}}), option(2, 2, {{k2, 1.0}})}, {k2, k2, k1, k1}, 1},
+        // A choice at the task's own allocation is no move (d on 1 core, 1.5 s, would fit): the next is taken.
+        SlackCase{"TheTasksOwnAllocationIsNoMove", {option(3, 0, {{k1, 1.5}, {k2, 1.9}})}, {k2, k1, k1, k2}, 1},
+        // d moves once: its second option (of another group, made for where d was planned) is passed over, though
+        // d back on 1 core from 1 s (1.5 s, ends at 2.5 s) would fit.
+        SlackCase{"ATaskMovesOnce", {option(3, 0, {{k2, 1.9}}), option(3, 1, {{k1, 1.5}})}, {k2, k1, k1, k2}, 1}),
     [](const ::testing::TestParamInfo<SlackCase>& slack) { return slack.param.name; });
 
 TEST(ExploreInSlack, TheMovedTaskRunsAtItsMedianAndStartsWhereTheLaunchRuleStartsIt) {
@@ -124,6 +133,8 @@ TEST(ExploreInSlack, RefusesAChoiceOutsideTheNodeOrWithoutATime) {
   sched::Schedule schedule = four_core_plan();
   EXPECT_THROW((void)explore_in_slack(instance, schedule, {option(3, 0, {{{5}, 1.0}})}), std::invalid_argument);
   EXPECT_THROW((void)explore_in_slack(instance, schedule, {option(3, 0, {{k2, 0.0}})}), std::invalid_argument);
+  EXPECT_THROW((void)explore_in_slack(instance, schedule, {option(3, 0, {{{0}, 1.0}})}), std::invalid_argument)
+      << "a task on no core";
   EXPECT_THROW((void)explore_in_slack(instance, schedule, {option(9, 0, {{k2, 1.0}})}), std::invalid_argument);
 }
 
