@@ -44,7 +44,8 @@ TEST_F(ProfilingSavings, AreTheSharesLessWhatWasSpentNeverADebt) {
 }
 
 // The history's profiling fields as its header says: a run's share and what it spent, both null when the user gave
-// the budget; a line whose figures are not finite numbers >= 0 (a damaged or hand-edited file) saves nothing.
+// the budget; a line whose figures are not numbers >= 0 (a damaged or hand-edited file) saves nothing. (A number
+// beyond a double's range makes the JSON parser refuse the whole line: no line read has an infinite figure.)
 TEST_F(ProfilingSavings, AreWrittenAsTheHistorysSchemaSaysAndReadOnlyWhenSound) {
   launch("b", 1.0, 0.25);
   launch("b", std::nullopt, 0.5);
@@ -61,7 +62,7 @@ TEST_F(ProfilingSavings, AreWrittenAsTheHistorysSchemaSaysAndReadOnlyWhenSound) 
   std::ofstream(launch_history_path(cache), std::ios::app)
       << R"({"batch": "b", "profiling_share_s": 1e999, "profiling_spent_s": 0})" << "\n"
       << R"({"batch": "b", "profiling_share_s": 2, "profiling_spent_s": -1})" << "\n";
-  EXPECT_DOUBLE_EQ(saved_profiling_budget(cache, "b"), 0.75) << "an infinite share, a negative spending: passed over";
+  EXPECT_DOUBLE_EQ(saved_profiling_budget(cache, "b"), 0.75) << "a share out of range, a negative spending: passed over";
 }
 
 TEST_F(ProfilingSavings, AnAutomaticBudgetAddsWhatEarlierRunsSavedUpToItsCap) {
