@@ -67,8 +67,9 @@ def run_one(repo, build, mutant, timeout):
         tested = subprocess.run(["ctest", "--test-dir", build, "-R", mutant["regex"], "--timeout", str(timeout),
                                  "--output-on-failure"], capture_output=True, text=True)
         seconds = time.monotonic() - begin
-        # "  53 - Suite.Test/param  # GetParam() = ... (Failed)": the name, then the outcome at the line's end.
-        failed = re.findall(r"^\s*\d+ - (\S+).*\((\w+)\)\s*$", tested.stdout, re.M)
+        # "  53 - Suite.Test/param  # GetParam() = ... (Failed)": the name, then the outcome at the line's end; a
+        # parameter's name may hold spaces ("Shapes/NaivePlan.X/(2, 3, 1, 1) (Failed)").
+        failed = re.findall(r"^\s*\d+ - (.+?)(?:\s+# GetParam\(\).*?)?\s+\((\w+)\)\s*$", tested.stdout, re.M)
         ran = re.search(r"tests passed, (\d+) tests failed out of (\d+)", tested.stdout)
         if ran is None or int(ran.group(2)) == 0:
             return {"result": "no-tests", "why": tested.stdout[-300:]}
