@@ -62,7 +62,7 @@ TEST_F(ProfilingSavings, AreWrittenAsTheHistorysSchemaSaysAndReadOnlyWhenSound) 
   std::ofstream(launch_history_path(cache), std::ios::app)
       << R"({"batch": "b", "profiling_share_s": 1e999, "profiling_spent_s": 0})" << "\n"
       << R"({"batch": "b", "profiling_share_s": 2, "profiling_spent_s": -1})" << "\n";
-  EXPECT_DOUBLE_EQ(saved_profiling_budget(cache, "b"), 0.75) << "a share out of range, a negative spending: passed over";
+  EXPECT_DOUBLE_EQ(saved_profiling_budget(cache, "b"), 0.75) << "a share out of range, a negative spent: passed over";
 }
 
 TEST_F(ProfilingSavings, AnAutomaticBudgetAddsWhatEarlierRunsSavedUpToItsCap) {
