@@ -83,6 +83,7 @@ TEST_F(ProfilingSavings, AnAutomaticBudgetAddsWhatEarlierRunsSavedUpToItsCap) {
   ASSERT_TRUE(known.share_s.has_value());
   const double share = *known.share_s;
   EXPECT_NEAR(known.budget_s, share, 1e-12) << "nothing saved yet";
+  EXPECT_EQ(known.budget_why.find("earlier runs saved"), std::string::npos) << "nothing to say: " << known.budget_why;
 
   launch("b", share, 0.0);
   known = budget_now();
