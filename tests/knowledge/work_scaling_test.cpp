@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
 #include <vector>
 
 #include "cosched/common/error.hpp"
@@ -147,6 +148,11 @@ TEST(TaskFit, ARunsCostEstimateGrowsWithItsWork) {
   EXPECT_GT(fit.estimate_seconds(1, 0, 5.0), 0.0);
 }
 
+// A test's name for the amount of work it is run at.
+std::string amount_name(const ::testing::TestParamInfo<double>& info) {
+  return "work_" + std::to_string(static_cast<int>(info.param));
+}
+
 // A point measured at one amount of work borrows the fixed cost of a point that separated it, and with it that cost's
 // error times how far the amount is from production (issue 41, mutant F2). By hand: at 2 cores with a fast chunk,
 // 10 units took 0.6 s and 20 units 0.8 s: fixed 0.4 s, 0.02 s a unit, fitted exactly, so the noise is the floor
@@ -168,10 +174,7 @@ TEST_P(OneAmount, CarriesTheBorrowedFixedCostsErrorTimesItsDistanceFromProductio
   EXPECT_NEAR(fit.at(2, 0).log_sd, std::sqrt(0.02 * 0.02 + extra), 1e-9);
 }
 
-INSTANTIATE_TEST_SUITE_P(Amounts, OneAmount, ::testing::Values(10.0, 20.0, 500.0),
-                         [](const auto& param_info) {
-                           return "work_" + std::to_string(static_cast<int>(param_info.param));
-                         });
+INSTANTIATE_TEST_SUITE_P(Amounts, OneAmount, ::testing::Values(10.0, 20.0, 500.0), amount_name);
 
 // A run at one amount of work at a core count that separated no fixed cost, carried to the production amount of
 // 1000 units by the fixed cost separated at another count (issue 39). By hand: at 1 core, 10 and 20 units took
@@ -203,10 +206,7 @@ TEST_P(OneAmountAcrossCores, CarriesTheFixedCostSeparatedAtAnotherCount) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Amounts, OneAmountAcrossCores, ::testing::Values(500.0, 1000.0, 2000.0),
-                         [](const auto& param_info) {
-                           return "work_" + std::to_string(static_cast<int>(param_info.param));
-                         });
+INSTANTIATE_TEST_SUITE_P(Amounts, OneAmountAcrossCores, ::testing::Values(500.0, 1000.0, 2000.0), amount_name);
 
 // How unsure a borrowed fixed cost is at the count that borrows it (issue 39): its fit error, and when it was
 // separated at other cores, how much it may differ there — the spread of the fixed costs across counts when two
@@ -273,9 +273,7 @@ TEST_P(OneAmountNothingSeparated, CarriesInProportionLessSurely) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Amounts, OneAmountNothingSeparated, ::testing::Values(100.0, 500.0, 1000.0, 1500.0),
-                         [](const auto& param_info) {
-                           return "work_" + std::to_string(static_cast<int>(param_info.param));
-                         });
+                         amount_name);
 
 // The table is closed: at (p, c) never longer than with less of one resource, taking that allocation's time and its
 // uncertainty (issue 41, mutant F5: the closure along cores skipping 2 cores). The times alone would not show it: the
