@@ -9,6 +9,8 @@ Ways with cosched (`cosched run BATCH --cache C --output <fresh folder>`, everyt
                   profile_cache.hpp): the node is calibrated, the batch unseen;
   cosched-cached  the cache the batch's earlier runs filled (the knowledge store: what they observed and profiled;
                   a user's next run — it keeps learning, round after round);
+  cosched-new-kind  a copy of that cache without what it knows of the batch's longest program (by the preparing
+                  run's journal; every task running it): a user's batch where one program is new or changed;
   cosched-profiled  (not run by default: a ceiling, not a user's way) the warm cache after one run that profiled
                   every kind at every core count (--profile-strategy exhaustive, no budget limit; its cost is not
                   counted): what a plan can gain with everything known.
@@ -60,10 +62,10 @@ from debian_inputs import check_programs, make_inputs
 
 ROOT = Path(__file__).resolve().parent.parent
 WORKLOADS = ROOT / "configs" / "workloads"
-WAYS_COSCHED = ("cosched-empty", "cosched-node", "cosched-cached", "cosched-profiled")
+WAYS_COSCHED = ("cosched-empty", "cosched-node", "cosched-cached", "cosched-new-kind", "cosched-profiled")
 WAYS = WAYS_COSCHED + WAYS_NAIVE
 WAYS_DEFAULT = tuple(way for way in WAYS if way != "cosched-profiled")
-WAYS_AFTER_A_RUN = {"cosched-node", "cosched-cached", "cosched-profiled", "longest-first"}
+WAYS_AFTER_A_RUN = {"cosched-node", "cosched-cached", "cosched-new-kind", "cosched-profiled", "longest-first"}
 NAMED_BATCHES = {"debian": WORKLOADS / "debian-programs.json", "readme": WORKLOADS / "my-batch.json",
                  "demo-mixed": WORKLOADS / "demo-mixed.toml"}
 DEMO_FAST_MIB = 480  # the demo's emulated fast tier (docs/launcher.md, "The main job"): its mixed batch's sizes
@@ -158,6 +160,26 @@ class Runner:
         (cache / folders[0].name).mkdir(parents=True)
         shutil.copy2(model, cache / folders[0].name / "node.toml")
 
+    def new_kind_cache(self, cache: Path) -> None:
+        """The warm cache copied into `cache`, less the knowledge of the batch's longest task's kind (a command's
+        argv with its program's path resolved, or a STREAM kernel at its footprint, as the store's files say)."""
+        shutil.copytree(self.warm_cache, cache)
+        longest = max(self.batch.tasks, key=lambda task: self.durations.get(task.id, 0.0))
+
+        def same_kind(stored: dict) -> bool:
+            if longest.kernel is not None:
+                return stored.get("kernel") == longest.kernel and stored.get("footprint_bytes") == longest.footprint_bytes
+            command = stored.get("command") or []
+            return (len(command) == len(longest.command) and command[1:] == longest.command[1:]
+                    and Path(command[0]).name == Path(longest.command[0]).name)
+
+        forgotten = [path for path in cache.glob("*/knowledge/*.json")
+                     if same_kind(json.loads(path.read_text()).get("task", {}))]
+        if not forgotten:
+            raise BenchError(f"{self.batch.name}: no knowledge of {longest.id}'s kind in {self.warm_cache}")
+        for path in forgotten:
+            path.unlink()
+
     def plan_way(self, way: str, run_folder: Path) -> tuple:
         """(argv, what to read afterwards) of one run of `way` in a fresh folder."""
         if way in WAYS_COSCHED:
@@ -167,6 +189,8 @@ class Runner:
                 self.profiled_preparation = self.profile_everything()
             if way == "cosched-node" and not self.args.dry_run:
                 self.node_only_cache(cache)
+            if way == "cosched-new-kind" and not self.args.dry_run:
+                self.new_kind_cache(cache)
             return self.cosched_argv(cache, run_folder / "run"), run_folder / "run" / "journal.jsonl"
         script = write_naive_way(way, self.batch, run_folder, self.pus, self.stream_bench, self.durations)
         return ["sh", script], None

@@ -41,7 +41,8 @@ const cosched::cli::CommandRegistration run_registration{"run", [](CLI::App& app
       ->excludes(resume);
   sub->add_option("--profile-budget", flags->profile_budget_s,
                   "Seconds of measuring before the plan (a missing node model's calibration included); default: "
-                  "10 % of the batch's predicted time once every kind is known, else none")
+                  "10 % of the batch's predicted time once some kind of it is known (the others at a guess), else "
+                  "none")
       ->check(CLI::Range(0.0, cosched::kMaxSeconds))
       ->excludes(resume);
   sub->add_option("--node", flags->node, "Node bandwidth model (cosched calibrate); default: the cache's (none: "

@@ -22,11 +22,24 @@
 namespace cosched::bench {
 
 const std::vector<std::string>& recurring_rows() {
-  static const std::vector<std::string> rows{"recurring", "recurring-explore", "explore-priced"};
+  static const std::vector<std::string> rows{"recurring", "no-explore", "unpriced", "run-budget"};
   return rows;
 }
 
 namespace {
+
+// What a row of the study does differently (recurring.hpp).
+struct RowRules {
+  bool explore = true;         // plans explore (cosched run; `--no-explore`: no)
+  bool price_unknown = true;   // a kind never run is measured within the auto budget, priced at the guess
+  bool budget_from_run_plan = false;  // the budget is a share of the planner's plan, not the learning planner's
+};
+RowRules rules_of(const std::string& row) {
+  if (row == "no-explore") return {false, true, false};
+  if (row == "unpriced") return {true, false, false};
+  if (row == "run-budget") return {true, true, true};
+  return {};
+}
 
 // The planner `cosched run` re-plans with while it measures (profiler/src/learning/learning.cpp kLearningPlanner).
 constexpr const char* kLearningPlanner = "t-list-lpt";
@@ -122,8 +135,9 @@ std::pair<double, std::string> best_naive(const sched::Instance& truth, const kn
 // library's strategy, fits and planners, and the file each rule comes from).
 class Owner {
  public:
-  Owner(const StudyOptions& study, const ProfilingSetup& setup, Planner& planner, bool explore, bool price_unknown)
-      : study_(study), setup_(setup), planner_(planner), explore_(explore), price_unknown_(price_unknown) {}
+  Owner(const StudyOptions& study, const ProfilingSetup& setup, Planner& planner, RowRules rules)
+      : study_(study), setup_(setup), planner_(planner), rules_(rules), explore_(rules.explore),
+        price_unknown_(rules.price_unknown) {}
 
   // Plans `drawn`, runs the plan on the truth with noise, keeps every task's observed time; fills the outcome.
   void run_batch(const RecurringBatch& drawn, const sched::Instance& truth, std::uint64_t seed,
@@ -260,7 +274,9 @@ class Owner {
     std::vector<std::size_t> kinds;
     for (const std::size_t kind : drawn.kind) kinds.push_back(kind);
     KnownPlan plan = plan_known(drawn, fits);
-    const double budget = setup_.budget_share * plan.makespan;
+    const double budget =
+        setup_.budget_share *
+        (rules_.budget_from_run_plan ? planner_.schedule(instance_of(drawn, fits)).makespan : plan.makespan);
     outcome.budget = budget;
     double spent = 0.0;
     std::vector<bool> done(kinds.size(), false);
@@ -275,8 +291,8 @@ class Owner {
     };
     const auto weight = [&](std::size_t k) {
       double total = 0.0;
-      // explore-priced: a kind never run comes first (weighed as its guessed tasks, it came after the known
-      // kinds had spent the budget, and its tasks still ran on one core: the study's first try).
+      // learning.cpp: a kind never run comes first (weighed as its guessed tasks, it came after the known kinds
+      // had spent the budget, and its tasks still ran on one core: the study's first try).
       const double unknown = price_unknown_ ? std::numeric_limits<double>::infinity() : 0.0;
       for (const std::size_t j : tasks_of(k)) total += fits[j] ? fits[j]->at(1, 0).seconds : unknown;
       return total;
@@ -305,7 +321,7 @@ class Owner {
         }
         knowledge::PlannedRun run = runs.front();
         if (std::isnan(run.estimated_seconds) && price_unknown_) {
-          // explore-priced: a kind never run is priced as one more task of the batch (the guess of
+          // learning.cpp: a kind never run is priced as one more task of the batch (the guess of
           // knowledge_instance), its run's share of the work of its largest task — a short run of a kind that
           // says how its work scales costs a small part of a production run whatever its speed-up.
           run.estimated_seconds = guess_of(fits) * run.work / drawn.batch.tasks[largest].work;
@@ -373,6 +389,7 @@ class Owner {
   const StudyOptions& study_;
   const ProfilingSetup& setup_;
   Planner& planner_;
+  RowRules rules_;
   bool explore_ = false;
   bool price_unknown_ = false;
   Evidence evidence_;
@@ -403,7 +420,7 @@ std::vector<RecurringOutcome> run_recurring(const StudyOptions& study, const Rec
       std::set<std::size_t> seen;
       std::vector<Owner> owners;
       for (const std::string& row : recurring_rows()) {
-        owners.emplace_back(study, setup, planner, row != "recurring", row == "explore-priced");
+        owners.emplace_back(study, setup, planner, rules_of(row));
       }
       for (std::size_t b = 0; b < options.batches; ++b) {
         const RecurringBatch drawn = draw_recurring(pool, node.programs, b, seen, random, study, options);

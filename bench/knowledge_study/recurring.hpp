@@ -6,19 +6,19 @@
 //
 //   recurring          what `cosched run` does today: with nothing known the batch runs the naive way (one core
 //                      each, in the file's order, xargs -P like; with fewer tasks than cores the node shared
-//                      evenly: profiler::naive_schedule) and every task's observed
-//                      time is kept as a run of its kind at its allocation; the next batch plans from the kept runs
-//                      plus what the adaptive strategy measures within the auto budget (10 % of the batch's
-//                      predicted makespan; none while a kind of the batch was never measured), with the default
-//                      planner (model-search)
-//   recurring-explore  the same, and every plan explores as cosched run does (sim::explore_in_slack): a task
-//                      of a fitted kind moves to a core count its kind never ran at when the plan's makespan
-//                      holds on its cautious time there, so its run teaches the kind's speed-up at no planned cost
-//   explore-priced     recurring-explore, and a batch with a kind never run still gets its auto budget: the new
-//                      kind's short runs (the adaptive strategy's first points) are priced as one more task of the
-//                      batch at the guessed time (knowledge_instance's), times their share of its work — where
-//                      `cosched run` today measures nothing while a kind is unknown (learning.cpp: its cost cannot
-//                      be told) and runs the kind's tasks on one core
+//                      evenly: profiler::naive_schedule) and every task's observed time is kept as a run of its
+//                      kind at its allocation; the next batch plans from the kept runs plus what the adaptive
+//                      strategy measures within the auto budget (10 % of the learning planner's predicted
+//                      makespan), a kind never run measured first, its short runs priced as one more task of the
+//                      batch at the guessed time (knowledge_instance's) times their share of its work; with the
+//                      default planner (model-search), and the plan explores (sim::explore_in_slack: a task of a
+//                      fitted kind moves to a core count its kind never ran at when the plan's makespan holds on
+//                      its cautious time there)
+//   no-explore         recurring without the exploration (cosched run --no-explore)
+//   unpriced           recurring where a kind never run is not measured (cosched run before 2026-11-29: its cost
+//                      could not be told) and its tasks run on one core at the guess
+//   run-budget         recurring with the budget a share of the plan that will run (model-search on what is known,
+//                      the kinds never run at the guess) rather than of the learning planner's (t-list-lpt)
 //
 // Per batch: the profiling paid on purpose, the plan's makespan on the truth against the exhaustively profiled
 // plan's and the plan with the true times', and against the best naive way's (xargs -P in the file's order,

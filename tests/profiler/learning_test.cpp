@@ -163,6 +163,46 @@ TEST_F(LearningFixture, AKindNeverSeenIsMeasuredWithinABudgetTheUserGave) {
   EXPECT_GT(look_up_knowledge(cache, kinds[1].identity).knowledge.count(RunSource::profiled), 0U);
 }
 
+// A kind never measured beside known ones, with an automatic budget: priced as one more task of the batch at the
+// guess (the median of the known tasks' one-core times: 5 s), its run's share of its work. The plan of a and c (5 s
+// each on one core) and the guessed b on 2 cores takes 10 s: a budget of 1 s. A short run of b (work 1 of 100)
+// costs 5 x 1 / 100 = 0.05 s and is measured first; b without work scaling costs the whole guess, 5 s, and is not.
+struct PricedUnknownCase {
+  const char* name;
+  std::optional<config::WorkScale> work;
+  bool measured;
+};
+class PricedUnknown : public LearningFixture, public ::testing::WithParamInterface<PricedUnknownCase> {};
+
+TEST_P(PricedUnknown, AKindNeverMeasuredIsPricedAtTheGuessForItsShareOfTheWork) {
+  config::Workload workload;
+  workload.name = "priced";
+  workload.tasks = {command_task("a", {"true"}), command_task("b", {"sh", "-c", "exit 0", "{work}"}, GetParam().work),
+                    command_task("c", {"true"})};
+  if (!GetParam().work) workload.tasks[1].command.pop_back();
+  (void)learn_batch(workload, cache, options());
+  ASSERT_EQ(learn_from_launch(workload, {{"a", {1}, 5.0, 1.0}, {"c", {1}, 5.0, 1.0}}, cache, "preferred"), 2U);
+  reporter.events.clear();
+  const BatchKnowledge known = learn_batch(workload, cache, options());
+  EXPECT_NEAR(known.budget_s, 1.0, 0.05);
+  EXPECT_NE(known.budget_why.find("1 kind(s) never measured at a guessed 5 s a task"), std::string::npos)
+      << known.budget_why;
+  const std::string progress = reporter.text_of("progress");
+  EXPECT_EQ(known.of(workload.tasks[1]).known_at_all(), GetParam().measured) << progress;
+  if (GetParam().measured) {
+    // Measured before the known kind, though that one weighs 10 s against nothing known of b.
+    EXPECT_EQ(progress.find("measured cmd"), progress.find("measured cmd1")) << progress;
+  } else {
+    EXPECT_EQ(progress.find("measured cmd1"), std::string::npos) << progress;
+    EXPECT_TRUE(known.stopped_by_budget);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Shapes, PricedUnknown,
+                         ::testing::Values(PricedUnknownCase{"ShortRuns", config::WorkScale{100, {1, 2}}, true},
+                                           PricedUnknownCase{"WholeRuns", std::nullopt, false}),
+                         [](const auto& param_info) { return std::string(param_info.param.name); });
+
 TEST_F(LearningFixture, AGenerousBudgetEndsWhenNoPointIsWorthAnotherRun) {
   // `true` runs in milliseconds with a noise far above the adaptive strategy's tolerance: its points never settle,
   // and must not be measured until the budget (an hour) is gone.

@@ -6,8 +6,10 @@
 //      (knowledge_store.hpp): runs profiled on purpose and runs observed in earlier batches, at any amount of work.
 //   2. Within a profiling budget, a measurement strategy (cosched/knowledge/strategy.hpp, `adaptive` by default)
 //      says which runs are worth their cost: short runs where a task says how its work scales, a few core counts,
-//      more points only where the plan's choice depends on them. A run whose cost cannot be estimated (a kind never
-//      measured) is started only within a budget the user gave, and stopped at it.
+//      more points only where the plan's choice depends on them. A kind never measured is measured first: an
+//      automatic budget (once some kind of the batch is known) prices its run as one more task of the batch at the
+//      guessed time, its share of the work; a budget the user gave starts it whatever it may cost. Either way the
+//      run is stopped at the budget's end.
 //   3. The kinds measured at 0 fast chunks get a fit (cosched/knowledge/task_fit.hpp) per amount their tasks run;
 //      the instance is made of the fits (times, and how sure each is). A kind never measured is unknown: its tasks
 //      run at a safe allocation (one core, no fast chunk), and with nothing known at all the batch runs as the
@@ -38,7 +40,8 @@ namespace cosched::profiler {
 // The profiling budget of a run: seconds of measuring it may spend before planning.
 struct ProfileBudget {
   std::optional<double> seconds;  // given by the user (--profile-budget S); nullopt: auto
-  double share = 0.1;             // auto: this share of the batch's predicted makespan, once every kind is known
+  double share = 0.1;  // auto: this share of the batch's predicted makespan (kinds never measured at the guess),
+                       // once some kind of it is known; with nothing known, 0 (the batch runs the naive way)
   // auto: plus what the batch's earlier runs saved of their shares (saved_profiling_budget), at most this many
   // shares — so that a kind's run that costs more than one share is paid for within a few runs, and savings a
   // batch never needed do not pay for a long profiling spree once it changes.
