@@ -123,8 +123,8 @@ std::map<PointKey, ProductionPoint> to_production(const Grouped& grouped, const 
   }
   if (fixed_costs.empty() && !one_amount.empty()) {
     notes.push_back(fmt::format("{} point(s) measured at one amount of work only, and no point separates the fixed "
-                                "cost: carried in proportion to the work (a fixed cost of 0, sd of ln widened by up "
-                                "to {:g})",
+                                "cost: carried in proportion to the work (a fixed cost of 0; sd of ln widened by {:g} "
+                                "x |1 - amount / production|)",
                                 one_amount.size(), options.fixed_share_sd));
   }
   return points;
