@@ -196,28 +196,16 @@ class Owner {
   }
 
   // learning.cpp fit_kind: each task's fit at its amount from every run of its kind; none when it cannot be fitted.
+  // A core count explored by one task was run at one amount of work: the fit carries it to this task's amount by
+  // the fixed cost separated at other counts, or in proportion when none was (task_fit.hpp), less surely.
   std::shared_ptr<const knowledge::FittedTask> fit_task(const RecurringBatch& drawn, std::size_t j) {
     const std::vector<knowledge::Measurement>& runs = evidence_[kind_of(drawn, j)];
     if (runs.empty()) return nullptr;
-    const knowledge::TaskWork work = work_of(drawn.batch.tasks[j].work);
     try {
-      return std::make_shared<const knowledge::FittedTask>(setup_.node, work, runs, setup_.fit);
+      return std::make_shared<const knowledge::FittedTask>(setup_.node, work_of(drawn.batch.tasks[j].work), runs,
+                                                           setup_.fit);
     } catch (const InputError&) {
-      if (!explore_) return nullptr;  // today: no fit, the task runs on one core at the guess
-    }
-    // The exploring rows: a core count explored by one task was run at one amount of work, and without a point
-    // that separated the fixed cost task_fit leaves it out — with only such points nothing can be fitted. Here
-    // such runs are scaled to the production amount in proportion (a fixed cost of 0: the programs' 0.5-3 s
-    // against minutes of work), the rule the fit would need for exploration to pay (see docs/knowledge.md).
-    std::vector<knowledge::Measurement> scaled = runs;
-    for (knowledge::Measurement& run : scaled) {
-      run.seconds *= work.production / run.work;
-      run.work = work.production;
-    }
-    try {
-      return std::make_shared<const knowledge::FittedTask>(setup_.node, work, scaled, setup_.fit);
-    } catch (const InputError&) {
-      return nullptr;
+      return nullptr;  // no fit: the task runs on one core at the guess
     }
   }
   std::vector<std::shared_ptr<const knowledge::FittedTask>> fit_all(const RecurringBatch& drawn) {

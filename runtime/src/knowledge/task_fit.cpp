@@ -6,6 +6,8 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <optional>
+#include <set>
 
 #include "cosched/common/error.hpp"
 #include "cosched/knowledge/work_scaling.hpp"
@@ -30,7 +32,7 @@ using Grouped = std::map<PointKey, std::vector<Measurement>>;
 
 // Step 1 of task_fit.hpp: every measured point at the production amount.
 std::map<PointKey, ProductionPoint> to_production(const Grouped& grouped, const TaskWork& work,
-                                                  const FitOptions& options, double& fixed_seconds,
+                                                  const TaskFitOptions& options, double& fixed_seconds,
                                                   std::vector<std::string>& notes) {
   std::map<PointKey, ProductionPoint> points;
   struct FixedCost {
@@ -56,7 +58,7 @@ std::map<PointKey, ProductionPoint> to_production(const Grouped& grouped, const 
       }
     }
     if (point.log_seconds.empty() && amounts.size() >= 2) {
-      const WorkScalingFit fit(scaled, options);
+      const WorkScalingFit fit(scaled, options.fit);
       const CurvePoint at = fit.predict(work.production);
       point.log_seconds.push_back(std::log(at.seconds));
       point.extra_variance.push_back(at.log_sd * at.log_sd);
@@ -67,33 +69,50 @@ std::map<PointKey, ProductionPoint> to_production(const Grouped& grouped, const 
     }
     points[key] = std::move(point);
   }
-  if (fixed_costs.empty()) {
-    if (!one_amount.empty()) {
-      notes.push_back(fmt::format("{} point(s) measured at one amount of work only, and no point separates the fixed "
-                                  "cost: left out",
-                                  one_amount.size()));
-    }
-    return points;
+  if (!fixed_costs.empty()) {
+    double mean = 0.0;
+    for (const FixedCost& cost : fixed_costs) mean += cost.seconds;
+    fixed_seconds = mean / static_cast<double>(fixed_costs.size());
   }
-  double mean = 0.0;
-  for (const FixedCost& cost : fixed_costs) mean += cost.seconds;
-  fixed_seconds = mean / static_cast<double>(fixed_costs.size());
+  // How far the fixed cost at one core count may be from the one separated at another: the spread seen across the
+  // counts that separated one (their sample variance), when at least two did.
+  std::set<int> separating_counts;
+  for (const FixedCost& cost : fixed_costs) separating_counts.insert(cost.key.cores);
+  std::optional<double> spread_variance;
+  if (separating_counts.size() >= 2) {
+    double sum2 = 0.0;
+    for (const FixedCost& cost : fixed_costs) sum2 += (cost.seconds - fixed_seconds) * (cost.seconds - fixed_seconds);
+    spread_variance = sum2 / static_cast<double>(fixed_costs.size() - 1);
+  }
   for (const auto& [point_key, runs] : one_amount) {
     const PointKey& key = point_key;  // a plain reference: clang 14 does not capture structured bindings
-    // The fixed cost of the nearest point that separated it: the same cores if any (a cost per unit that is not
-    // constant — a warm-up — leaves a part of it in the fixed cost, and that part depends on the cores).
+    // The fixed cost carried: that of the nearest point that separated it, the same cores if any (a cost per unit
+    // that is not constant — a warm-up — leaves a part of it in the fixed cost, and that part depends on the
+    // cores); in seconds, not as a share of the run, since a start-up does not shrink with the cores. Without any,
+    // none (the run scaled in proportion to its work).
     const auto distance = [&](const FixedCost& cost) {
       const double cores = std::abs(std::log(static_cast<double>(cost.key.cores) / key.cores));
       return cores + (cost.key.chunks == key.chunks ? 0.0 : 1e-6);
     };
-    const FixedCost& nearest = *std::min_element(fixed_costs.begin(), fixed_costs.end(),
-                                                 [&](const FixedCost& a, const FixedCost& b) {
-                                                   return distance(a) < distance(b);
-                                                 });
-    const double fixed = nearest.seconds;
-    const double variance = nearest.variance;
+    const FixedCost* nearest = nullptr;
+    for (const FixedCost& cost : fixed_costs) {
+      if (nearest == nullptr || distance(cost) < distance(*nearest)) nearest = &cost;
+    }
     ProductionPoint point;
     for (const Measurement& run : *runs) {
+      // Var(fixed) at this point: the borrowed cost's fit error, plus — when it was separated at other cores —
+      // how much it may differ here: the spread across counts when seen, else the prior (fixed_share_sd of this
+      // run's time, one sd). With no cost separated anywhere, fixed = 0 with the prior alone: the ln-sd added is
+      // then fixed_share_sd x |1 - w / W| (first order in the share), 0 for a run at W, the prior in full for a
+      // short run carried far, so that the fit and the strategies see the assumption, not a measured point.
+      const double prior = options.fixed_share_sd * run.seconds;
+      double fixed = 0.0;
+      double variance = prior * prior;
+      if (nearest != nullptr) {
+        fixed = nearest->seconds;
+        variance = nearest->variance;
+        if (nearest->key.cores != key.cores) variance += spread_variance.value_or(prior * prior);
+      }
       const double scale = work.production / run.work;
       const double variable = std::max(run.seconds - fixed, 1e-3 * run.seconds);
       const double seconds = fixed + scale * variable;
@@ -101,6 +120,12 @@ std::map<PointKey, ProductionPoint> to_production(const Grouped& grouped, const 
       point.extra_variance.push_back((scale - 1.0) * (scale - 1.0) * variance / (seconds * seconds));
     }
     points[key] = std::move(point);
+  }
+  if (fixed_costs.empty() && !one_amount.empty()) {
+    notes.push_back(fmt::format("{} point(s) measured at one amount of work only, and no point separates the fixed "
+                                "cost: carried in proportion to the work (a fixed cost of 0; sd of ln widened by {:g} "
+                                "x |1 - amount / production|)",
+                                one_amount.size(), options.fixed_share_sd));
   }
   return points;
 }
@@ -121,7 +146,7 @@ FittedTask::FittedTask(const NodeShape& node, const TaskWork& work, const std::v
   check_measurements(node, work, measurements, "task fit");
   Grouped grouped;
   for (const Measurement& m : measurements) grouped[{m.cores, node.fast_chunks > 0 ? m.fast_chunks : 0}].push_back(m);
-  const std::map<PointKey, ProductionPoint> points = to_production(grouped, work, options.fit, fixed_seconds_, notes_);
+  const std::map<PointKey, ProductionPoint> points = to_production(grouped, work, options, fixed_seconds_, notes_);
 
   std::vector<CoreSample> samples;
   for (const auto& [key, point] : points) {
@@ -131,7 +156,7 @@ FittedTask::FittedTask(const NodeShape& node, const TaskWork& work, const std::v
     }
   }
   if (samples.empty()) {
-    throw InputError("task fit", "no run without fast memory can be brought to the production amount of work");
+    throw InputError("task fit", "no run without fast memory");
   }
   cores_ = std::make_shared<const SpeedupFit>(samples, options.fit);
   noise_log_sd_ = cores_->noise_log_sd();

@@ -4,10 +4,13 @@
 //
 // From a task's measurements (any cores, chunks and amounts of work):
 //   1. each measured (cores, chunks) becomes times at the task's production work: runs at the production amount as
-//      they are; runs at two or more smaller amounts through a work-scaling fit (work_scaling.hpp); runs at one
-//      smaller amount through the fixed cost of the nearest point (in cores; the same cores first) that separated
-//      it (its error, multiplied by how far the amount is from production, goes into the point's variance);
-//      without such a point they are left out (notes() says so);
+//      they are; runs at two or more other amounts through a work-scaling fit (work_scaling.hpp); runs at one
+//      other amount through the fixed cost (seconds) of the nearest point (in cores; the same cores first) that
+//      separated it, or in proportion to the work (a fixed cost of 0; notes() says so) when none did. How unsure
+//      that fixed cost is here — its fit error, plus, borrowed from other cores, the spread of the fixed costs
+//      across counts (or the prior TaskFitOptions::fixed_share_sd when fewer than two counts separated one), or
+//      the prior alone when none was separated — times how far the amount is from production, goes into the
+//      point's variance;
 //   2. the times without fast memory are fitted over cores (speedup_fit.hpp);
 //   3. the times with fast memory, against the time without at the same cores, give the fast-memory ratio
 //      (fast_memory.hpp), applied at every core count;
@@ -27,12 +30,17 @@ namespace cosched::knowledge {
 struct TaskFitOptions {
   FitOptions fit;
   double transfer_error = 0.5;  // fast_memory.hpp's kappa
+  // The prior on a fixed cost no run separated at a point's core count: one sd, as a share of the run's time. A
+  // start-up (a process, its input) against runs launched for production (seconds to minutes) is a few % of them;
+  // 10 % leaves room for shorter runs. Carried from w to W units in proportion, the sd of ln it adds is
+  // fixed_share_sd x |1 - w / W|.
+  double fixed_share_sd = 0.1;
 };
 
 class FittedTask {
  public:
-  // Throws InputError for measurements check_measurements refuses or when no measurement without fast memory can
-  // be brought to the production amount; the fits' errors otherwise.
+  // Throws InputError for measurements check_measurements refuses or when there is no measurement without fast
+  // memory; the fits' errors otherwise.
   FittedTask(const NodeShape& node, const TaskWork& work, const std::vector<Measurement>& measurements,
              const TaskFitOptions& options = {});
 
