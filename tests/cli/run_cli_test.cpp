@@ -156,6 +156,51 @@ TEST_F(RunCli, ASecondRunStartsFromWhatTheFirstObserved) {
   EXPECT_EQ(run("b.json --force").exit_code, 0);
 }
 
+// The launch explores where the plan has room (workflow/src/batch_plan.cpp explore_in_launch): the store says (the
+// test writes its times, so nothing here depends on this machine's speed) that c takes 3 s on 1 core and on 2, and
+// each triad 1 s on 1 core without fast memory, never run with any. The plan: c on one core for 3 s, the triads one
+// after the other on the other; the later one (t1) moves to the node's fast chunks, where its fit one sd up still
+// ends before c. `--no-explore` keeps the plan as it was made. (`--profile-budget 0`: nothing measured here changes
+// the times the test wrote.)
+TEST_F(RunCli, TheLaunchExploresWhereThePlanHasRoomAndNotWhenToldNot) {
+  write("x.json", R"({"tasks":[{"id":"t0","kernel":"triad","footprint_bytes":1048576,"passes":3},)"
+                  R"({"id":"t1","kernel":"triad","footprint_bytes":1048576,"passes":3},)"
+                  R"({"id":"c","command":["/bin/true"]}]})");
+  write("p2.toml", "name = \"two\"\ncores = 2\n[fast_memory]\ncapacity_mib = 8\nchunks = 4\n"
+                   "tier_backend = \"emulated\"\n");
+  const CommandResult first = run("x.json --output first", " --platform p2.toml");
+  ASSERT_EQ(first.exit_code, 0) << first.out << first.err;
+  ASSERT_EQ(knowledge_files().size(), 2U);
+  for (const fs::path& file : knowledge_files()) {
+    nlohmann::json kind = nlohmann::json::parse(test_support::read_text(file));
+    ASSERT_FALSE(kind["runs"].empty());
+    const nlohmann::json run = kind["runs"][0];
+    kind["runs"] = nlohmann::json::array();
+    for (const int cores : kind["task"].contains("kernel") ? std::vector<int>{1, 1} : std::vector<int>{1, 1, 2, 2}) {
+      nlohmann::json copy = run;
+      copy["cores"] = cores;
+      copy["chunks"] = 0;
+      copy["seconds"] = kind["task"].contains("kernel") ? 1.0 : 3.0;
+      kind["runs"].push_back(copy);
+    }
+    test_support::write_file(file, kind.dump());
+  }
+  const auto t1_chunks = [&](const std::string& folder) {
+    const nlohmann::json schedule = nlohmann::json::parse(test_support::read_text(dir_ / folder / "schedule.json"));
+    return schedule["tasks"][1]["alloc"][1].get<int>();
+  };
+  const CommandResult explored = run("x.json --output explored --dry-run --profile-budget 0", " --platform p2.toml");
+  ASSERT_EQ(explored.exit_code, 0) << explored.out << explored.err;
+  EXPECT_NE(explored.out.find("explores: t1 on 1 core + 4 fast chunks, not 1 core"), std::string::npos)
+      << explored.out;
+  EXPECT_EQ(t1_chunks("explored"), 4);
+  const CommandResult kept =
+      run("x.json --output kept --dry-run --no-explore --profile-budget 0", " --platform p2.toml");
+  ASSERT_EQ(kept.exit_code, 0) << kept.out << kept.err;
+  EXPECT_EQ(kept.out.find("explores:"), std::string::npos) << kept.out;
+  EXPECT_EQ(t1_chunks("kept"), 0);
+}
+
 // What a run plans and keeps by what it knows (issue 41's mutation testing found these untested): with nothing
 // known, the naive plan and no launch history (a plan of guesses says nothing of the node's noise); with every kind
 // known, the planner's plan, launched greedily, and one launch in the history; with one kind never measured beside

@@ -84,6 +84,7 @@ std::map<PointKey, ProductionPoint> to_production(const Grouped& grouped, const 
     for (const FixedCost& cost : fixed_costs) sum2 += (cost.seconds - fixed_seconds) * (cost.seconds - fixed_seconds);
     spread_variance = sum2 / static_cast<double>(fixed_costs.size() - 1);
   }
+  std::size_t carried_points = 0;
   for (const auto& [point_key, runs] : one_amount) {
     const PointKey& key = point_key;  // a plain reference: clang 14 does not capture structured bindings
     // The fixed cost carried: that of the nearest point that separated it, the same cores if any (a cost per unit
@@ -100,6 +101,8 @@ std::map<PointKey, ProductionPoint> to_production(const Grouped& grouped, const 
     }
     ProductionPoint point;
     for (const Measurement& run : *runs) {
+      const double carry = std::max(work.production / run.work, run.work / work.production);
+      if (nearest == nullptr && carry > options.max_proportional_carry) continue;
       // Var(fixed) at this point: the borrowed cost's fit error, plus — when it was separated at other cores —
       // how much it may differ here: the spread across counts when seen, else the prior (fixed_share_sd of this
       // run's time, one sd). With no cost separated anywhere, fixed = 0 with the prior alone: the ln-sd added is
@@ -119,13 +122,15 @@ std::map<PointKey, ProductionPoint> to_production(const Grouped& grouped, const 
       point.log_seconds.push_back(std::log(seconds));
       point.extra_variance.push_back((scale - 1.0) * (scale - 1.0) * variance / (seconds * seconds));
     }
+    if (point.log_seconds.empty()) continue;  // every run too far to carry in proportion
     points[key] = std::move(point);
+    ++carried_points;
   }
-  if (fixed_costs.empty() && !one_amount.empty()) {
+  if (fixed_costs.empty() && carried_points > 0) {
     notes.push_back(fmt::format("{} point(s) measured at one amount of work only, and no point separates the fixed "
                                 "cost: carried in proportion to the work (a fixed cost of 0; sd of ln widened by {:g} "
-                                "x |1 - amount / production|)",
-                                one_amount.size(), options.fixed_share_sd));
+                                "x |1 - amount / production|; runs more than {:g} x from production left out)",
+                                carried_points, options.fixed_share_sd, options.max_proportional_carry));
   }
   return points;
 }

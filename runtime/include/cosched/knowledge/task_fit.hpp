@@ -6,7 +6,8 @@
 //   1. each measured (cores, chunks) becomes times at the task's production work: runs at the production amount as
 //      they are; runs at two or more other amounts through a work-scaling fit (work_scaling.hpp); runs at one
 //      other amount through the fixed cost (seconds) of the nearest point (in cores; the same cores first) that
-//      separated it, or in proportion to the work (a fixed cost of 0; notes() says so) when none did. How unsure
+//      separated it, or in proportion to the work (a fixed cost of 0; notes() says so) when none did and the amount
+//      is within TaskFitOptions::max_proportional_carry of production (else left out). How unsure
 //      that fixed cost is here — its fit error, plus, borrowed from other cores, the spread of the fixed costs
 //      across counts (or the prior TaskFitOptions::fixed_share_sd when fewer than two counts separated one), or
 //      the prior alone when none was separated — times how far the amount is from production, goes into the
@@ -35,6 +36,11 @@ struct TaskFitOptions {
   // 10 % leaves room for shorter runs. Carried from w to W units in proportion, the sd of ln it adds is
   // fixed_share_sd x |1 - w / W|.
   double fixed_share_sd = 0.1;
+  // With no fixed cost separated anywhere, a run is carried in proportion only from an amount within this factor
+  // of production either way (a launch's run of the same program at another size); a short run carried farther is
+  // left out: its fixed cost may be most of it, and carried 100 x in proportion it made the recurring study's
+  // second batches 1.49 x the exhaustive plan instead of 1.32 x (docs/knowledge.md).
+  double max_proportional_carry = 4.0;
 };
 
 class FittedTask {
