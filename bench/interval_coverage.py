@@ -31,7 +31,7 @@ import time
 from pathlib import Path
 
 from batch_vs_naive import DEMO_FAST_MIB, NAMED_BATCHES, source_version, summary, timed_run
-from batch_ways import load_batch, mixed_as_commands, stream_command
+from batch_ways import StreamBench, load_batch, mixed_as_commands, stream_command
 from corun_fidelity import BenchError, run_main, stamped_folder
 from debian_inputs import check_programs, make_inputs
 
@@ -52,7 +52,7 @@ def read_json_lines(text: str) -> list:
 class Pool:
     """The commands drawn batches are made of: entries of a JSON batch (with "profile" where the source had one)."""
 
-    def __init__(self, work: Path, stream_bench: Path):
+    def __init__(self, work: Path, stream_bench: StreamBench):
         self.entries = []
         for name in ("readme", "debian"):
             self.entries += json.loads(NAMED_BATCHES[name].read_text())["tasks"]
@@ -82,7 +82,7 @@ def batch_files(args, work: Path) -> dict:
     files = {"readme": NAMED_BATCHES["readme"]}
     demo = work / "demo-mixed-commands.json"
     demo.write_text(json.dumps(mixed_as_commands(NAMED_BATCHES["demo-mixed"], DEMO_FAST_MIB,
-                                                 args.bin / "stream_bench"), indent=1) + "\n")
+                                                 StreamBench(args.bin / "stream_bench")), indent=1) + "\n")
     files["demo-mixed"] = demo
     files["debian"] = NAMED_BATCHES["debian"]
     return files
@@ -164,7 +164,7 @@ def main() -> int:
     except RuntimeError as missing:
         raise BenchError(str(missing)) from missing
     print(f"inputs: {make_inputs(args.work / 'inputs', args.input_scale)}", flush=True)
-    pool, rng = Pool(args.work, args.bin / "stream_bench"), random.Random(args.seed)
+    pool, rng = Pool(args.work, StreamBench(args.bin / "stream_bench")), random.Random(args.seed)
     started, load_start = time.time(), os.getloadavg()
     print(f"interval coverage: {args.runs} runs, cache {args.cache}, load average {load_start[0]:.2f}", flush=True)
     runs = []

@@ -1,6 +1,7 @@
 #include "cosched/knowledge/task_fit.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
@@ -85,6 +86,7 @@ std::map<PointKey, ProductionPoint> to_production(const Grouped& grouped, const 
     spread_variance = sum2 / static_cast<double>(fixed_costs.size() - 1);
   }
   std::size_t carried_points = 0;
+  std::size_t too_far = 0;  // runs left out: more than max_proportional_carry from production, nothing separated
   for (const auto& [point_key, runs] : one_amount) {
     const PointKey& key = point_key;  // a plain reference: clang 14 does not capture structured bindings
     // The fixed cost carried: that of the nearest point that separated it, the same cores if any (a cost per unit
@@ -102,7 +104,10 @@ std::map<PointKey, ProductionPoint> to_production(const Grouped& grouped, const 
     ProductionPoint point;
     for (const Measurement& run : *runs) {
       const double carry = std::max(work.production / run.work, run.work / work.production);
-      if (nearest == nullptr && carry > options.max_proportional_carry) continue;
+      if (nearest == nullptr && carry > options.max_proportional_carry) {
+        ++too_far;
+        continue;
+      }
       // Var(fixed) at this point: the borrowed cost's fit error, plus — when it was separated at other cores —
       // how much it may differ here: the spread across counts when seen, else the prior (fixed_share_sd of this
       // run's time, one sd). With no cost separated anywhere, fixed = 0 with the prior alone: the ln-sd added is
@@ -125,6 +130,12 @@ std::map<PointKey, ProductionPoint> to_production(const Grouped& grouped, const 
     if (point.log_seconds.empty()) continue;  // every run too far to carry in proportion
     points[key] = std::move(point);
     ++carried_points;
+  }
+  if (too_far > 0) {
+    notes.push_back(fmt::format("{} run(s) at one amount of work more than {:g} x from the production amount {:g}, "
+                                "and no point separates the fixed cost: left out (its share of a short run is "
+                                "unknown; a run at a second amount at the same cores separates it)",
+                                too_far, options.max_proportional_carry, work.production));
   }
   if (fixed_costs.empty() && carried_points > 0) {
     notes.push_back(fmt::format("{} point(s) measured at one amount of work only, and no point separates the fixed "
@@ -161,7 +172,10 @@ FittedTask::FittedTask(const NodeShape& node, const TaskWork& work, const std::v
     }
   }
   if (samples.empty()) {
-    throw InputError("task fit", "no run without fast memory");
+    // Say why when runs were left out (to_production's notes), not only that none remained.
+    throw InputError("task fit", notes_.empty() ? std::string("no run without fast memory")
+                                                : fmt::format("no usable run without fast memory: {}",
+                                                              fmt::join(notes_, "; ")));
   }
   cores_ = std::make_shared<const SpeedupFit>(samples, options.fit);
   noise_log_sd_ = cores_->noise_log_sd();
