@@ -22,7 +22,7 @@
 namespace cosched::bench {
 
 const std::vector<std::string>& recurring_rows() {
-  static const std::vector<std::string> rows{"recurring", "no-explore", "unpriced", "run-budget"};
+  static const std::vector<std::string> rows{"recurring", "no-explore", "unpriced", "run-budget", "budget-follows"};
   return rows;
 }
 
@@ -33,11 +33,13 @@ struct RowRules {
   bool explore = true;         // plans explore (cosched run; `--no-explore`: no)
   bool price_unknown = true;   // a kind never run is measured within the auto budget, priced at the guess
   bool budget_from_run_plan = false;  // the budget is a share of the planner's plan, not the learning planner's
+  bool budget_follows_plan = false;   // the budget is set again from each re-plan's makespan as runs come in
 };
 RowRules rules_of(const std::string& row) {
   if (row == "no-explore") return {false, true, false};
   if (row == "unpriced") return {true, false, false};
-  if (row == "run-budget") return {true, true, true};
+  if (row == "run-budget") return {true, true, true, false};
+  if (row == "budget-follows") return {true, true, false, true};
   return {};
 }
 
@@ -274,7 +276,7 @@ class Owner {
     std::vector<std::size_t> kinds;
     for (const std::size_t kind : drawn.kind) kinds.push_back(kind);
     KnownPlan plan = plan_known(drawn, fits);
-    const double budget =
+    double budget =
         setup_.budget_share *
         (rules_.budget_from_run_plan ? planner_.schedule(instance_of(drawn, fits)).makespan : plan.makespan);
     outcome.budget = budget;
@@ -345,7 +347,10 @@ class Owner {
       ++measured_now[k];
       const bool was_known = fits[tasks_of(k).front()] != nullptr;
       for (const std::size_t j : tasks_of(k)) fits[j] = fit_task(drawn, j);
-      if (!was_known || measured_now[k] % 2 == 0) plan = plan_known(drawn, fits);
+      if (!was_known || measured_now[k] % 2 == 0) {
+        plan = plan_known(drawn, fits);
+        if (rules_.budget_follows_plan) budget = setup_.budget_share * plan.makespan;
+      }
     }
   }
 

@@ -19,6 +19,8 @@
 //                      could not be told) and its tasks run on one core at the guess
 //   run-budget         recurring with the budget a share of the plan that will run (model-search on what is known,
 //                      the kinds never run at the guess) rather than of the learning planner's (t-list-lpt)
+//   budget-follows     recurring with the budget set again from each re-plan's makespan as the runs come in (the
+//                      first prediction, made on guesses, runs above the batch the plan then makes)
 //
 // Per batch: the profiling paid on purpose, the plan's makespan on the truth against the exhaustively profiled
 // plan's and the plan with the true times', and against the best naive way's (xargs -P in the file's order,
