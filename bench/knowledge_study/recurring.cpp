@@ -138,8 +138,7 @@ std::pair<double, std::string> best_naive(const sched::Instance& truth, const kn
 class Owner {
  public:
   Owner(const StudyOptions& study, const ProfilingSetup& setup, Planner& planner, RowRules rules)
-      : study_(study), setup_(setup), planner_(planner), rules_(rules), explore_(rules.explore),
-        price_unknown_(rules.price_unknown) {}
+      : study_(study), setup_(setup), planner_(planner), rules_(rules) {}
 
   // Plans `drawn`, runs the plan on the truth with noise, keeps every task's observed time; fills the outcome.
   void run_batch(const RecurringBatch& drawn, const sched::Instance& truth, std::uint64_t seed,
@@ -159,7 +158,7 @@ class Owner {
                                 naive_cores(setup_.node.cores, batch.tasks.size()));
       outcome.naive = true;
     } else {
-      if (outcome.new_kinds == 0 || price_unknown_) measure_within_budget(drawn, fits, noise, ledger, outcome);
+      if (outcome.new_kinds == 0 || rules_.price_unknown) measure_within_budget(drawn, fits, noise, ledger, outcome);
       schedule = planner_.schedule(instance_of(drawn, fits));
       // batch_plan.cpp: a list plan of predictions launches greedily; a pack plan keeps its packs.
       if (std::none_of(schedule.tasks.begin(), schedule.tasks.end(),
@@ -167,7 +166,7 @@ class Owner {
         schedule.launch_rule = "greedy";
       }
     }
-    if (explore_) outcome.explored = explore(drawn, fits, schedule);
+    if (rules_.explore) outcome.explored = explore(drawn, fits, schedule);
     const sim::LaunchPlan plan = sim::plan_from_schedule(truth, schedule);
     outcome.makespan = makespan_of(on_truth(plan, truth));
     outcome.runs = ledger.runs();
@@ -295,7 +294,7 @@ class Owner {
       double total = 0.0;
       // learning.cpp: a kind never run comes first (weighed as its guessed tasks, it came after the known kinds
       // had spent the budget, and its tasks still ran on one core: the study's first try).
-      const double unknown = price_unknown_ ? std::numeric_limits<double>::infinity() : 0.0;
+      const double unknown = rules_.price_unknown ? std::numeric_limits<double>::infinity() : 0.0;
       for (const std::size_t j : tasks_of(k)) total += fits[j] ? fits[j]->at(1, 0).seconds : unknown;
       return total;
     };
@@ -322,7 +321,7 @@ class Owner {
           continue;
         }
         knowledge::PlannedRun run = runs.front();
-        if (std::isnan(run.estimated_seconds) && price_unknown_) {
+        if (std::isnan(run.estimated_seconds) && rules_.price_unknown) {
           // learning.cpp: a kind never run is priced as one more task of the batch (the guess of
           // knowledge_instance), its run's share of the work of its largest task — a short run of a kind that
           // says how its work scales costs a small part of a production run whatever its speed-up.
@@ -395,8 +394,6 @@ class Owner {
   const ProfilingSetup& setup_;
   Planner& planner_;
   RowRules rules_;
-  bool explore_ = false;
-  bool price_unknown_ = false;
   Evidence evidence_;
 };
 
