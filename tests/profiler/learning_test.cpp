@@ -164,12 +164,21 @@ TEST_F(LearningFixture, AKindNeverSeenIsMeasuredWithinABudgetTheUserGave) {
 }
 
 // A kind never measured beside known ones, with an automatic budget: priced as one more task of the batch at the
-// guess (the median of the known tasks' one-core times: 5 s), its run's share of its work. The plan of a and c (5 s
-// each on one core) and the guessed b on 2 cores takes 10 s: a budget of 1 s. A short run of b (work 1 of 100)
-// costs 5 x 1 / 100 = 0.05 s and is measured first; b without work scaling costs the whole guess, 5 s, and is not.
+// guess (the median of the known tasks' one-core times: 5 s), its run's share of its largest task's work. The plan
+// of a and c (5 s each on one core, at work 100) and the guessed b (5 s on one core) takes 10 s on two cores: a
+// budget of 1 s (with two tasks of b, four tasks of 5 s: 10 s still). b's first run is its least work on one core
+// (the strategy's cheapest): a short run of b (work 1 of 100) costs 5 x 1 / 100 = 0.05 s and is measured first,
+// before a and c's kind, whose short runs fit the budget too (work 1 of their 100, priced by their fit at a few
+// hundredths of a second); b without work scaling costs the whole guess, 5 s, and is not. Of b's tasks at work 4 and 40 the largest sets the price: 5 x 1 / 40 = 0.125 s (at
+// 4 it would be 1.25 s, more than the budget). A run of b at work 1 of 5 costs 5 x 1 / 5 = 1 s, all the budget:
+// measured (a run is left out only when it costs more than what is left). With the user's budget (0.5 s) b is not
+// priced: a run of unknown cost is measured within it, stopped at what is left.
 struct PricedUnknownCase {
   const char* name;
-  std::optional<config::WorkScale> work;
+  std::vector<std::optional<config::WorkScale>> b_tasks;  // the work of each task of b (one kind), or none
+  std::optional<double> budget;                           // the user's, else automatic
+  double budget_s;
+  const char* why;
   bool measured;
 };
 class PricedUnknown : public LearningFixture, public ::testing::WithParamInterface<PricedUnknownCase> {};
@@ -177,18 +186,22 @@ class PricedUnknown : public LearningFixture, public ::testing::WithParamInterfa
 TEST_P(PricedUnknown, AKindNeverMeasuredIsPricedAtTheGuessForItsShareOfTheWork) {
   config::Workload workload;
   workload.name = "priced";
-  workload.tasks = {command_task("a", {"true"}), command_task("b", {"sh", "-c", "exit 0", "{work}"}, GetParam().work),
-                    command_task("c", {"true"})};
-  if (!GetParam().work) workload.tasks[1].command.pop_back();
+  const config::WorkScale known_work{100, {1, 2}};
+  workload.tasks = {command_task("a", {"true", "{work}"}, known_work),
+                    command_task("c", {"true", "{work}"}, known_work)};
+  for (const std::optional<config::WorkScale>& work : GetParam().b_tasks) {
+    std::vector<std::string> argv{"sh", "-c", "exit 0"};
+    if (work) argv.emplace_back("{work}");
+    workload.tasks.push_back(command_task("b" + std::to_string(workload.tasks.size()), argv, work));
+  }
   (void)learn_batch(workload, cache, options());
   ASSERT_EQ(learn_from_launch(workload, {{"a", {1}, 5.0, 1.0}, {"c", {1}, 5.0, 1.0}}, cache, "preferred"), 2U);
   reporter.events.clear();
-  const BatchKnowledge known = learn_batch(workload, cache, options());
-  EXPECT_NEAR(known.budget_s, 1.0, 1e-9);  // the times the test stored, not measured ones
-  EXPECT_NE(known.budget_why.find("1 kind(s) never measured at a guessed 5 s a task"), std::string::npos)
-      << known.budget_why;
+  const BatchKnowledge known = learn_batch(workload, cache, options(GetParam().budget));
+  EXPECT_NEAR(known.budget_s, GetParam().budget_s, 1e-9);  // the times the test stored, not measured ones
+  EXPECT_NE(known.budget_why.find(GetParam().why), std::string::npos) << known.budget_why;
   const std::string progress = reporter.text_of("progress");
-  EXPECT_EQ(known.of(workload.tasks[1]).known_at_all(), GetParam().measured) << progress;
+  EXPECT_EQ(known.of(workload.tasks[2]).known_at_all(), GetParam().measured) << progress;
   if (GetParam().measured) {
     // Measured before the known kind, though that one weighs 10 s against nothing known of b.
     EXPECT_EQ(progress.find("measured cmd"), progress.find("measured cmd1")) << progress;
@@ -198,10 +211,31 @@ TEST_P(PricedUnknown, AKindNeverMeasuredIsPricedAtTheGuessForItsShareOfTheWork) 
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Shapes, PricedUnknown,
-                         ::testing::Values(PricedUnknownCase{"ShortRuns", config::WorkScale{100, {1, 2}}, true},
-                                           PricedUnknownCase{"WholeRuns", std::nullopt, false}),
-                         [](const auto& param_info) { return std::string(param_info.param.name); });
+constexpr const char* kGuessed = "1 kind(s) never measured at a guessed 5 s a task";
+
+INSTANTIATE_TEST_SUITE_P(
+    Shapes, PricedUnknown,
+    ::testing::Values(
+        PricedUnknownCase{"ShortRuns", {config::WorkScale{100, {1, 2}}}, std::nullopt, 1.0, kGuessed, true},
+        PricedUnknownCase{"WholeRuns", {std::nullopt}, std::nullopt, 1.0, kGuessed, false},
+        PricedUnknownCase{"AtItsLargestTask",
+                          {config::WorkScale{4, {1, 2}}, config::WorkScale{40, {1, 2}}},
+                          std::nullopt,
+                          1.0,
+                          kGuessed,
+                          true},
+        PricedUnknownCase{"AtExactlyWhatIsLeft", {config::WorkScale{5, {1, 2}}}, std::nullopt, 1.0, kGuessed, true},
+        PricedUnknownCase{"WithinTheUsersBudget", {std::nullopt}, 0.5, 0.5, "--profile-budget", true}),
+    [](const auto& param_info) { return std::string(param_info.param.name); });
+
+// Kinds that weigh the same — here two never measured, nothing known of either — are measured in the file's order.
+TEST_F(LearningFixture, KindsOfEqualWeightAreMeasuredInTheFilesOrder) {
+  config::Workload workload = three_commands();
+  (void)learn_batch(workload, cache, options(30.0));
+  const std::string progress = reporter.text_of("progress");
+  ASSERT_NE(progress.find("measured cmd1"), std::string::npos) << progress;
+  EXPECT_EQ(progress.find("measured cmd"), progress.find("measured cmd0")) << progress;
+}
 
 TEST_F(LearningFixture, AGenerousBudgetEndsWhenNoPointIsWorthAnotherRun) {
   // `true` runs in milliseconds with a noise far above the adaptive strategy's tolerance: its points never settle,
