@@ -572,6 +572,8 @@ KnowledgeInstance knowledge_instance(const config::Workload& workload, const Bat
   nlohmann::json stream_traffic_found = nlohmann::json::object();
   std::vector<sched::Task> tasks;
   std::vector<std::vector<double>> log_sd;
+  std::vector<std::vector<double>> log_gain_bound;
+  const double tier_gain = fast_tier_log_gain(platform, bandwidth);
   std::vector<int> alloc(space.dimensions());
   for (const config::WorkloadTask& task : workload.tasks) {
     const KindState& state = known.of(task);
@@ -580,14 +582,17 @@ KnowledgeInstance knowledge_instance(const config::Workload& workload, const Bat
     nlohmann::json attributes = task;  // what it runs, by the workload schema's one writer (config::to_json)
     attributes.erase("id");
     std::vector<double> sd(space.size(), 0.0);
+    std::vector<double> gain(space.size(), 0.0);
     std::shared_ptr<const sched::TimeProfile> profile;
     if (fit != state.fits.end()) {
       profile = profile_on(space, fit->second, cautious_z);
+      const bool fast_memory_known = fit->second->fast_memory().measured();
       for (std::size_t k = 0; k < space.size(); ++k) {
         space.decode(k, alloc);
         if (alloc[0] == 0) continue;
         const int chunks = fit->second->space().dimensions() > 1 && alloc.size() > 1 ? alloc[1] : 0;
         sd[k] = fit->second->predictive_log_sd(alloc[0], chunks);
+        if (chunks > 0 && !fast_memory_known) gain[k] = tier_gain;
       }
     } else {
       // Never measured: a safe allocation only — one core, no fast chunk — at the guess; and the naive way's even
@@ -610,6 +615,7 @@ KnowledgeInstance knowledge_instance(const config::Workload& workload, const Bat
     }
     tasks.push_back({task.id, std::move(profile), std::move(attributes), std::move(traffic)});
     log_sd.push_back(std::move(sd));
+    log_gain_bound.push_back(std::move(gain));
   }
   sched::Instance instance =
       assemble_batch_instance(std::move(resources), std::move(tasks), workload, platform, model,
@@ -618,18 +624,29 @@ KnowledgeInstance knowledge_instance(const config::Workload& workload, const Bat
                                           [](const config::WorkloadTask& task) { return task.is_stream(); });
   if (commands_only && !tier_places_commands && instance.resources().size() > 1) {
     // Cores only: the chunks = 0 column of every table (one resource, its allocation index the core count).
-    std::vector<std::vector<double>> cores_sd;
-    for (const auto& sd : log_sd) {
-      std::vector<double> column;
-      for (int cores = 0; cores <= static_cast<int>(platform.cores); ++cores) {
-        const int at[2] = {cores, 0};
-        column.push_back(sd[space.index_of(at)]);
+    const auto cores_column = [&](const std::vector<std::vector<double>>& tables) {
+      std::vector<std::vector<double>> columns;
+      for (const auto& table : tables) {
+        std::vector<double> column;
+        for (int cores = 0; cores <= static_cast<int>(platform.cores); ++cores) {
+          const int at[2] = {cores, 0};
+          column.push_back(table[space.index_of(at)]);
+        }
+        columns.push_back(std::move(column));
       }
-      cores_sd.push_back(std::move(column));
-    }
-    return {sched::leading_resources(instance, 1), std::move(cores_sd)};
+      return columns;
+    };
+    return {sched::leading_resources(instance, 1), cores_column(log_sd), cores_column(log_gain_bound)};
   }
-  return {std::move(instance), std::move(log_sd)};
+  return {std::move(instance), std::move(log_sd), std::move(log_gain_bound)};
+}
+
+double fast_tier_log_gain(const config::PlatformConfig& platform, const NodeBandwidth* bandwidth) {
+  if (bandwidth != nullptr && bandwidth->fast_pool != bandwidth->slow_pool) {
+    return std::max(0.0, std::log(bandwidth->model.peak(bandwidth->fast_pool) /
+                                  bandwidth->model.peak(bandwidth->slow_pool)));
+  }
+  return std::max(0.0, std::log(platform.emulation_ratio));
 }
 
 int naive_cores(unsigned node_cores, std::size_t tasks) {

@@ -115,10 +115,13 @@ struct BatchKnowledge {
 // STREAM task's counted bytes, corrected by its probe; a command's from its probe) when `bandwidth` is given. A
 // task of an unknown kind may run on one core and no fast chunk only, at a guess (said in its
 // attributes: "unknown": true). Every task's sd of ln(time) at every allocation is in `log_sd` (indexed like the
-// instance's tasks, then its allocation space).
+// instance's tasks, then its allocation space), and in `log_gain_bound` the most fast memory may take off ln(time)
+// where the fit does not know (knowledge::IntervalOptions::log_gain_bound): at fast chunks its kind was never
+// measured on, the fit assumes no gain, and the gain may reach the tiers' bandwidth ratio (fast_tier_log_gain).
 struct KnowledgeInstance {
   sched::Instance instance;
   std::vector<std::vector<double>> log_sd;
+  std::vector<std::vector<double>> log_gain_bound;
 };
 // `cautious_z` > 0: every fitted time that many sd of its fit above its median (knowledge::FittedTask::
 // cautious_profile): the plan on what is known for sure.
@@ -126,6 +129,11 @@ struct KnowledgeInstance {
                                                    const config::PlatformConfig& platform,
                                                    const NodeBandwidth* bandwidth, bool tier_places_commands,
                                                    double cautious_z = 0.0);
+
+// ln of the most a task may gain from the fast tier: the ratio of the fast pool's peak bandwidth to the slow one's
+// in the node model when there is one, else the platform's slow:fast ratio (emulation_ratio: the emulated tier's
+// own, and for a real tier the documented prior, 5, MCDRAM:DDR on KNL). 0 when the fast tier is not faster.
+[[nodiscard]] double fast_tier_log_gain(const config::PlatformConfig& platform, const NodeBandwidth* bandwidth);
 
 // The naive way's cores per task: 1 (`xargs -P <cores>`), or with fewer tasks than cores the node shared evenly,
 // node_cores / tasks each (xargs would leave the other cores idle for the whole batch: on a 64-core node with 24
