@@ -199,6 +199,8 @@ TEST_F(LaunchExploration, FastMemoryAKindNeverRanOnMayGainUpToTheTiersRatioUntil
   bandwidth.fast_pool = 0;
   bandwidth.slow_pool = 1;
   EXPECT_DOUBLE_EQ(fast_tier_log_gain(platform, &bandwidth), std::log(3.0));
+  std::swap(bandwidth.fast_pool, bandwidth.slow_pool);  // a "fast" pool slower than the slow one: no gain
+  EXPECT_DOUBLE_EQ(fast_tier_log_gain(platform, &bandwidth), 0.0);
   EXPECT_DOUBLE_EQ(fast_tier_log_gain(platform, nullptr), std::log(4.0));
   platform.emulation_ratio = 1.0;  // a "fast" tier no faster: nothing to gain
   EXPECT_DOUBLE_EQ(fast_tier_log_gain(platform, nullptr), 0.0);
