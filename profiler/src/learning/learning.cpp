@@ -199,9 +199,10 @@ std::shared_ptr<const sched::TimeProfile> profile_on(const sched::AllocationSpac
   return std::make_shared<const CoresOnlyProfile>(fit, cautious_z);
 }
 
-// The guess for a task of a kind never measured: the median of the known tasks' one-core times, else a second; and
-// how far off it may be. The unknown task is taken as one more of the batch's tasks, so its ln time spreads around
-// the guess as theirs do (their root mean square), never less than kUnknownLogSd: measured on this VM
+// The guess for a task of a kind never measured: the median of the known tasks' one-core times, else of the kinds
+// this node knows outside the batch (BatchKnowledge::node_task_seconds), else a second; and how far off it may be.
+// The unknown task is taken as one more of the batch's tasks (or of the node's), so its ln time spreads around the
+// guess as theirs do (their root mean square), never less than kUnknownLogSd: measured on this VM
 // (bench/interval_coverage.py), short commands drawn into a batch of long programs ran at a tenth of the guess.
 struct UnknownGuess {
   double seconds = 1.0;
@@ -214,10 +215,9 @@ UnknownGuess unknown_guess(const config::Workload& workload, const BatchKnowledg
     const auto fit = state.fits.find(work_of(task));
     if (fit != state.fits.end()) known_times.push_back(fit->second->at(1, 0).seconds);
   }
+  if (known_times.empty()) known_times = known.node_task_seconds;
   if (known_times.empty()) return {};
-  std::nth_element(known_times.begin(), known_times.begin() + static_cast<std::ptrdiff_t>(known_times.size() / 2),
-                   known_times.end());
-  const double guess = known_times[known_times.size() / 2];
+  const double guess = median(known_times);
   double squares = 0.0;
   for (const double t : known_times) squares += std::log(t / guess) * std::log(t / guess);
   return {guess, std::max(kUnknownLogSd, std::sqrt(squares / static_cast<double>(known_times.size())))};
@@ -364,6 +364,7 @@ BatchKnowledge learn_batch(config::Workload& workload, const ProfileCache& cache
   });
   check_knowledge_store(cache);
   const std::vector<KindKnowledge> stored = stored_knowledge(cache);
+  if (!options.forget) known.node_task_seconds = node_task_seconds(stored);
   for (const TaskKind& kind : kinds) {
     KnowledgeLookup found = look_up_knowledge(cache, kind.identity);
     if (options.forget && !found.knowledge.runs.empty()) {
@@ -639,6 +640,22 @@ KnowledgeInstance knowledge_instance(const config::Workload& workload, const Bat
     return {sched::leading_resources(instance, 1), cores_column(log_sd), cores_column(log_gain_bound)};
   }
   return {std::move(instance), std::move(log_sd), std::move(log_gain_bound)};
+}
+
+std::vector<double> node_task_seconds(const std::vector<KindKnowledge>& stored) {
+  std::vector<double> seconds;
+  for (const KindKnowledge& kind : stored) {
+    std::vector<double> at_most_work;
+    double most_work = 0.0;
+    for (const KnownRun& known : kind.runs) {
+      if (known.run.cores != 1 || known.run.fast_chunks != 0 || known.run.work < most_work) continue;
+      if (known.run.work > most_work) at_most_work.clear();
+      most_work = known.run.work;
+      at_most_work.push_back(known.run.seconds);
+    }
+    if (!at_most_work.empty()) seconds.push_back(median(at_most_work));
+  }
+  return seconds;
 }
 
 double fast_tier_log_gain(const config::PlatformConfig& platform, const NodeBandwidth* bandwidth) {

@@ -92,6 +92,9 @@ struct BatchKnowledge {
   double spent_s = 0.0;           // what it spent (wall time of the runs)
   std::size_t runs = 0;           // runs measured in this call
   bool stopped_by_budget = false;  // a run worth measuring was left out for lack of budget
+  // Per kind this node's store holds (none with --reprofile), its one-core time at the most work it ran there: what
+  // tasks on this node take, the guess's ground when no kind of the batch is known (node_task_seconds).
+  std::vector<double> node_task_seconds;
   // What a run of kinds[kind] estimated at `estimated_s` will take from the budget: the estimate plus the kind's
   // overhead per run, or before its first run the largest any kind paid in this call (the budget is wall time,
   // and a short run's overhead can be most of it: a 0.14 s run of triad at 64 MiB took 0.20 s).
@@ -134,6 +137,10 @@ struct KnowledgeInstance {
 // in the node model when there is one, else the platform's slow:fast ratio (emulation_ratio: the emulated tier's
 // own, and for a real tier the documented prior, 5, MCDRAM:DDR on KNL). 0 when the fast tier is not faster.
 [[nodiscard]] double fast_tier_log_gain(const config::PlatformConfig& platform, const NodeBandwidth* bandwidth);
+
+// The one-core time of each kind `stored` knows (runs on one core without fast memory, at the most work it ran
+// there: their median); kinds with no such run are left out.
+[[nodiscard]] std::vector<double> node_task_seconds(const std::vector<KindKnowledge>& stored);
 
 // The naive way's cores per task: 1 (`xargs -P <cores>`), or with fewer tasks than cores the node shared evenly,
 // node_cores / tasks each (xargs would leave the other cores idle for the whole batch: on a 64-core node with 24
