@@ -64,7 +64,7 @@ void evaluate(StrategyOutcome& outcome, const sim::LaunchPlan& plan, const std::
   const sim::LaunchPlan true_plan = on_truth(plan, truth);
   outcome.makespan = makespan_of(true_plan);
   const knowledge::MakespanDistribution interval = knowledge::makespan_distribution(
-      plan, task_log_sd, {options.interval_samples, seed, options.launch_noise, {0.1, 0.9}, "auto", {}});
+      plan, task_log_sd, {options.interval_samples, seed, options.launch_noise, {0.1, 0.9}, "auto", {}, {}});
   outcome.predicted = interval.nominal;
   outcome.low = interval.values[0];
   outcome.high = interval.values[1];

@@ -194,6 +194,10 @@ TEST_F(RunCli, TheLaunchExploresWhereThePlanHasRoomAndNotWhenToldNot) {
   EXPECT_NE(explored.out.find("explores: t1 on 1 core + 4 fast chunks, not 1 core"), std::string::npos)
       << explored.out;
   EXPECT_EQ(t1_chunks("explored"), 4);
+  // Its time there is the fit's without fast memory, and the interval says it may be up to the tier's ratio less.
+  EXPECT_NE(explored.out.find("on fast memory their kind was never measured on (up to 5 x faster)"),
+            std::string::npos)
+      << explored.out;
   const CommandResult kept =
       run("x.json --output kept --dry-run --no-explore --profile-budget 0", " --platform p2.toml");
   ASSERT_EQ(kept.exit_code, 0) << kept.out << kept.err;

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include "cosched/common/error.hpp"
@@ -35,6 +36,26 @@ TEST(ChildProcess, RecordsTheSignalThatEndedIt) {
   const ExitInfo exit = child.reap();
   EXPECT_EQ(exit.signal, SIGTERM);
   EXPECT_FALSE(exit.ok());
+}
+
+// A run past its deadline is over when reap_or_stop returns, even one that ignores SIGTERM (then SIGKILL after the
+// grace); a run that ends in time is reaped as it ended.
+TEST(ChildProcess, ReapOrStopEndsARunPastItsDeadlineAndReapsOneInTime) {
+  ChildProcess stubborn =
+      ChildProcess::spawn({{"/bin/sh", "-c", "trap '' TERM; sleep 30"}, first_pu(), {}, {}, {}, {}, {}});
+  const int pid = stubborn.pid();
+  EXPECT_FALSE(stubborn.reap_or_stop(0.05, 0.05).has_value());
+  EXPECT_EQ(::kill(pid, 0), -1);  // reaped: no such process left
+  EXPECT_THROW((void)stubborn.reap(), RuntimeFailure);  // and not reaped twice
+
+  ChildProcess quick = ChildProcess::spawn({{"/bin/true"}, first_pu(), {}, {}, {}, {}, {}});
+  const std::optional<ExitInfo> ended = quick.reap_or_stop(30.0, 2.0);
+  ASSERT_TRUE(ended.has_value());
+  EXPECT_TRUE(ended->ok());
+  ChildProcess unlimited = ChildProcess::spawn({{"false"}, first_pu(), {}, {}, {}, {}, {}});
+  const std::optional<ExitInfo> failed = unlimited.reap_or_stop(std::nullopt, 2.0);
+  ASSERT_TRUE(failed.has_value());
+  EXPECT_EQ(failed->exit_code, 1);
 }
 
 TEST(ChildProcess, ACommandThatCannotStartIsAnError) {

@@ -164,6 +164,48 @@ TEST_F(LaunchExploration, ATaskPlannedOnTheWholeNodeHasNothingLargerToTry) {
   EXPECT_EQ(tasks, (std::vector<std::size_t>{1, 2})) << "b and a2; a1 is on all 4 cores";
 }
 
+// The interval's side of the same move: where a kind was never measured on fast memory its fit assumes no gain, and
+// the gain may reach the tiers' bandwidth ratio (the node model's, else the platform's emulation_ratio); once one
+// of its runs had fast chunks, the fit knows and no bound is left.
+TEST_F(LaunchExploration, FastMemoryAKindNeverRanOnMayGainUpToTheTiersRatioUntilMeasured) {
+  config::PlatformConfig platform = four_cores();
+  platform.tier_backend = "emulated";
+  platform.emulation_ratio = 4.0;
+  platform.fast_chunks = 4;
+  platform.fast_capacity_bytes = 4ULL << 24;
+  config::WorkloadTask triad;
+  triad.id = "t1";
+  triad.kernel = "triad";
+  triad.footprint_bytes = 64ULL << 20;
+  triad.passes = 10;
+  config::Workload workload;
+  workload.name = "stream";
+  workload.tasks = {triad};
+  const std::vector<int> no_chunk{1, 0}, two_chunks{1, 2};
+  ASSERT_EQ(learn_from_launch(workload, {{"t1", no_chunk, 1.25, 1.0}}, cache, "preferred"), 1U);
+  const KnowledgeInstance before = knowledge_instance(workload, know(workload, platform), platform, nullptr, true);
+  const sched::AllocationSpace& space = before.instance.space();
+  ASSERT_EQ(before.log_gain_bound.size(), 1U);
+  EXPECT_DOUBLE_EQ(before.log_gain_bound[0][space.index_of(no_chunk)], 0.0);
+  EXPECT_DOUBLE_EQ(before.log_gain_bound[0][space.index_of(two_chunks)], std::log(4.0));
+
+  ASSERT_EQ(learn_from_launch(workload, {{"t1", two_chunks, 0.5, 1.0}}, cache, "preferred"), 1U);
+  const KnowledgeInstance after = knowledge_instance(workload, know(workload, platform), platform, nullptr, true);
+  EXPECT_DOUBLE_EQ(after.log_gain_bound[0][space.index_of(two_chunks)], 0.0);
+
+  // With a node model, its pools' peaks say the ratio: 90 GB/s fast against 30 GB/s slow, ln 3.
+  NodeBandwidth bandwidth;
+  bandwidth.model.pools = {{"fast", {1.0, 4.0}, {40e9, 90e9}}, {"slow", {1.0, 4.0}, {20e9, 30e9}}};
+  bandwidth.fast_pool = 0;
+  bandwidth.slow_pool = 1;
+  EXPECT_DOUBLE_EQ(fast_tier_log_gain(platform, &bandwidth), std::log(3.0));
+  std::swap(bandwidth.fast_pool, bandwidth.slow_pool);  // a "fast" pool slower than the slow one: no gain
+  EXPECT_DOUBLE_EQ(fast_tier_log_gain(platform, &bandwidth), 0.0);
+  EXPECT_DOUBLE_EQ(fast_tier_log_gain(platform, nullptr), std::log(4.0));
+  platform.emulation_ratio = 1.0;  // a "fast" tier no faster: nothing to gain
+  EXPECT_DOUBLE_EQ(fast_tier_log_gain(platform, nullptr), 0.0);
+}
+
 // A STREAM kind known without fast memory (the naive first run gave it none) may try the node's fast chunks at its
 // planned cores, as a separate option from more cores: a kind learns both, one task each.
 TEST_F(LaunchExploration, AStreamKindWithoutFastMemoryMayTryTheFastChunksAsItsOwnOption) {

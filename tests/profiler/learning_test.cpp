@@ -21,6 +21,7 @@
 #include "cosched/sim/plan.hpp"
 #include "cosched/sim/policies.hpp"
 #include "cosched/sim/prediction.hpp"
+#include "support/programs.hpp"
 #include "support/recording_reporter.hpp"
 #include "test_support.hpp"
 
@@ -445,16 +446,48 @@ TEST_F(LearningFixture, AFailedProfilingRunEndsItsKindsRunsAndIsNotStored) {
   EXPECT_EQ(known.unknown_kinds(), 1U);
 }
 
-TEST_F(LearningFixture, AProfilingRunEndsWithTheBudgetWhenTheBudgetEndsBeforeItsTimeout) {
-  config::Workload workload;
-  workload.tasks = {command_task("s", {"sleep", "30"})};
-  LearningOptions tight = options(0.5);
+// A run that outlives what is left of the budget is stopped there, a STREAM kind's (a whole stream_bench) as a
+// command's: a command that sleeps 30 s against a budget of 0.5 s; stream_bench allocating, filling, running and
+// checking 256 MiB against a budget of 1 ms.
+struct OverBudgetCase {
+  std::string label;
+  config::WorkloadTask task;
+  double budget_s;
+};
+
+void PrintTo(const OverBudgetCase& given, std::ostream* out) { *out << given.label; }
+
+config::WorkloadTask long_stream_task() {
+  config::WorkloadTask task;
+  task.id = "triad";
+  task.kernel = "triad";
+  task.footprint_bytes = 256ULL << 20;
+  task.passes = 8;
+  return task;
+}
+
+class ProfilingRunPastTheBudget : public LearningFixture, public ::testing::WithParamInterface<OverBudgetCase> {};
+
+TEST_P(ProfilingRunPastTheBudget, EndsWithTheBudgetWhenTheBudgetEndsBeforeItsTimeout) {
+  LearningOptions tight = options(GetParam().budget_s);
   tight.launched.command_timeout_s = 100.0;  // the run's --timeout: later than the budget's end
+  tight.launched.stream_bench = test_support::built_program("stream_bench");
+  if (GetParam().task.is_stream() && !std::filesystem::exists(tight.launched.stream_bench)) {
+    GTEST_SKIP() << "stream_bench not built";
+  }
+  config::Workload workload;
+  workload.tasks = {GetParam().task};
   const BatchKnowledge known = learn_batch(workload, cache, tight);
   EXPECT_EQ(known.runs, 1U);
   EXPECT_NE(reporter.text_of("note").find("stopped at the end of the budget"), std::string::npos)
       << reporter.text_of("note");
+  EXPECT_EQ(known.unknown_kinds(), 1U);  // nothing of a stopped run is kept
 }
+
+INSTANTIATE_TEST_SUITE_P(Kinds, ProfilingRunPastTheBudget,
+                         ::testing::Values(OverBudgetCase{"command", command_task("s", {"sleep", "30"}), 0.5},
+                                           OverBudgetCase{"stream", long_stream_task(), 1e-3}),
+                         [](const auto& param_info) { return param_info.param.label; });
 
 }  // namespace
 }  // namespace cosched::profiler

@@ -109,7 +109,8 @@ BatchPlan plan_batch(const RunBatchOptions& run, config::Workload& batch, const 
       batch, known, platform, bandwidth ? &*bandwidth : nullptr, node.tier.places_commands());
   for (const std::string& line : profiler::probed_traffic_lines(made.instance)) reporter.note("  " + line);
 
-  BatchPlan plan{std::move(made.instance), {}, std::move(made.log_sd), 0, {}, {known.share_s, known.spent_s}};
+  BatchPlan plan{std::move(made.instance), {}, std::move(made.log_sd), std::move(made.log_gain_bound), 0, {},
+                 {known.share_s, known.spent_s}};
   std::vector<const profiler::KindState*> kinds;  // one error per kind's fit, one for the guess (group 0)
   for (const config::WorkloadTask& task : batch.tasks) {
     const profiler::KindState& kind = known.of(task);
@@ -157,13 +158,19 @@ PredictionInterval report_prediction(const BatchPlan& plan, const launcher::Laun
   const sim::PlanPrediction prediction = sim::predict_plan(inputs.plan);
   nlohmann::json json = sim::to_json(prediction);
   const profiler::LaunchNoise noise = profiler::launch_noise(cache);
-  // Each planned task's sd of ln t at the allocation it runs with (plan tasks are the instance's, in order).
+  // Each planned task's sd of ln t, and its unknown gain from fast memory, at the allocation it runs with (plan
+  // tasks are the instance's, in order).
   std::vector<double> task_log_sd(inputs.plan.tasks.size(), 0.0);
-  const sched::AllocationSpace& space = plan.instance.space();
-  for (std::size_t j = 0; j < task_log_sd.size() && j < plan.log_sd.size(); ++j) {
-    task_log_sd[j] = plan.log_sd[j][space.index_of(plan.schedule.tasks[j].alloc)];
-  }
   knowledge::IntervalOptions options;
+  options.log_gain_bound.assign(inputs.plan.tasks.size(), 0.0);
+  const sched::AllocationSpace& space = plan.instance.space();
+  std::size_t unknown_gains = 0;
+  for (std::size_t j = 0; j < task_log_sd.size() && j < plan.log_sd.size(); ++j) {
+    const std::size_t at = space.index_of(plan.schedule.tasks[j].alloc);
+    task_log_sd[j] = plan.log_sd[j][at];
+    if (j < plan.log_gain_bound.size()) options.log_gain_bound[j] = plan.log_gain_bound[j][at];
+    unknown_gains += options.log_gain_bound[j] > 0.0 ? 1 : 0;
+  }
   options.launch_noise_sigma = noise.sigma;
   options.error_groups = plan.error_groups;
   const knowledge::MakespanInterval stated = knowledge::stated_interval(inputs.plan, task_log_sd, options);
@@ -173,11 +180,18 @@ PredictionInterval report_prediction(const BatchPlan& plan, const launcher::Laun
   json["launch_noise_sigma"] = noise.sigma;
   json["launches_seen"] = noise.launches;
   json["guessed_tasks"] = plan.unknown_tasks;
+  json["fast_memory_unmeasured_tasks"] = unknown_gains;
   std::string text = sim::format_prediction(inputs.plan, prediction);
-  text += fmt::format("80 % interval: {:.3g} .. {:.3g} s (the fits' uncertainty{} and this node's launch-to-launch "
+  text += fmt::format("80 % interval: {:.3g} .. {:.3g} s (the fits' uncertainty{}{} and this node's launch-to-launch "
                       "noise, sd {:.1f} % from {} launch(es) and a prior)\n",
                       interval.low_s, interval.high_s,
                       plan.unknown_tasks > 0 ? fmt::format(", {} guessed task time(s)", plan.unknown_tasks) : "",
+                      unknown_gains > 0 ? fmt::format(", {} task(s) on fast memory their kind was never measured on "
+                                                      "(up to {:.3g} x faster)",
+                                                      unknown_gains,
+                                                      std::exp(*std::max_element(options.log_gain_bound.begin(),
+                                                                                 options.log_gain_bound.end())))
+                                        : "",
                       100.0 * noise.sigma, noise.launches);
   reporter.result({"prediction", text, json});
   return interval;

@@ -27,6 +27,9 @@ struct BatchPlan {
   // Per task, the sd of ln(time) at every allocation of the instance's space (the fits'); empty where no fit made
   // the times (the exhaustive path: only the node's launch-to-launch noise makes the interval).
   std::vector<std::vector<double>> log_sd;
+  // Per task, the most fast memory its fit does not know of may take off ln(time), at every allocation
+  // (profiler::KnowledgeInstance::log_gain_bound); empty where no fit made the times.
+  std::vector<std::vector<double>> log_gain_bound;
   std::size_t unknown_tasks = 0;  // tasks of kinds never measured: run at a safe allocation, their times guessed
   // Per task, whose error its error is (knowledge::IntervalOptions::error_groups): 0 the guess, k > 0 its kind's fit.
   std::vector<std::size_t> error_groups;
@@ -49,7 +52,8 @@ struct PredictionInterval {
 };
 
 // The prediction of `inputs.plan` as a result, with its 80 % interval: Monte Carlo over the fits' uncertainty
-// (`plan.log_sd`) and this node's launch-to-launch noise (profiler::launch_noise), through the simulation core.
+// (`plan.log_sd`), the gain of fast memory its kinds were never measured on (`plan.log_gain_bound`) and this node's
+// launch-to-launch noise (profiler::launch_noise), through the simulation core.
 [[nodiscard]] PredictionInterval report_prediction(const BatchPlan& plan, const launcher::LaunchInputs& inputs,
                                                    const profiler::ProfileCache& cache, Reporter& reporter);
 

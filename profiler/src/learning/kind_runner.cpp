@@ -16,17 +16,26 @@ namespace cosched::profiler::detail {
 
 namespace {
 
-// A command as the command measurer profiles it: its argv at `work` ({work} substituted), under `deadline_s` when
-// that is tighter than its own timeout.
-CommandProfileSpec command_at(const TaskKind& kind, double work, std::optional<double> deadline_s,
-                              std::optional<double> default_timeout_s) {
+// The kind's own timeout (the task's, else the run's --timeout), nullopt: none.
+std::optional<double> own_timeout(const TaskKind& kind, std::optional<double> default_timeout_s) {
+  return kind.task.timeout_s ? kind.task.timeout_s : default_timeout_s;
+}
+
+// What stops a run: the kind's own timeout, or `deadline_s` when that is tighter.
+std::optional<double> run_timeout(const TaskKind& kind, std::optional<double> deadline_s,
+                                  std::optional<double> default_timeout_s) {
+  const std::optional<double> own = own_timeout(kind, default_timeout_s);
+  return deadline_s && (!own || *deadline_s < *own) ? deadline_s : own;
+}
+
+// A command as the command measurer profiles it: its argv at `work` ({work} substituted), stopped at `timeout_s`.
+CommandProfileSpec command_at(const TaskKind& kind, double work, std::optional<double> timeout_s) {
   CommandProfileSpec spec;
   spec.name = kind.name;
   spec.argv = kind.task.work ? config::command_at_work(kind.task.command, work) : kind.task.command;
   spec.environment = kind.task.environment;
   spec.footprint_bytes = kind.task.footprint_bytes;
-  spec.timeout_s = kind.task.timeout_s ? kind.task.timeout_s : default_timeout_s;  // the run's --timeout
-  if (deadline_s && (!spec.timeout_s || *deadline_s < *spec.timeout_s)) spec.timeout_s = *deadline_s;
+  spec.timeout_s = timeout_s;
   return spec;
 }
 
@@ -35,19 +44,22 @@ ProfilePoint point_of(const TaskKind& kind, unsigned cores, unsigned chunks) {
   return {kernel, kind.task.footprint_bytes, cores, chunks};
 }
 
-// One measurement of `point` by the measurer a kind's runs use (reps 1, no warm-up; `pair_cores` > 0: probed).
+// One measurement of `point` by the measurer a kind's runs use (reps 1, no warm-up; `pair_cores` > 0: probed),
+// each run stopped at `deadline_s` when that comes before the kind's own timeout.
 Measurement measure_once(const LaunchedProfileOptions& node, const TaskKind& kind, const ProfilePoint& point,
                          double work, unsigned pair_cores, std::optional<double> deadline_s) {
+  const std::optional<double> timeout_s = run_timeout(kind, deadline_s, node.command_timeout_s);
   if (kind.task.is_stream()) {
     config::PlatformConfig platform = node.platform;
     platform.tier_backend = node.tier.backend;
     ProcessMeasurer measurer(platform, node.tier, node.stream_bench,
                              TaskPasses(PassCounts{static_cast<unsigned>(std::lround(work)), 0}), 1, 0, pair_cores);
+    measurer.stop_runs_after(timeout_s);
     Measurement measured = measurer.measure(point);
     for (double& seconds : measured.times_s) seconds *= std::round(work);  // per pass -> the whole run
     return measured;
   }
-  CommandMeasurer measurer({command_at(kind, work, deadline_s, node.command_timeout_s)}, node.tier, 1, 0, pair_cores);
+  CommandMeasurer measurer({command_at(kind, work, timeout_s)}, node.tier, 1, 0, pair_cores);
   return measurer.measure(point);
 }
 
@@ -60,7 +72,7 @@ std::optional<double> KindRunner::run(const TaskKind& kind, const knowledge::Pla
   try {
     const Measurement measured = measure_once(node_, kind, point, planned.work, 0, deadline_s);
     if (!measured.failure.empty() || measured.times_s.empty()) {
-      const std::optional<double> own = kind.task.timeout_s ? kind.task.timeout_s : node_.command_timeout_s;
+      const std::optional<double> own = own_timeout(kind, node_.command_timeout_s);
       const bool budget_deadline = deadline_s && (!own || *deadline_s < *own);
       why = measured.failure == "timeout" && budget_deadline
                 ? fmt::format("stopped at the end of the budget, {:.3g} s", *deadline_s)

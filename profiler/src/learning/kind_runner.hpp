@@ -16,8 +16,8 @@ namespace cosched::profiler::detail {
 class KindRunner {
  public:
   explicit KindRunner(const LaunchedProfileOptions& node) : node_(node) {}
-  // The run's seconds, or nullopt with `why` when it failed, could not start or outlived `deadline_s` (commands;
-  // nullopt: the task's own timeout).
+  // The run's seconds, or nullopt with `why` when it failed, could not start or outlived `deadline_s` (STREAM kinds
+  // and commands alike; nullopt: the task's own timeout).
   [[nodiscard]] std::optional<double> run(const TaskKind& kind, const knowledge::PlannedRun& planned,
                                           std::optional<double> deadline_s, std::string& why) const;
   // Two copies side by side on `cores` cores each at `work`, after the same run alone; nullopt with `why` when

@@ -199,9 +199,10 @@ std::shared_ptr<const sched::TimeProfile> profile_on(const sched::AllocationSpac
   return std::make_shared<const CoresOnlyProfile>(fit, cautious_z);
 }
 
-// The guess for a task of a kind never measured: the median of the known tasks' one-core times, else a second; and
-// how far off it may be. The unknown task is taken as one more of the batch's tasks, so its ln time spreads around
-// the guess as theirs do (their root mean square), never less than kUnknownLogSd: measured on this VM
+// The guess for a task of a kind never measured: the median of the known tasks' one-core times, else of the kinds
+// this node knows outside the batch (BatchKnowledge::node_task_seconds), else a second; and how far off it may be.
+// The unknown task is taken as one more of the batch's tasks (or of the node's), so its ln time spreads around the
+// guess as theirs do (their root mean square), never less than kUnknownLogSd: measured on this VM
 // (bench/interval_coverage.py), short commands drawn into a batch of long programs ran at a tenth of the guess.
 struct UnknownGuess {
   double seconds = 1.0;
@@ -214,10 +215,9 @@ UnknownGuess unknown_guess(const config::Workload& workload, const BatchKnowledg
     const auto fit = state.fits.find(work_of(task));
     if (fit != state.fits.end()) known_times.push_back(fit->second->at(1, 0).seconds);
   }
+  if (known_times.empty()) known_times = known.node_task_seconds;
   if (known_times.empty()) return {};
-  std::nth_element(known_times.begin(), known_times.begin() + static_cast<std::ptrdiff_t>(known_times.size() / 2),
-                   known_times.end());
-  const double guess = known_times[known_times.size() / 2];
+  const double guess = median(known_times);
   double squares = 0.0;
   for (const double t : known_times) squares += std::log(t / guess) * std::log(t / guess);
   return {guess, std::max(kUnknownLogSd, std::sqrt(squares / static_cast<double>(known_times.size())))};
@@ -364,6 +364,7 @@ BatchKnowledge learn_batch(config::Workload& workload, const ProfileCache& cache
   });
   check_knowledge_store(cache);
   const std::vector<KindKnowledge> stored = stored_knowledge(cache);
+  if (!options.forget) known.node_task_seconds = node_task_seconds(stored);
   for (const TaskKind& kind : kinds) {
     KnowledgeLookup found = look_up_knowledge(cache, kind.identity);
     if (options.forget && !found.knowledge.runs.empty()) {
@@ -572,6 +573,8 @@ KnowledgeInstance knowledge_instance(const config::Workload& workload, const Bat
   nlohmann::json stream_traffic_found = nlohmann::json::object();
   std::vector<sched::Task> tasks;
   std::vector<std::vector<double>> log_sd;
+  std::vector<std::vector<double>> log_gain_bound;
+  const double tier_gain = fast_tier_log_gain(platform, bandwidth);
   std::vector<int> alloc(space.dimensions());
   for (const config::WorkloadTask& task : workload.tasks) {
     const KindState& state = known.of(task);
@@ -580,14 +583,17 @@ KnowledgeInstance knowledge_instance(const config::Workload& workload, const Bat
     nlohmann::json attributes = task;  // what it runs, by the workload schema's one writer (config::to_json)
     attributes.erase("id");
     std::vector<double> sd(space.size(), 0.0);
+    std::vector<double> gain(space.size(), 0.0);
     std::shared_ptr<const sched::TimeProfile> profile;
     if (fit != state.fits.end()) {
       profile = profile_on(space, fit->second, cautious_z);
+      const bool fast_memory_known = fit->second->fast_memory().measured();
       for (std::size_t k = 0; k < space.size(); ++k) {
         space.decode(k, alloc);
         if (alloc[0] == 0) continue;
         const int chunks = fit->second->space().dimensions() > 1 && alloc.size() > 1 ? alloc[1] : 0;
         sd[k] = fit->second->predictive_log_sd(alloc[0], chunks);
+        if (chunks > 0 && !fast_memory_known) gain[k] = tier_gain;
       }
     } else {
       // Never measured: a safe allocation only — one core, no fast chunk — at the guess; and the naive way's even
@@ -610,6 +616,7 @@ KnowledgeInstance knowledge_instance(const config::Workload& workload, const Bat
     }
     tasks.push_back({task.id, std::move(profile), std::move(attributes), std::move(traffic)});
     log_sd.push_back(std::move(sd));
+    log_gain_bound.push_back(std::move(gain));
   }
   sched::Instance instance =
       assemble_batch_instance(std::move(resources), std::move(tasks), workload, platform, model,
@@ -618,18 +625,45 @@ KnowledgeInstance knowledge_instance(const config::Workload& workload, const Bat
                                           [](const config::WorkloadTask& task) { return task.is_stream(); });
   if (commands_only && !tier_places_commands && instance.resources().size() > 1) {
     // Cores only: the chunks = 0 column of every table (one resource, its allocation index the core count).
-    std::vector<std::vector<double>> cores_sd;
-    for (const auto& sd : log_sd) {
-      std::vector<double> column;
-      for (int cores = 0; cores <= static_cast<int>(platform.cores); ++cores) {
-        const int at[2] = {cores, 0};
-        column.push_back(sd[space.index_of(at)]);
+    const auto cores_column = [&](const std::vector<std::vector<double>>& tables) {
+      std::vector<std::vector<double>> columns;
+      for (const auto& table : tables) {
+        std::vector<double> column;
+        for (int cores = 0; cores <= static_cast<int>(platform.cores); ++cores) {
+          const int at[2] = {cores, 0};
+          column.push_back(table[space.index_of(at)]);
+        }
+        columns.push_back(std::move(column));
       }
-      cores_sd.push_back(std::move(column));
-    }
-    return {sched::leading_resources(instance, 1), std::move(cores_sd)};
+      return columns;
+    };
+    return {sched::leading_resources(instance, 1), cores_column(log_sd), cores_column(log_gain_bound)};
   }
-  return {std::move(instance), std::move(log_sd)};
+  return {std::move(instance), std::move(log_sd), std::move(log_gain_bound)};
+}
+
+std::vector<double> node_task_seconds(const std::vector<KindKnowledge>& stored) {
+  std::vector<double> seconds;
+  for (const KindKnowledge& kind : stored) {
+    std::vector<double> at_most_work;
+    double most_work = 0.0;
+    for (const KnownRun& known : kind.runs) {
+      if (known.run.cores != 1 || known.run.fast_chunks != 0 || known.run.work < most_work) continue;
+      if (known.run.work > most_work) at_most_work.clear();
+      most_work = known.run.work;
+      at_most_work.push_back(known.run.seconds);
+    }
+    if (!at_most_work.empty()) seconds.push_back(median(at_most_work));
+  }
+  return seconds;
+}
+
+double fast_tier_log_gain(const config::PlatformConfig& platform, const NodeBandwidth* bandwidth) {
+  if (bandwidth != nullptr && bandwidth->fast_pool != bandwidth->slow_pool) {
+    return std::max(0.0, std::log(bandwidth->model.peak(bandwidth->fast_pool) /
+                                  bandwidth->model.peak(bandwidth->slow_pool)));
+  }
+  return std::max(0.0, std::log(platform.emulation_ratio));
 }
 
 int naive_cores(unsigned node_cores, std::size_t tasks) {

@@ -1,6 +1,5 @@
 #include "cosched/profiler/command_measurer.hpp"
 
-#include <signal.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -22,9 +21,6 @@
 namespace cosched::profiler {
 
 namespace {
-
-// Seconds a command that outlived its timeout gets between SIGTERM and SIGKILL (as `cosched launch`'s default).
-constexpr double kKillGraceSeconds = 2.0;
 
 
 std::string status_of(const exec::ExitInfo& exit) {
@@ -94,15 +90,9 @@ double CommandMeasurer::run_once(const CommandProfileSpec& command, const exec::
     return 0.0;
   }
   exec::ChildProcess& child = *started;
-  std::optional<exec::ExitInfo> exit =
-      command.timeout_s ? child.reap_within(*command.timeout_s) : std::optional(child.reap());
+  const std::optional<exec::ExitInfo> exit = child.reap_or_stop(command.timeout_s, kKillGraceSeconds);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
   if (!exit) {
-    child.signal_tree(SIGTERM);
-    if (!child.reap_within(kKillGraceSeconds)) {
-      child.signal_tree(SIGKILL);
-      (void)child.reap();
-    }
     failure.failure = "timeout";
     failure.failure_message =
         fmt::format("{}: still running after its timeout of {} s: killed", describe_point(point), *command.timeout_s);

@@ -64,16 +64,17 @@ config::WorkloadTask ProcessMeasurer::task_of(const ProfilePoint& point, unsigne
   return task;
 }
 
-double ProcessMeasurer::time_run(const exec::TaskLaunch& launch, const ProfilePoint& point) const {
+std::optional<double> ProcessMeasurer::time_run(const exec::TaskLaunch& launch, const ProfilePoint& point) const {
   if (warm_up_) (void)platform::warm_up_memory(point.footprint_bytes);
   const auto begin = std::chrono::steady_clock::now();
   exec::ChildProcess child = exec::ChildProcess::spawn(launch.spec);
-  const exec::ExitInfo exit = child.reap();
+  const std::optional<exec::ExitInfo> exit = child.reap_or_stop(run_timeout_s_, kKillGraceSeconds);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
-  if (!exit.ok()) {
+  if (!exit) return std::nullopt;
+  if (!exit->ok()) {
     throw RuntimeFailure(fmt::format("{} footprint_bytes={} cores={} chunks={}: stream_bench ended with {}",
                                      point.kernel, point.footprint_bytes, point.cores, point.chunks,
-                                     exit.describe()));
+                                     exit->describe()));
   }
   return seconds;
 }
@@ -90,19 +91,32 @@ Measurement ProcessMeasurer::measure(const ProfilePoint& point) {
   std::vector<exec::TaskLaunch> pair;
   if (is_probe_point(point, pair_cores_, *cores_)) pair = launches_of(high ? passes.high : passes.low, 2);
   Measurement measurement;
+  // A run stopped at the timeout ends the point: what it measured so far is no time of the point.
+  const auto stopped = [&] {
+    Measurement failed;
+    failed.overhead_free_s = measurement.overhead_free_s + *run_timeout_s_;
+    failed.failure = "timeout";
+    failed.failure_message =
+        fmt::format("{} footprint_bytes={} cores={} chunks={}: still running after its timeout of {} s: stopped",
+                    point.kernel, point.footprint_bytes, point.cores, point.chunks, *run_timeout_s_);
+    return failed;
+  };
   unsigned unresolved = 0;  // timed repetitions whose cost per pass is the floor below
   std::string probe_failure;
   for (unsigned rep = 0; rep < warmup_ + reps_; ++rep) {
-    const double low_s = time_run(low, point);
-    measurement.overhead_free_s += low_s;
-    double per_pass_s = low_s / passes.low;
-    double alone_s = low_s;  // the run the probe pairs
+    const std::optional<double> low_s = time_run(low, point);
+    if (!low_s) return stopped();
+    measurement.overhead_free_s += *low_s;
+    double per_pass_s = *low_s / passes.low;
+    double alone_s = *low_s;  // the run the probe pairs
     if (high) {
       // The two runs back to back, so that both see the machine in the same state: the passes between them cost
       // the difference, and what is left of the short run is what any run pays.
-      alone_s = time_run(*high, point);
+      const std::optional<double> high_s = time_run(*high, point);
+      if (!high_s) return stopped();
+      alone_s = *high_s;
       measurement.overhead_free_s += alone_s;
-      const PassSplit split = split_by_passes(low_s, alone_s, passes);
+      const PassSplit split = split_by_passes(*low_s, alone_s, passes);
       if (rep >= warmup_) {
         if (!split.resolved) ++unresolved;
         measurement.fixed_s.push_back(split.fixed_s);
@@ -114,7 +128,8 @@ Measurement ProcessMeasurer::measure(const ProfilePoint& point) {
     if (pair.empty()) continue;
     // Right after the same run alone, so both see the machine in one state: each copy's slowdown is a ratio of two
     // runs a moment apart, never of runs minutes apart.
-    const SideBySide ran = run_side_by_side(pair, std::nullopt, warm_up_ ? pair.size() * point.footprint_bytes : 0);
+    const SideBySide ran =
+        run_side_by_side(pair, run_timeout_s_, warm_up_ ? pair.size() * point.footprint_bytes : 0);
     if (!ran.failure.empty()) {  // as for a command: the point keeps its own time, and says the probe failed
       measurement.paired_slowdowns.clear();
       probe_failure = fmt::format("{} footprint_bytes={} cores={} chunks={}: the memory-demand probe (two copies side "
@@ -154,6 +169,7 @@ nlohmann::json ProcessMeasurer::describe() const {
                                                           "takes free memory back)"
                                                         : "none (the host does not take free memory back)"}};
   if (tier_.emulated()) context["emulation_ratio"] = tier_.emulation_ratio;
+  if (run_timeout_s_) context["run_timeout_s"] = *run_timeout_s_;
   if (pair_cores_ > 0) {
     context["memory_demand_probe"] =
         fmt::format("paired_s: at {} core(s) and no fast chunks, each repetition's run of the most passes again as two "

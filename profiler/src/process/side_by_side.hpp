@@ -15,6 +15,9 @@
 
 namespace cosched::profiler {
 
+// Seconds a run that outlived its timeout gets between SIGTERM and SIGKILL (as `cosched launch`'s default).
+inline constexpr double kKillGraceSeconds = 2.0;
+
 // The launches of `copies` copies of `task` at `point`, each bound to cores of its own (allocated together, so they
 // differ, then released: one point runs at a time, so the binding is what counts). `stream_bench` as
 // exec::build_task_launch takes it (empty for a command).

@@ -382,6 +382,17 @@ std::optional<ExitInfo> ChildProcess::reap_within(double seconds) {
   }
 }
 
+std::optional<ExitInfo> ChildProcess::reap_or_stop(std::optional<double> seconds, double grace_s) {
+  if (!seconds) return reap();
+  if (std::optional<ExitInfo> exit = reap_within(*seconds)) return exit;
+  signal_tree(SIGTERM);
+  if (!reap_within(grace_s)) {
+    signal_tree(SIGKILL);
+    (void)reap();
+  }
+  return std::nullopt;
+}
+
 ExitInfo ChildProcess::reap() {
   if (reaped_) throw RuntimeFailure(fmt::format("task process {} was already reaped", pid_));
   siginfo_t info{};

@@ -33,7 +33,17 @@ void check_interval_input(const sim::LaunchPlan& plan, std::span<const double> t
     throw UsageError(fmt::format("{} error groups for a plan of {} tasks", options.error_groups.size(),
                                  plan.tasks.size()));
   }
+  if (!options.log_gain_bound.empty() && options.log_gain_bound.size() != plan.tasks.size()) {
+    throw UsageError(fmt::format("{} gain bounds for a plan of {} tasks", options.log_gain_bound.size(),
+                                 plan.tasks.size()));
+  }
+  for (const double bound : options.log_gain_bound) {
+    if (!(std::isfinite(bound) && bound >= 0.0)) throw UsageError("a task's gain bound must be finite and >= 0");
+  }
 }
+
+// A uniform draw on [0, 1] from a standard normal one (its distribution function).
+double uniform_of(double z) { return 0.5 * std::erfc(-z / std::sqrt(2.0)); }
 
 // Task j's error group: its own (its index) when none is given. A group number may be anything: numbers are
 // compacted so that the draws per sample are as many as the groups.
@@ -65,12 +75,19 @@ MakespanDistribution makespan_distribution(const sim::LaunchPlan& plan, std::spa
   std::size_t groups = 0;
   const std::vector<std::size_t> group_of = group_index(options, plan.tasks.size(), groups);
   std::vector<double> group_draw(groups);
+  const bool gains = std::any_of(options.log_gain_bound.begin(), options.log_gain_bound.end(),
+                                 [](double bound) { return bound > 0.0; });
+  std::vector<double> group_gain(groups, 0.0);  // u per group, drawn only when some task has a gain bound
   double sum = 0.0;
   for (std::size_t s = 0; s < options.samples; ++s) {
     const double node = options.launch_noise_sigma * draws.next();
     for (double& z : group_draw) z = draws.next();
+    if (gains) {
+      for (double& u : group_gain) u = uniform_of(draws.next());
+    }
     for (std::size_t j = 0; j < plan.tasks.size(); ++j) {
-      const double factor = std::exp(node + task_log_sd[j] * group_draw[group_of[j]]);
+      const double gain = gains ? options.log_gain_bound[j] * group_gain[group_of[j]] : 0.0;
+      const double factor = std::exp(node + task_log_sd[j] * group_draw[group_of[j]] - gain);
       drawn.tasks[j].predicted_duration = plan.tasks[j].predicted_duration * factor;
       for (std::size_t q = 0; q < plan.tasks[j].flow.bytes_per_s.size(); ++q) {
         drawn.tasks[j].flow.bytes_per_s[q] = plan.tasks[j].flow.bytes_per_s[q] / factor;

@@ -92,6 +92,9 @@ struct BatchKnowledge {
   double spent_s = 0.0;           // what it spent (wall time of the runs)
   std::size_t runs = 0;           // runs measured in this call
   bool stopped_by_budget = false;  // a run worth measuring was left out for lack of budget
+  // Per kind this node's store holds (none with --reprofile), its one-core time at the most work it ran there: what
+  // tasks on this node take, the guess's ground when no kind of the batch is known (node_task_seconds).
+  std::vector<double> node_task_seconds;
   // What a run of kinds[kind] estimated at `estimated_s` will take from the budget: the estimate plus the kind's
   // overhead per run, or before its first run the largest any kind paid in this call (the budget is wall time,
   // and a short run's overhead can be most of it: a 0.14 s run of triad at 64 MiB took 0.20 s).
@@ -115,10 +118,13 @@ struct BatchKnowledge {
 // STREAM task's counted bytes, corrected by its probe; a command's from its probe) when `bandwidth` is given. A
 // task of an unknown kind may run on one core and no fast chunk only, at a guess (said in its
 // attributes: "unknown": true). Every task's sd of ln(time) at every allocation is in `log_sd` (indexed like the
-// instance's tasks, then its allocation space).
+// instance's tasks, then its allocation space), and in `log_gain_bound` the most fast memory may take off ln(time)
+// where the fit does not know (knowledge::IntervalOptions::log_gain_bound): at fast chunks its kind was never
+// measured on, the fit assumes no gain, and the gain may reach the tiers' bandwidth ratio (fast_tier_log_gain).
 struct KnowledgeInstance {
   sched::Instance instance;
   std::vector<std::vector<double>> log_sd;
+  std::vector<std::vector<double>> log_gain_bound;
 };
 // `cautious_z` > 0: every fitted time that many sd of its fit above its median (knowledge::FittedTask::
 // cautious_profile): the plan on what is known for sure.
@@ -126,6 +132,15 @@ struct KnowledgeInstance {
                                                    const config::PlatformConfig& platform,
                                                    const NodeBandwidth* bandwidth, bool tier_places_commands,
                                                    double cautious_z = 0.0);
+
+// ln of the most a task may gain from the fast tier: the ratio of the fast pool's peak bandwidth to the slow one's
+// in the node model when there is one, else the platform's slow:fast ratio (emulation_ratio: the emulated tier's
+// own, and for a real tier the documented prior, 5, MCDRAM:DDR on KNL). 0 when the fast tier is not faster.
+[[nodiscard]] double fast_tier_log_gain(const config::PlatformConfig& platform, const NodeBandwidth* bandwidth);
+
+// The one-core time of each kind `stored` knows (runs on one core without fast memory, at the most work it ran
+// there: their median); kinds with no such run are left out.
+[[nodiscard]] std::vector<double> node_task_seconds(const std::vector<KindKnowledge>& stored);
 
 // The naive way's cores per task: 1 (`xargs -P <cores>`), or with fewer tasks than cores the node shared evenly,
 // node_cores / tasks each (xargs would leave the other cores idle for the whole batch: on a 64-core node with 24

@@ -46,6 +46,11 @@ class ProcessMeasurer final : public PointMeasurer {
   ProcessMeasurer(config::PlatformConfig platform, exec::TierSetup tier, std::filesystem::path stream_bench,
                   TaskPasses passes, unsigned reps, unsigned warmup, unsigned pair_cores = 0);
 
+  // Every run stopped once it has taken `seconds` (none: runs are not stopped): the point's measurement then fails
+  // with "timeout" (Measurement::failure), as a command's run past its timeout does. `cosched run`'s profiling
+  // runs end at the budget's end this way.
+  void stop_runs_after(std::optional<double> seconds) { run_timeout_s_ = seconds; }
+
   [[nodiscard]] std::string_view name() const override { return "process"; }
   void check_kernel(const std::string& kernel) const override;
   [[nodiscard]] Measurement measure(const ProfilePoint& point) override;
@@ -59,14 +64,16 @@ class ProcessMeasurer final : public PointMeasurer {
   unsigned reps_;
   unsigned warmup_;
   unsigned pair_cores_;
+  std::optional<double> run_timeout_s_;
   // Where the host takes free memory back, each run's footprint (a pair's both) is touched and freed just before it
   // (platform::warm_up_memory), as the launcher does before a batch: a run after a smaller one would otherwise fault
   // the rest back in through the host (docs/fidelity.md, "Memory the hypervisor took back").
   bool warm_up_;
   std::shared_ptr<platform::CoreAllocator> cores_;
 
-  // Seconds of one run of `launch`: fork to reap. Throws RuntimeFailure naming the point when it fails.
-  [[nodiscard]] double time_run(const exec::TaskLaunch& launch, const ProfilePoint& point) const;
+  // Seconds of one run of `launch`: fork to reap; nullopt when it was stopped at run_timeout_s_. Throws
+  // RuntimeFailure naming the point when it fails.
+  [[nodiscard]] std::optional<double> time_run(const exec::TaskLaunch& launch, const ProfilePoint& point) const;
   [[nodiscard]] static config::WorkloadTask task_of(const ProfilePoint& point, unsigned passes);
 };
 

@@ -83,6 +83,10 @@ class ChildProcess {
   ExitInfo reap();
   // Waits at most `seconds` (finite, >= 0) for the child to exit and reaps it; nullopt when it still runs.
   [[nodiscard]] std::optional<ExitInfo> reap_within(double seconds);
+  // Waits at most `seconds` (nullopt: for ever) for the child to exit and reaps it; when it still runs, stops its tree
+  // — SIGTERM, then SIGKILL after `grace_s` — reaps it and returns nullopt: a run that outlived its deadline is over
+  // when this returns, whatever it does with SIGTERM.
+  [[nodiscard]] std::optional<ExitInfo> reap_or_stop(std::optional<double> seconds, double grace_s);
 
  private:
   ChildProcess(int pid, int pidfd, std::unique_ptr<ProcessTree> tree, detail::WatchSlot watch);

@@ -30,6 +30,11 @@ struct IntervalOptions {
   // Per plan task, its error group: tasks of one group draw one standard normal (each scales it by its own sd).
   // Empty: every task draws its own.
   std::vector<std::size_t> error_groups;
+  // Per plan task, a gain of unknown size and known sign: its time also scaled by exp(-bound x u), u uniform on
+  // [0, 1], one u per error group — a task placed on fast memory its kind was never measured on runs as fast as
+  // without it or up to the tiers' bandwidth ratio faster, never slower by it (the planned time assumes no gain).
+  // Empty: none.
+  std::vector<double> log_gain_bound;
 };
 
 // The interval every prediction states (issue 39, item 3): the central 80 %, the 10th to the 90th percentile.
@@ -46,9 +51,9 @@ struct MakespanDistribution {
   std::vector<double> values;     // one per quantile
 };
 
-// task_log_sd[j] is plan task j's sd of ln t. Throws UsageError for no sample, a quantile outside [0, 1], a sigma
-// or sd that is not finite and >= 0, one sd (or error group, when given) per task missing; the engine's errors as
-// sim::predict_contention.
+// task_log_sd[j] is plan task j's sd of ln t. Throws UsageError for no sample, a quantile outside [0, 1], a sigma,
+// sd or gain bound that is not finite and >= 0, one sd (or error group or gain bound, when given) per task missing;
+// the engine's errors as sim::predict_contention.
 [[nodiscard]] MakespanDistribution makespan_distribution(const sim::LaunchPlan& plan,
                                                          std::span<const double> task_log_sd,
                                                          const IntervalOptions& options = {});
