@@ -170,10 +170,11 @@ TEST_F(LearningFixture, AKindNeverSeenIsMeasuredWithinABudgetTheUserGave) {
 // budget of 1 s (with two tasks of b, four tasks of 5 s: 10 s still). b's first run is its least work on one core
 // (the strategy's cheapest): a short run of b (work 1 of 100) costs 5 x 1 / 100 = 0.05 s and is measured first,
 // before a and c's kind, whose short runs fit the budget too (work 1 of their 100, priced by their fit at a few
-// hundredths of a second); b without work scaling costs the whole guess, 5 s, and is not. Of b's tasks at work 4 and 40 the largest sets the price: 5 x 1 / 40 = 0.125 s (at
-// 4 it would be 1.25 s, more than the budget). A run of b at work 1 of 5 costs 5 x 1 / 5 = 1 s, all the budget:
-// measured (a run is left out only when it costs more than what is left). With the user's budget (0.5 s) b is not
-// priced: a run of unknown cost is measured within it, stopped at what is left.
+// hundredths of a second); b without work scaling costs the whole guess, 5 s, and is not. Of b's tasks at work 4
+// and 40 the largest sets the price: 5 x 1 / 40 = 0.125 s (at 4 it would be 1.25 s, more than the budget). A run
+// of b at work 1 of 5 costs 5 x 1 / 5 = 1 s, all the budget: measured (a run is left out only when it costs more
+// than what is left). With the user's budget (0.5 s) b is not priced: a run of unknown cost is measured within it,
+// stopped at what is left.
 struct PricedUnknownCase {
   const char* name;
   std::vector<std::optional<config::WorkScale>> b_tasks;  // the work of each task of b (one kind), or none
