@@ -350,17 +350,6 @@ const KindState& BatchKnowledge::of(const config::WorkloadTask& task) const {
   throw std::logic_error("a task of the batch without its kind: " + task.id);
 }
 
-std::vector<std::size_t> measurement_order(const std::vector<KindPriority>& kinds) {
-  const auto group = [](const KindPriority& kind) { return !kind.known ? 0 : kind.core_counts <= 1 ? 1 : 2; };
-  std::vector<std::size_t> order(kinds.size());
-  std::iota(order.begin(), order.end(), std::size_t{0});
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    if (group(kinds[a]) != group(kinds[b])) return group(kinds[a]) < group(kinds[b]);
-    return kinds[a].weight > kinds[b].weight;
-  });
-  return order;
-}
-
 BatchKnowledge learn_batch(config::Workload& workload, const ProfileCache& cache, const LearningOptions& options) {
   Reporter* reporter = options.launched.reporter;
   const auto say = [&](const std::string& line) {
@@ -444,16 +433,15 @@ BatchKnowledge learn_batch(config::Workload& workload, const ProfileCache& cache
   // Ctrl-C (SIGINT, SIGTERM): the run being measured finishes, what was measured is stored, nothing of the batch runs.
   const StopSignals stop;
   while (known.budget_s - known.spent_s > 0.0 && !stop.requested()) {
+    std::vector<std::size_t> order(known.kinds.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
     // A kind never measured first: its tasks would run on one core at a guess, the plan's largest risk (in the
-    // simulated study a new program's tasks on one core set the makespan, up to 11.5 x the exhaustive plan's); then
-    // a kind whose speed-up over cores is a guess (measurement_order).
-    std::vector<KindPriority> priorities;
-    for (const KindState& state : known.kinds) {
-      const knowledge::NodeShape shape = shape_of(state.kind, platform, options.tier_places_commands);
-      priorities.push_back({state.known_at_all(), core_counts(runs_for_fit(state, shape)).size(),
-                            kind_weight(workload, known, state)});
-    }
-    const std::vector<std::size_t> order = measurement_order(priorities);
+    // simulated study a new program's tasks on one core set the makespan, up to 11.5 x the exhaustive plan's).
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+      const bool known_a = known.kinds[a].known_at_all(), known_b = known.kinds[b].known_at_all();
+      if (known_a != known_b) return known_b;
+      return kind_weight(workload, known, known.kinds[a]) > kind_weight(workload, known, known.kinds[b]);
+    });
     const double remaining = known.budget_s - known.spent_s;
     std::optional<std::pair<std::size_t, knowledge::PlannedRun>> next;
     for (const std::size_t k : order) {

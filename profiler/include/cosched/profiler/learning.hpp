@@ -102,22 +102,6 @@ struct BatchKnowledge {
   [[nodiscard]] const KindState& of(const config::WorkloadTask& task) const;
 };
 
-// Where a kind stands in the learning loop's queue (learn_batch): whether it is known at all, how many core counts
-// (without fast chunks) its runs span, its own or borrowed from a relative, and its weight (its tasks' one-core
-// times by what is known).
-struct KindPriority {
-  bool known = false;
-  std::size_t core_counts = 0;
-  double weight = 0.0;
-};
-// The order the loop offers kinds a run in: the kinds never measured first (their tasks would run on one core at a
-// guess), then those run at one core count only (their speed-up over cores is the fit's prior: after a naive first
-// batch every kind ran at one count, and in the simulated study the plans that followed lost 14-65 % against the
-// exhaustive plan's while a new kind's nine first runs took the whole budget — the kinds stayed on few cores,
-// their fits up to 6 x too slow on more: bench/results/knowledge-study-analysis-2026-11-29.md), then the rest, the
-// heaviest first within each group. Stable: equal kinds keep their order.
-[[nodiscard]] std::vector<std::size_t> measurement_order(const std::vector<KindPriority>& kinds);
-
 // Steps 1-3 for `workload` (its commands get their kinds' names as `profile`), under the node's cache lock: what
 // is known, the runs the budget allows, their storage (each run and probe as soon as it is measured: a killed call
 // loses only the run in progress), and the fits. Progress and what it decides go to
