@@ -140,33 +140,13 @@ class ShortRuns final : public MeasurementStrategy {
   }
 };
 
-// Whether the task's own runs already tell its time near `cores` (within a factor 2, without fast chunks) at the
-// production amount or at two amounts (its fixed cost separated there): a batch's observed runs do, so the first
-// round need not run short there again (in the simulated study the first round's short runs at P/16 cores were a
-// third of the recurring batches' profiling, after a naive first batch had run every kind at 2 cores:
-// bench/results/knowledge-study-analysis-2026-11-29.md).
-bool known_near(const StrategyInput& input, int cores) {
-  std::vector<double> amounts;
-  for (const Measurement& m : input.known) {
-    if (m.fast_chunks != 0 || std::abs(std::log(static_cast<double>(m.cores) / cores)) > std::log(2.0) + 1e-9) continue;
-    if (same_work(m.work, input.work.production)) return true;
-    if (std::none_of(amounts.begin(), amounts.end(), [&](double a) { return same_work(a, m.work); })) {
-      amounts.push_back(m.work);
-    }
-  }
-  return amounts.size() >= 2;
-}
-
 class Adaptive final : public MeasurementStrategy {
  public:
   [[nodiscard]] std::string_view name() const override { return "adaptive"; }
   [[nodiscard]] std::vector<PlannedRun> next_runs(const StrategyInput& input) const override {
     const int reference = reference_cores(input.node);
-    std::vector<int> first;  // the reference count always: fast memory is measured there
-    for (const int q : {input.node.cores, reference, std::max(1, (reference + 2) / 4)}) {
-      if (q == reference || !known_near(input, q)) first.push_back(q);
-    }
-    std::vector<PlannedRun> runs = sparse_points(input, first, true);
+    std::vector<PlannedRun> runs =
+        sparse_points(input, {input.node.cores, reference, std::max(1, (reference + 2) / 4)}, true);
     if (!runs.empty() || input.fit == nullptr || !input.planned) return runs;
     const FittedTask& fit = *input.fit;
     const int planned = input.planned->cores;
