@@ -44,6 +44,10 @@ int main(int argc, char** argv) {
                "--csv writes PREFIX-recurring.csv)");
   app.add_option("--owners", recurring_options.sequences, "--recurring: independent owners (pools) per node")
       ->check(CLI::Range(1, 1000));
+  app.add_option("--rows", recurring_options.rows, "--recurring: the rows to run (default: the five of docs/knowledge.md; "
+                 "also breadth-first, breadth-run-budget)")->delimiter(',');
+  app.add_flag("--diagnose", recurring_options.diagnose,
+               "--recurring: where each plan's loss and profiling went (--csv writes PREFIX-diagnosis.csv)");
   return cosched::app::run_main(app, argc, argv, "knowledge_study", [&] {
     if (quick) options.batches = 2;
     const auto overwrite = cosched::overwrite_if_forced(force);
@@ -59,6 +63,10 @@ int main(int argc, char** argv) {
       fmt::print("{}", cosched::bench::format_recurring_table(outcomes));
       if (!csv.empty()) {
         cosched::write_text_file(csv + "-recurring.csv", cosched::bench::recurring_csv(outcomes), overwrite, "--csv");
+        if (recurring_options.diagnose) {
+          cosched::write_text_file(csv + "-diagnosis.csv", cosched::bench::recurring_diagnosis_csv(outcomes), overwrite,
+                                   "--csv");
+        }
       }
       cosched::flush_standard_output();
       return;

@@ -1,6 +1,7 @@
 #include "knowledge_study/recurring.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
@@ -17,12 +18,18 @@
 #include "cosched/sched/allocation.hpp"
 #include "cosched/sched/generator.hpp"
 #include "cosched/sim/exploration.hpp"
+#include "cosched/sim/prediction.hpp"
 #include "knowledge_study/study_plan.hpp"
 
 namespace cosched::bench {
 
 const std::vector<std::string>& recurring_rows() {
   static const std::vector<std::string> rows{"recurring", "no-explore", "unpriced", "run-budget", "budget-follows"};
+  return rows;
+}
+
+const std::vector<std::string>& recurring_extra_rows() {
+  static const std::vector<std::string> rows{"breadth-first", "breadth-run-budget"};
   return rows;
 }
 
@@ -34,12 +41,15 @@ struct RowRules {
   bool price_unknown = true;   // a kind never run is measured within the auto budget, priced at the guess
   bool budget_from_run_plan = false;  // the budget is a share of the planner's plan, not the learning planner's
   bool budget_follows_plan = false;   // the budget is set again from each re-plan's makespan as runs come in
+  bool breadth_first = false;  // kinds ordered by how many core counts they ran at (0, 1, more), then by weight
 };
 RowRules rules_of(const std::string& row) {
   if (row == "no-explore") return {false, true, false};
   if (row == "unpriced") return {true, false, false};
   if (row == "run-budget") return {true, true, true, false};
   if (row == "budget-follows") return {true, true, false, true};
+  if (row == "breadth-first") return {true, true, false, false, true};
+  if (row == "breadth-run-budget") return {true, true, true, false, true};
   return {};
 }
 
@@ -135,14 +145,20 @@ std::pair<double, std::string> best_naive(const sched::Instance& truth, const kn
 // What one node owner's cosched knows, and how it plans a batch with it (the mirror of profiler::learn_batch and
 // workflow/src/batch_plan.cpp's plan_batch; the study has no process to run, so the loop is restated here with the
 // library's strategy, fits and planners, and the file each rule comes from).
+struct ExhaustiveReference {
+  const Fits& fits;
+  const sim::LaunchPlan& plan;  // on the truth
+};
+
 class Owner {
  public:
   Owner(const StudyOptions& study, const ProfilingSetup& setup, Planner& planner, RowRules rules)
       : study_(study), setup_(setup), planner_(planner), rules_(rules) {}
 
   // Plans `drawn`, runs the plan on the truth with noise, keeps every task's observed time; fills the outcome.
+  // `reference`: the exhaustive knowledge and its plan on the truth, for the diagnosis (null: none).
   void run_batch(const RecurringBatch& drawn, const sched::Instance& truth, std::uint64_t seed,
-                 RecurringOutcome& outcome) {
+                 RecurringOutcome& outcome, const ExhaustiveReference* reference = nullptr) {
     const Batch& batch = drawn.batch;
     std::set<std::size_t> kinds(drawn.kind.begin(), drawn.kind.end());
     for (const std::size_t kind : kinds) outcome.new_kinds += evidence_[kind].empty() ? 1 : 0;
@@ -150,6 +166,9 @@ class Owner {
     std::vector<std::shared_ptr<const knowledge::FittedTask>> fits = fit_all(drawn);
     knowledge::NormalDraws noise(seed + 17);
     ProfilingLedger ledger;
+    runs_now_.clear();
+    counts_before_.clear();
+    for (const std::size_t kind : kinds) counts_before_[kind] = core_counts(kind);
 
     sched::Schedule schedule;
     if (outcome.new_kinds == kinds.size()) {
@@ -171,6 +190,7 @@ class Owner {
     outcome.makespan = makespan_of(on_truth(plan, truth));
     outcome.runs = ledger.runs();
     outcome.profiling_serial = ledger.serial_seconds();
+    if (reference != nullptr && !outcome.naive) diagnose(drawn, truth, fits, plan, *reference, outcome);
 
     // workflow/src/batch_plan.cpp learn_from_launch: every task's observed time (here no co-runner slows it:
     // the truth has no contention, so de-contending is the identity) joins its kind's runs.
@@ -301,7 +321,17 @@ class Owner {
     while (budget - spent > 0.0) {
       std::vector<std::size_t> order(kinds.size());
       std::iota(order.begin(), order.end(), std::size_t{0});
-      std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return weight(a) > weight(b); });
+      if (rules_.breadth_first) {
+        // A kind's speed-up first: never run, then run at one core count (its fit over cores a guess), then by weight.
+        const auto rank = [&](std::size_t k) { return std::min<std::size_t>(core_counts(kinds[k]), 2); };
+        std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+          const std::size_t ra = rank(a), rb = rank(b);
+          if (ra != rb) return ra < rb;
+          return weight(a) > weight(b);
+        });
+      } else {
+        std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return weight(a) > weight(b); });
+      }
       const double remaining = budget - spent;
       std::optional<std::pair<std::size_t, knowledge::PlannedRun>> next;
       for (const std::size_t k : order) {
@@ -342,6 +372,7 @@ class Owner {
                                      setup_.noise, noise);
       spent += seconds;
       ledger.add(run, seconds);
+      runs_now_.push_back({kinds[k], run.cores, run.fast_chunks, run.work, seconds, false});
       evidence_[kinds[k]].push_back({run.cores, run.fast_chunks, run.work, seconds});
       ++measured_now[k];
       const bool was_known = fits[tasks_of(k).front()] != nullptr;
@@ -390,6 +421,78 @@ class Owner {
     return sim::explore_in_slack(instance, schedule, options).steps.size();
   }
 
+  // The plan run_batch makes from `fits` (not the naive one), on the truth.
+  double makespan_planned_with(const RecurringBatch& drawn, const sched::Instance& truth,
+                               const std::vector<std::shared_ptr<const knowledge::FittedTask>>& fits) {
+    sched::Schedule schedule = planner_.schedule(instance_of(drawn, fits));
+    if (std::none_of(schedule.tasks.begin(), schedule.tasks.end(),
+                     [](const sched::ScheduledTask& task) { return task.pack >= 0; })) {
+      schedule.launch_rule = "greedy";
+    }
+    if (rules_.explore) explore(drawn, fits, schedule);
+    return makespan_of(on_truth(sim::plan_from_schedule(truth, schedule), truth));
+  }
+
+  void diagnose(const RecurringBatch& drawn, const sched::Instance& truth,
+                const std::vector<std::shared_ptr<const knowledge::FittedTask>>& fits, const sim::LaunchPlan& plan,
+                const ExhaustiveReference& reference, RecurringOutcome& outcome) {
+    const sim::LaunchPlan ran = on_truth(plan, truth);
+    const sim::EngineResult timeline = sim::predict_contention(ran, "auto");
+    const double guess = guess_of(fits);
+    for (std::size_t j = 0; j < plan.tasks.size(); ++j) {
+      TaskDiagnosis d;
+      d.task = j;
+      d.kind = kind_of(drawn, j);
+      d.family = drawn.batch.programs[drawn.batch.tasks[j].program].family;
+      d.work = drawn.batch.tasks[j].work;
+      d.guessed = fits[j] == nullptr;
+      d.cores = plan.tasks[j].demand[0];
+      d.chunks = plan.tasks[j].demand[1];
+      d.predicted = fits[j] ? fits[j]->at(d.cores, d.chunks).seconds : guess;
+      d.truth = truth.time(j, plan.tasks[j].demand);
+      d.exhaustive_cores = reference.plan.tasks[j].demand[0];
+      d.exhaustive_chunks = reference.plan.tasks[j].demand[1];
+      d.exhaustive_truth = truth.time(j, reference.plan.tasks[j].demand);
+      d.fit_at_exhaustive = fits[j] ? fits[j]->at(d.exhaustive_cores, d.exhaustive_chunks).seconds
+                                    : std::numeric_limits<double>::quiet_NaN();
+      d.start = timeline.runs.size() > j ? timeline.runs[j].launch.start : 0.0;
+      d.counts_before = counts_before_[d.kind];
+      d.counts_planned = core_counts(d.kind);
+      outcome.task_diagnosis.push_back(d);
+    }
+    for (RunDiagnosis run : runs_now_) {
+      for (std::size_t j = 0; j < plan.tasks.size(); ++j) {
+        run.used = run.used || (kind_of(drawn, j) == run.kind && plan.tasks[j].demand[0] == run.cores &&
+                                plan.tasks[j].demand[1] == run.chunks);
+      }
+      outcome.profiling.push_back(run);
+    }
+    std::set<std::size_t> kinds(drawn.kind.begin(), drawn.kind.end());
+    std::vector<std::shared_ptr<const knowledge::FittedTask>> all = fits;
+    for (const std::size_t kind : kinds) {
+      std::vector<std::shared_ptr<const knowledge::FittedTask>> swapped = fits;
+      std::string family;
+      for (std::size_t j = 0; j < swapped.size(); ++j) {
+        if (kind_of(drawn, j) != kind) continue;
+        swapped[j] = reference.fits[j];
+        all[j] = reference.fits[j];
+        family = drawn.batch.programs[drawn.batch.tasks[j].program].family;
+      }
+      outcome.kinds.push_back({kind, family, makespan_planned_with(drawn, truth, swapped)});
+    }
+    outcome.makespan_all_exhaustive = makespan_planned_with(drawn, truth, all);
+  }
+
+  [[nodiscard]] std::size_t core_counts(std::size_t kind) {
+    std::set<int> counts;
+    for (const knowledge::Measurement& m : evidence_[kind]) {
+      if (m.fast_chunks == 0) counts.insert(m.cores);
+    }
+    return counts.size();
+  }
+
+  std::vector<RunDiagnosis> runs_now_;
+  std::map<std::size_t, std::size_t> counts_before_;
   const StudyOptions& study_;
   const ProfilingSetup& setup_;
   Planner& planner_;
@@ -403,6 +506,15 @@ std::vector<RecurringOutcome> run_recurring(const StudyOptions& study, const Rec
                                             const std::function<void(const std::string&)>& progress) {
   check_study_options(study);
   if (options.sequences == 0 || options.batches == 0) throw UsageError("sequences and batches must be >= 1");
+  for (const std::string& row : options.rows) {
+    const auto named = [&](const std::vector<std::string>& rows) {
+      return std::find(rows.begin(), rows.end(), row) != rows.end();
+    };
+    if (!named(recurring_rows()) && !named(recurring_extra_rows())) {
+      throw UsageError(fmt::format("unknown recurring row '{}' (rows: {}, {})", row, fmt::join(recurring_rows(), ", "),
+                                   fmt::join(recurring_extra_rows(), ", ")));
+    }
+  }
   std::vector<RecurringOutcome> outcomes;
   Planner planner{study};
   for (std::size_t n = 0; n < study_nodes().size(); ++n) {
@@ -421,9 +533,8 @@ std::vector<RecurringOutcome> run_recurring(const StudyOptions& study, const Rec
       sched::Random random(owner_seed);
       std::set<std::size_t> seen;
       std::vector<Owner> owners;
-      for (const std::string& row : recurring_rows()) {
-        owners.emplace_back(study, setup, planner, rules_of(row));
-      }
+      const std::vector<std::string>& rows = options.rows.empty() ? recurring_rows() : options.rows;
+      for (const std::string& row : rows) owners.emplace_back(study, setup, planner, rules_of(row));
       for (std::size_t b = 0; b < options.batches; ++b) {
         const RecurringBatch drawn = draw_recurring(pool, node.programs, b, seen, random, study, options);
         const sched::Instance truth = true_instance(drawn.batch, node.shape);
@@ -431,16 +542,18 @@ std::vector<RecurringOutcome> run_recurring(const StudyOptions& study, const Rec
         const double oracle = makespan_of(on_truth(planner.plan(truth), truth));
         knowledge::NormalDraws noise(seed + 41);
         const Knowledge exhaustive = profile_batch("exhaustive", drawn.batch, setup, noise, {});
-        const double exhaustive_makespan =
-            makespan_of(on_truth(plan_of(planner, drawn.batch, node.shape, exhaustive.fits, 0.0), truth));
+        const sim::LaunchPlan exhaustive_plan =
+            on_truth(plan_of(planner, drawn.batch, node.shape, exhaustive.fits, 0.0), truth);
+        const double exhaustive_makespan = makespan_of(exhaustive_plan);
+        const ExhaustiveReference reference{exhaustive.fits, exhaustive_plan};
         const auto [naive_makespan, naive_way] = best_naive(truth, node.shape);
         for (std::size_t r = 0; r < owners.size(); ++r) {
           RecurringOutcome outcome;
           outcome.node = node.name;
           outcome.sequence = s;
           outcome.batch = b;
-          outcome.row = recurring_rows()[r];
-          owners[r].run_batch(drawn, truth, seed, outcome);
+          outcome.row = rows[r];
+          owners[r].run_batch(drawn, truth, seed, outcome, options.diagnose ? &reference : nullptr);
           outcome.exhaustive_makespan = exhaustive_makespan;
           outcome.oracle_makespan = oracle;
           outcome.naive_makespan = naive_makespan;

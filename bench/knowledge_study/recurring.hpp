@@ -38,6 +38,38 @@ struct RecurringOptions {
   std::size_t batches = 6;    // batches in each sequence
   double keep_share = 0.75;   // a program seen before comes back in the next batch with this probability
   double new_share = 0.5;     // a batch brings one program never seen with this probability
+  std::vector<std::string> rows;  // recurring_rows() or recurring_extra_rows() to run; empty: recurring_rows()
+  bool diagnose = false;          // fill RecurringOutcome's diagnosis (counterfactual plans: slower)
+};
+
+// Where a plan's loss and its profiling went (--diagnose; bench/results/knowledge-study-analysis-2026-11-29.md).
+struct TaskDiagnosis {
+  std::size_t task = 0;
+  std::size_t kind = 0;
+  std::string family;
+  double work = 0.0;
+  bool guessed = false;          // no fit: one core at the guess
+  int cores = 0, chunks = 0;     // where the plan ran it
+  double predicted = 0.0;        // the fit's median there (the guess when guessed)
+  double truth = 0.0;            // the true time there
+  int exhaustive_cores = 0, exhaustive_chunks = 0;  // where the exhaustive plan ran it
+  double exhaustive_truth = 0.0;
+  double fit_at_exhaustive = 0.0;  // this row's fit at the exhaustive plan's allocation (NaN when guessed)
+  double start = 0.0;            // the plan's start on the truth
+  std::size_t counts_before = 0;  // core counts (0 fast chunks) its kind had run at before this batch's profiling
+  std::size_t counts_planned = 0;  // ... when the plan was made
+};
+struct RunDiagnosis {
+  std::size_t kind = 0;
+  int cores = 0, chunks = 0;
+  double work = 0.0;
+  double seconds = 0.0;
+  bool used = false;             // a task of its kind runs at this allocation in the plan
+};
+struct KindDiagnosis {
+  std::size_t kind = 0;
+  std::string family;
+  double makespan_with_exhaustive = 0.0;  // the row's plan again with this kind's fits the exhaustive ones
 };
 
 struct RecurringOutcome {
@@ -57,15 +89,26 @@ struct RecurringOutcome {
   double oracle_makespan = 0.0;
   double naive_makespan = 0.0;     // the best naive way's, on the true times
   std::string naive_way;           // which one it was
+  std::vector<TaskDiagnosis> task_diagnosis;  // --diagnose
+  std::vector<RunDiagnosis> profiling;
+  std::vector<KindDiagnosis> kinds;
+  double makespan_all_exhaustive = 0.0;  // the row's plan with every kind's fits the exhaustive ones
 };
 
 [[nodiscard]] const std::vector<std::string>& recurring_rows();
+// Rules tried and not taken, run only when named (--rows; bench/results/knowledge-study-analysis-2026-11-29.md):
+//   breadth-first       recurring with the kinds offered runs by how many core counts they ran at (never, one,
+//                       more), then by weight: every kind's speed-up before any kind's detail
+//   breadth-run-budget  breadth-first with run-budget's budget
+[[nodiscard]] const std::vector<std::string>& recurring_extra_rows();
 
 // Throws UsageError like run_study for unknown nodes or options out of range.
 [[nodiscard]] std::vector<RecurringOutcome> run_recurring(const StudyOptions& study, const RecurringOptions& options,
                                                           const std::function<void(const std::string&)>& progress = {});
 
 [[nodiscard]] std::string recurring_csv(const std::vector<RecurringOutcome>& outcomes);
+// --diagnose: one row per task, per profiling run, per kind's counterfactual plan.
+[[nodiscard]] std::string recurring_diagnosis_csv(const std::vector<RecurringOutcome>& outcomes);
 // Per node, row and batch index: the means over sequences (and the worst plan / exhaustive).
 [[nodiscard]] std::string format_recurring_table(const std::vector<RecurringOutcome>& outcomes);
 

@@ -20,6 +20,34 @@ std::string recurring_csv(const std::vector<RecurringOutcome>& outcomes) {
   return text;
 }
 
+std::string recurring_diagnosis_csv(const std::vector<RecurringOutcome>& outcomes) {
+  // One table, three kinds of line (`what`): task, run, kind; the columns each leaves empty are blank.
+  std::string text =
+      "what,node,sequence,batch,kind,family,task,work,guessed,cores,chunks,predicted_s,truth_s,exhaustive_cores,"
+      "exhaustive_chunks,exhaustive_truth_s,fit_at_exhaustive_s,start_s,seconds,used,makespan_s,exhaustive_makespan_s,"
+      "all_exhaustive_makespan_s,counts_before,counts_planned\n";
+  for (const RecurringOutcome& o : outcomes) {
+    const std::string head = fmt::format("{},{},{}", o.node, o.sequence, o.batch);
+    for (const TaskDiagnosis& t : o.task_diagnosis) {
+      text += fmt::format("task,{},{},{},{},{:.6g},{},{},{},{:.6g},{:.6g},{},{},{:.6g},{:.6g},{:.6g},,,{:.6g},{:.6g},{:.6g},{},{}\n",
+                          head, t.kind, t.family, t.task, t.work, t.guessed ? 1 : 0, t.cores, t.chunks, t.predicted,
+                          t.truth, t.exhaustive_cores, t.exhaustive_chunks, t.exhaustive_truth, t.fit_at_exhaustive,
+                          t.start, o.makespan, o.exhaustive_makespan, o.makespan_all_exhaustive, t.counts_before,
+                          t.counts_planned);
+    }
+    for (const RunDiagnosis& r : o.profiling) {
+      text += fmt::format("run,{},{},,,{:.6g},,{},{},,,,,,,,{:.6g},{},{:.6g},{:.6g},{:.6g},,\n", head, r.kind, r.work,
+                          r.cores, r.chunks, r.seconds, r.used ? 1 : 0, o.makespan, o.exhaustive_makespan,
+                          o.makespan_all_exhaustive);
+    }
+    for (const KindDiagnosis& k : o.kinds) {
+      text += fmt::format("kind,{},{},{},,,,,,,,,,,,,,,{:.6g},{:.6g},{:.6g},,\n", head, k.kind, k.family,
+                          k.makespan_with_exhaustive, o.exhaustive_makespan, o.makespan_all_exhaustive);
+    }
+  }
+  return text;
+}
+
 std::string format_recurring_table(const std::vector<RecurringOutcome>& outcomes) {
   std::string text = fmt::format("{:<12} {:<17} {:>5} {:>5} {:>5} {:>5} {:>8} {:>8} {:>6} {:>8} {:>8} {:>9} {:>5}\n",
                                  "node", "row", "batch", "new", "runs", "expl", "prof/mk", "plan/exh", "worst",
@@ -31,7 +59,9 @@ std::string format_recurring_table(const std::vector<RecurringOutcome>& outcomes
     batches = std::max(batches, o.batch + 1);
   }
   for (const std::string& node : nodes) {
-    for (const std::string& row : recurring_rows()) {
+    std::vector<std::string> rows = recurring_rows();
+    rows.insert(rows.end(), recurring_extra_rows().begin(), recurring_extra_rows().end());
+    for (const std::string& row : rows) {
       for (std::size_t b = 0; b < batches; ++b) {
         double count = 0, fresh = 0, runs = 0, explored = 0, profiling = 0, ratio = 0, worst = 0, oracle = 0,
                naive = 0, total = 0;
