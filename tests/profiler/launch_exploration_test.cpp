@@ -164,23 +164,37 @@ TEST_F(LaunchExploration, ATaskPlannedOnTheWholeNodeHasNothingLargerToTry) {
   EXPECT_EQ(tasks, (std::vector<std::size_t>{1, 2})) << "b and a2; a1 is on all 4 cores";
 }
 
+// Four cores and an emulated fast tier of 4 chunks of 16 MiB.
+config::PlatformConfig four_cores_with_fast_chunks() {
+  config::PlatformConfig platform = four_cores();
+  platform.tier_backend = "emulated";
+  platform.fast_chunks = 4;
+  platform.fast_capacity_bytes = 4ULL << 24;
+  return platform;
+}
+
+// One triad task of 64 MiB and 10 passes per id.
+config::Workload triads(const std::vector<std::string>& ids) {
+  config::Workload workload;
+  workload.name = "stream";
+  for (const std::string& id : ids) {
+    config::WorkloadTask triad;
+    triad.id = id;
+    triad.kernel = "triad";
+    triad.footprint_bytes = 64ULL << 20;
+    triad.passes = 10;
+    workload.tasks.push_back(triad);
+  }
+  return workload;
+}
+
 // The interval's side of the same move: where a kind was never measured on fast memory its fit assumes no gain, and
 // the gain may reach the tiers' bandwidth ratio (the node model's, else the platform's emulation_ratio); once one
 // of its runs had fast chunks, the fit knows and no bound is left.
 TEST_F(LaunchExploration, FastMemoryAKindNeverRanOnMayGainUpToTheTiersRatioUntilMeasured) {
-  config::PlatformConfig platform = four_cores();
-  platform.tier_backend = "emulated";
+  config::PlatformConfig platform = four_cores_with_fast_chunks();
   platform.emulation_ratio = 4.0;
-  platform.fast_chunks = 4;
-  platform.fast_capacity_bytes = 4ULL << 24;
-  config::WorkloadTask triad;
-  triad.id = "t1";
-  triad.kernel = "triad";
-  triad.footprint_bytes = 64ULL << 20;
-  triad.passes = 10;
-  config::Workload workload;
-  workload.name = "stream";
-  workload.tasks = {triad};
+  config::Workload workload = triads({"t1"});
   const std::vector<int> no_chunk{1, 0}, two_chunks{1, 2};
   ASSERT_EQ(learn_from_launch(workload, {{"t1", no_chunk, 1.25, 1.0}}, cache, "preferred"), 1U);
   const KnowledgeInstance before = knowledge_instance(workload, know(workload, platform), platform, nullptr, true);
@@ -209,20 +223,8 @@ TEST_F(LaunchExploration, FastMemoryAKindNeverRanOnMayGainUpToTheTiersRatioUntil
 // A STREAM kind known without fast memory (the naive first run gave it none) may try the node's fast chunks at its
 // planned cores, as a separate option from more cores: a kind learns both, one task each.
 TEST_F(LaunchExploration, AStreamKindWithoutFastMemoryMayTryTheFastChunksAsItsOwnOption) {
-  config::PlatformConfig platform = four_cores();
-  platform.tier_backend = "emulated";
-  platform.fast_chunks = 4;
-  platform.fast_capacity_bytes = 4ULL << 24;
-  config::WorkloadTask triad;
-  triad.kernel = "triad";
-  triad.footprint_bytes = 64ULL << 20;
-  triad.passes = 10;
-  config::Workload workload;
-  workload.name = "stream";
-  for (const char* id : {"t1", "t2"}) {
-    workload.tasks.push_back(triad);
-    workload.tasks.back().id = id;
-  }
+  const config::PlatformConfig platform = four_cores_with_fast_chunks();
+  config::Workload workload = triads({"t1", "t2"});
   ASSERT_EQ(learn_from_launch(workload, {{"t1", {1, 0}, 1.25, 1.0}, {"t2", {1, 0}, 1.3, 1.0}}, cache, "preferred"),
             2U);
   const BatchKnowledge known = know(workload, platform);

@@ -16,16 +16,23 @@ namespace cosched::profiler::detail {
 
 namespace {
 
-// The kind's own timeout (the task's, else the run's --timeout), nullopt: none.
+// The kind's own timeout: the task's, else the run's --timeout (nullopt: none).
 std::optional<double> own_timeout(const TaskKind& kind, std::optional<double> default_timeout_s) {
   return kind.task.timeout_s ? kind.task.timeout_s : default_timeout_s;
 }
 
-// What stops a run: the kind's own timeout, or `deadline_s` when that is tighter.
+// Whether `deadline_s` stops a run of `kind` before its own timeout would.
+bool deadline_comes_first(const TaskKind& kind, std::optional<double> deadline_s,
+                          std::optional<double> default_timeout_s) {
+  const std::optional<double> own = own_timeout(kind, default_timeout_s);
+  return deadline_s && (!own || *deadline_s < *own);
+}
+
+// What stops a run: `deadline_s` when it comes first, else the kind's own timeout.
 std::optional<double> run_timeout(const TaskKind& kind, std::optional<double> deadline_s,
                                   std::optional<double> default_timeout_s) {
-  const std::optional<double> own = own_timeout(kind, default_timeout_s);
-  return deadline_s && (!own || *deadline_s < *own) ? deadline_s : own;
+  return deadline_comes_first(kind, deadline_s, default_timeout_s) ? deadline_s
+                                                                   : own_timeout(kind, default_timeout_s);
 }
 
 // A command as the command measurer profiles it: its argv at `work` ({work} substituted), stopped at `timeout_s`.
@@ -72,9 +79,7 @@ std::optional<double> KindRunner::run(const TaskKind& kind, const knowledge::Pla
   try {
     const Measurement measured = measure_once(node_, kind, point, planned.work, 0, deadline_s);
     if (!measured.failure.empty() || measured.times_s.empty()) {
-      const std::optional<double> own = own_timeout(kind, node_.command_timeout_s);
-      const bool budget_deadline = deadline_s && (!own || *deadline_s < *own);
-      why = measured.failure == "timeout" && budget_deadline
+      why = measured.failure == "timeout" && deadline_comes_first(kind, deadline_s, node_.command_timeout_s)
                 ? fmt::format("stopped at the end of the budget, {:.3g} s", *deadline_s)
             : measured.failure_message.empty() ? measured.failure
                                                : measured.failure_message;
