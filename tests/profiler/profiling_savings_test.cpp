@@ -23,7 +23,7 @@ struct ProfilingSavings : ::testing::Test {
   ProfileCache cache{testing::scratch_dir("profiling-savings"), NodeFingerprint{"host", "Some CPU", 2, "none", 5.0}};
 
   void launch(const std::string& batch, std::optional<double> share, double spent) {
-    record_launch(cache, {batch, 10.0, 9.0, 11.0, 10.0}, {share, spent});
+    record_launch(cache, {batch, 10.0, 9.0, 11.0, 10.0}, {share, spent, std::nullopt});
   }
 };
 
@@ -63,6 +63,27 @@ TEST_F(ProfilingSavings, AreWrittenAsTheHistorysSchemaSaysAndReadOnlyWhenSound) 
       << R"({"batch": "b", "profiling_share_s": 1e999, "profiling_spent_s": 0})" << "\n"
       << R"({"batch": "b", "profiling_share_s": 2, "profiling_spent_s": -1})" << "\n";
   EXPECT_DOUBLE_EQ(saved_profiling_budget(cache, "b"), 0.75) << "a share out of range, a negative spent: passed over";
+}
+
+// The overhead a profiling run paid, recorded per launch, of any batch: the largest of the last five recorded
+// (a launch without one passed over), nothing when none was.
+TEST_F(ProfilingSavings, TheRecentRunOverheadIsTheLargestOfTheLastFiveRecorded) {
+  EXPECT_FALSE(recent_run_overhead(cache).has_value());
+  const auto overhead = [&](std::optional<double> seconds) {
+    record_launch(cache, {"b", 10.0, 9.0, 11.0, 10.0}, {1.0, 0.5, seconds});
+  };
+  overhead(std::nullopt);
+  EXPECT_FALSE(recent_run_overhead(cache).has_value());
+  overhead(0.3);
+  EXPECT_DOUBLE_EQ(*recent_run_overhead(cache), 0.3);
+  for (const double seconds : {0.1, 0.05, 0.02}) overhead(seconds);
+  overhead(std::nullopt);
+  overhead(0.04);
+  EXPECT_DOUBLE_EQ(*recent_run_overhead(cache), 0.3) << "0.3 is one of the last five recorded";
+  overhead(0.03);
+  EXPECT_DOUBLE_EQ(*recent_run_overhead(cache), 0.1) << "0.3 is six recorded ago";
+  const std::string last = testing::read_text(launch_history_path(cache));
+  EXPECT_NE(last.find("\"profiling_run_overhead_s\":0.03"), std::string::npos) << last;
 }
 
 TEST_F(ProfilingSavings, AnAutomaticBudgetAddsWhatEarlierRunsSavedUpToItsCap) {

@@ -110,7 +110,7 @@ BatchPlan plan_batch(const RunBatchOptions& run, config::Workload& batch, const 
   for (const std::string& line : profiler::probed_traffic_lines(made.instance)) reporter.note("  " + line);
 
   BatchPlan plan{std::move(made.instance), {}, std::move(made.log_sd), std::move(made.log_gain_bound), 0, {},
-                 {known.share_s, known.spent_s}};
+                 {known.share_s, known.spent_s, known.run_overhead_s()}};
   std::vector<const profiler::KindState*> kinds;  // one error per kind's fit, one for the guess (group 0)
   for (const config::WorkloadTask& task : batch.tasks) {
     const profiler::KindState& kind = known.of(task);
@@ -229,12 +229,12 @@ void learn_from_launch(const launcher::LaunchSummary& summary, const config::Wor
                               (cache.node_folder() / "knowledge").string()));
   }
   if (!predicted || !summary.already_completed.empty()) return;  // a resumed launch is not the predicted one
-  // The node's history is its launch-to-launch noise: a plan of guessed times would make it the guesses' error.
-  if (predicted->guessed_tasks == 0) {
-    profiler::record_launch(cache, {batch.name, predicted->predicted_s, predicted->low_s, predicted->high_s,
-                                    summary.observed_makespan},
-                            profiling);
-  }
+  // The node's history is its launch-to-launch noise (a plan of guessed times is kept, and passed over there) and
+  // what its profiling spent and paid per run.
+  profiler::record_launch(cache,
+                          {batch.name, predicted->predicted_s, predicted->low_s, predicted->high_s,
+                           summary.observed_makespan, predicted->guessed_tasks},
+                          profiling);
   const bool inside = summary.observed_makespan >= predicted->low_s && summary.observed_makespan <= predicted->high_s;
   reporter.note(fmt::format("observed {:.3g} s: {} the 80 % interval {:.3g} .. {:.3g} s", summary.observed_makespan,
                             inside ? "inside" : "outside", predicted->low_s, predicted->high_s));

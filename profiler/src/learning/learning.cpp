@@ -319,19 +319,27 @@ std::string describe_run(const TaskKind& kind, const knowledge::PlannedRun& run)
 
 double BatchKnowledge::expected_run_cost(std::size_t kind, double estimated_s) const {
   std::optional<double> overhead = kinds.at(kind).run_overhead_s;
-  if (!overhead) {
-    overhead = 0.0;
-    for (const KindState& state : kinds) overhead = std::max(*overhead, state.run_overhead_s.value_or(0.0));
-  }
-  return estimated_s + *overhead;
+  if (!overhead) overhead = run_overhead_s();
+  if (!overhead) overhead = recorded_run_overhead_s;
+  return estimated_s + overhead.value_or(0.0);
 }
 
-void BatchKnowledge::count_run(std::size_t kind, std::optional<double> measured_s, double wall_s) {
+void BatchKnowledge::count_run(std::size_t kind, std::optional<double> measured_s, double wall_s,
+                               std::optional<double> stopped_at_s) {
   spent_s += wall_s;
   ++runs;
-  if (!measured_s) return;
+  const std::optional<double> ran_s = measured_s ? measured_s : stopped_at_s;
+  if (!ran_s) return;
   std::optional<double>& overhead = kinds.at(kind).run_overhead_s;
-  overhead = std::max(overhead.value_or(0.0), wall_s - *measured_s);
+  overhead = std::max(overhead.value_or(0.0), std::max(0.0, wall_s - *ran_s));
+}
+
+std::optional<double> BatchKnowledge::run_overhead_s() const {
+  std::optional<double> largest;
+  for (const KindState& state : kinds) {
+    if (state.run_overhead_s) largest = std::max(largest.value_or(0.0), *state.run_overhead_s);
+  }
+  return largest;
 }
 
 std::size_t BatchKnowledge::unknown_kinds() const {
@@ -365,6 +373,7 @@ BatchKnowledge learn_batch(config::Workload& workload, const ProfileCache& cache
   check_knowledge_store(cache);
   const std::vector<KindKnowledge> stored = stored_knowledge(cache);
   if (!options.forget) known.node_task_seconds = node_task_seconds(stored);
+  known.recorded_run_overhead_s = recent_run_overhead(cache);
   for (const TaskKind& kind : kinds) {
     KnowledgeLookup found = look_up_knowledge(cache, kind.identity);
     if (options.forget && !found.knowledge.runs.empty()) {
@@ -475,9 +484,11 @@ BatchKnowledge learn_batch(config::Workload& workload, const ProfileCache& cache
       double estimated_s = run.estimated_seconds;
       if (std::isnan(estimated_s) && !options.budget.seconds && plan) {
         // An automatic budget prices a kind never measured as the plan does: one more task of the batch at the
-        // guess, the run's share of its largest task's work (a short run of a kind that says how its work scales
-        // costs a part of a production run whatever its speed-up). The runner stops it at what is left.
-        estimated_s = unknown_guess(workload, known).seconds * run.work / state.kind.largest();
+        // guess, a short run its share of the largest task's work past the prior's fixed cost (a short run of a kind
+        // that says how its work scales costs a part of a production run whatever its speed-up). The runner stops it
+        // at what is left.
+        estimated_s = knowledge::short_run_seconds(unknown_guess(workload, known).seconds, run.work,
+                                                   state.kind.largest(), std::nullopt, options.fit.fixed_share_sd);
       }
       const bool unknown_cost = std::isnan(estimated_s);
       if ((unknown_cost && !options.budget.seconds) ||
@@ -495,7 +506,7 @@ BatchKnowledge learn_batch(config::Workload& workload, const ProfileCache& cache
     std::string why;
     const auto begin = Clock::now();
     const std::optional<double> seconds = runner.run(state.kind, run, remaining, why);
-    known.count_run(next->first, seconds, std::chrono::duration<double>(Clock::now() - begin).count());
+    known.count_run(next->first, seconds, std::chrono::duration<double>(Clock::now() - begin).count(), remaining);
     if (!seconds) {
       state.notes.push_back(fmt::format("a profiling run ({}) did not end well ({}): no more runs of it",
                                         describe_run(state.kind, run), why));

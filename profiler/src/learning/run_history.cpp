@@ -55,6 +55,7 @@ LaunchNoise launch_noise(const ProfileCache& cache) {
   std::vector<double> errors;  // ln(observed / predicted), the newest last
   for (const nlohmann::json& entry : history_entries(cache)) {
     if (!entry.contains("predicted_s") || !entry.contains("observed_s")) continue;
+    if (seconds_field(entry, "guessed_tasks").value_or(0.0) > 0.0) continue;  // the guesses' error, not the node's
     const auto& predicted = entry.at("predicted_s");
     const auto& observed = entry.at("observed_s");
     if (!predicted.is_number() || !observed.is_number()) continue;
@@ -88,7 +89,9 @@ void record_launch(const ProfileCache& cache, const RecordedLaunch& launch, cons
                                           {"profiling_share_s", optional_number(profiling.share_s)},
                                           {"profiling_spent_s", optional_number(
                                               profiling.share_s ? std::optional<double>(profiling.spent_s)
-                                                                : std::nullopt)}}
+                                                                : std::nullopt)},
+                                          {"profiling_run_overhead_s", optional_number(profiling.run_overhead_s)},
+                                          {"guessed_tasks", launch.guessed_tasks}}
                                .dump() +
                            "\n";
   const int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
@@ -109,6 +112,18 @@ double saved_profiling_budget(const ProfileCache& cache, const std::string& batc
     if (share && spent) saved = std::max(0.0, saved + *share - *spent);
   }
   return saved;
+}
+
+std::optional<double> recent_run_overhead(const ProfileCache& cache) {
+  std::vector<double> recorded;  // oldest first
+  for (const nlohmann::json& entry : history_entries(cache)) {
+    if (const std::optional<double> overhead = seconds_field(entry, "profiling_run_overhead_s")) {
+      recorded.push_back(*overhead);
+    }
+  }
+  if (recorded.empty()) return std::nullopt;
+  const auto recent = recorded.end() - static_cast<std::ptrdiff_t>(std::min(recorded.size(), kOverheadsRemembered));
+  return *std::max_element(recent, recorded.end());
 }
 
 }  // namespace cosched::profiler

@@ -67,6 +67,15 @@ std::map<PointKey, ProductionPoint> to_production(const Grouped& grouped, const 
     } else if (point.log_seconds.empty()) {
       one_amount.emplace_back(key, &runs);
       continue;
+    } else if (!amounts.empty()) {
+      // Measured at production and at other amounts (a launch's run beside a short profiling run, or the batch's
+      // tasks of one kind at two sizes): its time is the production runs', but the runs together separate the
+      // fixed cost, which the other points' carry and a short run's quote (estimate_seconds) need.
+      for (const Measurement& run : runs) {
+        if (same_work(run.work, work.production)) scaled.push_back({run.work, run.seconds});
+      }
+      const WorkScalingFit fit(scaled, options.fit);
+      fixed_costs.push_back({key, fit.fixed_seconds(), fit.fixed_variance()});
     }
     points[key] = std::move(point);
   }
@@ -158,7 +167,8 @@ FittedTask::FittedTask(const NodeShape& node, const TaskWork& work, const std::v
                        const TaskFitOptions& options)
     : node_(node),
       work_(work),
-      space_(node.fast_chunks > 0 ? std::vector<int>{node.cores, node.fast_chunks} : std::vector<int>{node.cores}) {
+      space_(node.fast_chunks > 0 ? std::vector<int>{node.cores, node.fast_chunks} : std::vector<int>{node.cores}),
+      fixed_share_sd_(options.fixed_share_sd) {
   check_measurements(node, work, measurements, "task fit");
   Grouped grouped;
   for (const Measurement& m : measurements) grouped[{m.cores, node.fast_chunks > 0 ? m.fast_chunks : 0}].push_back(m);
@@ -253,8 +263,15 @@ double FittedTask::predictive_log_sd(int cores, int chunks) const {
 double FittedTask::estimate_seconds(int cores, int chunks, double work) const {
   const CurvePoint point = at(cores, chunks);
   const double production = point.seconds * std::exp(predictive_log_sd(cores, chunks));
-  const double fixed = std::clamp(fixed_seconds_, 0.0, production);
-  return fixed + (production - fixed) * work / work_.production;
+  return short_run_seconds(production, work, work_.production,
+                           fixed_seconds_ >= 0.0 ? std::optional<double>(fixed_seconds_) : std::nullopt,
+                           fixed_share_sd_);
+}
+
+double short_run_seconds(double production_s, double work, double production, std::optional<double> fixed_s,
+                         double fixed_share_sd) {
+  const double fixed = std::clamp(fixed_s.value_or(fixed_share_sd * production_s), 0.0, production_s);
+  return fixed + (production_s - fixed) * work / production;
 }
 
 }  // namespace cosched::knowledge

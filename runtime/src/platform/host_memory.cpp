@@ -7,6 +7,10 @@
 #include <limits>
 #include <string>
 #include <system_error>
+#include <thread>
+#include <vector>
+
+#include "cosched/platform/binding.hpp"
 
 #include "platform/tiers/page_mapping.hpp"
 
@@ -65,21 +69,30 @@ std::optional<std::uint64_t> total_memory_bytes(const std::filesystem::path& mem
   return meminfo_bytes(meminfo, "MemTotal:");
 }
 
-double touch_and_release(std::uint64_t bytes) {
+double touch_and_release(std::uint64_t bytes, unsigned threads) {
   if (bytes == 0) return 0.0;
   const auto begin = std::chrono::steady_clock::now();
   {
     const tiers::PageMapping mapping(static_cast<std::size_t>(bytes));
+    const std::size_t pages = (mapping.bytes() + kPageBytes - 1) / kPageBytes;
+    const std::size_t slices = std::clamp<std::size_t>(threads, 1, pages);
     // volatile: the writes are the point, the compiler must not drop them for memory that is never read.
-    auto* const pages = static_cast<volatile unsigned char*>(mapping.data());
-    for (std::size_t offset = 0; offset < mapping.bytes(); offset += kPageBytes) pages[offset] = 1;
-  }
+    auto* const base = static_cast<volatile unsigned char*>(mapping.data());
+    const auto touch = [&](std::size_t slice) {
+      const std::size_t first = pages * slice / slices, last = pages * (slice + 1) / slices;
+      for (std::size_t page = first; page < last; ++page) base[page * kPageBytes] = 1;
+    };
+    std::vector<std::jthread> helpers;  // slice 0 is this thread's
+    for (std::size_t slice = 1; slice < slices; ++slice) helpers.emplace_back(touch, slice);
+    touch(0);
+  }  // the helpers join before the mapping goes
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
 }
 
 WarmedMemory warm_up_memory(std::uint64_t bytes) {
   if (const auto available = available_memory_bytes()) bytes = std::min(bytes, *available / 2);
-  return {bytes, touch_and_release(bytes)};
+  const auto threads = static_cast<unsigned>(std::max<std::size_t>(1, allowed_pus().size()));
+  return {bytes, touch_and_release(bytes, threads)};
 }
 
 }  // namespace cosched::platform

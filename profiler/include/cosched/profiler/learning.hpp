@@ -95,12 +95,20 @@ struct BatchKnowledge {
   // Per kind this node's store holds (none with --reprofile), its one-core time at the most work it ran there: what
   // tasks on this node take, the guess's ground when no kind of the batch is known (node_task_seconds).
   std::vector<double> node_task_seconds;
+  // The largest overhead per run the node's recent profiling paid (recent_run_overhead), nullopt when none is
+  // recorded: what a run costs beyond its estimate before any run of this call has said.
+  std::optional<double> recorded_run_overhead_s;
   // What a run of kinds[kind] estimated at `estimated_s` will take from the budget: the estimate plus the kind's
-  // overhead per run, or before its first run the largest any kind paid in this call (the budget is wall time,
-  // and a short run's overhead can be most of it: a 0.14 s run of triad at 64 MiB took 0.20 s).
+  // overhead per run, or before its first run the largest any kind paid in this call, or before any the node's
+  // recorded one (the budget is wall time, and a short run's overhead can be most of it: a 0.14 s run of triad at
+  // 64 MiB took 0.20 s; a one-pass run of copy at 128 MiB, 21 ms by its fit, 0.33 s with its memory warm-up).
   [[nodiscard]] double expected_run_cost(std::size_t kind, double estimated_s) const;
-  // Counts a run of kinds[kind] that took `wall_s` of the budget and measured `measured_s` (nullopt: it failed).
-  void count_run(std::size_t kind, std::optional<double> measured_s, double wall_s);
+  // Counts a run of kinds[kind] that took `wall_s` of the budget and measured `measured_s`. A run that failed
+  // (nullopt) and was stopped at `stopped_at_s` of its own clock paid at least wall_s - stopped_at_s in overhead.
+  void count_run(std::size_t kind, std::optional<double> measured_s, double wall_s,
+                 std::optional<double> stopped_at_s = std::nullopt);
+  // The largest overhead per run any kind paid in this call (nullopt: no run said), for the node's history.
+  [[nodiscard]] std::optional<double> run_overhead_s() const;
   [[nodiscard]] std::size_t unknown_kinds() const;
   [[nodiscard]] const KindState& of(const config::WorkloadTask& task) const;
 };

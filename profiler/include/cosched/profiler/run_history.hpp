@@ -4,12 +4,14 @@
 // phase of the host moves every task of a launch at once). Kept with the profile cache:
 //
 //   <cache>/<node folder>/launches.jsonl   one line per launch: {"date", "batch", "predicted_s", "low_s", "high_s",
-//                                          "observed_s", "profiling_share_s", "profiling_spent_s"} (low_s, high_s:
-//                                          the 80 % interval it was given, or null; the profiling fields: null when
-//                                          the user gave the budget)
+//                                          "observed_s", "profiling_share_s", "profiling_spent_s",
+//                                          "profiling_run_overhead_s", "guessed_tasks"} (low_s, high_s: the 80 %
+//                                          interval it was given, or null; the share and spent: null when the user
+//                                          gave the budget; the overhead: null when no profiling run said)
 //
-// Its sigma is the root mean square of ln(observed / predicted) over the last kLaunchesRemembered launches, pooled
-// with a prior (kPriorLaunchNoise, as if seen kPriorLaunches times), so that a node with few launches still has a
+// Its sigma is the root mean square of ln(observed / predicted) over the last kLaunchesRemembered launches with no
+// guessed task (a line without guessed_tasks, as written before it was: none), pooled with a prior
+// (kPriorLaunchNoise, as if seen kPriorLaunches times), so that a node with few launches still has a
 // spread and a node whose predictions hold narrows it.
 #include <cstddef>
 #include <optional>
@@ -40,12 +42,17 @@ struct RecordedLaunch {
   double predicted_s = 0.0;
   std::optional<double> low_s, high_s;  // the 80 % interval
   double observed_s = 0.0;
+  // Tasks planned at a guess (kinds never measured): such a launch's error is the guesses', not the node's, and
+  // launch_noise passes it over; its profiling still counts.
+  std::size_t guessed_tasks = 0;
 };
 // The run's automatic profiling budget — its own share of the batch, without what earlier runs saved — and what its
 // profiling spent; share_s nullopt when the user gave the budget (--profile-budget: it neither saves nor draws).
 struct LaunchProfiling {
   std::optional<double> share_s;
   double spent_s = 0.0;
+  // The largest wall time a profiling run took beyond what it measured (BatchKnowledge::run_overhead_s).
+  std::optional<double> run_overhead_s;
 };
 // Appends one launch (one write of one line); nothing when a makespan is not positive.
 void record_launch(const ProfileCache& cache, const RecordedLaunch& launch, const LaunchProfiling& profiling = {});
@@ -55,5 +62,13 @@ void record_launch(const ProfileCache& cache, const RecordedLaunch& launch, cons
 // a run whose share cannot pay a single run that matters (a kind's run on more cores often costs more than 10 %
 // of a short batch) leaves it to a later run, and all of them together spend at most their shares.
 [[nodiscard]] double saved_profiling_budget(const ProfileCache& cache, const std::string& batch);
+
+// The largest overhead per profiling run (process start, the memory warm-up, first touch) the node's last
+// kOverheadsRemembered launches that profiled recorded, of any batch; nullopt when none did. A run's overhead is
+// known to a call only once it has measured one, and a short run quoted without it is started within the budget
+// and stopped at its end, teaching nothing (the README batch's one-pass STREAM runs: 21-40 ms quoted, 0.17-0.33 s
+// spent, each run of the batch again).
+inline constexpr std::size_t kOverheadsRemembered = 5;
+[[nodiscard]] std::optional<double> recent_run_overhead(const ProfileCache& cache);
 
 }  // namespace cosched::profiler
