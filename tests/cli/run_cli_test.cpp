@@ -256,6 +256,32 @@ TEST_F(RunCli, ThePlanAndTheLaunchHistoryFollowWhatIsKnown) {
   EXPECT_EQ(history_lines(true), 1U) << "a plan with a guessed task is not the node's noise";
 }
 
+// A launch keeps in the node's history what its profiling runs paid beyond the seconds they measured (process start,
+// the memory warm-up), for the next run's first profiling run to be priced with; a launch that profiled nothing
+// says null.
+TEST_F(RunCli, TheLaunchHistoryKeepsWhatAProfilingRunPaidBeyondItsTime) {
+  const auto last_history_line = [&] {
+    std::string last;
+    for (const auto& entry : fs::recursive_directory_iterator(dir_ / "cache")) {
+      if (entry.path().filename() != "launches.jsonl") continue;
+      std::istringstream text(test_support::read_text(entry.path()));
+      for (std::string line; std::getline(text, line);) last = line;
+    }
+    return nlohmann::json::parse(last);
+  };
+  const CommandResult profiled = run("b.json --output profiled --profile-budget 30");
+  ASSERT_EQ(profiled.exit_code, 0) << profiled.out << profiled.err;
+  ASSERT_NE(profiled.out.find("measured cmd"), std::string::npos) << profiled.out;
+  const nlohmann::json line = last_history_line();
+  ASSERT_TRUE(line.at("profiling_run_overhead_s").is_number()) << line.dump();
+  EXPECT_GE(line.at("profiling_run_overhead_s").get<double>(), 0.0);
+  EXPECT_EQ(line.at("guessed_tasks"), 0);
+
+  const CommandResult none = run("b.json --output none --profile-budget 0");
+  ASSERT_EQ(none.exit_code, 0) << none.out << none.err;
+  EXPECT_TRUE(last_history_line().at("profiling_run_overhead_s").is_null()) << last_history_line().dump();
+}
+
 TEST_F(RunCli, DamagedForeignAndSetAsideKnowledgeIsSaidAndStartsAfresh) {
   ASSERT_EQ(run("b.json").exit_code, 0);
   ASSERT_EQ(knowledge_files().size(), 1U);
