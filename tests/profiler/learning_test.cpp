@@ -166,17 +166,16 @@ TEST_F(LearningFixture, AKindNeverSeenIsMeasuredWithinABudgetTheUserGave) {
 }
 
 // A kind never measured beside known ones, with an automatic budget: priced as one more task of the batch at the
-// guess (the median of the known tasks' one-core times: 5 s): the prior's fixed cost one sd up (fixed_share_sd,
-// 10 % of it: 0.5 s) and the run's share of the rest of its largest task's work. The plan of a and c (5 s each on
-// one core, at work 100) and the guessed b (5 s on one core) takes 10 s on two cores: a budget of 1 s (with two
-// tasks of b, four tasks of 5 s: 10 s still). b's first run is its least work on one core (the strategy's
-// cheapest): a short run of b (work 1 of 100) costs 0.5 + 4.5 x 1 / 100 = 0.545 s and is measured first, before
-// a and c's kind, whose short runs fit the budget too (work 1 of their 100, priced by their fit); b without work
-// scaling costs the whole guess, 5 s, and is not. Of b's tasks at work 4 and 40 the largest sets the price:
-// 0.5 + 4.5 x 1 / 40 = 0.6125 s (at 4 it would be 1.625 s, more than the budget). A run of b at work 1 of 9 costs
-// 0.5 + 4.5 x 1 / 9 = 1 s, all the budget: measured (a run is left out only when it costs more than what is left);
-// at work 1 of 5, 1.4 s: not (in proportion alone it would be 1 s). With the user's budget (0.5 s) b is not
-// priced: a run of unknown cost is measured within it, stopped at what is left.
+// guess (the median of the known tasks' one-core times: 5 s), its run's share of its largest task's work. The plan
+// of a and c (5 s each on one core, at work 100) and the guessed b (5 s on one core) takes 10 s on two cores: a
+// budget of 1 s (with two tasks of b, four tasks of 5 s: 10 s still). b's first run is its least work on one core
+// (the strategy's cheapest): a short run of b (work 1 of 100) costs 5 x 1 / 100 = 0.05 s and is measured first,
+// before a and c's kind, whose short runs fit the budget too (work 1 of their 100, priced by their fit at a few
+// hundredths of a second); b without work scaling costs the whole guess, 5 s, and is not. Of b's tasks at work 4
+// and 40 the largest sets the price: 5 x 1 / 40 = 0.125 s (at 4 it would be 1.25 s, more than the budget). A run
+// of b at work 1 of 5 costs 5 x 1 / 5 = 1 s, all the budget: measured (a run is left out only when it costs more
+// than what is left). With the user's budget (0.5 s) b is not priced: a run of unknown cost is measured within it,
+// stopped at what is left.
 struct PricedUnknownCase {
   const char* name;
   std::vector<std::optional<config::WorkScale>> b_tasks;  // the work of each task of b (one kind), or none
@@ -228,13 +227,7 @@ INSTANTIATE_TEST_SUITE_P(
                           1.0,
                           kGuessed,
                           true},
-        PricedUnknownCase{"AtExactlyWhatIsLeft", {config::WorkScale{9, {1, 2}}}, std::nullopt, 1.0, kGuessed, true},
-        PricedUnknownCase{"ItsFixedCostPastWhatIsLeft",
-                          {config::WorkScale{5, {1, 2}}},
-                          std::nullopt,
-                          1.0,
-                          kGuessed,
-                          false},
+        PricedUnknownCase{"AtExactlyWhatIsLeft", {config::WorkScale{5, {1, 2}}}, std::nullopt, 1.0, kGuessed, true},
         PricedUnknownCase{"WithinTheUsersBudget", {std::nullopt}, 0.5, 0.5, "--profile-budget", true}),
     [](const auto& param_info) { return std::string(param_info.param.name); });
 

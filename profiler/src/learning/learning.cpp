@@ -490,11 +490,10 @@ BatchKnowledge learn_batch(config::Workload& workload, const ProfileCache& cache
       double estimated_s = run.estimated_seconds;
       if (std::isnan(estimated_s) && !options.budget.seconds && plan) {
         // An automatic budget prices a kind never measured as the plan does: one more task of the batch at the
-        // guess, a short run its share of the largest task's work past the prior's fixed cost (a short run of a kind
-        // that says how its work scales costs a part of a production run whatever its speed-up). The runner stops it
-        // at what is left.
-        estimated_s = knowledge::short_run_seconds(unknown_guess(workload, known).seconds, run.work,
-                                                   state.kind.largest(), std::nullopt, options.fit.fixed_share_sd);
+        // guess, the run's share of its largest task's work (a short run of a kind that says how its work scales
+        // costs a part of a production run whatever its speed-up), its overhead as a run's (expected_run_cost). The
+        // runner stops it at what is left.
+        estimated_s = unknown_guess(workload, known).seconds * run.work / state.kind.largest();
       }
       const bool unknown_cost = std::isnan(estimated_s);
       if ((unknown_cost && !options.budget.seconds) ||

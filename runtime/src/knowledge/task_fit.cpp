@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <numeric>
 #include <optional>
 #include <set>
 
@@ -34,7 +35,7 @@ using Grouped = std::map<PointKey, std::vector<Measurement>>;
 // Step 1 of task_fit.hpp: every measured point at the production amount.
 std::map<PointKey, ProductionPoint> to_production(const Grouped& grouped, const TaskWork& work,
                                                   const TaskFitOptions& options, double& fixed_seconds,
-                                                  std::vector<std::string>& notes) {
+                                                  double& quote_fixed_seconds, std::vector<std::string>& notes) {
   std::map<PointKey, ProductionPoint> points;
   struct FixedCost {
     PointKey key;
@@ -42,6 +43,7 @@ std::map<PointKey, ProductionPoint> to_production(const Grouped& grouped, const 
     double variance;
   };
   std::vector<FixedCost> fixed_costs;  // of the points that separated it
+  std::vector<double> quote_fixed;     // theirs, and those of the points measured at production and another amount
   std::vector<std::pair<PointKey, const std::vector<Measurement>*>> one_amount;
   for (const auto& [key, runs] : grouped) {
     ProductionPoint point;
@@ -64,18 +66,20 @@ std::map<PointKey, ProductionPoint> to_production(const Grouped& grouped, const 
       point.log_seconds.push_back(std::log(at.seconds));
       point.extra_variance.push_back(at.log_sd * at.log_sd);
       fixed_costs.push_back({key, fit.fixed_seconds(), fit.fixed_variance()});
+      quote_fixed.push_back(fit.fixed_seconds());
     } else if (point.log_seconds.empty()) {
       one_amount.emplace_back(key, &runs);
       continue;
     } else if (!amounts.empty()) {
       // Measured at production and at other amounts (a launch's run beside a short profiling run, or the batch's
-      // tasks of one kind at two sizes): its time is the production runs', but the runs together separate the
-      // fixed cost, which the other points' carry and a short run's quote (estimate_seconds) need.
+      // tasks of one kind at two sizes): its time is the production runs', and the runs together separate the
+      // fixed cost a short run's quote needs (estimate_seconds). Not the other points' carry: lent to the short
+      // runs of other core counts, it made the simulated KNL's recurring plans 1.178 x the exhaustive plan
+      // against 1.120 x (docs/knowledge.md).
       for (const Measurement& run : runs) {
         if (same_work(run.work, work.production)) scaled.push_back({run.work, run.seconds});
       }
-      const WorkScalingFit fit(scaled, options.fit);
-      fixed_costs.push_back({key, fit.fixed_seconds(), fit.fixed_variance()});
+      quote_fixed.push_back(WorkScalingFit(scaled, options.fit).fixed_seconds());
     }
     points[key] = std::move(point);
   }
@@ -83,6 +87,10 @@ std::map<PointKey, ProductionPoint> to_production(const Grouped& grouped, const 
     double mean = 0.0;
     for (const FixedCost& cost : fixed_costs) mean += cost.seconds;
     fixed_seconds = mean / static_cast<double>(fixed_costs.size());
+  }
+  if (!quote_fixed.empty()) {
+    quote_fixed_seconds = std::accumulate(quote_fixed.begin(), quote_fixed.end(), 0.0) /
+                          static_cast<double>(quote_fixed.size());
   }
   // How far the fixed cost at one core count may be from the one separated at another: the spread seen across the
   // counts that separated one (their sample variance), when at least two did.
@@ -167,12 +175,11 @@ FittedTask::FittedTask(const NodeShape& node, const TaskWork& work, const std::v
                        const TaskFitOptions& options)
     : node_(node),
       work_(work),
-      space_(node.fast_chunks > 0 ? std::vector<int>{node.cores, node.fast_chunks} : std::vector<int>{node.cores}),
-      fixed_share_sd_(options.fixed_share_sd) {
+      space_(node.fast_chunks > 0 ? std::vector<int>{node.cores, node.fast_chunks} : std::vector<int>{node.cores}) {
   check_measurements(node, work, measurements, "task fit");
   Grouped grouped;
   for (const Measurement& m : measurements) grouped[{m.cores, node.fast_chunks > 0 ? m.fast_chunks : 0}].push_back(m);
-  const std::map<PointKey, ProductionPoint> points = to_production(grouped, work, options, fixed_seconds_, notes_);
+  const std::map<PointKey, ProductionPoint> points = to_production(grouped, work, options, fixed_seconds_, quote_fixed_seconds_, notes_);
 
   std::vector<CoreSample> samples;
   for (const auto& [key, point] : points) {
@@ -263,14 +270,11 @@ double FittedTask::predictive_log_sd(int cores, int chunks) const {
 double FittedTask::estimate_seconds(int cores, int chunks, double work) const {
   const CurvePoint point = at(cores, chunks);
   const double production = point.seconds * std::exp(predictive_log_sd(cores, chunks));
-  return short_run_seconds(production, work, work_.production,
-                           fixed_seconds_ >= 0.0 ? std::optional<double>(fixed_seconds_) : std::nullopt,
-                           fixed_share_sd_);
+  return short_run_seconds(production, work, work_.production, quote_fixed_seconds_);
 }
 
-double short_run_seconds(double production_s, double work, double production, std::optional<double> fixed_s,
-                         double fixed_share_sd) {
-  const double fixed = std::clamp(fixed_s.value_or(fixed_share_sd * production_s), 0.0, production_s);
+double short_run_seconds(double production_s, double work, double production, double fixed_s) {
+  const double fixed = std::clamp(fixed_s, 0.0, production_s);
   return fixed + (production_s - fixed) * work / production;
 }
 

@@ -4,9 +4,9 @@
 //
 // From a task's measurements (any cores, chunks and amounts of work):
 //   1. each measured (cores, chunks) becomes times at the task's production work: runs at the production amount as
-//      they are (a point with runs at other amounts too separates its fixed cost from them all); runs at two or
-//      more other amounts through a work-scaling fit (work_scaling.hpp); runs at one other amount through the
-//      fixed cost (seconds) of the nearest point (in cores; the same cores first) that separated it, or in proportion to the work (a fixed cost of 0; notes() says so) when none did and the amount
+//      they are; runs at two or more other amounts through a work-scaling fit (work_scaling.hpp); runs at one
+//      other amount through the fixed cost (seconds) of the nearest point (in cores; the same cores first) that
+//      separated it, or in proportion to the work (a fixed cost of 0; notes() says so) when none did and the amount
 //      is within TaskFitOptions::max_proportional_carry of production (else left out). How unsure
 //      that fixed cost is here — its fit error, plus, borrowed from other cores, the spread of the fixed costs
 //      across counts (or the prior TaskFitOptions::fixed_share_sd when fewer than two counts separated one), or
@@ -18,7 +18,6 @@
 //   4. the table t(p, c) = curve(p) * ratio(p, c) is closed (never longer with more of any resource) — the closure
 //      takes a neighbour's time together with its uncertainty — and 0 cores is +inf (a task needs a core).
 #include <memory>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -64,8 +63,9 @@ class FittedTask {
   [[nodiscard]] double noise_log_sd() const noexcept { return noise_log_sd_; }
   // What one run at (cores, chunks) will take: sd of ln from the fits and the run's noise together.
   [[nodiscard]] double predictive_log_sd(int cores, int chunks) const;
-  // A run at `work` units: the fitted time one sd up, scaled from the production amount by the fixed cost when it
-  // is known, else by the prior's fixed cost one sd up (short_run_seconds). What strategies quote as a run's cost.
+  // A run at `work` units: the fitted time one sd up, scaled from the production amount by the fixed cost where
+  // runs at two amounts separated it — the points measured at production and another amount too — else in
+  // proportion (short_run_seconds). What strategies quote as a run's cost.
   [[nodiscard]] double estimate_seconds(int cores, int chunks, double work) const;
 
   [[nodiscard]] const SpeedupFit& cores_fit() const noexcept { return *cores_; }
@@ -89,16 +89,13 @@ class FittedTask {
   std::shared_ptr<const FastMemoryFit> fast_;
   double noise_log_sd_ = 0.0;
   double fixed_seconds_ = -1.0;
-  double fixed_share_sd_ = 0.1;
+  double quote_fixed_seconds_ = 0.0;  // the fixed cost estimate_seconds uses: 0 where no point separated one
   std::vector<std::string> notes_;
 };
 
-// What a run of `work` units costs when a run of `production` units takes `production_s`: its fixed cost
-// `fixed_s` plus the rest in proportion to the work. A fixed cost no run separated (nullopt) is taken one sd up
-// the prior, `fixed_share_sd` of the production run: a short run quoted in proportion alone costs nothing for its
-// start, and one quoted below the budget that is stopped at the budget's end teaches nothing (a one-pass STREAM
-// run of 128 MiB quoted at 1/8 of its eight-pass task, 21 ms, took 0.33 s with its memory's first touch).
-[[nodiscard]] double short_run_seconds(double production_s, double work, double production,
-                                       std::optional<double> fixed_s, double fixed_share_sd);
+// What a run of `work` units costs when a run of `production` units takes `production_s`: its fixed cost `fixed_s`
+// (within [0, production_s]) plus the rest in proportion to the work. The README batch's triads at 10 and 30 passes
+// separate theirs (0.04 s): a one-pass run costs 0.045 s, not 1/30 of the 30-pass task's 0.2 s.
+[[nodiscard]] double short_run_seconds(double production_s, double work, double production, double fixed_s);
 
 }  // namespace cosched::knowledge
