@@ -256,6 +256,36 @@ TEST_F(RunCli, ThePlanAndTheLaunchHistoryFollowWhatIsKnown) {
   EXPECT_EQ(history_lines(true), 1U) << "a plan with a guessed task is not the node's noise";
 }
 
+// A launch keeps in the node's history what its profiling runs paid beyond the seconds they measured (process start,
+// the memory warm-up) and its own memory warm-up (the plan's peak: the 1 MiB STREAM task beside a command), for the
+// next run's first profiling run to be priced with; a launch that profiled nothing, or warmed nothing up, says null.
+TEST_F(RunCli, TheLaunchHistoryKeepsWhatAProfilingRunPaidBeyondItsTime) {
+  write("m.json", kMixed);
+  const auto last_history_line = [&] {
+    std::string last;
+    for (const auto& entry : fs::recursive_directory_iterator(dir_ / "cache")) {
+      if (entry.path().filename() != "launches.jsonl") continue;
+      std::istringstream text(test_support::read_text(entry.path()));
+      for (std::string line; std::getline(text, line);) last = line;
+    }
+    return nlohmann::json::parse(last);
+  };
+  const CommandResult profiled = run("m.json --output profiled --profile-budget 30 --memory-warm-up on");
+  ASSERT_EQ(profiled.exit_code, 0) << profiled.out << profiled.err;
+  ASSERT_NE(profiled.out.find("measured cmd"), std::string::npos) << profiled.out;
+  const nlohmann::json line = last_history_line();
+  ASSERT_TRUE(line.at("profiling_run_overhead_s").is_number()) << line.dump();
+  EXPECT_GE(line.at("profiling_run_overhead_s").get<double>(), 0.0);
+  EXPECT_EQ(line.at("guessed_tasks"), 0);
+  EXPECT_EQ(line.at("warm_up_bytes"), 1048576) << line.dump();
+  EXPECT_TRUE(line.at("warm_up_s").is_number()) << line.dump();
+
+  const CommandResult none = run("m.json --output none --profile-budget 0 --memory-warm-up off");
+  ASSERT_EQ(none.exit_code, 0) << none.out << none.err;
+  EXPECT_TRUE(last_history_line().at("profiling_run_overhead_s").is_null()) << last_history_line().dump();
+  EXPECT_TRUE(last_history_line().at("warm_up_bytes").is_null()) << last_history_line().dump();
+}
+
 TEST_F(RunCli, DamagedForeignAndSetAsideKnowledgeIsSaidAndStartsAfresh) {
   ASSERT_EQ(run("b.json").exit_code, 0);
   ASSERT_EQ(knowledge_files().size(), 1U);

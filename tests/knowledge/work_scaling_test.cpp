@@ -171,7 +171,8 @@ TEST(TaskFit, AShortRunCostsItsFixedCostAndItsShareOfTheRest) {
 // give such points; before, only a point with no production run separated a fixed cost, and a one-pass run of such
 // a kind was quoted at 1/30 of its task.
 TEST(TaskFit, APointMeasuredAtProductionAndAnotherAmountSeparatesTheFixedCost) {
-  const FittedTask fit({2, 0}, TaskWork{30.0, {1.0, 2.0}}, {{1, 0, 30.0, 0.19}, {1, 0, 1.0, 0.045}, {2, 0, 10.0, 0.065}});
+  const FittedTask fit({2, 0}, TaskWork{30.0, {1.0, 2.0}},
+                       {{1, 0, 30.0, 0.19}, {1, 0, 1.0, 0.045}, {2, 0, 10.0, 0.065}});
   EXPECT_NEAR(fit.fixed_seconds(), 0.04, 1e-9);
   EXPECT_NEAR(fit.at(1, 0).seconds, 0.19, 1e-9);
   EXPECT_NEAR(fit.at(2, 0).seconds, 0.115, 1e-9);

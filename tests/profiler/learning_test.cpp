@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <tuple>
@@ -322,6 +323,26 @@ TEST(BudgetAccounting, TheNodesRecordedOverheadAndAStoppedRunsPriceTheNextRun) {
   known.count_run(1, std::nullopt, 0.05, 0.1);  // failed early, before its deadline: nothing below 0 learnt
   EXPECT_NEAR(known.expected_run_cost(1, 1.0), 1.05, 1e-12);
   EXPECT_NEAR(*known.run_overhead_s(), 0.3, 1e-12);
+}
+
+// A STREAM kind's first run in a call pays its footprint's warm-up where the host takes back free memory: 256 MiB
+// at 2 s a GiB is 0.5 s, more than the 0.2 s the node's runs paid; a command's run has none (its measurer warms
+// nothing up); once the kind has run, its own overhead prices it.
+TEST(BudgetAccounting, AStreamKindsFirstRunPaysItsMemoryWarmUp) {
+  BatchKnowledge known;
+  known.kinds.resize(2);
+  known.kinds[0].kind.task.kernel = "triad";
+  known.kinds[0].kind.task.footprint_bytes = std::uint64_t{256} << 20;
+  known.kinds[1].kind.task.command = {"/bin/true"};
+  known.kinds[1].kind.task.footprint_bytes = std::uint64_t{256} << 20;
+  known.recorded_run_overhead_s = 0.2;
+  known.warm_up_s_per_byte = 2.0 / static_cast<double>(std::uint64_t{1} << 30);
+  EXPECT_NEAR(known.expected_run_cost(0, 1.0), 1.5, 1e-12);
+  EXPECT_NEAR(known.expected_run_cost(1, 1.0), 1.2, 1e-12) << "a command's run warms nothing up";
+  known.warm_up_s_per_byte = 0.5 / static_cast<double>(std::uint64_t{1} << 30);  // 0.125 s: the overhead is more
+  EXPECT_NEAR(known.expected_run_cost(0, 1.0), 1.2, 1e-12);
+  known.count_run(0, 0.5, 0.55);
+  EXPECT_NEAR(known.expected_run_cost(0, 1.0), 1.05, 1e-12) << "its own, once it has run";
 }
 
 TEST_F(LearningFixture, TheLaunchHistoryGivesTheNodesNoiseFromAPriorOn) {

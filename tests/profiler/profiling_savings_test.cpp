@@ -3,6 +3,7 @@
 // ProfileBudget::max_saved_shares).
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <fstream>
 #include <optional>
 #include <sstream>
@@ -84,6 +85,31 @@ TEST_F(ProfilingSavings, TheRecentRunOverheadIsTheLargestOfTheLastFiveRecorded) 
   EXPECT_DOUBLE_EQ(*recent_run_overhead(cache), 0.1) << "0.3 is six recorded ago";
   const std::string last = testing::read_text(launch_history_path(cache));
   EXPECT_NE(last.find("\"profiling_run_overhead_s\":0.03"), std::string::npos) << last;
+}
+
+// What the launches' memory warm-ups cost a byte, the slowest of the last five recorded of at least 16 MiB (a
+// launch without one, or with a smaller one, passed over): 256 MiB in 0.5 s is 2 s a GiB.
+TEST_F(ProfilingSavings, TheWarmUpRateIsTheSlowestOfTheLastFiveRecorded) {
+  EXPECT_FALSE(recent_warm_up_seconds_per_byte(cache).has_value());
+  const auto warmed = [&](std::optional<std::uint64_t> mib, std::optional<double> seconds) {
+    RecordedLaunch launch{"b", 10.0, 9.0, 11.0, 10.0};
+    if (mib) launch.warm_up_bytes = *mib << 20;
+    launch.warm_up_s = seconds;
+    record_launch(cache, launch);
+  };
+  const double gib = static_cast<double>(std::uint64_t{1} << 30);
+  warmed(std::nullopt, std::nullopt);
+  warmed(1, 5.0);  // 1 MiB: too small to tell a rate
+  EXPECT_FALSE(recent_warm_up_seconds_per_byte(cache).has_value());
+  warmed(256, 0.5);
+  EXPECT_NEAR(*recent_warm_up_seconds_per_byte(cache) * gib, 2.0, 1e-9);
+  for (int k = 0; k < 4; ++k) warmed(512, 0.25);  // 0.5 s a GiB
+  EXPECT_NEAR(*recent_warm_up_seconds_per_byte(cache) * gib, 2.0, 1e-9) << "one of the last five";
+  warmed(512, 0.25);
+  EXPECT_NEAR(*recent_warm_up_seconds_per_byte(cache) * gib, 0.5, 1e-9) << "six recorded ago";
+  const std::string text = testing::read_text(launch_history_path(cache));
+  EXPECT_NE(text.find("\"warm_up_bytes\":536870912"), std::string::npos) << text;
+  EXPECT_NE(text.find("\"warm_up_bytes\":null"), std::string::npos) << text;
 }
 
 TEST_F(ProfilingSavings, AnAutomaticBudgetAddsWhatEarlierRunsSavedUpToItsCap) {

@@ -231,10 +231,13 @@ void learn_from_launch(const launcher::LaunchSummary& summary, const config::Wor
   if (!predicted || !summary.already_completed.empty()) return;  // a resumed launch is not the predicted one
   // The node's history is its launch-to-launch noise (a plan of guessed times is kept, and passed over there) and
   // what its profiling spent and paid per run.
-  profiler::record_launch(cache,
-                          {batch.name, predicted->predicted_s, predicted->low_s, predicted->high_s,
-                           summary.observed_makespan, predicted->guessed_tasks},
-                          profiling);
+  profiler::RecordedLaunch launch{batch.name, predicted->predicted_s, predicted->low_s, predicted->high_s,
+                                  summary.observed_makespan, predicted->guessed_tasks, std::nullopt, std::nullopt};
+  if (summary.memory_warm_up) {
+    launch.warm_up_bytes = summary.memory_warm_up->bytes;
+    launch.warm_up_s = summary.memory_warm_up->seconds;
+  }
+  profiler::record_launch(cache, launch, profiling);
   const bool inside = summary.observed_makespan >= predicted->low_s && summary.observed_makespan <= predicted->high_s;
   reporter.note(fmt::format("observed {:.3g} s: {} the 80 % interval {:.3g} .. {:.3g} s", summary.observed_makespan,
                             inside ? "inside" : "outside", predicted->low_s, predicted->high_s));

@@ -17,6 +17,7 @@
 #include "cosched/common/stats.hpp"
 #include "cosched/common/stop_signals.hpp"
 #include "cosched/common/utc_time.hpp"
+#include "cosched/platform/host_memory.hpp"
 #include "cosched/profiler/instance_builder.hpp"
 #include "cosched/profiler/run_history.hpp"
 #include "cosched/sched/algorithm.hpp"
@@ -318,10 +319,13 @@ std::string describe_run(const TaskKind& kind, const knowledge::PlannedRun& run)
 }  // namespace
 
 double BatchKnowledge::expected_run_cost(std::size_t kind, double estimated_s) const {
-  std::optional<double> overhead = kinds.at(kind).run_overhead_s;
-  if (!overhead) overhead = run_overhead_s();
-  if (!overhead) overhead = recorded_run_overhead_s;
-  return estimated_s + overhead.value_or(0.0);
+  const KindState& state = kinds.at(kind);
+  if (state.run_overhead_s) return estimated_s + *state.run_overhead_s;
+  double overhead = run_overhead_s().value_or(recorded_run_overhead_s.value_or(0.0));
+  if (warm_up_s_per_byte && state.kind.task.is_stream()) {
+    overhead = std::max(overhead, *warm_up_s_per_byte * static_cast<double>(state.kind.task.footprint_bytes));
+  }
+  return estimated_s + overhead;
 }
 
 void BatchKnowledge::count_run(std::size_t kind, std::optional<double> measured_s, double wall_s,
@@ -374,6 +378,8 @@ BatchKnowledge learn_batch(config::Workload& workload, const ProfileCache& cache
   const std::vector<KindKnowledge> stored = stored_knowledge(cache);
   if (!options.forget) known.node_task_seconds = node_task_seconds(stored);
   known.recorded_run_overhead_s = recent_run_overhead(cache);
+  // The process measurer warms a STREAM run's footprint up where the host takes back free memory.
+  if (platform::detect_free_page_reporting().active) known.warm_up_s_per_byte = recent_warm_up_seconds_per_byte(cache);
   for (const TaskKind& kind : kinds) {
     KnowledgeLookup found = look_up_knowledge(cache, kind.identity);
     if (options.forget && !found.knowledge.runs.empty()) {

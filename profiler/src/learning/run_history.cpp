@@ -37,7 +37,7 @@ std::vector<nlohmann::json> history_entries(const ProfileCache& cache) {
 }
 
 // A finite number >= 0 under `key`, else nullopt.
-std::optional<double> seconds_field(const nlohmann::json& entry, const char* key) {
+std::optional<double> non_negative_field(const nlohmann::json& entry, const char* key) {
   const auto found = entry.find(key);
   if (found == entry.end() || !found->is_number()) return std::nullopt;
   const double value = found->get<double>();
@@ -55,7 +55,7 @@ LaunchNoise launch_noise(const ProfileCache& cache) {
   std::vector<double> errors;  // ln(observed / predicted), the newest last
   for (const nlohmann::json& entry : history_entries(cache)) {
     if (!entry.contains("predicted_s") || !entry.contains("observed_s")) continue;
-    if (seconds_field(entry, "guessed_tasks").value_or(0.0) > 0.0) continue;  // the guesses' error, not the node's
+    if (non_negative_field(entry, "guessed_tasks").value_or(0.0) > 0.0) continue;  // the guesses' error, not the node's
     const auto& predicted = entry.at("predicted_s");
     const auto& observed = entry.at("observed_s");
     if (!predicted.is_number() || !observed.is_number()) continue;
@@ -91,7 +91,10 @@ void record_launch(const ProfileCache& cache, const RecordedLaunch& launch, cons
                                               profiling.share_s ? std::optional<double>(profiling.spent_s)
                                                                 : std::nullopt)},
                                           {"profiling_run_overhead_s", optional_number(profiling.run_overhead_s)},
-                                          {"guessed_tasks", launch.guessed_tasks}}
+                                          {"guessed_tasks", launch.guessed_tasks},
+                                          {"warm_up_bytes", launch.warm_up_bytes ? nlohmann::json(*launch.warm_up_bytes)
+                                                                                 : nlohmann::json(nullptr)},
+                                          {"warm_up_s", optional_number(launch.warm_up_s)}}
                                .dump() +
                            "\n";
   const int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
@@ -107,23 +110,42 @@ double saved_profiling_budget(const ProfileCache& cache, const std::string& batc
   for (const nlohmann::json& entry : history_entries(cache)) {
     const auto name = entry.find("batch");
     if (name == entry.end() || !name->is_string() || name->get<std::string>() != batch) continue;
-    const std::optional<double> share = seconds_field(entry, "profiling_share_s");
-    const std::optional<double> spent = seconds_field(entry, "profiling_spent_s");
+    const std::optional<double> share = non_negative_field(entry, "profiling_share_s");
+    const std::optional<double> spent = non_negative_field(entry, "profiling_spent_s");
     if (share && spent) saved = std::max(0.0, saved + *share - *spent);
   }
   return saved;
 }
 
-std::optional<double> recent_run_overhead(const ProfileCache& cache) {
+namespace {
+
+// The largest of the last kOverheadsRemembered values `read` finds in the history's lines (nullopt: none).
+template <typename Read>
+std::optional<double> largest_recent(const ProfileCache& cache, Read&& read) {
   std::vector<double> recorded;  // oldest first
   for (const nlohmann::json& entry : history_entries(cache)) {
-    if (const std::optional<double> overhead = seconds_field(entry, "profiling_run_overhead_s")) {
-      recorded.push_back(*overhead);
-    }
+    if (const std::optional<double> value = read(entry)) recorded.push_back(*value);
   }
   if (recorded.empty()) return std::nullopt;
   const auto recent = recorded.end() - static_cast<std::ptrdiff_t>(std::min(recorded.size(), kOverheadsRemembered));
   return *std::max_element(recent, recorded.end());
+}
+
+}  // namespace
+
+std::optional<double> recent_run_overhead(const ProfileCache& cache) {
+  return largest_recent(cache, [](const nlohmann::json& entry) {
+    return non_negative_field(entry, "profiling_run_overhead_s");
+  });
+}
+
+std::optional<double> recent_warm_up_seconds_per_byte(const ProfileCache& cache) {
+  return largest_recent(cache, [](const nlohmann::json& entry) -> std::optional<double> {
+    const std::optional<double> bytes = non_negative_field(entry, "warm_up_bytes");
+    const std::optional<double> seconds = non_negative_field(entry, "warm_up_s");
+    if (!bytes || !seconds || *bytes < static_cast<double>(kWarmUpBytesToRate)) return std::nullopt;
+    return *seconds / *bytes;
+  });
 }
 
 }  // namespace cosched::profiler

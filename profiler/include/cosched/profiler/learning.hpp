@@ -98,10 +98,14 @@ struct BatchKnowledge {
   // The largest overhead per run the node's recent profiling paid (recent_run_overhead), nullopt when none is
   // recorded: what a run costs beyond its estimate before any run of this call has said.
   std::optional<double> recorded_run_overhead_s;
+  // Where a STREAM kind's run first touches and frees its footprint (the host takes back free memory): what that
+  // costs a byte, by the node's recent warm-ups (recent_warm_up_seconds_per_byte); nullopt elsewhere or unknown.
+  std::optional<double> warm_up_s_per_byte;
   // What a run of kinds[kind] estimated at `estimated_s` will take from the budget: the estimate plus the kind's
-  // overhead per run, or before its first run the largest any kind paid in this call, or before any the node's
-  // recorded one (the budget is wall time, and a short run's overhead can be most of it: a 0.14 s run of triad at
-  // 64 MiB took 0.20 s; a one-pass run of copy at 128 MiB, 21 ms by its fit, 0.33 s with its memory warm-up).
+  // overhead per run, or before its first run the most of the largest any kind paid in this call (else the node's
+  // recorded one) and its own memory warm-up at warm_up_s_per_byte (the budget is wall time, and a short run's
+  // overhead can be most of it: a 0.14 s run of triad at 64 MiB took 0.20 s; a one-pass run of copy at 128 MiB,
+  // 21 ms by its fit, 0.33 s with its memory warm-up).
   [[nodiscard]] double expected_run_cost(std::size_t kind, double estimated_s) const;
   // Counts a run of kinds[kind] that took `wall_s` of the budget and measured `measured_s`. A run that failed
   // (nullopt) and was stopped at `stopped_at_s` of its own clock paid at least wall_s - stopped_at_s in overhead.

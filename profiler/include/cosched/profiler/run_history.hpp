@@ -5,15 +5,17 @@
 //
 //   <cache>/<node folder>/launches.jsonl   one line per launch: {"date", "batch", "predicted_s", "low_s", "high_s",
 //                                          "observed_s", "profiling_share_s", "profiling_spent_s",
-//                                          "profiling_run_overhead_s", "guessed_tasks"} (low_s, high_s: the 80 %
-//                                          interval it was given, or null; the share and spent: null when the user
-//                                          gave the budget; the overhead: null when no profiling run said)
+//                                          "profiling_run_overhead_s", "guessed_tasks", "warm_up_bytes",
+//                                          "warm_up_s"} (low_s, high_s: the 80 % interval it was given, or null;
+//                                          the share and spent: null when the user gave the budget; the overhead:
+//                                          null when no profiling run said; the warm-up: null when none was made)
 //
 // Its sigma is the root mean square of ln(observed / predicted) over the last kLaunchesRemembered launches with no
 // guessed task (a line without guessed_tasks, as written before it was: none), pooled with a prior
 // (kPriorLaunchNoise, as if seen kPriorLaunches times), so that a node with few launches still has a
 // spread and a node whose predictions hold narrows it.
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
@@ -45,6 +47,9 @@ struct RecordedLaunch {
   // Tasks planned at a guess (kinds never measured): such a launch's error is the guesses', not the node's, and
   // launch_noise passes it over; its profiling still counts.
   std::size_t guessed_tasks = 0;
+  // The launch's memory warm-up (launcher/launch.hpp), when it made one: what first touching memory costs here.
+  std::optional<std::uint64_t> warm_up_bytes{};
+  std::optional<double> warm_up_s{};
 };
 // The run's automatic profiling budget — its own share of the batch, without what earlier runs saved — and what its
 // profiling spent; share_s nullopt when the user gave the budget (--profile-budget: it neither saves nor draws).
@@ -70,5 +75,12 @@ void record_launch(const ProfileCache& cache, const RecordedLaunch& launch, cons
 // spent, each run of the batch again).
 inline constexpr std::size_t kOverheadsRemembered = 5;
 [[nodiscard]] std::optional<double> recent_run_overhead(const ProfileCache& cache);
+
+// Seconds per byte the node's last kOverheadsRemembered memory warm-ups of at least kWarmUpBytesToRate took, the
+// slowest; nullopt when none is recorded. A STREAM kind's profiling run first touches and frees its footprint
+// where the host takes back free memory (ProcessMeasurer), and that costs what the launches' warm-ups cost: 128 MiB
+// took 0.01-0.34 s on the 2-core VM, more than the one-pass run that follows.
+inline constexpr std::uint64_t kWarmUpBytesToRate = std::uint64_t{16} << 20;
+[[nodiscard]] std::optional<double> recent_warm_up_seconds_per_byte(const ProfileCache& cache);
 
 }  // namespace cosched::profiler
