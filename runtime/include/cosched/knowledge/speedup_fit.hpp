@@ -65,7 +65,8 @@ struct ModelFit {
 // its serial fraction s log-uniform on [kOneCountSerialFractionMin, 1] — every order of magnitude from nearly
 // linear to no speed-up equally likely. Returns the mean and the variance of ln(t(cores) / t(p0)) under it (0 and 0
 // at p0). From 2 cores to 64: mean -2.12 (t / 8.3), sd 1.1; the exponent uniform on [0, 1] it replaced gave -1.73
-// (t / 5.7), sd 1.0. Throws std::invalid_argument for a count below 1.
+// (t / 5.7), sd 1.0. Throws std::invalid_argument for a count below 1. Why 10^-3 and not lower: from 10^-4 the prior
+// is too fast where programs stop scaling (bench/results/knowledge-study-analysis-2026-11-29.md).
 inline constexpr double kOneCountSerialFractionMin = 1e-3;
 [[nodiscard]] std::pair<double, double> amdahl_prior_log_ratio(int measured_cores, int cores);
 
