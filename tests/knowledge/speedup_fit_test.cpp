@@ -4,7 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cosched/common/error.hpp"
@@ -168,6 +170,56 @@ TEST(SpeedupFit, PointsAtOneCoreCountAboveOneGiveAFiniteCurveUnsureAwayFromThem)
   EXPECT_GT(curve[0].log_sd, curve[3].log_sd);     // unsure away from what was measured
   EXPECT_GT(curve[7].log_sd, curve[3].log_sd);
   EXPECT_TRUE(fit.models().empty());
+}
+
+// The prior of a task measured at one core count (amdahl_prior_log_ratio): s log-uniform on [1e-3, 1], L = ln 1000.
+// From 2 cores to 1: r(s) = ln 1 - ln(s + (1 - s) / 2) = ln 2 - ln(1 + s), and the integral of ln(1 + e^u) du is
+// -Li2(-e^u), so E[r] = ln 2 - (pi^2 / 12 + Li2(-0.001)) / L with Li2(-0.001) = -0.001 + 0.001^2 / 4 - ...:
+// 0.693147 - 0.821468 / 6.907755 = 0.574228.
+TEST(SpeedupPrior, FromTwoCoresToOneHasTheHandWorkedMean) {
+  const double li2 = -1e-3 + 1e-6 / 4.0 - 1e-9 / 9.0;
+  const double expected = std::log(2.0) - (M_PI * M_PI / 12.0 + li2) / std::log(1000.0);
+  EXPECT_NEAR(expected, 0.574228, 1e-6);
+  const auto [mean, variance] = amdahl_prior_log_ratio(2, 1);
+  EXPECT_NEAR(mean, expected, 1e-6);
+  // r lies in [0, ln 2]: its sd is at most ln 2 / 2. A 200000-point midpoint sum gives 0.0293620.
+  EXPECT_NEAR(variance, 0.0293620, 1e-6);
+  EXPECT_LT(std::sqrt(variance), std::log(2.0) / 2.0);
+}
+
+TEST(SpeedupPrior, IsZeroWhereMeasuredAndAntisymmetricBetweenTwoCounts) {
+  EXPECT_EQ(amdahl_prior_log_ratio(16, 16), std::make_pair(0.0, 0.0));
+  for (const auto& [p0, p] : std::vector<std::pair<int, int>>{{2, 4}, {2, 64}, {8, 3}}) {
+    const auto [there, there_variance] = amdahl_prior_log_ratio(p0, p);
+    const auto [back, back_variance] = amdahl_prior_log_ratio(p, p0);
+    EXPECT_NEAR(there, -back, 1e-12);
+    EXPECT_NEAR(there_variance, back_variance, 1e-12);
+  }
+  EXPECT_THROW((void)amdahl_prior_log_ratio(0, 2), std::invalid_argument);
+}
+
+// Between no speed-up (s = 1: r = 0) and a linear one (s -> 0: r = ln(p0 / p)), and nearer linear than the
+// exponent-1/2 rule it replaced over a range (2 -> 64: a 200000-point midpoint sum gives -2.115311, sd 1.108313).
+TEST(SpeedupPrior, LiesBetweenSerialAndLinear) {
+  for (const int p : {3, 8, 64}) {
+    const double mean = amdahl_prior_log_ratio(2, p).first;
+    EXPECT_LT(mean, 0.0);
+    EXPECT_GT(mean, std::log(2.0 / p));
+  }
+  const auto [mean, variance] = amdahl_prior_log_ratio(2, 64);
+  EXPECT_NEAR(mean, -2.115311, 1e-5);
+  EXPECT_NEAR(std::sqrt(variance), 1.108313, 1e-5);
+}
+
+// One point at 2 cores, 100 s, no repetition: the noise floor 0.02 over one run, plus the prior (above).
+TEST(SpeedupFit, OneCoreCountFollowsTheAmdahlPrior) {
+  const SpeedupFit fit({{2, 100.0, 0.0}});
+  const CurvePoint one = fit.at(1);
+  EXPECT_NEAR(one.seconds, 100.0 * std::exp(0.574228), 1e-3);  // 177.58 s
+  EXPECT_NEAR(one.log_sd, std::sqrt(0.02 * 0.02 + 0.0293620), 1e-6);
+  EXPECT_NEAR(fit.at(2).seconds, 100.0, 1e-9);
+  EXPECT_NEAR(fit.at(2).log_sd, 0.02, 1e-9);
+  EXPECT_NEAR(fit.at(64).seconds, 100.0 * std::exp(-2.115311), 1e-3);  // 12.06 s
 }
 
 }  // namespace

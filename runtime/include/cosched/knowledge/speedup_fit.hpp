@@ -25,6 +25,7 @@
 // Finally the curve is closed (t(p) = min over q <= p), as sched::TimeProfile's contract wants.
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace cosched::knowledge {
@@ -60,6 +61,15 @@ struct ModelFit {
   std::string description;    // SpeedupModel::describe
 };
 
+// The prior over cores of a task measured at one core count p0 only: Amdahl's law t(p) = t1 (s + (1 - s) / p) with
+// its serial fraction s log-uniform on [kOneCountSerialFractionMin, 1] — every order of magnitude from nearly
+// linear to no speed-up equally likely. Returns the mean and the variance of ln(t(cores) / t(p0)) under it (0 and 0
+// at p0). From 2 cores to 64: mean -2.12 (t / 8.3), sd 1.1; the exponent uniform on [0, 1] it replaced gave -1.73
+// (t / 5.7), sd 1.0. Throws std::invalid_argument for a count below 1. Why 10^-3 and not lower: from 10^-4 the prior
+// is too fast where programs stop scaling (bench/results/knowledge-study-analysis-2026-11-29.md).
+inline constexpr double kOneCountSerialFractionMin = 1e-3;
+[[nodiscard]] std::pair<double, double> amdahl_prior_log_ratio(int measured_cores, int cores);
+
 class SpeedupFit {
  public:
   // Throws InputError for no sample, a sample below 1 core or with seconds not finite and > 0, or options out of
@@ -88,8 +98,8 @@ class SpeedupFit {
   [[nodiscard]] double averaged_log_mean(double cores, double& variance) const;
 
   // Samples at one core count only, other than 1 (e.g. a task observed where a plan put it): no law can tell its
-  // serial time from its speedup. Then t(p) = t(p0) (p0/p)^(1/2) — midway between serial and linear scaling —
-  // with ln-variance noise/n + ln(p0/p)^2 / 12 (the exponent taken uniform on [0, 1]); models_ stays empty.
+  // serial time from its speedup. Then ln t(p) = ln t(p0) + the prior's mean ln(t(p) / t(p0)), with ln-variance
+  // noise/n + the prior's variance (amdahl_prior_log_ratio); models_ stays empty.
   struct OneCoreCount {
     int cores;
     double log_mean;
