@@ -61,9 +61,10 @@ TEST(MemoryWarmUp, TouchesNothingForZeroBytesAndReturnsATimeOtherwise) {
   const double seconds = touch_and_release(std::uint64_t{5} << 20);  // rounded up to whole 2 MiB pages
   EXPECT_TRUE(std::isfinite(seconds));
   EXPECT_GE(seconds, 0.0);
-  // From more threads than pages (one 2 MiB huge page is 512 pages): each page once, no thread past the mapping.
-  EXPECT_GE(touch_and_release(std::uint64_t{5} << 20, 3), 0.0);
-  EXPECT_GE(touch_and_release(4096, 8), 0.0);
+  // From several threads, and from more threads than pages (one 2 MiB huge page is 512 pages): the slices end at
+  // the mapping's end — a write past it faults the test (and ASan in the sanitizer build).
+  (void)touch_and_release(std::uint64_t{5} << 20, 3);
+  (void)touch_and_release(4096, 8);
 }
 
 }  // namespace

@@ -17,8 +17,8 @@
 #include "cosched/common/stats.hpp"
 #include "cosched/common/stop_signals.hpp"
 #include "cosched/common/utc_time.hpp"
-#include "cosched/platform/host_memory.hpp"
 #include "cosched/profiler/instance_builder.hpp"
+#include "cosched/profiler/process_measurer.hpp"
 #include "cosched/profiler/run_history.hpp"
 #include "cosched/sched/algorithm.hpp"
 #include "cosched/sched/allocation.hpp"
@@ -378,8 +378,7 @@ BatchKnowledge learn_batch(config::Workload& workload, const ProfileCache& cache
   const std::vector<KindKnowledge> stored = stored_knowledge(cache);
   if (!options.forget) known.node_task_seconds = node_task_seconds(stored);
   known.recorded_run_overhead_s = recent_run_overhead(cache);
-  // The process measurer warms a STREAM run's footprint up where the host takes back free memory.
-  if (platform::detect_free_page_reporting().active) known.warm_up_s_per_byte = recent_warm_up_seconds_per_byte(cache);
+  if (ProcessMeasurer::warms_up_memory()) known.warm_up_s_per_byte = recent_warm_up_seconds_per_byte(cache);
   for (const TaskKind& kind : kinds) {
     KnowledgeLookup found = look_up_knowledge(cache, kind.identity);
     if (options.forget && !found.knowledge.runs.empty()) {

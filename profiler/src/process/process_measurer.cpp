@@ -48,10 +48,12 @@ ProcessMeasurer::ProcessMeasurer(config::PlatformConfig platform, exec::TierSetu
       reps_(reps),
       warmup_(warmup),
       pair_cores_(pair_cores),
-      warm_up_(platform::detect_free_page_reporting().active),
+      warm_up_(warms_up_memory()),
       cores_(std::make_shared<platform::CoreAllocator>(platform::Topology::this_system())) {
   if (reps_ == 0) throw UsageError("the process measurer needs at least one timed launch per point");
 }
+
+bool ProcessMeasurer::warms_up_memory() { return platform::detect_free_page_reporting().active; }
 
 void ProcessMeasurer::check_kernel(const std::string& kernel) const { (void)stream::find_kernel(kernel); }
 

@@ -50,6 +50,9 @@ class ProcessMeasurer final : public PointMeasurer {
   // with "timeout" (Measurement::failure), as a command's run past its timeout does. `cosched run`'s profiling
   // runs end at the budget's end this way.
   void stop_runs_after(std::optional<double> seconds) { run_timeout_s_ = seconds; }
+  // Whether each run here first touches and frees its footprint (warm_up_ below): where the host takes free memory
+  // back. What a budget prices a run's warm-up by (BatchKnowledge::warm_up_s_per_byte).
+  [[nodiscard]] static bool warms_up_memory();
 
   [[nodiscard]] std::string_view name() const override { return "process"; }
   void check_kernel(const std::string& kernel) const override;
