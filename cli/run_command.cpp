@@ -62,6 +62,10 @@ const cosched::cli::CommandRegistration run_registration{"run", [](CLI::App& app
                 "Let a task run at a core count its kind never ran at where the plan has a core idle anyway, so the "
                 "next batch knows more (default: on)")
       ->excludes(resume);
+  sub->add_flag("--replan,!--no-replan", flags->replan,
+                "When the first task of a kind never measured ends, plan the tasks still pending again from what it "
+                "took (default: on)")
+      ->excludes(resume);
   cosched::cli::add_memory_warm_up_option(*sub, flags->memory_warm_up);
   sub->add_flag("--slurm", flags->slurm,
                 "Inside a Slurm allocation: planned over its nodes, one job step per node (docs/cluster.md)");

@@ -376,7 +376,7 @@ LaunchSummary launch(const sim::LaunchPlan& full_plan, const config::Workload& w
   const std::vector<TaskPrediction> predictions = task_predictions(*predicted, contention);
 
   auto pool = make_node_pool(plan, settings.tier);
-  auto policy = sim::make_policy(settings.policy, plan);
+  auto policy = sim::make_policy(settings.policy, plan, settings.replanner);
   // stream_bench is looked up only when the batch has STREAM tasks: a batch of commands does not need it.
   const bool has_stream_tasks = std::any_of(plan.tasks.begin(), plan.tasks.end(), [&](const sim::PlannedTask& task) {
     return workload.find(task.id).is_stream();
@@ -428,7 +428,7 @@ LaunchSummary launch(const sim::LaunchPlan& full_plan, const config::Workload& w
     const sim::TaskRun& sim = predicted->runs[j];
     summary.tasks.push_back({plan.tasks[j].id, sim.launch.start, sim.completion.end, predictions[j].contention_start,
                              predictions[j].contention_end, run.launch.start, run.completion.end,
-                             run.launch.overhead_s, run.completion.status});
+                             run.launch.overhead_s, run.completion.status, run.grant.amounts});
   }
   return summary;
 }

@@ -206,6 +206,29 @@ TEST_F(RunCli, TheLaunchExploresWhereThePlanHasRoomAndNotWhenToldNot) {
   EXPECT_EQ(t1_chunks("kept"), 0);
 }
 
+// The launch learns as it goes (profiler::LaunchReplanner): nothing is known of two kinds, two tasks each, on two
+// cores; whichever task ends first is its kind's first run and the two tasks still pending are planned again from
+// it (which one ends first does not matter here). `--no-replan` runs the plan as made. Every run is learnt either way.
+TEST_F(RunCli, TheFirstRunOfAGuessedKindRePlansThePendingTasksAndNotWhenToldNot) {
+  write("k.json", R"({"tasks":[{"id":"a1","command":["/bin/true"]},{"id":"b1","command":["/bin/sh","-c","exit 0"]},)"
+                  R"({"id":"a2","command":["/bin/true"]},{"id":"b2","command":["/bin/sh","-c","exit 0"]}]})");
+  write("p2.toml", "name = \"two\"\ncores = 2\n[fast_memory]\ncapacity_mib = 8\nchunks = 4\n"
+                   "tier_backend = \"emulated\"\n");
+  const CommandResult replanned = run("k.json --output replanned", " --platform p2.toml");
+  ASSERT_EQ(replanned.exit_code, 0) << replanned.out << replanned.err;
+  EXPECT_NE(replanned.out.find("the first task of each kind to end re-plans the tasks still pending"),
+            std::string::npos)
+      << replanned.out;
+  EXPECT_NE(replanned.out.find("learnt as it ran: "), std::string::npos) << replanned.out;
+  EXPECT_NE(replanned.out.find("the 2 pending task(s) re-planned by model-search"), std::string::npos)
+      << replanned.out;
+  EXPECT_NE(replanned.out.find("learnt: 4 observed run(s)"), std::string::npos) << replanned.out;
+  const CommandResult kept = run("k.json --output kept --no-replan --reprofile", " --platform p2.toml");
+  ASSERT_EQ(kept.exit_code, 0) << kept.out << kept.err;
+  EXPECT_EQ(kept.out.find("learnt as it ran"), std::string::npos) << kept.out;
+  EXPECT_NE(kept.out.find("learnt: 4 observed run(s)"), std::string::npos) << kept.out;
+}
+
 // What a run plans and keeps by what it knows (issue 41's mutation testing found these untested): with nothing
 // known, the naive plan, and a launch in the history that says its times were guesses (a plan of guesses says
 // nothing of the node's noise); with every kind known, the planner's plan, launched greedily, and a launch of the

@@ -58,13 +58,6 @@ std::optional<config::NodeModel> plan_node_model(const RunBatchOptions& run, con
   return model;
 }
 
-// An allocation in words: "2 cores", "1 core + 20 fast chunks".
-std::string allocation_words(const std::vector<int>& alloc) {
-  std::string words = fmt::format("{} core{}", alloc[0], alloc[0] == 1 ? "" : "s");
-  if (alloc.size() > 1 && alloc[1] > 0) words += fmt::format(" + {} fast chunk{}", alloc[1], alloc[1] == 1 ? "" : "s");
-  return words;
-}
-
 // The launch as a teacher: tasks moved to allocations their kinds never ran at where the plan has room anyway, on
 // the cautious side (profiler::exploration_options, sim::explore_in_slack); learn_from_launch keeps what they take.
 void explore_in_launch(const config::Workload& batch, const profiler::BatchKnowledge& known, BatchPlan& plan,
@@ -77,7 +70,7 @@ void explore_in_launch(const config::Workload& batch, const profiler::BatchKnowl
     reporter.note(fmt::format("explores: {} on {}, not {} (its kind never ran there; the plan has room: its {:.3g} s "
                               "hold even if it takes {:.3g} s there, its fit one sd up); what it takes is kept for "
                               "the next batch",
-                              batch.tasks[step.task].id, allocation_words(step.to), allocation_words(step.from),
+                              batch.tasks[step.task].id, profiler::allocation_words(step.to), profiler::allocation_words(step.from),
                               explored.makespan_s, step.cautious_s));
   }
 }
@@ -110,7 +103,7 @@ BatchPlan plan_batch(const RunBatchOptions& run, config::Workload& batch, const 
   for (const std::string& line : profiler::probed_traffic_lines(made.instance)) reporter.note("  " + line);
 
   BatchPlan plan{std::move(made.instance), {}, std::move(made.log_sd), std::move(made.log_gain_bound), 0, {},
-                 {known.share_s, known.spent_s, known.run_overhead_s()}};
+                 {known.share_s, known.spent_s, known.run_overhead_s()}, known, learning, bandwidth};
   std::vector<const profiler::KindState*> kinds;  // one error per kind's fit, one for the guess (group 0)
   for (const config::WorkloadTask& task : batch.tasks) {
     const profiler::KindState& kind = known.of(task);
@@ -127,9 +120,12 @@ BatchPlan plan_batch(const RunBatchOptions& run, config::Workload& batch, const 
     plan.schedule = profiler::naive_schedule(plan.instance);
     const int each = profiler::naive_cores(platform.cores, batch.tasks.size());
     reporter.note(each == 1 ? fmt::format("nothing is known of this batch yet: it runs as `xargs -P {}` would (one "
-                                          "core each, in the file's order, each as soon as a core is free), and every "
-                                          "task's time is kept for the next run",
-                                          platform.cores)
+                                          "core each, in the file's order, each as soon as a core is free), every "
+                                          "task's time is kept for the next run{}",
+                                          platform.cores,
+                                          run.replan ? ", and the first task of each kind to end re-plans the tasks "
+                                                       "still pending"
+                                                     : "")
                             : fmt::format("nothing is known of this batch yet: its {} tasks run at once on {} cores "
                                           "each, the node shared evenly (`xargs -P {}` would leave {} cores idle), "
                                           "and every task's time is kept for the next run",
@@ -147,8 +143,9 @@ BatchPlan plan_batch(const RunBatchOptions& run, config::Workload& batch, const 
   if (run.explore) explore_in_launch(batch, known, plan, reporter);
   if (plan.unknown_tasks > 0) {
     reporter.note(fmt::format("{} task(s) of kinds never measured run on one core at a guessed time; their times are "
-                              "kept for the next run",
-                              plan.unknown_tasks));
+                              "kept for the next run{}",
+                              plan.unknown_tasks,
+                              run.replan ? ", and the first of each kind to end re-plans the tasks still pending" : ""));
   }
   return plan;
 }
@@ -221,7 +218,10 @@ void learn_from_launch(const launcher::LaunchSummary& summary, const config::Wor
     const auto planned = std::find_if(summary.plan.tasks.begin(), summary.plan.tasks.end(),
                                       [&](const sim::PlannedTask& p) { return p.id == task.id; });
     if (planned == summary.plan.tasks.end()) continue;
-    observed.push_back({task.id, planned->demand, task.observed_end - task.observed_start, de_contention_factor(task)});
+    // A task the launch re-planned ran elsewhere than its predictions: they say nothing of its co-runners there.
+    const bool as_planned = task.allocation.empty() || task.allocation == planned->demand;
+    observed.push_back({task.id, as_planned ? planned->demand : task.allocation, task.observed_end - task.observed_start,
+                        as_planned ? de_contention_factor(task) : 1.0});
   }
   const std::size_t learnt = profiler::learn_from_launch(batch, observed, cache, placement);
   if (learnt > 0) {

@@ -11,6 +11,7 @@
 #include "cosched/config/workload.hpp"
 #include "cosched/launcher/launch.hpp"
 #include "cosched/launcher/launch_inputs.hpp"
+#include "cosched/profiler/learning.hpp"
 #include "cosched/profiler/profile_cache.hpp"
 #include "cosched/profiler/run_history.hpp"
 #include "cosched/sched/model.hpp"
@@ -34,6 +35,11 @@ struct BatchPlan {
   // Per task, whose error its error is (knowledge::IntervalOptions::error_groups): 0 the guess, k > 0 its kind's fit.
   std::vector<std::size_t> error_groups;
   profiler::LaunchProfiling profiling;  // what its profiling had and spent, for the node's launch history
+  // What it was planned from, for re-planning the launch as the first runs of its guessed kinds come in
+  // (profiler::LaunchReplanner): the knowledge, how it was learnt (the node, the fits' options) and the node's pools.
+  profiler::BatchKnowledge known = {};
+  profiler::LearningOptions learning = {};
+  std::optional<profiler::NodeBandwidth> bandwidth = std::nullopt;
 };
 
 // The plan of `batch` (its commands get their kinds' names as `profile`): the node model (--node, the cache's, or

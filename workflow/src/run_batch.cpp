@@ -17,6 +17,7 @@
 #include "cosched/launcher/run_folder.hpp"
 #include "cosched/launcher/run_report.hpp"
 #include "cosched/platform/host_memory.hpp"
+#include "cosched/profiler/launch_replanner.hpp"
 #include "cosched/profiler/profile_cache.hpp"
 #include "cosched/profiler/task_kinds.hpp"
 #include "cosched/sched/algorithm.hpp"
@@ -51,8 +52,8 @@ config::PlatformConfig run_platform(const RunBatchOptions& run, const launcher::
 // run was interrupted or a task failed — after `learn` heard what did run.
 template <typename Learn>
 void launch_plan(const RunBatchOptions& run, const launcher::RunFolder& folder, const launcher::LaunchInputs& inputs,
-                 const RunNode& node, const std::optional<launcher::PredictedInterval>& interval, Reporter& reporter,
-                 Learn&& learn) {
+                 const RunNode& node, const std::optional<launcher::PredictedInterval>& interval,
+                 sim::Replanner* replanner, Reporter& reporter, Learn&& learn) {
   LaunchOptions options;
   options.journal = folder.journal().string();
   options.resume = run.resume;
@@ -64,6 +65,7 @@ void launch_plan(const RunBatchOptions& run, const launcher::RunFolder& folder, 
   settings.schedule_source = folder.schedule().string();
   settings.workload_source = run.batch;
   settings.predicted_interval = interval;
+  settings.replanner = replanner;
   const launcher::LaunchSummary summary = launch_on_node(inputs.plan, inputs.workload, settings, &reporter);
   reporter.result({"run-comparison", launcher::format_run_comparison(summary), launcher::run_comparison_json(summary)});
   learn(summary);
@@ -132,7 +134,8 @@ void run_batch(const RunBatchOptions& run, Reporter& reporter) {
     reporter.note(fmt::format("cosched run {} --resume: the plan of {}, its unfinished tasks", run.batch,
                               folder.dir.string()));
     const profiler::ProfileCache cache = run_cache(run, node);
-    return launch_plan(run, folder, inputs, node, std::nullopt, reporter, [&](const launcher::LaunchSummary& summary) {
+    return launch_plan(run, folder, inputs, node, std::nullopt, nullptr, reporter,
+                       [&](const launcher::LaunchSummary& summary) {
       detail::learn_from_launch(summary, batch, std::nullopt, {}, cache, run.placement, reporter);
     });
   }
@@ -153,8 +156,14 @@ void run_batch(const RunBatchOptions& run, Reporter& reporter) {
                               folder.dir.string(), run.batch));
     return;
   }
+  // A plan that guessed some kinds' times is re-planned as their first runs end (a resumed run is not: it runs what
+  // was left of its plan).
+  std::optional<profiler::LaunchReplanner> replanner;
+  if (run.replan && plan.unknown_tasks > 0) {
+    replanner.emplace(batch, inputs.plan, plan.known, plan.learning, plan.bandwidth, algorithm, &reporter);
+  }
   launch_plan(run, folder, inputs, node, launcher::PredictedInterval{predicted.low_s, predicted.high_s},
-              reporter, [&](const launcher::LaunchSummary& summary) {
+              replanner ? &*replanner : nullptr, reporter, [&](const launcher::LaunchSummary& summary) {
     detail::learn_from_launch(summary, batch, predicted, plan.profiling, cache, run.placement, reporter);
   });
 }

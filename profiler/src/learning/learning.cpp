@@ -12,6 +12,7 @@
 #include <numeric>
 #include <set>
 #include <tuple>
+#include <utility>
 
 #include "cosched/common/error.hpp"
 #include "cosched/common/stats.hpp"
@@ -360,6 +361,27 @@ const KindState& BatchKnowledge::of(const config::WorkloadTask& task) const {
     }
   }
   throw std::logic_error("a task of the batch without its kind: " + task.id);
+}
+
+std::string allocation_words(const std::vector<int>& alloc) {
+  std::string words = fmt::format("{} core{}", alloc.at(0), alloc[0] == 1 ? "" : "s");
+  if (alloc.size() > 1 && alloc[1] > 0) words += fmt::format(" + {} fast chunk{}", alloc[1], alloc[1] == 1 ? "" : "s");
+  return words;
+}
+
+KindState& BatchKnowledge::of(const config::WorkloadTask& task) {
+  return const_cast<KindState&>(std::as_const(*this).of(task));
+}
+
+void add_observed_run(BatchKnowledge& known, const config::WorkloadTask& task, const std::vector<int>& allocation,
+                      double seconds, const LearningOptions& options) {
+  if (allocation.empty() || allocation[0] < 1 || !(seconds >= kMinRunSeconds)) return;
+  KindState& state = known.of(task);
+  const int chunks = allocation.size() > 1 ? allocation[1] : 0;
+  state.known.add({{allocation[0], chunks, work_of(task), seconds}, RunSource::observed,
+                   iso8601_utc(std::chrono::system_clock::now())});
+  fit_kind(state, shape_of(state.kind, options.launched.platform, options.tier_places_commands), options.fit);
+  if (allocation[0] == 1 && chunks == 0) known.node_task_seconds.push_back(seconds);
 }
 
 BatchKnowledge learn_batch(config::Workload& workload, const ProfileCache& cache, const LearningOptions& options) {

@@ -16,6 +16,7 @@
 #include "cosched/sim/engine.hpp"
 #include "cosched/launcher/journal/events.hpp"
 #include "cosched/sim/plan.hpp"
+#include "cosched/sim/replanning.hpp"
 #include "cosched/exec/task_command.hpp"
 #include "cosched/config/platform.hpp"
 #include "cosched/config/workload.hpp"
@@ -63,6 +64,9 @@ struct LaunchSettings {
   // How each task's process tree is held and ended (exec/process_tree.hpp): auto, cgroup, process-group.
   std::string containment = std::string(exec::kDefaultTreeContainment);
   MemoryWarmUpMode memory_warm_up = MemoryWarmUpMode::automatic;
+  // Shown every task that ends in the run (not owned; null: none), to re-plan the pending tasks (sim/replanning.hpp)
+  // where the launch rule re-plans (greedy). The predictions run the plan as made.
+  sim::Replanner* replanner = nullptr;
 };
 
 struct TaskDeviation {
@@ -72,6 +76,7 @@ struct TaskDeviation {
   double observed_start = 0, observed_end = 0;
   double launch_overhead_s = 0;
   sim::TaskStatus status = sim::TaskStatus::ok;
+  std::vector<int> allocation = {};  // what it ran with: the plan's, or a re-plan's (LaunchSettings::replanner)
 };
 
 struct LaunchSummary {

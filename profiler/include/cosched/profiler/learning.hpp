@@ -115,6 +115,7 @@ struct BatchKnowledge {
   [[nodiscard]] std::optional<double> run_overhead_s() const;
   [[nodiscard]] std::size_t unknown_kinds() const;
   [[nodiscard]] const KindState& of(const config::WorkloadTask& task) const;
+  [[nodiscard]] KindState& of(const config::WorkloadTask& task);
 };
 
 // Steps 1-3 for `workload` (its commands get their kinds' names as `profile`), under the node's cache lock: what
@@ -124,6 +125,16 @@ struct BatchKnowledge {
 // an error (the kind keeps what it knew).
 [[nodiscard]] BatchKnowledge learn_batch(config::Workload& workload, const ProfileCache& cache,
                                          const LearningOptions& options);
+
+// Learning as the launch goes (launch_replanner.hpp): `task` of the batch ran `seconds` at `allocation` (cores, fast
+// chunks), a run of its kind in `known` only — learn_from_launch stores it once the launch is over — and the kind's
+// fits are made again (with options.fit, on the node options.launched.platform describes). A one-core run without
+// fast chunks is also one more time of what tasks on this node take (node_task_seconds: the guess's ground).
+void add_observed_run(BatchKnowledge& known, const config::WorkloadTask& task, const std::vector<int>& allocation,
+                      double seconds, const LearningOptions& options);
+
+// An allocation (cores, fast chunks) in words: "2 cores", "1 core + 20 fast chunks".
+[[nodiscard]] std::string allocation_words(const std::vector<int>& alloc);
 
 // The instance of the batch from what is known: per task its kind's fit at the task's amount (cores x fast chunks;
 // cores only for a command where the tier does not place commands), the node's pools and each task's traffic (a

@@ -16,14 +16,17 @@ namespace {
 
 struct PolicyEntry {
   std::string_view name;
-  std::function<std::unique_ptr<Policy>(const LaunchPlan&)> make;
+  std::function<std::unique_ptr<Policy>(const LaunchPlan&, Replanner*)> make;
 };
 
 const std::vector<PolicyEntry>& policy_registry() {
   static const std::vector<PolicyEntry> entries{
-      {"list", [](const LaunchPlan& plan) { return std::make_unique<policies::ListPolicy>(plan); }},
-      {"pack", [](const LaunchPlan&) { return std::make_unique<policies::PackPolicy>(); }},
-      {"greedy", [](const LaunchPlan& plan) { return std::make_unique<policies::ListPolicy>(plan, false); }},
+      {"list", [](const LaunchPlan& plan, Replanner*) { return std::make_unique<policies::ListPolicy>(plan); }},
+      {"pack", [](const LaunchPlan&, Replanner*) { return std::make_unique<policies::PackPolicy>(); }},
+      {"greedy",
+       [](const LaunchPlan& plan, Replanner* replanner) {
+         return std::make_unique<policies::ListPolicy>(plan, false, replanner);
+       }},
   };
   return entries;
 }
@@ -37,7 +40,7 @@ std::vector<std::string> policy_names() {
   return names;
 }
 
-std::unique_ptr<Policy> make_policy(std::string_view name, const LaunchPlan& plan) {
+std::unique_ptr<Policy> make_policy(std::string_view name, const LaunchPlan& plan, Replanner* replanner) {
   // The online policies (online/policy.hpp) run online plans, the launch rules run schedules.
   const auto online = online::online_policy_names();
   const bool online_name = std::find(online.begin(), online.end(), name) != online.end();
@@ -60,7 +63,7 @@ std::unique_ptr<Policy> make_policy(std::string_view name, const LaunchPlan& pla
     throw UsageError("the pack policy needs a pack schedule (every task with a \"pack\" number)");
   }
   for (const auto& entry : policy_registry()) {
-    if (entry.name == name) return entry.make(plan);
+    if (entry.name == name) return entry.make(plan, replanner);
   }
   throw UsageError(fmt::format("unknown launch policy '{}' (known: {})", name, fmt::join(policy_names(), ", ")));
 }

@@ -1,0 +1,201 @@
+// Re-planning a launch of `cosched run` as its guessed kinds' first runs come in (launch_replanner.hpp).
+#include "cosched/profiler/launch_replanner.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <stdexcept>
+#include <utility>
+
+#include "cosched/common/error.hpp"
+#include "cosched/profiler/knowledge_store.hpp"
+#include "cosched/profiler/task_kinds.hpp"
+#include "cosched/sched/allocation.hpp"
+#include "cosched/sched/resource_kinds.hpp"
+
+namespace cosched::profiler {
+
+namespace {
+
+// At most this many moved tasks are named in the note (the rest counted): a re-plan of a long batch is one line.
+constexpr std::size_t kMovesNamed = 6;
+
+// A re-plan runs while the cores the ended task freed wait for it: a searching planner gets a quarter of the budget
+// it plans a batch with (sched::kDefaultSearchBudgetMs) — small batches stall well before it, large ones keep the
+// best plan found by then.
+constexpr sched::SearchLimits kReplanLimits{sched::kDefaultSearchBudgetMs / 4, 1, 0};
+
+// A running task whose fit says it should have ended already is taken to end within this share of its predicted
+// time: the re-plan still has its resources busy for a while, not free at once nor for as long as it already ran.
+constexpr double kOverrunShare = 0.1;
+
+// `amounts` over `from`'s resource names as amounts over `to`'s (a name `from` lacks: 0). A plan and the instances
+// re-planned for it share resource names, not always their number: a batch whose pending tasks are all commands
+// the tier cannot place is planned over cores only.
+std::vector<int> by_name(const std::vector<int>& amounts, const std::vector<std::string>& from,
+                         const std::vector<std::string>& to) {
+  std::vector<int> out(to.size(), 0);
+  for (std::size_t i = 0; i < to.size(); ++i) {
+    const auto found = std::find(from.begin(), from.end(), to[i]);
+    if (found != from.end()) out[i] = amounts.at(static_cast<std::size_t>(found - from.begin()));
+  }
+  return out;
+}
+
+std::vector<std::string> resource_names(const sched::Instance& instance) {
+  std::vector<std::string> names;
+  for (const sched::Resource& resource : instance.resources()) names.push_back(resource.name);
+  return names;
+}
+
+// Cores and fast chunks (what a knowledge run records) of amounts over `names`.
+std::vector<int> cores_and_chunks(const std::vector<int>& amounts, const std::vector<std::string>& names) {
+  return by_name(amounts, names, {std::string(sched::kCoresResource), std::string(sched::kFastChunksResource)});
+}
+
+// Task i of `fitted` timed at the allocations its kind ran at only (its fit's times there); the table's closure
+// gives larger allocations the same time, smaller ones none.
+std::shared_ptr<const sched::TimeProfile> where_it_ran(const sched::Instance& fitted, std::size_t i,
+                                                      const KindState& kind) {
+  const std::vector<std::string> names = resource_names(fitted);
+  std::vector<double> times(fitted.space().size(), std::numeric_limits<double>::infinity());
+  for (const knowledge::Measurement& run : kind.known.measurements()) {
+    const std::vector<int> alloc = by_name({run.cores, run.fast_chunks},
+                                           {std::string(sched::kCoresResource), std::string(sched::kFastChunksResource)},
+                                           names);
+    if (run.cores > fitted.resources().front().capacity) continue;  // a run of a larger node shape: not here
+    times[fitted.space().index_of(alloc)] = fitted.time(i, alloc);
+  }
+  return std::make_shared<sched::DenseTimeTable>(fitted.space(), std::move(times));
+}
+
+}  // namespace
+
+LaunchReplanner::LaunchReplanner(const config::Workload& batch, const sim::LaunchPlan& plan, BatchKnowledge known,
+                                 LearningOptions options, std::optional<NodeBandwidth> bandwidth,
+                                 const sched::Algorithm& algorithm, Reporter* reporter)
+    : batch_(batch),
+      known_(std::move(known)),
+      options_(std::move(options)),
+      bandwidth_(std::move(bandwidth)),
+      algorithm_(algorithm),
+      reporter_(reporter) {
+  for (const sim::PlannedTask& planned : plan.tasks) {
+    const auto found = std::find_if(batch.tasks.begin(), batch.tasks.end(),
+                                    [&](const config::WorkloadTask& task) { return task.id == planned.id; });
+    if (found == batch.tasks.end()) throw std::logic_error("a launch plan's task not in its batch: " + planned.id);
+    batch_task_.push_back(static_cast<std::size_t>(found - batch.tasks.begin()));
+  }
+  for (const KindState& state : known_.kinds) {
+    if (!state.known_at_all()) guessed_.push_back(&state);
+  }
+}
+
+std::optional<sim::Replan> LaunchReplanner::task_ended(std::size_t task, const sim::EngineView& view) {
+  const sim::TaskRun& run = view.runs.at(task);
+  if (run.completion.status != sim::TaskStatus::ok) return std::nullopt;
+  const config::WorkloadTask& ended = batch_.tasks[batch_task_.at(task)];
+  KindState& state = known_.of(ended);
+  // A kind the plan knew was planned from its fit; one it guessed at is what a first run changes.
+  if (state.known_at_all()) return std::nullopt;
+  const std::vector<int> ran = cores_and_chunks(run.grant.amounts, view.plan.resource_names);
+  const double seconds = run.completion.end - run.launch.start;
+  add_observed_run(known_, ended, ran, seconds, options_);
+  if (!state.known_at_all()) return std::nullopt;  // no fit from it (said in the kind's notes)
+  std::string learnt = fmt::format("learnt as it ran: {} took {:.3g} s on {}, the first run of {} (guessed {:.3g} s)",
+                                   ended.id, seconds, allocation_words(ran), state.kind.name,
+                                   view.plan.tasks[task].predicted_duration);
+  const bool pending = std::any_of(view.runs.begin(), view.runs.end(),
+                                   [](const sim::TaskRun& r) { return r.state == sim::TaskState::pending; });
+  if (!pending) {
+    if (reporter_ != nullptr) reporter_->note(learnt + "; no task is left to re-plan");
+    return std::nullopt;
+  }
+  const auto begin = std::chrono::steady_clock::now();
+  std::vector<std::string> moves;
+  sim::Replan replanned;
+  try {
+    replanned = replan(view, moves);
+  } catch (const UsageError& e) {  // the planner refuses what is left (an algorithm for one resource given two)
+    if (reporter_ != nullptr) reporter_->note(fmt::format("{}; the plan stands: {}", learnt, e.what()));
+    return std::nullopt;
+  }
+  ++replans_;
+  const double planning_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+  if (reporter_ != nullptr) {
+    std::string moved = moves.empty() ? "every allocation kept" : fmt::format("{}", fmt::join(
+        moves.begin(), moves.begin() + static_cast<std::ptrdiff_t>(std::min(moves.size(), kMovesNamed)), ", "));
+    if (moves.size() > kMovesNamed) moved += fmt::format(" and {} more", moves.size() - kMovesNamed);
+    reporter_->note(fmt::format("{}; the {} pending task(s) re-planned by {} in {:.2g} s: {}", learnt,
+                                replanned.tasks.size(), algorithm_.name(), planning_s, moved));
+  }
+  return replanned;
+}
+
+sim::Replan LaunchReplanner::replan(const sim::EngineView& view, std::vector<std::string>& moves) const {
+  // What is left of the batch: the running tasks (to hold their resources) and the pending ones (to plan).
+  config::Workload left = batch_;
+  left.tasks.clear();
+  std::vector<std::size_t> plan_task;  // per task of `left`
+  for (std::size_t j = 0; j < view.runs.size(); ++j) {
+    const sim::TaskState state = view.runs[j].state;
+    if (state != sim::TaskState::running && state != sim::TaskState::pending) continue;
+    left.tasks.push_back(batch_.tasks[batch_task_[j]]);
+    plan_task.push_back(j);
+  }
+  KnowledgeInstance made = knowledge_instance(left, known_, options_.launched.platform,
+                                              bandwidth_ ? &*bandwidth_ : nullptr, options_.tier_places_commands);
+  const sched::Instance& fitted = made.instance;
+  const std::vector<std::string> names = resource_names(fitted);
+  // A running task can only go on where it is, for what its fit says is left of it; a kind first run in this
+  // launch goes where it ran (launch_replanner.hpp).
+  std::vector<sched::Task> tasks = fitted.tasks();
+  for (std::size_t i = 0; i < tasks.size(); ++i) {
+    const sim::TaskRun& run = view.runs[plan_task[i]];
+    if (run.state != sim::TaskState::running) {
+      const KindState& kind = known_.of(left.tasks[i]);
+      if (kind.known_at_all() && std::find(guessed_.begin(), guessed_.end(), &kind) != guessed_.end()) {
+        tasks[i].profile = where_it_ran(fitted, i, kind);
+      }
+      continue;
+    }
+    const std::vector<int> alloc = by_name(run.grant.amounts, view.plan.resource_names, names);
+    const double predicted = fitted.time(i, alloc);
+    const double elapsed = std::max(0.0, view.now - run.launch.start);
+    const double left_s = std::isfinite(predicted) ? std::max(predicted - elapsed, kOverrunShare * predicted)
+                                                   : std::max(elapsed, kMinRunSeconds);
+    std::vector<double> times(fitted.space().size(), std::numeric_limits<double>::infinity());
+    times[fitted.space().index_of(alloc)] = std::max(left_s, kMinRunSeconds);
+    tasks[i].profile = std::make_shared<sched::DenseTimeTable>(fitted.space(), std::move(times));
+  }
+  const sched::Instance instance(fitted.resources(), std::move(tasks), fitted.attributes(), fitted.bandwidth());
+  const sched::Schedule schedule =
+      sched::plan(algorithm_, instance, sched::lower_bound(instance), kReplanLimits).schedule;
+
+  std::vector<std::size_t> order;
+  for (std::size_t i = 0; i < plan_task.size(); ++i) {
+    if (view.runs[plan_task[i]].state == sim::TaskState::pending) order.push_back(i);
+  }
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return schedule.tasks[a].start < schedule.tasks[b].start; });
+  sim::Replan replan;
+  for (const std::size_t i : order) {
+    const std::size_t j = plan_task[i];
+    std::vector<int> demand = by_name(schedule.tasks[i].alloc, names, view.plan.resource_names);
+    const std::vector<int>& planned = view.plan.tasks[j].demand;
+    if (demand != planned) {
+      moves.push_back(fmt::format("{} on {} (planned {})", view.plan.tasks[j].id,
+                                  allocation_words(cores_and_chunks(demand, view.plan.resource_names)),
+                                  allocation_words(cores_and_chunks(planned, view.plan.resource_names))));
+    }
+    replan.tasks.push_back({j, std::move(demand)});
+  }
+  return replan;
+}
+
+}  // namespace cosched::profiler

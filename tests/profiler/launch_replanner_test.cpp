@@ -1,0 +1,220 @@
+// `cosched run` learning as its launch goes (profiler::LaunchReplanner): the first run of a kind the plan guessed at
+// becomes a run of its kind, and the pending tasks are planned again from it while the running ones keep their
+// cores. On a simulated clock with ground-truth times, against the same launch without it.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <numeric>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cosched/profiler/launch_replanner.hpp"
+#include "cosched/profiler/learning.hpp"
+#include "cosched/sched/algorithm.hpp"
+#include "cosched/sched/allocation.hpp"
+#include "cosched/sim/clocks/simulated_clock.hpp"
+#include "cosched/sim/engine.hpp"
+#include "cosched/sim/plan.hpp"
+#include "cosched/sim/policies.hpp"
+#include "cosched/sim/resources.hpp"
+#include "support/recording_reporter.hpp"
+#include "test_support.hpp"
+
+namespace cosched::profiler {
+namespace {
+
+// A planner whose choices a test can work out by hand: the longest task first (by its time on one core), each in
+// the first cores free — on one core, or (`fastest`) on the core count where it is fastest, the fewest among equal
+// times. A task with no time on one core (a running task: only where it runs, and more) takes its fewest cores.
+class HandPlanner final : public sched::Algorithm {
+ public:
+  explicit HandPlanner(bool fastest) : fastest_(fastest) {}
+  [[nodiscard]] std::string_view name() const override { return fastest_ ? "hand-fastest" : "hand-lpt"; }
+  [[nodiscard]] sched::Schedule schedule(const sched::Instance& instance) const override {
+    const int cores = instance.resources().front().capacity;
+    std::vector<std::vector<int>> allocs;
+    std::vector<double> one_core;
+    for (std::size_t j = 0; j < instance.task_count(); ++j) {
+      std::vector<int> alloc(instance.dimensions(), 0);
+      std::vector<int> best;
+      for (int p = 1; p <= cores; ++p) {
+        alloc[0] = p;
+        if (best.empty() ? std::isfinite(instance.time(j, alloc)) : instance.time(j, alloc) < instance.time(j, best)) {
+          best = alloc;
+        }
+        if (!fastest_ && !best.empty()) break;
+      }
+      alloc[0] = 1;
+      one_core.push_back(instance.time(j, alloc));
+      allocs.push_back(best);
+    }
+    std::vector<std::size_t> order(instance.task_count());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    const auto longest = [&](std::size_t j) {
+      return std::isfinite(one_core[j]) ? one_core[j] : instance.time(j, allocs[j]);
+    };
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return longest(a) > longest(b); });
+    sched::Schedule schedule;
+    schedule.algorithm = std::string(name());
+    schedule.tasks.resize(instance.task_count());
+    std::vector<double> free_at(static_cast<std::size_t>(cores), 0.0);  // per core
+    for (const std::size_t j : order) {
+      // The allocation's cores are the ones free first; it starts when the last of them is.
+      std::vector<std::size_t> by_free(free_at.size());
+      std::iota(by_free.begin(), by_free.end(), std::size_t{0});
+      std::stable_sort(by_free.begin(), by_free.end(), [&](std::size_t a, std::size_t b) { return free_at[a] < free_at[b]; });
+      const auto used = static_cast<std::size_t>(allocs[j][0]);
+      double start = 0.0;
+      for (std::size_t c = 0; c < used; ++c) start = std::max(start, free_at[by_free[c]]);
+      const double duration = instance.time(j, allocs[j]);
+      for (std::size_t c = 0; c < used; ++c) free_at[by_free[c]] = start + duration;
+      schedule.tasks[j] = {allocs[j], start, duration, -1};
+    }
+    schedule.makespan = sched::completion_time(schedule.tasks);
+    return schedule;
+  }
+
+ private:
+  bool fastest_;
+};
+
+// A batch of commands on a 2-core node where nothing is known yet: the tasks named x* run one program, y* another.
+struct Batch {
+  config::Workload workload;
+  LearningOptions options;
+  BatchKnowledge known;
+  sim::LaunchPlan plan;  // the naive plan (`xargs -P 2` in the file's order)
+};
+
+// `known_x`: the store knew x* before the launch, at 1 core (4 s) and 2 cores (2 s): the truth.
+Batch nothing_known(const std::vector<std::string>& ids, test_support::RecordingReporter& reporter,
+                    bool known_x = false) {
+  Batch batch;
+  batch.workload.name = "replan";
+  for (const std::string& id : ids) {
+    batch.workload.tasks.push_back(testing::command_task(id, {"sh", "-c", id[0] == 'x' ? "exit 0" : "exit 0 # y"}));
+  }
+  const ProfileCache cache(testing::scratch_dir("launch-replanner"), NodeFingerprint{"host", "Some CPU", 2, "none", 5.0});
+  batch.options.launched.platform = testing::cores_only_platform(2);
+  batch.options.launched.tier = exec::TierSetup{};
+  batch.options.launched.reporter = &reporter;
+  batch.known = learn_batch(batch.workload, cache, batch.options);
+  if (known_x) {
+    const auto x = std::find_if(batch.workload.tasks.begin(), batch.workload.tasks.end(),
+                                [](const config::WorkloadTask& task) { return task.id[0] == 'x'; });
+    add_observed_run(batch.known, *x, {1, 0}, 4.0, batch.options);
+    add_observed_run(batch.known, *x, {2, 0}, 2.0, batch.options);
+  }
+  const KnowledgeInstance made =
+      knowledge_instance(batch.workload, batch.known, batch.options.launched.platform, nullptr, false);
+  batch.plan = sim::plan_from_schedule(made.instance, naive_schedule(made.instance));
+  return batch;
+}
+
+// The ground truth: x* take 4 s on one core and speed up linearly; y* take 1 s whatever their cores. `failing` fail.
+sim::EngineResult launch(const Batch& batch, sim::Replanner* replanner, const std::vector<std::string>& failing = {}) {
+  auto policy = sim::make_policy("auto", batch.plan, replanner);
+  auto pool = sim::make_abstract_pool(batch.plan.resource_names, batch.plan.capacities);
+  sim::SimulatedClock clock([&](std::size_t task, const platform::Grant& grant) {
+    const std::string& id = batch.plan.tasks[task].id;
+    const bool fails = std::find(failing.begin(), failing.end(), id) != failing.end();
+    return sim::SimulatedOutcome{id[0] == 'x' ? 4.0 / grant.amounts[0] : 1.0,
+                                 fails ? sim::TaskStatus::failed : sim::TaskStatus::ok};
+  });
+  return sim::run_engine(batch.plan, *policy, clock, *pool);
+}
+
+std::size_t index_of(const sim::LaunchPlan& plan, const std::string& id) {
+  const auto found = std::find_if(plan.tasks.begin(), plan.tasks.end(), [&](const auto& t) { return t.id == id; });
+  return static_cast<std::size_t>(found - plan.tasks.begin());
+}
+
+TEST(LaunchReplanner, TheFirstRunOfAGuessedKindPutsItsLongPendingTaskFirst) {
+  // Naive: x1 holds one core 0-4 s while y1..y4 run on the other; at 4 s y5 and y6 run, then x2 4 s alone: 9 s.
+  // Re-planned: when x1 ends at 4 s its kind is known at 4 s, longer than a y, so x2 starts then beside y5, y6: 8 s.
+  // (y1's end at 1 s re-plans too, with x2 still at the guess — the median of what is known, 1 s: no change.)
+  test_support::RecordingReporter reporter;
+  const Batch batch = nothing_known({"x1", "y1", "y2", "y3", "y4", "y5", "y6", "x2"}, reporter);
+  ASSERT_EQ(batch.plan.launch_rule, "greedy");
+  EXPECT_DOUBLE_EQ(launch(batch, nullptr).observed_makespan, 9.0) << "the naive launch, as made";
+
+  const HandPlanner planner(false);
+  LaunchReplanner replanner(batch.workload, batch.plan, batch.known, batch.options, std::nullopt, planner, &reporter);
+  const sim::EngineResult result = launch(batch, &replanner);
+  EXPECT_DOUBLE_EQ(result.observed_makespan, 8.0);
+  EXPECT_DOUBLE_EQ(result.runs[index_of(batch.plan, "x2")].launch.start, 4.0);
+  EXPECT_EQ(replanner.replans(), 2U) << "one per guessed kind's first run";
+  const std::string notes = reporter.text_of("note");
+  EXPECT_NE(notes.find("learnt as it ran: y1 took 1 s on 1 core"), std::string::npos) << notes;
+  EXPECT_NE(notes.find("learnt as it ran: x1 took 4 s on 1 core"), std::string::npos) << notes;
+  const KindState& x = replanner.known().of(batch.workload.tasks.back());
+  ASSERT_TRUE(x.known_at_all());
+  EXPECT_DOUBLE_EQ(x.fits.begin()->second->at(1, 0).seconds, 4.0) << "x2 was planned from x1's run";
+}
+
+TEST(LaunchReplanner, ThePendingTasksTakeThePlannersAllocationsWhileRunningOnesKeepTheirCores) {
+  // x is known at 1 and 2 cores, y at none. y1 ends at 1 s and re-plans: the planner gives x2 both cores, where it
+  // is fastest, which it gets when x1 (planned on one core) frees its core at 4 s: 2 s there.
+  test_support::RecordingReporter reporter;
+  const Batch batch = nothing_known({"y1", "x1", "x2"}, reporter, true);
+  const HandPlanner planner(true);
+  LaunchReplanner replanner(batch.workload, batch.plan, batch.known, batch.options, std::nullopt, planner, &reporter);
+  const sim::EngineResult result = launch(batch, &replanner);
+  const sim::TaskRun& x2 = result.runs[index_of(batch.plan, "x2")];
+  EXPECT_EQ(x2.grant.amounts, std::vector<int>{2});
+  EXPECT_DOUBLE_EQ(x2.launch.start, 4.0);
+  EXPECT_DOUBLE_EQ(result.observed_makespan, 6.0);
+  EXPECT_EQ(result.runs[index_of(batch.plan, "x1")].grant.amounts, std::vector<int>{1});
+  EXPECT_NE(reporter.text_of("note").find("x2 on 2 cores (planned 1 core)"), std::string::npos)
+      << reporter.text_of("note");
+}
+
+TEST(LaunchReplanner, AKindFirstRunInTheLaunchIsPlannedOnlyWhereItRan) {
+  // y1 ends at 1 s: y is known on one core only, and no faster anywhere else. Planned with the fit's prior for 2
+  // cores (t / 1.8 or so), y2 would wait for x1 to free its core at 4 s, to gain nothing (y does not speed up);
+  // it runs where y1 ran, at once.
+  test_support::RecordingReporter reporter;
+  const Batch batch = nothing_known({"y1", "x1", "y2"}, reporter);
+  const HandPlanner planner(true);
+  LaunchReplanner replanner(batch.workload, batch.plan, batch.known, batch.options, std::nullopt, planner, &reporter);
+  const sim::EngineResult result = launch(batch, &replanner);
+  const sim::TaskRun& y2 = result.runs[index_of(batch.plan, "y2")];
+  EXPECT_EQ(y2.grant.amounts, std::vector<int>{1});
+  EXPECT_DOUBLE_EQ(y2.launch.start, 1.0);
+  EXPECT_EQ(replanner.replans(), 1U);
+}
+
+TEST(LaunchReplanner, AFailedRunTeachesNothingAndAKnownKindDoesNotRePlan) {
+  test_support::RecordingReporter reporter;
+  const Batch batch = nothing_known({"x1", "y1", "y2", "y3"}, reporter);
+  const HandPlanner planner(false);
+  LaunchReplanner replanner(batch.workload, batch.plan, batch.known, batch.options, std::nullopt, planner, &reporter);
+  const sim::EngineResult result = launch(batch, &replanner, {"y1"});
+  EXPECT_EQ(result.failed, 1U);
+  // y2's run (1-2 s) is y's first good one: one re-plan; y3's (2-3 s) is of a kind known by then: none. (x1 ends
+  // the batch at 4 s: nothing is left to plan.)
+  EXPECT_EQ(replanner.replans(), 1U);
+  EXPECT_NE(reporter.text_of("note").find("learnt as it ran: y2 took 1 s"), std::string::npos)
+      << reporter.text_of("note");
+  EXPECT_FALSE(replanner.known().of(batch.workload.tasks.front()).known_at_all()) << "x1's end was not shown";
+}
+
+TEST(LaunchReplanner, AFirstRunWithNothingPendingIsLearntAndSaidSo) {
+  // y1 ends at 1 s while x1 runs to 4 s: y is known from then on, and there is nothing to re-plan.
+  test_support::RecordingReporter reporter;
+  const Batch batch = nothing_known({"x1", "y1"}, reporter);
+  const HandPlanner planner(false);
+  LaunchReplanner replanner(batch.workload, batch.plan, batch.known, batch.options, std::nullopt, planner, &reporter);
+  (void)launch(batch, &replanner);
+  EXPECT_EQ(replanner.replans(), 0U);
+  EXPECT_TRUE(replanner.known().of(batch.workload.tasks.back()).known_at_all());
+  EXPECT_NE(reporter.text_of("note").find("learnt as it ran: y1 took 1 s on 1 core"), std::string::npos)
+      << reporter.text_of("note");
+  EXPECT_NE(reporter.text_of("note").find("no task is left to re-plan"), std::string::npos) << reporter.text_of("note");
+}
+
+}  // namespace
+}  // namespace cosched::profiler
