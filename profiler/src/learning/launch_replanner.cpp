@@ -17,6 +17,7 @@
 #include "cosched/profiler/task_kinds.hpp"
 #include "cosched/sched/allocation.hpp"
 #include "cosched/sched/resource_kinds.hpp"
+#include "cosched/sim/prediction.hpp"
 
 namespace cosched::profiler {
 
@@ -29,6 +30,10 @@ constexpr std::size_t kMovesNamed = 6;
 // it plans a batch with (sched::kDefaultSearchBudgetMs) — small batches stall well before it, large ones keep the
 // best plan found by then.
 constexpr sched::SearchLimits kReplanLimits{sched::kDefaultSearchBudgetMs / 4, 1, 0};
+
+// A re-plan is taken when it predicts the rest of the launch shorter than the plan as it stands by more than this
+// share: an equal prediction is not worth a new order.
+constexpr double kBetterBy = 1e-6;
 
 // A running task whose fit says it should have ended already is taken to end within this share of its predicted
 // time: the re-plan still has its resources busy for a while, not free at once nor for as long as it already ran.
@@ -94,6 +99,13 @@ LaunchReplanner::LaunchReplanner(const config::Workload& batch, const sim::Launc
   for (const KindState& state : known_.kinds) {
     if (!state.known_at_all()) guessed_.push_back(&state);
   }
+  // The launch's list as the greedy rule keeps it (sim/policies: planned start order, ties in plan order).
+  order_.resize(plan.tasks.size());
+  std::iota(order_.begin(), order_.end(), std::size_t{0});
+  std::stable_sort(order_.begin(), order_.end(), [&](std::size_t a, std::size_t b) {
+    return plan.tasks[a].planned_start < plan.tasks[b].planned_start;
+  });
+  for (const sim::PlannedTask& planned : plan.tasks) demand_.push_back(planned.demand);
 }
 
 std::optional<sim::Replan> LaunchReplanner::task_ended(std::size_t task, const sim::EngineView& view) {
@@ -107,37 +119,61 @@ std::optional<sim::Replan> LaunchReplanner::task_ended(std::size_t task, const s
   const double seconds = run.completion.end - run.launch.start;
   add_observed_run(known_, ended, ran, seconds, options_);
   if (!state.known_at_all()) return std::nullopt;  // no fit from it (said in the kind's notes)
-  std::string learnt = fmt::format("learnt as it ran: {} took {:.3g} s on {}, the first run of {} (guessed {:.3g} s)",
-                                   ended.id, seconds, allocation_words(ran), state.kind.name,
-                                   view.plan.tasks[task].predicted_duration);
-  const bool pending = std::any_of(view.runs.begin(), view.runs.end(),
-                                   [](const sim::TaskRun& r) { return r.state == sim::TaskState::pending; });
-  if (!pending) {
-    if (reporter_ != nullptr) reporter_->note(learnt + "; no task is left to re-plan");
-    return std::nullopt;
+  // What a re-plan learns is what the kind's pending tasks take: without any, only the guess of the kinds still
+  // unknown moves (the median of what is known), and a re-plan would cost its planning time for that alone.
+  bool siblings_pending = false;
+  for (std::size_t j = 0; j < view.runs.size() && !siblings_pending; ++j) {
+    siblings_pending =
+        view.runs[j].state == sim::TaskState::pending && &known_.of(batch_.tasks[batch_task_[j]]) == &state;
   }
+  if (!siblings_pending) return std::nullopt;
+  const std::string learnt =
+      fmt::format("learnt as it ran: {} took {:.3g} s on {}, the first run of {} (guessed {:.3g} s)", ended.id,
+                  seconds, allocation_words(ran), state.kind.name, view.plan.tasks[task].predicted_duration);
   const auto begin = std::chrono::steady_clock::now();
-  std::vector<std::string> moves;
-  sim::Replan replanned;
+  Candidate candidate;
   try {
-    replanned = replan(view, moves);
+    candidate = replan(view);
   } catch (const UsageError& e) {  // the planner refuses what is left (an algorithm for one resource given two)
     if (reporter_ != nullptr) reporter_->note(fmt::format("{}; the plan stands: {}", learnt, e.what()));
     return std::nullopt;
   }
-  ++replans_;
   const double planning_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
-  if (reporter_ != nullptr) {
-    std::string moved = moves.empty() ? "every allocation kept" : fmt::format("{}", fmt::join(
-        moves.begin(), moves.begin() + static_cast<std::ptrdiff_t>(std::min(moves.size(), kMovesNamed)), ", "));
-    if (moves.size() > kMovesNamed) moved += fmt::format(" and {} more", moves.size() - kMovesNamed);
-    reporter_->note(fmt::format("{}; the {} pending task(s) re-planned by {} in {:.2g} s: {}", learnt,
-                                replanned.tasks.size(), algorithm_.name(), planning_s, moved));
+  // Taken only when it predicts the rest of the launch shorter than the plan as it stands, both from what is known
+  // now: a planner does not know the running tasks hold their resources from now on, and its plan can wait for them.
+  if (!(candidate.rest_s < candidate.standing_rest_s * (1.0 - kBetterBy))) {
+    if (reporter_ != nullptr) {
+      reporter_->note(fmt::format("{}; the plan stands: re-planned by {} in {:.2g} s, the rest would take {:.3g} s "
+                                  "against {:.3g} s as planned",
+                                  learnt, algorithm_.name(), planning_s, candidate.rest_s, candidate.standing_rest_s));
+    }
+    return std::nullopt;
   }
-  return replanned;
+  ++replans_;
+  for (const sim::ReplannedTask& moved : candidate.replan.tasks) demand_[moved.task] = moved.demand;
+  std::vector<std::size_t> order;
+  for (const sim::ReplannedTask& moved : candidate.replan.tasks) order.push_back(moved.task);
+  for (const std::size_t j : order_) {
+    if (std::find(order.begin(), order.end(), j) == order.end()) order.push_back(j);
+  }
+  order_ = std::move(order);
+  if (reporter_ != nullptr) {
+    const std::vector<std::string>& moves = candidate.moves;
+    std::string moved = moves.empty() ? "every allocation kept"
+                                      : fmt::format("{}", fmt::join(moves.begin(),
+                                                                    moves.begin() + static_cast<std::ptrdiff_t>(
+                                                                                        std::min(moves.size(), kMovesNamed)),
+                                                                    ", "));
+    if (moves.size() > kMovesNamed) moved += fmt::format(" and {} more", moves.size() - kMovesNamed);
+    reporter_->note(fmt::format("{}; the {} pending task(s) re-planned by {} in {:.2g} s, the rest to take {:.3g} s "
+                                "against {:.3g} s as planned: {}",
+                                learnt, candidate.replan.tasks.size(), algorithm_.name(), planning_s, candidate.rest_s,
+                                candidate.standing_rest_s, moved));
+  }
+  return std::move(candidate.replan);
 }
 
-sim::Replan LaunchReplanner::replan(const sim::EngineView& view, std::vector<std::string>& moves) const {
+LaunchReplanner::Candidate LaunchReplanner::replan(const sim::EngineView& view) const {
   // What is left of the batch: the running tasks (to hold their resources) and the pending ones (to plan).
   config::Workload left = batch_;
   left.tasks.clear();
@@ -153,7 +189,7 @@ sim::Replan LaunchReplanner::replan(const sim::EngineView& view, std::vector<std
   const sched::Instance& fitted = made.instance;
   const std::vector<std::string> names = resource_names(fitted);
   // A running task can only go on where it is, for what its fit says is left of it; a kind first run in this
-  // launch goes where it ran (launch_replanner.hpp).
+  // launch is no faster than where it ran (launch_replanner.hpp).
   std::vector<sched::Task> tasks = fitted.tasks();
   for (std::size_t i = 0; i < tasks.size(); ++i) {
     const sim::TaskRun& run = view.runs[plan_task[i]];
@@ -177,25 +213,55 @@ sim::Replan LaunchReplanner::replan(const sim::EngineView& view, std::vector<std
   const sched::Schedule schedule =
       sched::plan(algorithm_, instance, sched::lower_bound(instance), kReplanLimits).schedule;
 
-  std::vector<std::size_t> order;
+  // The rest as the greedy rule runs it from now: the running tasks where they are, then the pending ones in order.
+  const auto rest_s = [&](const std::vector<std::pair<std::size_t, std::vector<int>>>& pending) {
+    sim::LaunchPlan rest;
+    rest.algorithm = "rest";
+    rest.launch_rule = "greedy";
+    rest.resource_names = names;
+    rest.capacities = sched::capacities_of(instance.resources());
+    for (std::size_t i = 0; i < plan_task.size(); ++i) {
+      const sim::TaskRun& run = view.runs[plan_task[i]];
+      if (run.state != sim::TaskState::running) continue;
+      const std::vector<int> alloc = by_name(run.grant.amounts, view.plan.resource_names, names);
+      rest.tasks.push_back({left.tasks[i].id, alloc, 0.0, instance.time(i, alloc)});
+    }
+    for (const auto& [i, alloc] : pending) {
+      const double seconds = instance.time(i, alloc);
+      if (!std::isfinite(seconds)) return std::numeric_limits<double>::infinity();
+      rest.tasks.push_back({left.tasks[i].id, alloc, 0.0, seconds});
+    }
+    return sim::predict(rest, "greedy").observed_makespan;
+  };
+
+  std::vector<std::size_t> planned;  // indices into `left` of the pending tasks, in the candidate's order
   for (std::size_t i = 0; i < plan_task.size(); ++i) {
-    if (view.runs[plan_task[i]].state == sim::TaskState::pending) order.push_back(i);
+    if (view.runs[plan_task[i]].state == sim::TaskState::pending) planned.push_back(i);
   }
-  std::stable_sort(order.begin(), order.end(),
+  std::stable_sort(planned.begin(), planned.end(),
                    [&](std::size_t a, std::size_t b) { return schedule.tasks[a].start < schedule.tasks[b].start; });
-  sim::Replan replan;
-  for (const std::size_t i : order) {
+  Candidate candidate;
+  std::vector<std::pair<std::size_t, std::vector<int>>> candidate_rest;
+  for (const std::size_t i : planned) {
     const std::size_t j = plan_task[i];
     std::vector<int> demand = by_name(schedule.tasks[i].alloc, names, view.plan.resource_names);
-    const std::vector<int>& planned = view.plan.tasks[j].demand;
-    if (demand != planned) {
-      moves.push_back(fmt::format("{} on {} (planned {})", view.plan.tasks[j].id,
-                                  allocation_words(cores_and_chunks(demand, view.plan.resource_names)),
-                                  allocation_words(cores_and_chunks(planned, view.plan.resource_names))));
+    if (demand != demand_[j]) {
+      candidate.moves.push_back(fmt::format("{} on {} (planned {})", view.plan.tasks[j].id,
+                                            allocation_words(cores_and_chunks(demand, view.plan.resource_names)),
+                                            allocation_words(cores_and_chunks(demand_[j], view.plan.resource_names))));
     }
-    replan.tasks.push_back({j, std::move(demand)});
+    candidate_rest.emplace_back(i, schedule.tasks[i].alloc);
+    candidate.replan.tasks.push_back({j, std::move(demand)});
   }
-  return replan;
+  std::vector<std::pair<std::size_t, std::vector<int>>> standing_rest;
+  for (const std::size_t j : order_) {
+    if (view.runs[j].state != sim::TaskState::pending) continue;
+    const auto i = static_cast<std::size_t>(std::find(plan_task.begin(), plan_task.end(), j) - plan_task.begin());
+    standing_rest.emplace_back(i, by_name(demand_[j], view.plan.resource_names, names));
+  }
+  candidate.rest_s = rest_s(candidate_rest);
+  candidate.standing_rest_s = rest_s(standing_rest);
+  return candidate;
 }
 
 }  // namespace cosched::profiler

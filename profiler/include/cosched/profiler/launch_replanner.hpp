@@ -1,10 +1,12 @@
 #pragma once
 // `cosched run` learning as its launch goes (issue 39: "a kind not yet known starts at a safe allocation and the
 // rest of the batch is re-planned as results arrive"). When the first task of a kind the plan only guessed at ends
-// well, its run becomes a run of its kind (add_observed_run: in memory; learn_from_launch stores it after the
-// launch), and the tasks still pending are planned again — by the planner that made the plan, from what is known
+// well while other tasks of its kind are pending, its run becomes a run of its kind (add_observed_run: in memory;
+// learn_from_launch stores every run after the launch), and the tasks still pending are planned again — by the planner that made the plan, from what is known
 // now — while the tasks still running keep their cores and fast chunks for what their fits say is left of them.
-// The launch (sim/replanning.hpp, the greedy rule) then starts the pending tasks in the new order and allocations.
+// The re-plan is taken when it predicts the rest of the launch (the greedy rule from now, running tasks first)
+// shorter than the plan as it stands, both from what is known now; the launch (sim/replanning.hpp) then starts the
+// pending tasks in the new order and allocations.
 // A kind first run in this launch is taken to be no faster anywhere than where it ran (its time there, at more
 // resources too: the model's tables are closed): one run says what a task takes there, not how it speeds up — the
 // fit's prior for other core counts is a guess a batch of programs that do not scale pays for (on this VM, `sleep`
@@ -40,11 +42,19 @@ class LaunchReplanner final : public sim::Replanner {
   [[nodiscard]] const BatchKnowledge& known() const noexcept { return known_; }
 
  private:
-  [[nodiscard]] sim::Replan replan(const sim::EngineView& view, std::vector<std::string>& moves) const;
+  struct Candidate {
+    sim::Replan replan;
+    std::vector<std::string> moves;  // tasks whose allocation it changes, in words
+    double rest_s = 0.0;             // the rest of the launch with it, predicted from now
+    double standing_rest_s = 0.0;    // the same with the plan as it stands
+  };
+  [[nodiscard]] Candidate replan(const sim::EngineView& view) const;
 
   const config::Workload& batch_;
   std::vector<std::size_t> batch_task_;  // per plan task, its index in batch_.tasks
   std::vector<const KindState*> guessed_;  // the kinds the plan guessed at (in known_)
+  std::vector<std::size_t> order_;          // the launch's list (plan task indices) as it stands
+  std::vector<std::vector<int>> demand_;    // per plan task, its allocation as it stands
   BatchKnowledge known_;
   LearningOptions options_;
   std::optional<NodeBandwidth> bandwidth_;
