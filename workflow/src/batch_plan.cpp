@@ -205,6 +205,20 @@ double de_contention_factor(const launcher::TaskDeviation& task) {
   return paper > 0.0 && contended > 0.0 ? paper / contended : 1.0;
 }
 
+std::vector<profiler::ObservedTask> observed_runs(const launcher::LaunchSummary& summary) {
+  std::vector<profiler::ObservedTask> observed;
+  for (const launcher::TaskDeviation& task : summary.tasks) {
+    if (task.status != sim::TaskStatus::ok) continue;
+    const auto planned = std::find_if(summary.plan.tasks.begin(), summary.plan.tasks.end(),
+                                      [&](const sim::PlannedTask& p) { return p.id == task.id; });
+    if (planned == summary.plan.tasks.end()) continue;
+    const bool as_planned = task.allocation.empty() || task.allocation == planned->demand;
+    observed.push_back({task.id, as_planned ? planned->demand : task.allocation, task.observed_end - task.observed_start,
+                        as_planned ? de_contention_factor(task) : 1.0});
+  }
+  return observed;
+}
+
 }  // namespace cosched::workflow
 
 namespace cosched::workflow::detail {
@@ -212,17 +226,7 @@ namespace cosched::workflow::detail {
 void learn_from_launch(const launcher::LaunchSummary& summary, const config::Workload& batch,
                        const std::optional<PredictionInterval>& predicted, const profiler::LaunchProfiling& profiling,
                        const profiler::ProfileCache& cache, const std::string& placement, Reporter& reporter) {
-  std::vector<profiler::ObservedTask> observed;
-  for (const launcher::TaskDeviation& task : summary.tasks) {
-    if (task.status != sim::TaskStatus::ok) continue;
-    const auto planned = std::find_if(summary.plan.tasks.begin(), summary.plan.tasks.end(),
-                                      [&](const sim::PlannedTask& p) { return p.id == task.id; });
-    if (planned == summary.plan.tasks.end()) continue;
-    // A task the launch re-planned ran elsewhere than its predictions: they say nothing of its co-runners there.
-    const bool as_planned = task.allocation.empty() || task.allocation == planned->demand;
-    observed.push_back({task.id, as_planned ? planned->demand : task.allocation, task.observed_end - task.observed_start,
-                        as_planned ? de_contention_factor(task) : 1.0});
-  }
+  const std::vector<profiler::ObservedTask> observed = observed_runs(summary);
   const std::size_t learnt = profiler::learn_from_launch(batch, observed, cache, placement);
   if (learnt > 0) {
     reporter.note(fmt::format("learnt: {} observed run(s) kept in {} for the next batch", learnt,

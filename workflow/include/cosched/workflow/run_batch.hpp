@@ -7,9 +7,11 @@
 // (progress, what it knows, the prediction, the run's comparison) goes to the reporter as it happens.
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "cosched/common/reporter.hpp"
 #include "cosched/launcher/launch.hpp"
+#include "cosched/profiler/learning.hpp"
 #include "cosched/sim/default_planner.hpp"
 
 namespace cosched::workflow {
@@ -45,5 +47,10 @@ void run_batch(const RunBatchOptions& options, Reporter& reporter);
 // its contention-aware one (1 without a contention-aware prediction, or when either is not > 0). Its observed time
 // times this is what it would have taken alone: the run of its kind `cosched run` learns from it.
 [[nodiscard]] double de_contention_factor(const launcher::TaskDeviation& task);
+
+// The runs a finished launch teaches (profiler::learn_from_launch): every task that ended well, at the allocation it
+// ran with and its observed time, de-contended (de_contention_factor) where it ran as planned. A task the launch
+// re-planned ran elsewhere than its predictions: they say nothing of its co-runners there, and its factor is 1.
+[[nodiscard]] std::vector<profiler::ObservedTask> observed_runs(const launcher::LaunchSummary& summary);
 
 }  // namespace cosched::workflow
