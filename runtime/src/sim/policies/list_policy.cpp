@@ -31,10 +31,12 @@ std::vector<std::vector<int>> plan_demands(const LaunchPlan& plan) {
 
 ListPolicy::ListPolicy(const LaunchPlan& plan, bool waits_for_planned_start, Replanner* replanner)
     : order_(list_order(plan)),
-      demands_(plan_demands(plan)),
       waits_for_planned_start_(waits_for_planned_start),
       // The list rule waits for planned starts a re-plan would leave behind: only the greedy rule re-plans.
-      replanner_(waits_for_planned_start ? nullptr : replanner) {}
+      replanner_(waits_for_planned_start ? nullptr : replanner) {
+  // A copy only where a re-plan may change them: a replayed trace's plan of many tasks is not held twice.
+  if (replanner_ != nullptr) demands_ = plan_demands(plan);
+}
 
 void ListPolicy::ended(std::size_t task, const TaskRun& /*run*/) {
   if (replanner_ != nullptr) ended_.push_back(task);
@@ -76,7 +78,7 @@ std::vector<StartChoice> ListPolicy::select(const EngineView& view) {
     const PlannedTask& planned = view.plan.tasks[task];
     if (waits_for_planned_start_ && !has_come(planned.planned_start, view.now)) break;
     // Resources still busy (an earlier task ran late): this task waits, and the list behind it too.
-    const std::vector<int>& demand = demands_[task];
+    const std::vector<int>& demand = replanner_ != nullptr ? demands_[task] : planned.demand;
     if (!fits(demand, free)) break;
     take(demand, free);
     picks.push_back({task, demand});

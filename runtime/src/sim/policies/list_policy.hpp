@@ -26,7 +26,7 @@ class ListPolicy final : public Policy {
   void take_replan(const Replan& replan, const EngineView& view);
 
   std::vector<std::size_t> order_;          // task indices in list order
-  std::vector<std::vector<int>> demands_;   // per task: the plan's allocation, or a re-plan's
+  std::vector<std::vector<int>> demands_;   // with a replanner, per task: the plan's allocation, or a re-plan's
   bool waits_for_planned_start_;
   Replanner* replanner_;                    // not owned; null: the plan stands
   std::vector<std::size_t> ended_;          // ended since the last select(), for the replanner
