@@ -19,6 +19,7 @@
 #include "cosched/sched/generator.hpp"
 #include "cosched/sim/exploration.hpp"
 #include "cosched/sim/prediction.hpp"
+#include "knowledge_study/naive_ways.hpp"
 #include "knowledge_study/study_plan.hpp"
 
 namespace cosched::bench {
@@ -92,54 +93,6 @@ RecurringBatch draw_recurring(const std::vector<TruthProgram>& pool, std::size_t
     }
   }
   return drawn;
-}
-
-// profiler::naive_cores and naive_schedule (profiler/src/learning/learning.cpp), which the study does not link (it
-// brings the profiler's process code): `each` cores per task (1: xargs; cosched run's first batch: the node shared
-// evenly when it has fewer tasks than cores), no fast chunk, in `order`, each task on the cores free first.
-int naive_cores(int node_cores, std::size_t tasks) {
-  return tasks == 0 || tasks >= static_cast<std::size_t>(node_cores) ? 1 : node_cores / static_cast<int>(tasks);
-}
-
-sched::Schedule naive_schedule(const sched::Instance& instance, const std::vector<std::size_t>& order, int each = 1) {
-  sched::Schedule schedule;
-  schedule.algorithm = "naive";
-  schedule.launch_rule = "greedy";
-  const int cores = instance.resources().front().capacity;
-  std::vector<double> free_at(static_cast<std::size_t>(cores / each), 0.0);
-  std::vector<int> alloc(instance.dimensions(), 0);
-  alloc[0] = each;
-  schedule.tasks.resize(instance.task_count());
-  for (const std::size_t j : order) {
-    const auto slot = std::min_element(free_at.begin(), free_at.end());
-    const double duration = instance.time(j, alloc);
-    schedule.tasks[j] = {alloc, *slot, duration, -1};
-    *slot += duration;
-  }
-  return schedule;
-}
-
-std::vector<std::size_t> file_order(std::size_t count) {
-  std::vector<std::size_t> order(count);
-  std::iota(order.begin(), order.end(), std::size_t{0});
-  return order;
-}
-
-// The best of the ways a user runs the batch without cosched, on the true times.
-std::pair<double, std::string> best_naive(const sched::Instance& truth, const knowledge::NodeShape& node) {
-  const auto run = [&](const std::vector<std::size_t>& order) {
-    return makespan_of(sim::plan_from_schedule(truth, naive_schedule(truth, order)));
-  };
-  std::vector<std::size_t> longest = file_order(truth.task_count());
-  const std::vector<int> one{1, 0};
-  std::stable_sort(longest.begin(), longest.end(),
-                   [&](std::size_t a, std::size_t b) { return truth.time(a, one) > truth.time(b, one); });
-  double one_by_one = 0.0;
-  const std::vector<int> whole{node.cores, node.fast_chunks};
-  for (std::size_t j = 0; j < truth.task_count(); ++j) one_by_one += truth.time(j, whole);
-  std::vector<std::pair<double, std::string>> ways{
-      {run(file_order(truth.task_count())), "xargs"}, {run(longest), "longest-first"}, {one_by_one, "one-by-one"}};
-  return *std::min_element(ways.begin(), ways.end());
 }
 
 // What one node owner's cosched knows, and how it plans a batch with it (the mirror of profiler::learn_batch and
@@ -546,7 +499,7 @@ std::vector<RecurringOutcome> run_recurring(const StudyOptions& study, const Rec
             on_truth(plan_of(planner, drawn.batch, node.shape, exhaustive.fits, 0.0), truth);
         const double exhaustive_makespan = makespan_of(exhaustive_plan);
         const ExhaustiveReference reference{exhaustive.fits, exhaustive_plan};
-        const auto [naive_makespan, naive_way] = best_naive(truth, node.shape);
+        const auto [naive_makespan, naive_way] = best_naive(truth, makespan_of);
         for (std::size_t r = 0; r < owners.size(); ++r) {
           RecurringOutcome outcome;
           outcome.node = node.name;

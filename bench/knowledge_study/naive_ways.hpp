@@ -1,0 +1,37 @@
+#pragma once
+// The ways a user runs a batch without cosched, as the simulated studies price them (knowledge_study's recurring
+// batches, first_run_study): `xargs -P <cores>` in the file's order, the same longest first, one task after the
+// other on the whole node — and the naive way `cosched run` takes with nothing known (profiler::naive_cores and
+// naive_schedule, restated here: the studies do not link the profiler's process code).
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cosched/sched/model.hpp"
+#include "cosched/sched/schedule.hpp"
+#include "cosched/sim/plan.hpp"
+
+namespace cosched::bench {
+
+// profiler::naive_cores: 1 core each (xargs), or with fewer tasks than cores the node shared evenly.
+[[nodiscard]] int naive_cores(int node_cores, std::size_t tasks);
+
+// Every task at `each` (an allocation of the instance's resources), in `order`, each on the first of the
+// capacity / each[0] slots to free up by the instance's times, launched greedily.
+[[nodiscard]] sched::Schedule naive_schedule(const sched::Instance& instance, const std::vector<std::size_t>& order,
+                                             const std::vector<int>& each);
+// The same on `cores` cores each and nothing of the other resources (profiler::naive_schedule with naive_cores).
+[[nodiscard]] sched::Schedule naive_schedule(const sched::Instance& instance, const std::vector<std::size_t>& order,
+                                             int cores = 1);
+
+[[nodiscard]] std::vector<std::size_t> file_order(std::size_t count);
+
+// The best of the ways a user runs the batch without cosched (xargs, longest-first by the one-core time, and
+// one-by-one on the whole node: every resource at its capacity), each a plan of `truth` whose makespan `makespan`
+// says (the truth as the plan predicts it, or a run of it on a simulated clock). Returns it and the way's name.
+[[nodiscard]] std::pair<double, std::string> best_naive(const sched::Instance& truth,
+                                                        const std::function<double(const sim::LaunchPlan&)>& makespan);
+
+}  // namespace cosched::bench
