@@ -80,21 +80,6 @@ std::shared_ptr<const sched::TimeProfile> where_it_ran(const sched::Instance& fi
   return std::make_shared<sched::DenseTimeTable>(fitted.space(), std::move(times));
 }
 
-// Task i of `fitted` no shorter than `seconds` wherever it has a time.
-std::shared_ptr<const sched::TimeProfile> at_least(const sched::Instance& fitted, std::size_t i, double seconds) {
-  std::vector<double> times(fitted.space().size(), std::numeric_limits<double>::infinity());
-  std::vector<int> alloc(fitted.dimensions());
-  for (std::size_t k = 0; k < times.size(); ++k) {
-    fitted.space().decode(k, alloc);
-    times[k] = std::max(fitted.time(i, alloc), seconds);
-  }
-  return std::make_shared<sched::DenseTimeTable>(fitted.space(), std::move(times));
-}
-
-std::size_t kind_index(const BatchKnowledge& known, const KindState& kind) {
-  return static_cast<std::size_t>(&kind - known.kinds.data());
-}
-
 }  // namespace
 
 LaunchReplanner::LaunchReplanner(const config::Workload& batch, const sim::LaunchPlan& plan, BatchKnowledge known,
@@ -204,39 +189,23 @@ LaunchReplanner::Candidate LaunchReplanner::replan(const sim::EngineView& view) 
                                               bandwidth_ ? &*bandwidth_ : nullptr, options_.tier_places_commands);
   const sched::Instance& fitted = made.instance;
   const std::vector<std::string> names = resource_names(fitted);
-  // A kind still unknown whose task has run `elapsed` without ending takes longer than that: the guess (the median
-  // of the kinds known, and the kinds known first are those whose first task ended first, the short ones) would
-  // put its pending tasks behind known ones that are shorter (first_run_study: a batch's longest task started
-  // 1,340 s later than the naive launch started it, +17 %). Such a task is taken to run as long again as it has
-  // (what a heavy-tailed prior expects of a run that has lasted `elapsed`), and its kind's pending tasks as long.
-  std::vector<double> unknown_elapsed(known_.kinds.size(), 0.0);
-  for (std::size_t i = 0; i < plan_task.size(); ++i) {
-    const sim::TaskRun& run = view.runs[plan_task[i]];
-    const KindState& kind = known_.of(left.tasks[i]);
-    if (run.state != sim::TaskState::running || kind.known_at_all()) continue;
-    double& longest = unknown_elapsed[kind_index(known_, kind)];
-    longest = std::max(longest, view.now - run.launch.start);
-  }
   // A running task can only go on where it is, for what its fit says is left of it; a kind first run in this
   // launch is no faster than where it ran (launch_replanner.hpp).
   std::vector<sched::Task> tasks = fitted.tasks();
   for (std::size_t i = 0; i < tasks.size(); ++i) {
     const sim::TaskRun& run = view.runs[plan_task[i]];
-    const KindState& kind = known_.of(left.tasks[i]);
     if (run.state != sim::TaskState::running) {
+      const KindState& kind = known_.of(left.tasks[i]);
       if (kind.known_at_all() && std::find(guessed_.begin(), guessed_.end(), &kind) != guessed_.end()) {
         tasks[i].profile = where_it_ran(fitted, i, kind);
-      } else if (!kind.known_at_all() && unknown_elapsed[kind_index(known_, kind)] > 0.0) {
-        tasks[i].profile = at_least(fitted, i, 2.0 * unknown_elapsed[kind_index(known_, kind)]);
       }
       continue;
     }
     const std::vector<int> alloc = by_name(run.grant.amounts, view.plan.resource_names, names);
     const double predicted = fitted.time(i, alloc);
     const double elapsed = std::max(0.0, view.now - run.launch.start);
-    const double left_s = !kind.known_at_all() && std::isfinite(predicted) ? std::max(predicted - elapsed, elapsed)
-                          : std::isfinite(predicted) ? std::max(predicted - elapsed, kOverrunShare * predicted)
-                                                     : std::max(elapsed, kMinRunSeconds);
+    const double left_s = std::isfinite(predicted) ? std::max(predicted - elapsed, kOverrunShare * predicted)
+                                                   : std::max(elapsed, kMinRunSeconds);
     std::vector<double> times(fitted.space().size(), std::numeric_limits<double>::infinity());
     times[fitted.space().index_of(alloc)] = std::max(left_s, kMinRunSeconds);
     tasks[i].profile = std::make_shared<sched::DenseTimeTable>(fitted.space(), std::move(times));
