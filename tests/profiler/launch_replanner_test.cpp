@@ -191,10 +191,11 @@ TEST(LaunchReplanner, ARePlanThatWouldWaitForTheRunningTasksIsNotTaken) {
   EXPECT_DOUBLE_EQ(result.observed_makespan, launch(batch, nullptr).observed_makespan);
 }
 
-TEST(LaunchReplanner, AKindFirstRunInTheLaunchIsPlannedOnlyWhereItRan) {
+TEST(LaunchReplanner, AKindFirstRunInTheLaunchStaysWhereItRan) {
   // y1 ends at 1 s: y is known on one core only, and no faster anywhere else. Planned with the fit's prior for 2
   // cores (t / 1.8 or so, and x1 predicted to end soon: its guess was 1 s), y2 would be put on both cores and wait
-  // for x1 to free its core at 4 s, to gain nothing (y does not speed up); it runs where y1 ran, at once.
+  // for x1 to free its core at 4 s, to gain nothing (y does not speed up); it runs where y1 ran, at once. (Two rules
+  // see to it: the kind is planned as no faster elsewhere, and a kind the plan guessed at keeps its allocation.)
   test_support::RecordingReporter reporter;
   const Batch batch = nothing_known({"y1", "x1", "y2"}, reporter);
   const HandPlanner planner(true);
