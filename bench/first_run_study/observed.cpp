@@ -10,9 +10,10 @@
 
 namespace cosched::bench {
 
-std::optional<sim::Replan> TimedReplanner::task_ended(std::size_t task, const sim::EngineView& view) {
+std::optional<sim::Replan> TimedReplanner::task_ended(std::size_t task, const sim::EngineView& view,
+                                                      const sim::StandingList& standing) {
   const auto begin = std::chrono::steady_clock::now();
-  std::optional<sim::Replan> replan = inner_.task_ended(task, view);
+  std::optional<sim::Replan> replan = inner_.task_ended(task, view, standing);
   const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
   seconds_ += took;
   longest_ = std::max(longest_, took);

@@ -19,7 +19,8 @@ namespace cosched::bench {
 class TimedReplanner final : public sim::Replanner {
  public:
   explicit TimedReplanner(profiler::LaunchReplanner& inner) : inner_(inner) {}
-  [[nodiscard]] std::optional<sim::Replan> task_ended(std::size_t task, const sim::EngineView& view) override;
+  [[nodiscard]] std::optional<sim::Replan> task_ended(std::size_t task, const sim::EngineView& view,
+                                                      const sim::StandingList& standing) override;
   [[nodiscard]] double seconds() const noexcept { return seconds_; }  // over every task it was shown
   [[nodiscard]] double longest() const noexcept { return longest_; }  // its longest call
 

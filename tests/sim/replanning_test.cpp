@@ -34,7 +34,7 @@ class ScriptedReplanner final : public Replanner {
  public:
   explicit ScriptedReplanner(std::function<std::optional<Replan>(std::size_t, const EngineView&)> answer)
       : answer_(std::move(answer)) {}
-  std::optional<Replan> task_ended(std::size_t task, const EngineView& view) override {
+  std::optional<Replan> task_ended(std::size_t task, const EngineView& view, const StandingList&) override {
     shown.push_back({task, view.now});
     return answer_(task, view);
   }

@@ -8,7 +8,6 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
-#include <numeric>
 #include <stdexcept>
 #include <utility>
 
@@ -100,16 +99,10 @@ LaunchReplanner::LaunchReplanner(const config::Workload& batch, const sim::Launc
   for (const KindState& state : known_.kinds) {
     if (!state.known_at_all()) guessed_.push_back(&state);
   }
-  // The launch's list as the greedy rule keeps it (sim/policies: planned start order, ties in plan order).
-  order_.resize(plan.tasks.size());
-  std::iota(order_.begin(), order_.end(), std::size_t{0});
-  std::stable_sort(order_.begin(), order_.end(), [&](std::size_t a, std::size_t b) {
-    return plan.tasks[a].planned_start < plan.tasks[b].planned_start;
-  });
-  for (const sim::PlannedTask& planned : plan.tasks) demand_.push_back(planned.demand);
 }
 
-std::optional<sim::Replan> LaunchReplanner::task_ended(std::size_t task, const sim::EngineView& view) {
+std::optional<sim::Replan> LaunchReplanner::task_ended(std::size_t task, const sim::EngineView& view,
+                                                       const sim::StandingList& standing) {
   const sim::TaskRun& run = view.runs.at(task);
   if (run.completion.status != sim::TaskStatus::ok) return std::nullopt;
   const config::WorkloadTask& ended = batch_.tasks[batch_task_.at(task)];
@@ -134,7 +127,7 @@ std::optional<sim::Replan> LaunchReplanner::task_ended(std::size_t task, const s
   const auto begin = std::chrono::steady_clock::now();
   Candidate candidate;
   try {
-    candidate = replan(view);
+    candidate = replan(view, standing);
   } catch (const UsageError& e) {  // the planner refuses what is left (an algorithm for one resource given two)
     if (reporter_ != nullptr) reporter_->note(fmt::format("{}; the plan stands: {}", learnt, e.what()));
     return std::nullopt;
@@ -151,13 +144,6 @@ std::optional<sim::Replan> LaunchReplanner::task_ended(std::size_t task, const s
     return std::nullopt;
   }
   ++replans_;
-  for (const sim::ReplannedTask& moved : candidate.replan.tasks) demand_[moved.task] = moved.demand;
-  std::vector<std::size_t> order;
-  for (const sim::ReplannedTask& moved : candidate.replan.tasks) order.push_back(moved.task);
-  for (const std::size_t j : order_) {
-    if (std::find(order.begin(), order.end(), j) == order.end()) order.push_back(j);
-  }
-  order_ = std::move(order);
   if (reporter_ != nullptr) {
     const std::vector<std::string>& moves = candidate.moves;
     std::string moved = moves.empty() ? "every allocation kept"
@@ -174,7 +160,8 @@ std::optional<sim::Replan> LaunchReplanner::task_ended(std::size_t task, const s
   return std::move(candidate.replan);
 }
 
-LaunchReplanner::Candidate LaunchReplanner::replan(const sim::EngineView& view) const {
+LaunchReplanner::Candidate LaunchReplanner::replan(const sim::EngineView& view,
+                                                  const sim::StandingList& standing) const {
   // What is left of the batch: the running tasks (to hold their resources) and the pending ones (to plan).
   config::Workload left = batch_;
   left.tasks.clear();
@@ -249,20 +236,21 @@ LaunchReplanner::Candidate LaunchReplanner::replan(const sim::EngineView& view) 
     // planner's other choices for it are ties it broke (the tables are closed), which only widen it — and a wide
     // task at the head of the greedy list holds the tasks behind it (first_run_study: 2-4 % of the cores idle).
     const bool guessed = std::find(guessed_.begin(), guessed_.end(), &known_.of(left.tasks[i])) != guessed_.end();
-    std::vector<int> demand = guessed ? demand_[j] : by_name(schedule.tasks[i].alloc, names, view.plan.resource_names);
-    if (demand != demand_[j]) {
+    std::vector<int> demand =
+        guessed ? standing.demands[j] : by_name(schedule.tasks[i].alloc, names, view.plan.resource_names);
+    if (demand != standing.demands[j]) {
       candidate.moves.push_back(fmt::format("{} on {} (planned {})", view.plan.tasks[j].id,
                                             allocation_words(cores_and_chunks(demand, view.plan.resource_names)),
-                                            allocation_words(cores_and_chunks(demand_[j], view.plan.resource_names))));
+                                            allocation_words(cores_and_chunks(standing.demands[j], view.plan.resource_names))));
     }
     candidate_rest.emplace_back(i, by_name(demand, view.plan.resource_names, names));
     candidate.replan.tasks.push_back({j, std::move(demand)});
   }
   std::vector<std::pair<std::size_t, std::vector<int>>> standing_rest;
-  for (const std::size_t j : order_) {
+  for (const std::size_t j : standing.order) {
     if (view.runs[j].state != sim::TaskState::pending) continue;
     const auto i = static_cast<std::size_t>(std::find(plan_task.begin(), plan_task.end(), j) - plan_task.begin());
-    standing_rest.emplace_back(i, by_name(demand_[j], view.plan.resource_names, names));
+    standing_rest.emplace_back(i, by_name(standing.demands[j], view.plan.resource_names, names));
   }
   candidate.rest_s = rest_s(candidate_rest);
   candidate.standing_rest_s = rest_s(standing_rest);

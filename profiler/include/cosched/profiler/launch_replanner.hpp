@@ -36,7 +36,8 @@ class LaunchReplanner final : public sim::Replanner {
                   LearningOptions options, std::optional<NodeBandwidth> bandwidth, const sched::Algorithm& algorithm,
                   Reporter* reporter);
 
-  [[nodiscard]] std::optional<sim::Replan> task_ended(std::size_t task, const sim::EngineView& view) override;
+  [[nodiscard]] std::optional<sim::Replan> task_ended(std::size_t task, const sim::EngineView& view,
+                                                      const sim::StandingList& standing) override;
 
   [[nodiscard]] std::size_t replans() const noexcept { return replans_; }
   [[nodiscard]] const BatchKnowledge& known() const noexcept { return known_; }
@@ -48,13 +49,11 @@ class LaunchReplanner final : public sim::Replanner {
     double rest_s = 0.0;             // the rest of the launch with it, predicted from now
     double standing_rest_s = 0.0;    // the same with the plan as it stands
   };
-  [[nodiscard]] Candidate replan(const sim::EngineView& view) const;
+  [[nodiscard]] Candidate replan(const sim::EngineView& view, const sim::StandingList& standing) const;
 
   const config::Workload& batch_;
   std::vector<std::size_t> batch_task_;  // per plan task, its index in batch_.tasks
   std::vector<const KindState*> guessed_;  // the kinds the plan guessed at (in known_)
-  std::vector<std::size_t> order_;          // the launch's list (plan task indices) as it stands
-  std::vector<std::vector<int>> demand_;    // per plan task, its allocation as it stands
   BatchKnowledge known_;
   LearningOptions options_;
   std::optional<NodeBandwidth> bandwidth_;

@@ -27,12 +27,20 @@ struct Replan {
   std::vector<ReplannedTask> tasks;
 };
 
+// The launch's list as it stands when a task ends: the tasks in the order the rule starts them, and each task's
+// allocation (the plan's, or an earlier re-plan's).
+struct StandingList {
+  const std::vector<std::size_t>& order;
+  const std::vector<std::vector<int>>& demands;
+};
+
 class Replanner {
  public:
   virtual ~Replanner() = default;
   // `task` ended and the batch goes on (view.runs[task] says how and when; view.now is its end); the tasks that end
   // the batch are not shown, there is nothing left to plan. nullopt: the plan stands.
-  [[nodiscard]] virtual std::optional<Replan> task_ended(std::size_t task, const EngineView& view) = 0;
+  [[nodiscard]] virtual std::optional<Replan> task_ended(std::size_t task, const EngineView& view,
+                                                        const StandingList& standing) = 0;
 };
 
 }  // namespace cosched::sim

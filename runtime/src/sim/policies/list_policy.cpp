@@ -68,7 +68,9 @@ void ListPolicy::take_replan(const Replan& replan, const EngineView& view) {
 std::vector<StartChoice> ListPolicy::select(const EngineView& view) {
   // Every task that ended since the last call, in the order they ended: a later re-plan sees the earlier one's.
   for (const std::size_t task : ended_) {
-    if (const std::optional<Replan> replan = replanner_->task_ended(task, view)) take_replan(*replan, view);
+    if (const std::optional<Replan> replan = replanner_->task_ended(task, view, {order_, demands_})) {
+      take_replan(*replan, view);
+    }
   }
   ended_.clear();
   std::vector<StartChoice> picks;
