@@ -376,7 +376,6 @@ LaunchSummary launch(const sim::LaunchPlan& full_plan, const config::Workload& w
   const std::vector<TaskPrediction> predictions = task_predictions(*predicted, contention);
 
   auto pool = make_node_pool(plan, settings.tier);
-  auto policy = sim::make_policy(settings.policy, plan, settings.replanner);
   // stream_bench is looked up only when the batch has STREAM tasks: a batch of commands does not need it.
   const bool has_stream_tasks = std::any_of(plan.tasks.begin(), plan.tasks.end(), [&](const sim::PlannedTask& task) {
     return workload.find(task.id).is_stream();
@@ -391,6 +390,11 @@ LaunchSummary launch(const sim::LaunchPlan& full_plan, const config::Workload& w
   // --force: the new run replaces the old journal (checked above), now that nothing else can refuse it.
   if (!settings.resume && settings.force) lock.truncate();
   JournalWriter journal(std::move(lock));
+  // The re-plans the launch takes are journaled between its tasks' events (journal/recorder.hpp).
+  std::optional<JournalingReplanner> journaled_replanner;
+  if (settings.replanner != nullptr) journaled_replanner.emplace(*settings.replanner, journal);
+  auto policy =
+      sim::make_policy(settings.policy, plan, journaled_replanner ? &*journaled_replanner : nullptr);
   // Last before the header and the first start: the memory it leaves resident is free for the first tasks only
   // until the hypervisor takes it back (within a second or two on the development VM).
   summary.memory_warm_up = warm_up_plan_memory(plan, workload, settings.memory_warm_up);
@@ -429,6 +433,13 @@ LaunchSummary launch(const sim::LaunchPlan& full_plan, const config::Workload& w
     summary.tasks.push_back({plan.tasks[j].id, sim.launch.start, sim.completion.end, predictions[j].contention_start,
                              predictions[j].contention_end, run.launch.start, run.completion.end,
                              run.launch.overhead_s, run.completion.status, run.grant.amounts});
+    if (journaled_replanner) {
+      const auto replanned = journaled_replanner->replanned().find(j);
+      if (replanned != journaled_replanner->replanned().end()) {
+        summary.tasks.back().replanned = true;
+        summary.tasks.back().replanned_duration = replanned->second;
+      }
+    }
   }
   return summary;
 }

@@ -30,6 +30,7 @@ JournalReport summarize_replay(const JournalReplay& replay) {
   report.predicted_interval = first.predicted_interval;
   report.observed_makespan = replay.observed_makespan();
   report.segments = replay.segments.size();
+  for (const JournalSegment& segment : replay.segments) report.replans += segment.replans;
   report.finished = replay.finished();
   report.truncated_tail = replay.truncated_tail.has_value();
   report.inputs = first.inputs;
@@ -55,6 +56,7 @@ JournalReport summarize_replay(const JournalReplay& replay) {
       task.predicted_start = replayed.planned->predicted_start;
     }
     task.segment = replayed.segment;
+    task.replanned = replayed.replanned;
     if (replayed.start) {
       task.observed_start = replayed.start->t;
       task.launch_overhead_s = replayed.start->launch_overhead_s;
@@ -88,6 +90,11 @@ JournalReport summarize_replay(const JournalReplay& replay) {
   return report;
 }
 
+double TaskReport::predicted_duration() const noexcept {
+  if (replanned) return replanned->predicted_duration.value_or(0.0);
+  return planned_end - planned_start;
+}
+
 std::optional<double> JournalReport::error_paper() const {
   return sim::prediction_error(observed_makespan, predicted_makespan);
 }
@@ -112,7 +119,7 @@ DurationRatios duration_ratios(const JournalReport& report) {
                              std::max(task.observed_start, other.observed_start);
       if (overlap > 0.01 * (task.observed_end - task.observed_start)) corun = true;
     }
-    const double predicted = task.planned_end - task.planned_start;
+    const double predicted = task.predicted_duration();
     if (predicted <= 0) continue;
     (corun ? ratios.corun : ratios.alone).push_back((task.observed_end - task.observed_start) / predicted);
   }
@@ -132,6 +139,10 @@ json to_json(const JournalReport& report) {
                      {"observed_start", task.observed_start},
                      {"observed_end", task.observed_end},
                      {"segment", task.segment},
+                     {"replanned", task.replanned ? json{{"alloc", task.replanned->alloc},
+                                                         {"predicted_duration",
+                                                          optional_json(task.replanned->predicted_duration)}}
+                                                  : json(nullptr)},
                      {"cores", task.cores},
                      {"launch_overhead_s", task.launch_overhead_s}});
   }
@@ -158,6 +169,7 @@ json to_json(const JournalReport& report) {
           {"tasks_failed", report.tasks_failed},
           {"tasks_killed", report.tasks_killed},
           {"segments", report.segments},
+          {"replans", report.replans},
           {"finished", report.finished},
           {"truncated_tail", report.truncated_tail},
           {"median_launch_overhead_s", report.median_launch_overhead_s},
@@ -185,6 +197,26 @@ std::string describe_interval(const PredictedInterval& interval, const JournalRe
                             : std::string("not compared (the launch was resumed or did not finish)"));
 }
 
+// "re-planned 2 time(s) as results arrived: 3 task(s) ran as re-planned, observed / re-predicted duration
+// 0.92 .. 1.31\n".
+std::string describe_replans(const JournalReport& report) {
+  std::vector<double> ratios;
+  std::size_t ran = 0;
+  for (const TaskReport& task : report.tasks) {
+    if (!task.replanned || task.status.empty()) continue;
+    ++ran;
+    const double predicted = task.predicted_duration();
+    if (predicted > 0) ratios.push_back((task.observed_end - task.observed_start) / predicted);
+  }
+  std::string ratio_words;
+  if (!ratios.empty()) {
+    const auto [low, high] = std::minmax_element(ratios.begin(), ratios.end());
+    ratio_words = fmt::format(", observed / re-predicted duration {:.2f} .. {:.2f}", *low, *high);
+  }
+  return fmt::format("re-planned {} time(s) as results arrived: {} task(s) ran as re-planned{}\n", report.replans, ran,
+                     ratio_words);
+}
+
 }  // namespace
 
 std::string format_report(const JournalReport& report) {
@@ -195,6 +227,7 @@ std::string format_report(const JournalReport& report) {
                       report.tasks_completed, report.tasks_failed, report.tasks_killed,
                       report.finished ? "" : " — the run did not finish (killed launcher?): resume it");
   if (report.segments > 1) text += fmt::format("resumed: {} segments\n", report.segments);
+  if (report.replans > 0) text += describe_replans(report);
   if (report.truncated_tail) text += "note: the journal's last line was cut short and is ignored\n";
   text += sim::format_makespans({report.lower_bound, report.predicted_makespan, report.predicted_makespan_contention,
                             report.observed_makespan});

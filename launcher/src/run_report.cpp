@@ -103,20 +103,31 @@ void LaunchProgress::finish() {
   if (!ids_.empty()) reporter_.progress_done("launch");
 }
 
+namespace {
+
+// What was predicted of a task where it ran: a re-plan's prediction when one moved it and said one, else the
+// launch's (the contention-aware one when the plan had a bandwidth model); 0 when a re-plan said none.
+double predicted_duration(const TaskDeviation& task, bool contention) {
+  if (task.replanned) return task.replanned_duration.value_or(0.0);
+  return contention && task.predicted_contention_end ? *task.predicted_contention_end - *task.predicted_contention_start
+                                                     : task.predicted_end - task.predicted_start;
+}
+
+}  // namespace
+
 std::string format_run_comparison(const LaunchSummary& summary) {
   const bool contention = summary.predicted_makespan_contention.has_value();
   std::string text = fmt::format("{:<28} {:>12} {:>12} {:>9}\n", "task",
                                  contention ? "predicted(c)" : "predicted", "observed", "error");
   std::vector<double> errors;
   for (const TaskDeviation& task : summary.tasks) {
-    const double predicted = contention && task.predicted_contention_end
-                                 ? *task.predicted_contention_end - *task.predicted_contention_start
-                                 : task.predicted_end - task.predicted_start;
+    const double predicted = predicted_duration(task, contention);
     const double observed = task.observed_end - task.observed_start;
     const double error = predicted > 0 ? observed / predicted - 1.0 : 0.0;
     if (predicted > 0) errors.push_back(std::abs(error));
-    text += fmt::format("{:<28} {:>10.3f} s {:>10.3f} s {:>+8.1f}%{}\n", task.id, predicted, observed, 100.0 * error,
-                        task.status == sim::TaskStatus::ok ? "" : fmt::format("  {}", sim::to_string(task.status)));
+    text += fmt::format("{:<28} {:>10.3f} s {:>10.3f} s {:>+8.1f}%{}{}\n", task.id, predicted, observed, 100.0 * error,
+                        task.status == sim::TaskStatus::ok ? "" : fmt::format("  {}", sim::to_string(task.status)),
+                        task.replanned ? "  (re-planned)" : "");
   }
   if (!errors.empty()) {
     text += fmt::format("task durations: median |error| {:.1f} % over {} tasks ({})\n", 100.0 * median(errors),
@@ -140,11 +151,9 @@ nlohmann::json run_comparison_json(const LaunchSummary& summary) {
   const bool contention = summary.predicted_makespan_contention.has_value();
   nlohmann::json tasks = nlohmann::json::array();
   for (const TaskDeviation& task : summary.tasks) {
-    const double predicted = contention && task.predicted_contention_end
-                                 ? *task.predicted_contention_end - *task.predicted_contention_start
-                                 : task.predicted_end - task.predicted_start;
     tasks.push_back({{"id", task.id},
-                     {"predicted_s", predicted},
+                     {"predicted_s", predicted_duration(task, contention)},
+                     {"replanned", task.replanned},
                      {"observed_s", task.observed_end - task.observed_start},
                      {"status", sim::to_string(task.status)}});
   }

@@ -223,6 +223,22 @@ TEST_F(RunCli, TheFirstRunOfAGuessedKindRePlansThePendingTasksAndNotWhenToldNot)
   EXPECT_NE(replanned.out.find("learnt as it ran: "), std::string::npos) << replanned.out;
   EXPECT_NE(replanned.out.find("re-planned by model-search in"), std::string::npos) << replanned.out;
   EXPECT_NE(replanned.out.find("learnt: 4 observed run(s)"), std::string::npos) << replanned.out;
+  // The journal records each re-plan taken (whether one is depends on how long /bin/true ran), and the report
+  // counts them.
+  std::size_t taken = 0;
+  for (std::size_t at = replanned.out.find("pending task(s) re-planned by"); at != std::string::npos;
+       at = replanned.out.find("pending task(s) re-planned by", at + 1)) {
+    ++taken;
+  }
+  std::size_t replans = 0;
+  std::istringstream journal(test_support::read_text(dir_ / "replanned" / "journal.jsonl"));
+  for (std::string line; std::getline(journal, line);) {
+    if (nlohmann::json::parse(line).at("event") == "replan") ++replans;
+  }
+  EXPECT_EQ(replans, taken) << replanned.out;
+  const CommandResult report = test_support::run_program("cosched", "report replanned/journal.jsonl --json", dir_);
+  ASSERT_EQ(report.exit_code, 0) << report.out << report.err;
+  EXPECT_EQ(nlohmann::json::parse(report.out).at("replans"), taken) << report.out;
   const CommandResult kept = run("k.json --output kept --no-replan --reprofile", " --platform p2.toml");
   ASSERT_EQ(kept.exit_code, 0) << kept.out << kept.err;
   EXPECT_EQ(kept.out.find("learnt as it ran"), std::string::npos) << kept.out;

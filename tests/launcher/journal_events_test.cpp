@@ -118,6 +118,7 @@ TEST(JournalEvents, EveryKindRoundTripsFieldForField) {
   expect_round_trip(full_end());
   expect_round_trip(OvercommitRefused{"b", "cores busy", "t"});
   expect_round_trip(full_footer());
+  expect_round_trip(Replanned{"t", 1.25, "a", "learnt as it ran: a took 1.2 s", {{"b", {2, 4}, 0.75}, {"c", {1, 0}, std::nullopt}}});
   // Defaults (optional fields absent) round-trip too.
   expect_round_trip(BatchStart{});
   TaskStart start;
@@ -127,6 +128,9 @@ TEST(JournalEvents, EveryKindRoundTripsFieldForField) {
   end.task = "a";
   expect_round_trip(end);
   expect_round_trip(BatchEnd{});
+  Replanned replan;
+  replan.after = "a";
+  expect_round_trip(replan);
 }
 
 TEST(JournalEvents, TypedValuesComeBackAsTypes) {
@@ -273,6 +277,13 @@ INSTANTIATE_TEST_SUITE_P(
                  "\"observed_makespan\""},
         BadEvent{"contention_makespan_as_string", R"({"event":"batch_start","predicted_makespan_contention":"3"})",
                  "\"predicted_makespan_contention\""},
+        BadEvent{"replan_without_after", R"({"event":"replan","t":1,"tasks":[]})", "\"after\""},
+        BadEvent{"replan_without_t", R"({"event":"replan","after":"a","tasks":[]})", "\"t\""},
+        BadEvent{"replanned_task_without_id", R"({"event":"replan","t":1,"after":"a","tasks":[{"alloc":[1]}]})",
+                 "tasks[0]"},
+        BadEvent{"replanned_duration_negative",
+                 R"({"event":"replan","t":1,"after":"a","tasks":[{"task":"b","predicted_duration":-1}]})",
+                 "\"predicted_duration\""},
         BadEvent{"negative_contention_end", R"({"event":"start","task":"a","t":0,"predicted_contention_end":-1})",
                  "\"predicted_contention_end\""}),
     [](const ::testing::TestParamInfo<BadEvent>& test) { return test.param.label; });

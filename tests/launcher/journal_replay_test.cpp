@@ -29,6 +29,11 @@ std::string batch_end(double makespan) {
   return R"({"event":"batch_end","status":"ok","observed_makespan":)" + std::to_string(makespan) + "}\n";
 }
 
+std::string replan(const std::string& after, double t, const std::string& task) {
+  return R"({"event":"replan","t":)" + std::to_string(t) + R"(,"after":")" + after + R"(","tasks":[{"task":")" +
+         task + R"(","alloc":[2],"predicted_duration":0.5}]})" "\n";
+}
+
 JournalReplay replay_text(const std::string& text) { return replay_journal(parse_journal(text, "run.jsonl")); }
 
 TEST(JournalReplay, AFinishedRunHasOneClosedSegmentAndEveryTaskWhereItEnded) {
@@ -86,6 +91,23 @@ TEST(JournalReplay, ATaskRestartedInALaterSegmentAndNeverEndedThereHasNoEnd) {
   EXPECT_FALSE(replay.finished());
 }
 
+TEST(JournalReplay, AReplanMovesAPendingTaskForTheLaunchThatMadeIt) {
+  const JournalReplay replay =
+      replay_text(kHeader + start("a", 0) + end("a", 1.0) + replan("a", 1.0, "b") + start("b", 1.0) + end("b", 1.4));
+  EXPECT_EQ(replay.segments.front().replans, 1U);
+  ASSERT_TRUE(replay.tasks[1].replanned.has_value());
+  EXPECT_EQ(replay.tasks[1].replanned->alloc, (std::vector<int>{2}));
+  EXPECT_EQ(replay.tasks[1].replanned->predicted_duration, 0.5);
+  EXPECT_FALSE(replay.tasks[0].replanned.has_value());
+  // A resumed launch runs the plan as made: b, re-planned in the first segment and failed there, runs again as
+  // planned in the second.
+  const JournalReplay resumed =
+      replay_text(kHeader + start("a", 0) + end("a", 1.0) + replan("a", 1.0, "b") + start("b", 1.0) +
+                  end("b", 1.2, "failed") + batch_end(1.2) + kResumedHeader + start("b", 0) + end("b", 1.0));
+  EXPECT_FALSE(resumed.tasks[1].replanned.has_value());
+  EXPECT_EQ(resumed.segments[1].replans, 0U);
+}
+
 TEST(JournalReplay, TasksOutsideThePlanAreKeptInOrderOfAppearance) {
   const JournalReplay replay = replay_text(kHeader + start("z", 0) + end("z", 1));
   ASSERT_EQ(replay.tasks.size(), 3U);
@@ -136,6 +158,12 @@ INSTANTIATE_TEST_SUITE_P(
                    "after the batch_end of line 2"},
         BadJournal{"wrong_type_inside", kHeader + R"({"event":"start","task":"a","t":"0"})" "\n", "run.jsonl:2",
                    "\"t\" must be a number"},
+        BadJournal{"replan_after_a_running_task", kHeader + start("a", 0) + replan("a", 1, "b"), "run.jsonl:3",
+                   "has not ended in this segment"},
+        BadJournal{"replan_of_a_started_task", kHeader + start("a", 0) + start("b", 0) + end("a", 1) +
+                   replan("a", 1, "b"), "run.jsonl:5", "only pending tasks are re-planned"},
+        BadJournal{"replan_after_batch_end", kHeader + start("a", 0) + end("a", 1) + batch_end(1) +
+                   replan("a", 1, "b"), "run.jsonl:5", "after the batch_end"},
         BadJournal{"unknown_status_inside", kHeader + start("a", 0) + end("a", 1, "finished"), "run.jsonl:3",
                    "unknown task status"}),
     [](const ::testing::TestParamInfo<BadJournal>& test) { return test.param.label; });

@@ -198,6 +198,54 @@ TEST(LaunchWall, WithoutABandwidthModelOnlyThePaperModelIsJournaled) {
   EXPECT_FALSE(replay.tasks[0].start->predicted_contention_start.has_value());
 }
 
+// Re-plans once, when the first task ends: the last task first, then the others in their order.
+class LastFirstReplanner final : public sim::Replanner {
+ public:
+  std::optional<sim::Replan> task_ended(std::size_t task, const sim::EngineView& view,
+                                        const sim::StandingList& /*standing*/) override {
+    if (task != 0) return std::nullopt;
+    const std::size_t last = view.plan.tasks.size() - 1;
+    sim::Replan replan{{{last, {1}, 0.25}}, "learnt: the last task is short"};
+    for (std::size_t j = 1; j < last; ++j) replan.tasks.push_back({j, {1}, std::nullopt});
+    return replan;
+  }
+};
+
+TEST(LaunchWall, ARePlanIsJournaledBetweenTheEndThatMadeItAndTheStartsItMoved) {
+  const auto dir = testing::scratch_dir("wall-replan");
+  const Commands commands{{"a", {"/bin/true"}}, {"b", {"/bin/true"}}, {"c", {"/bin/true"}}};
+  sim::LaunchPlan plan = serial_plan(commands, 0.0);
+  plan.launch_rule = "greedy";
+  LastFirstReplanner replanner;
+  LaunchSettings settings = settings_for(dir);
+  settings.replanner = &replanner;
+  const LaunchSummary summary = launch(plan, workload_of(commands), settings);
+  EXPECT_EQ(summary.observed.completed, 3U);
+  for (const TaskDeviation& task : summary.tasks) {
+    EXPECT_EQ(task.replanned, task.id != "a") << task.id;
+    EXPECT_EQ(task.replanned_duration, task.id == "c" ? std::optional<double>(0.25) : std::nullopt) << task.id;
+  }
+  std::vector<std::string> order;  // the journal's events after the header, as "<event> <task>"
+  for (const auto& line : read_journal(settings.journal).events) {
+    if (const auto* start = std::get_if<TaskStart>(&line.event)) order.push_back("start " + start->task);
+    if (const auto* end = std::get_if<TaskEnd>(&line.event)) order.push_back("end " + end->task);
+    if (const auto* replan = std::get_if<Replanned>(&line.event)) {
+      order.push_back("replan after " + replan->after);
+      EXPECT_EQ(replan->reason, "learnt: the last task is short");
+      ASSERT_EQ(replan->tasks.size(), 2U);
+      EXPECT_EQ(replan->tasks[0].task, "c");
+      EXPECT_EQ(replan->tasks[0].predicted_duration, 0.25);
+      EXPECT_FALSE(replan->tasks[1].predicted_duration.has_value());
+    }
+  }
+  EXPECT_EQ(order, (std::vector<std::string>{"start a", "end a", "replan after a", "start c", "end c", "start b",
+                                             "end b"}));
+  const JournalReplay replay = replay_journal(settings.journal);
+  EXPECT_EQ(replay.segments.front().replans, 1U);
+  ASSERT_TRUE(replay.tasks[2].replanned.has_value());
+  EXPECT_EQ(replay.tasks[2].replanned->predicted_duration, 0.25);
+}
+
 TEST(LaunchWall, ResumeRefusesAJournalWithoutInputDigests) {
   const auto dir = testing::scratch_dir("wall-old-journal");
   const Commands commands{{"a", {"/bin/true"}}};

@@ -139,6 +139,37 @@ TEST(Report, SaysWhetherTheObservedMakespanFellInsideThePredictedInterval) {
   EXPECT_EQ(format_report(none).find("interval"), std::string::npos);
 }
 
+// A task the launch re-planned is compared with the re-plan's prediction where it ran, not with the plan's at the
+// allocation it left (b: planned 1 s on one core, re-planned to 0.5 s on two, ran 0.6 s).
+TEST(Report, ARePlannedTaskIsComparedWithTheRePlan) {
+  const auto path = write_journal(
+      "replanned", std::string(header) + "\n" +
+                       R"({"event":"start","task":"a","t":0.0,"cores":[0]})" "\n"
+                       R"({"event":"end","task":"a","t":1.0,"status":"ok"})" "\n"
+                       R"({"event":"replan","t":1.0,"after":"a","reason":"learnt",)"
+                       R"("tasks":[{"task":"b","alloc":[2],"predicted_duration":0.5}]})" "\n"
+                       R"({"event":"start","task":"b","t":1.0,"cores":[0,1]})" "\n"
+                       R"({"event":"end","task":"b","t":1.6,"status":"ok"})" "\n"
+                       R"({"event":"batch_end","status":"ok","observed_makespan":1.6})" "\n");
+  const JournalReport report = summarize_journal(path);
+  EXPECT_EQ(report.replans, 1U);
+  ASSERT_TRUE(report.tasks[1].replanned.has_value());
+  EXPECT_DOUBLE_EQ(report.tasks[1].predicted_duration(), 0.5);
+  EXPECT_DOUBLE_EQ(report.tasks[0].predicted_duration(), 1.0);
+  const DurationRatios ratios = duration_ratios(report);
+  ASSERT_EQ(ratios.alone.size(), 2U);
+  EXPECT_NEAR(ratios.alone[1], 0.6 / 0.5, 1e-12);
+  const std::string text = format_report(report);
+  EXPECT_NE(text.find("re-planned 1 time(s) as results arrived: 1 task(s) ran as re-planned, observed / "
+                      "re-predicted duration 1.20 .. 1.20"),
+            std::string::npos)
+      << text;
+  const auto json = to_json(report);
+  EXPECT_EQ(json["replans"], 1);
+  EXPECT_EQ(json["tasks"][1]["replanned"]["alloc"], nlohmann::json::array({2}));
+  EXPECT_TRUE(json["tasks"][0]["replanned"].is_null());
+}
+
 TEST(Report, AJournalWithoutAHeaderIsAnInputError) {
   const auto path = write_journal("headless", R"({"event":"end","task":"a","status":"ok"})" "\n");
   EXPECT_THROW((void)summarize_journal(path), InputError);

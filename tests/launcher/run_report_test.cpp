@@ -116,5 +116,26 @@ TEST(RunComparison, EveryTaskAndTheBatchWithBothPredictions) {
       << text;
 }
 
+// A task a re-plan moved is compared with what the re-plan predicted of it where it ran, and says so.
+TEST(RunComparison, ARePlannedTaskIsComparedWithTheRePlan) {
+  LaunchSummary summary;
+  summary.predicted_makespan = 2.0;
+  summary.observed_makespan = 1.0;
+  TaskDeviation moved;
+  moved.id = "moved";
+  moved.predicted_end = 2.0;  // the plan's guess
+  moved.observed_end = 1.0;
+  moved.replanned = true;
+  moved.replanned_duration = 0.8;
+  summary.tasks = {moved};
+  const std::string text = format_run_comparison(summary);
+  EXPECT_NE(text.find("moved                             0.800 s      1.000 s    +25.0%  (re-planned)"),
+            std::string::npos)
+      << text;
+  const nlohmann::json json = run_comparison_json(summary);
+  EXPECT_DOUBLE_EQ(json["tasks"][0]["predicted_s"].get<double>(), 0.8);
+  EXPECT_TRUE(json["tasks"][0]["replanned"].get<bool>());
+}
+
 }  // namespace
 }  // namespace cosched::launcher

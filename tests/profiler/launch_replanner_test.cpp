@@ -157,6 +157,22 @@ TEST(LaunchReplanner, TheFirstRunOfAGuessedKindPutsItsLongPendingTaskFirst) {
   EXPECT_DOUBLE_EQ(x.fits.begin()->second->at(1, 0).seconds, 4.0) << "x2 was planned from x1's run";
 }
 
+// Keeps the re-plans a replanner takes (what the journal records of them).
+class KeptReplans final : public sim::Replanner {
+ public:
+  explicit KeptReplans(sim::Replanner& replanner) : replanner_(replanner) {}
+  std::optional<sim::Replan> task_ended(std::size_t task, const sim::EngineView& view,
+                                        const sim::StandingList& standing) override {
+    std::optional<sim::Replan> replan = replanner_.task_ended(task, view, standing);
+    if (replan) taken.push_back(*replan);
+    return replan;
+  }
+  std::vector<sim::Replan> taken;
+
+ private:
+  sim::Replanner& replanner_;
+};
+
 TEST(LaunchReplanner, ThePendingTasksTakeThePlannersAllocations) {
   // x is known at 1 and 2 cores (4 s, 2 s), y at none. y1 and y2 end at 1 s; y3 is pending: a re-plan. The planner
   // puts x1 on both cores, where it is fastest, then y3: 3 s from then, against 4 s as planned (x1 on one core
@@ -166,7 +182,19 @@ TEST(LaunchReplanner, ThePendingTasksTakeThePlannersAllocations) {
   EXPECT_DOUBLE_EQ(launch(batch, nullptr).observed_makespan, 5.0);
   const HandPlanner planner(true);
   LaunchReplanner replanner(batch.workload, batch.plan, batch.known, batch.options, std::nullopt, planner, &reporter);
-  const sim::EngineResult result = launch(batch, &replanner);
+  KeptReplans kept(replanner);
+  const sim::EngineResult result = launch(batch, &kept);
+  // What the journal records: each pending task where it goes and what it is now predicted to take there (x1: its
+  // 2-core run, 2 s; y3: y learnt where y1 ran, 1 s), and why.
+  ASSERT_EQ(kept.taken.size(), 1U);
+  const sim::Replan& taken = kept.taken.front();
+  ASSERT_EQ(taken.tasks.size(), 2U);
+  EXPECT_EQ(taken.tasks[0].task, index_of(batch.plan, "x1"));
+  EXPECT_EQ(taken.tasks[0].predicted_seconds, 2.0);
+  EXPECT_EQ(taken.tasks[1].task, index_of(batch.plan, "y3"));
+  EXPECT_EQ(taken.tasks[1].predicted_seconds, 1.0);
+  EXPECT_NE(taken.reason.find("learnt as it ran: y"), std::string::npos) << taken.reason;
+  EXPECT_NE(taken.reason.find("the rest predicted 3 s against 4 s as planned"), std::string::npos) << taken.reason;
   const sim::TaskRun& x1 = result.runs[index_of(batch.plan, "x1")];
   EXPECT_EQ(x1.grant.amounts, std::vector<int>{2});
   EXPECT_DOUBLE_EQ(x1.launch.start, 1.0);

@@ -122,6 +122,16 @@ json write(const BatchEnd& e) {
           {"overcommit_refusals", e.overcommit_refusals}};
 }
 
+json write(const Replanned& e) {
+  json tasks = json::array();
+  for (const ReplannedEntry& task : e.tasks) {
+    tasks.push_back({{"task", task.task},
+                     {"alloc", task.alloc},
+                     {"predicted_duration", optional_json(task.predicted_duration)}});
+  }
+  return {{"time_utc", e.time_utc}, {"t", e.t}, {"after", e.after}, {"reason", e.reason}, {"tasks", tasks}};
+}
+
 // ---- reader -----------------------------------------------------------------------------------------------
 
 const Range kAnyNonNegative = non_negative_up_to(std::numeric_limits<double>::max());
@@ -278,6 +288,18 @@ BatchEnd read_batch_end(const JsonFields& f) {
   return e;
 }
 
+Replanned read_replanned(const JsonFields& f) {
+  Replanned e;
+  e.time_utc = f.text("time_utc");
+  e.t = f.required_seconds("t");
+  e.after = f.required_text("after");
+  e.reason = f.text("reason");
+  for (const JsonFields& task : f.objects("tasks")) {
+    e.tasks.push_back({task.required_text("task"), ints(task, "alloc"), task.optional_seconds("predicted_duration")});
+  }
+  return e;
+}
+
 }  // namespace
 
 std::string_view to_string(BatchStatus status) noexcept {
@@ -316,6 +338,7 @@ constexpr EventKind kEventKinds[] = {
     {"end", read_as<TaskEnd, read_task_end>},
     {"overcommit_refused", read_as<OvercommitRefused, read_overcommit>},
     {"batch_end", read_as<BatchEnd, read_batch_end>},
+    {"replan", read_as<Replanned, read_replanned>},
 };
 static_assert(std::size(kEventKinds) == std::variant_size_v<JournalEvent>);
 

@@ -64,4 +64,24 @@ void JournalRecorder::overcommit_refused(std::size_t task, const std::string& wh
   journal_.append(OvercommitRefused{plan_.tasks[task].id, why, iso8601_utc_micro(std::chrono::system_clock::now())});
 }
 
+JournalingReplanner::JournalingReplanner(sim::Replanner& replanner, JournalWriter& journal)
+    : replanner_(replanner), journal_(journal) {}
+
+std::optional<sim::Replan> JournalingReplanner::task_ended(std::size_t task, const sim::EngineView& view,
+                                                          const sim::StandingList& standing) {
+  std::optional<sim::Replan> replan = replanner_.task_ended(task, view, standing);
+  if (!replan) return replan;
+  Replanned event;
+  event.time_utc = iso8601_utc_micro(std::chrono::system_clock::now());
+  event.t = view.now;
+  event.after = view.plan.tasks.at(task).id;
+  event.reason = replan->reason;
+  for (const sim::ReplannedTask& moved : replan->tasks) {
+    event.tasks.push_back({view.plan.tasks.at(moved.task).id, moved.demand, moved.predicted_seconds});
+    replanned_[moved.task] = moved.predicted_seconds;
+  }
+  journal_.append(event);
+  return replan;
+}
+
 }  // namespace cosched::launcher

@@ -66,6 +66,9 @@ class Replayer {
                                            start.task, history.segment + 1));
     }
     seen.start_line = line_;
+    // A re-plan holds for the launch that made it: a resumed launch runs the plan as made.
+    const auto replanned = replanned_in_.find(start.task);
+    if (replanned == replanned_in_.end() || replanned->second != replay_.segments.size() - 1) history.replanned.reset();
     history.start = start;
     history.end.reset();
     history.segment = replay_.segments.size() - 1;
@@ -89,6 +92,26 @@ class Replayer {
   }
 
   void on(const OvercommitRefused& /*refusal*/) { open_segment("overcommit_refused"); }
+
+  void on(const Replanned& replan) {
+    open_segment("replan");
+    const auto after = in_segment_.find(replan.after);
+    if (after == in_segment_.end() || after->second.end_line == 0) {
+      throw InputError(here(), fmt::format("replan after task \"{}\", which has not ended in this segment", replan.after));
+    }
+    for (const ReplannedEntry& entry : replan.tasks) {
+      const auto seen = in_segment_.find(entry.task);
+      if (seen != in_segment_.end()) {
+        throw InputError(here(), fmt::format("replan of task \"{}\", which started at line {}: only pending tasks are "
+                                             "re-planned", entry.task, seen->second.start_line));
+      }
+      TaskReplay& history = task(entry.task);
+      history.replanned = entry;
+      replanned_in_[entry.task] = replay_.segments.size() - 1;
+    }
+    ++replay_.segments.back().replans;
+    note_time(replan.t);
+  }
 
   void on(const BatchEnd& end) {
     open_segment("batch_end");
@@ -130,6 +153,7 @@ class Replayer {
   JournalReplay replay_;
   std::map<std::string, std::size_t> index_;  // id -> position in replay_.tasks
   std::map<std::string, SegmentTask> in_segment_;
+  std::map<std::string, std::size_t> replanned_in_;  // id -> the segment of its last re-plan
   bool segment_open_ = false;
   std::size_t closed_at_ = 0;
   std::size_t line_ = 0;

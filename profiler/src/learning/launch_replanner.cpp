@@ -144,6 +144,8 @@ std::optional<sim::Replan> LaunchReplanner::task_ended(std::size_t task, const s
     return std::nullopt;
   }
   ++replans_;
+  candidate.replan.reason = fmt::format("{}; the rest predicted {:.3g} s against {:.3g} s as planned (by {})", learnt,
+                                        candidate.rest_s, candidate.standing_rest_s, algorithm_.name());
   if (reporter_ != nullptr) {
     const std::vector<std::string>& moves = candidate.moves;
     std::string moved = moves.empty() ? "every allocation kept"
@@ -244,7 +246,9 @@ LaunchReplanner::Candidate LaunchReplanner::replan(const sim::EngineView& view,
                                             allocation_words(cores_and_chunks(standing.demands[j], view.plan.resource_names))));
     }
     candidate_rest.emplace_back(i, by_name(demand, view.plan.resource_names, names));
-    candidate.replan.tasks.push_back({j, std::move(demand)});
+    const double predicted = instance.time(i, candidate_rest.back().second);
+    candidate.replan.tasks.push_back(
+        {j, std::move(demand), std::isfinite(predicted) ? std::optional<double>(predicted) : std::nullopt});
   }
   std::vector<std::pair<std::size_t, std::vector<int>>> standing_rest;
   for (const std::size_t j : standing.order) {

@@ -77,6 +77,9 @@ struct TaskDeviation {
   double launch_overhead_s = 0;
   sim::TaskStatus status = sim::TaskStatus::ok;
   std::vector<int> allocation = {};  // what it ran with: the plan's, or a re-plan's (LaunchSettings::replanner)
+  // What the last re-plan that moved it predicted it takes at `allocation` (nullopt: not re-planned, or not said).
+  std::optional<double> replanned_duration = std::nullopt;
+  bool replanned = false;
 };
 
 struct LaunchSummary {

@@ -22,6 +22,10 @@ struct TaskReport {
   std::vector<unsigned> cores;
   double launch_overhead_s = 0;
   std::size_t segment = 0;
+  // Where and at what predicted duration a re-plan of the launch moved it before it started (none: as planned).
+  std::optional<ReplannedEntry> replanned;
+  // Its predicted duration where it ran: the re-plan's when it was re-planned, else the plan's (0: none said).
+  [[nodiscard]] double predicted_duration() const noexcept;
 };
 
 struct JournalReport {
@@ -36,6 +40,7 @@ struct JournalReport {
   double observed_makespan = 0;
   std::size_t tasks_planned = 0, tasks_completed = 0, tasks_failed = 0, tasks_killed = 0;
   std::size_t segments = 0;
+  std::size_t replans = 0;       // re-plans the launch took as results arrived, over all segments
   bool finished = false;         // the last segment has a batch_end
   bool truncated_tail = false;   // the journal's last line was cut short (and ignored)
   double median_launch_overhead_s = 0, max_launch_overhead_s = 0;
@@ -59,7 +64,7 @@ struct JournalReport {
   [[nodiscard]] std::optional<bool> inside_interval() const;
 };
 
-// Observed over predicted duration (the plan's, the paper model's) of every task that ran to an end, split by
+// Observed over predicted duration (the plan's, the paper model's; a re-planned task's re-plan's) of every task that ran to an end, split by
 // whether it ran alone or beside another task (overlapping it by more than 1 % of its own duration): the
 // contention that isolated profiles cannot see shows in the second list.
 struct DurationRatios {

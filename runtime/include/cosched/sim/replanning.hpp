@@ -19,12 +19,16 @@ namespace cosched::sim {
 struct ReplannedTask {
   std::size_t task = 0;       // index into LaunchPlan::tasks; must be pending
   std::vector<int> demand;    // its new allocation (within the plan's capacities, at least one core)
+  // What the replanner now predicts it takes at `demand` (nullopt: it does not say). The plan's time table is not
+  // changed by a re-plan: this is what a journal records against what the task then takes.
+  std::optional<double> predicted_seconds = std::nullopt;
 };
 
 // The pending tasks in their new launch order. Pending tasks it leaves out keep their allocations and go after it,
 // in their old order.
 struct Replan {
   std::vector<ReplannedTask> tasks;
+  std::string reason = {};  // what was learnt and what the re-plan expects, in words (for the journal)
 };
 
 // The launch's list as it stands when a task ends: the tasks in the order the rule starts them, and each task's

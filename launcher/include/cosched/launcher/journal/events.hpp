@@ -161,6 +161,23 @@ struct OvercommitRefused {
   std::string time_utc;
 };
 
+// The launch re-planned the tasks still pending as a result arrived (`cosched run` learning as it goes:
+// profiler/launch_replanner.hpp): from here on they start in this order, at these allocations. The plan entries of
+// the batch_start stay what was planned; this is what changed and what is now predicted.
+struct ReplannedEntry {
+  std::string task;
+  std::vector<int> alloc;
+  std::optional<double> predicted_duration;  // what the re-plan predicts it takes at `alloc` (nullopt: not said)
+};
+
+struct Replanned {
+  std::string time_utc;
+  double t = 0.0;      // seconds since the segment began
+  std::string after;   // the task whose end it followed
+  std::string reason;  // what was learnt, in words
+  std::vector<ReplannedEntry> tasks;  // in their new launch order
+};
+
 struct BatchEnd {
   std::string time_utc;
   BatchStatus status = BatchStatus::ok;
@@ -175,9 +192,9 @@ struct BatchEnd {
   std::size_t overcommit_refusals = 0;
 };
 
-using JournalEvent = std::variant<BatchStart, TaskStart, TaskEnd, OvercommitRefused, BatchEnd>;
+using JournalEvent = std::variant<BatchStart, TaskStart, TaskEnd, OvercommitRefused, BatchEnd, Replanned>;
 
-// "batch_start", "start", "end", "overcommit_refused", "batch_end".
+// "batch_start", "start", "end", "overcommit_refused", "batch_end", "replan".
 [[nodiscard]] std::string_view event_name(const JournalEvent& event) noexcept;
 
 // The event as one JSON object, "event" naming its kind. Every field is written.
@@ -189,8 +206,8 @@ using JournalEvent = std::variant<BatchStart, TaskStart, TaskEnd, OvercommitRefu
 // A batch_start's "slurm": {"node", "job_id", "step_id"} (also what `cosched report --json` prints).
 [[nodiscard]] nlohmann::json to_json(const SlurmStep& step);
 
-// The event a JSON object holds. Required: "event" (a known kind), and "task" (start, end, overcommit_refused),
-// "t" (start, end), "status" (end, batch_end); every other field may be missing (its default) but, when present,
+// The event a JSON object holds. Required: "event" (a known kind), and "task" (start, end, overcommit_refused; each
+// of a replan's "tasks"), "t" (start, end, replan), "after" (replan), "status" (end, batch_end); every other field may be missing (its default) but, when present,
 // must have its type — strings, booleans, integers, finite non-negative times. Unknown fields are ignored.
 // Throws InputError(where, ...) naming the field.
 [[nodiscard]] JournalEvent event_from_json(const nlohmann::json& json, const std::string& where);

@@ -1,10 +1,12 @@
 #pragma once
 // Writes the engine's events to the journal as typed events (journal/events.hpp).
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "cosched/sim/engine.hpp"
+#include "cosched/sim/replanning.hpp"
 #include "cosched/launcher/journal/file.hpp"
 
 namespace cosched::launcher {
@@ -28,6 +30,23 @@ class JournalRecorder final : public sim::EngineObserver {
   JournalWriter& journal_;
   const sim::LaunchPlan& plan_;
   std::vector<TaskPrediction> predicted_;
+};
+
+// Records each re-plan the launch takes (a `replan` event) between the tasks' starts and ends: the journal says
+// where and when each pending task was moved and what was then predicted of it, so that a report compares a
+// re-planned task with the re-plan, not with the plan it left.
+class JournalingReplanner final : public sim::Replanner {
+ public:
+  JournalingReplanner(sim::Replanner& replanner, JournalWriter& journal);
+  [[nodiscard]] std::optional<sim::Replan> task_ended(std::size_t task, const sim::EngineView& view,
+                                                      const sim::StandingList& standing) override;
+  // The tasks a re-plan moved (indexed like the plan's tasks), each with what its last re-plan predicted of it.
+  [[nodiscard]] const std::map<std::size_t, std::optional<double>>& replanned() const noexcept { return replanned_; }
+
+ private:
+  sim::Replanner& replanner_;
+  JournalWriter& journal_;
+  std::map<std::size_t, std::optional<double>> replanned_;
 };
 
 }  // namespace cosched::launcher

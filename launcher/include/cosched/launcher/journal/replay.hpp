@@ -19,6 +19,7 @@ struct JournalSegment {
   std::size_t header_line = 0;
   std::optional<BatchEnd> end;  // none: the launcher died (or is still running)
   double last_event_t = 0.0;    // the latest task time of the segment
+  std::size_t replans = 0;      // the re-plans the launch took in it (replan events)
   // The segment's span: its batch_end's observed makespan, else the latest task time it recorded.
   [[nodiscard]] double observed_makespan() const noexcept { return end ? end->observed_makespan : last_event_t; }
 };
@@ -31,6 +32,9 @@ struct TaskReplay {
   std::optional<TaskEnd> end;           // the end of that start; none: it never ended
   std::size_t segment = 0;              // the segment of its last start
   std::size_t runs = 0;                 // how many times it started, over all segments
+  // The last re-plan that moved it before its last start, in that start's segment (none: it ran as planned; a
+  // resumed launch runs the plan as made).
+  std::optional<ReplannedEntry> replanned;
   [[nodiscard]] bool completed() const noexcept { return end && end->status == sim::TaskStatus::ok; }
 };
 
@@ -53,7 +57,8 @@ struct JournalReplay {
 // Replays the events. Throws InputError (file:line) for a journal without a batch_start, a task event before
 // the first batch_start or after a batch_end, an end for a task that did not start in that segment, a duplicate
 // end, a start after an end (or a second start) of the same task in one segment, a start of a task that had
-// already completed, and a batch_end while tasks of its segment are still running.
+// already completed, a batch_end while tasks of its segment are still running, and a replan after a task that has
+// not ended in its segment or of a task that has already started in it.
 [[nodiscard]] JournalReplay replay_journal(const JournalContents& contents);
 
 // read_journal + replay_journal.
