@@ -203,21 +203,6 @@ TEST(LaunchReplanner, ThePendingTasksTakeThePlannersAllocations) {
       << reporter.text_of("note");
 }
 
-TEST(LaunchReplanner, AKindStillRunningIsNoShorterThanItHasRun) {
-  // z1 ends at 1 s, y1 at 2 s: y is learnt while x1, guessed at 1 s (the median of z and y), has run 2 s. Its
-  // pending x2 is no shorter than that. Planned longest first (the planner takes x1 to end at once): x2 and y2 at
-  // 0, y3 at 1, y4 at 2 from now — so y2 runs 2-3 s, x2 3-7 s, y3 and y4 4-6 s beside it: 7 s. At x's guess, x2 was
-  // last, behind y2..y4, as planned (a tie the re-plan does not take), and ran 4-8 s: the naive 8 s.
-  test_support::RecordingReporter reporter;
-  const Batch batch = nothing_known({"x1", "z1", "y1", "y2", "y3", "y4", "x2"}, reporter);
-  EXPECT_DOUBLE_EQ(launch(batch, nullptr).observed_makespan, 8.0);
-  const HandPlanner planner(false);
-  LaunchReplanner replanner(batch.workload, batch.plan, batch.known, batch.options, std::nullopt, planner, &reporter);
-  const sim::EngineResult result = launch(batch, &replanner);
-  EXPECT_DOUBLE_EQ(result.runs[index_of(batch.plan, "x2")].launch.start, 3.0) << reporter.text_of("note");
-  EXPECT_DOUBLE_EQ(result.observed_makespan, 7.0);
-}
-
 TEST(LaunchReplanner, ARePlanThatWouldWaitForTheRunningTasksIsNotTaken) {
   // y1 ends at 1 s while x1 runs on one core to 4 s; y2 and x2 are pending. The planner, which does not know x1
   // holds its core, puts x2 on both cores first: it would wait for x1, and y2 behind it — 5 s from then, against

@@ -8,7 +8,6 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
-#include <map>
 #include <stdexcept>
 #include <utility>
 
@@ -76,17 +75,6 @@ std::shared_ptr<const sched::TimeProfile> where_it_ran(const sched::Instance& fi
                                            names);
     if (run.cores > fitted.resources().front().capacity) continue;  // a run of a larger node shape: not here
     times[fitted.space().index_of(alloc)] = fitted.time(i, alloc);
-  }
-  return std::make_shared<sched::DenseTimeTable>(fitted.space(), std::move(times));
-}
-
-// Task i of `fitted` no shorter than `seconds` wherever it has a time.
-std::shared_ptr<const sched::TimeProfile> at_least(const sched::Instance& fitted, std::size_t i, double seconds) {
-  std::vector<double> times(fitted.space().size(), std::numeric_limits<double>::infinity());
-  std::vector<int> alloc(fitted.dimensions());
-  for (std::size_t k = 0; k < times.size(); ++k) {
-    fitted.space().decode(k, alloc);
-    times[k] = std::max(fitted.time(i, alloc), seconds);
   }
   return std::make_shared<sched::DenseTimeTable>(fitted.space(), std::move(times));
 }
@@ -190,23 +178,6 @@ LaunchReplanner::Candidate LaunchReplanner::replan(const sim::EngineView& view,
                                               bandwidth_ ? &*bandwidth_ : nullptr, options_.tier_places_commands);
   const sched::Instance& fitted = made.instance;
   const std::vector<std::string> names = resource_names(fitted);
-  // A kind still unknown whose task has run `elapsed` without ending has tasks no shorter than that, scaled down to
-  // a smaller amount of work (what is known of it for sure; the guess is the median of the kinds known, and the
-  // kinds known first are those whose first task ended first, the short ones). With a fixed cost f per run,
-  // f + u w >= (w / w_ran)(f + u w_ran) for w <= w_ran, so the scaled time is a bound too.
-  // A larger amount is bounded by `elapsed` alone (the fixed cost may be all of it).
-  std::map<const KindState*, std::vector<std::pair<double, double>>> unknown_running;  // (elapsed, work) by kind
-  for (std::size_t i = 0; i < plan_task.size(); ++i) {
-    const sim::TaskRun& run = view.runs[plan_task[i]];
-    const KindState& kind = known_.of(left.tasks[i]);
-    if (run.state != sim::TaskState::running || kind.known_at_all()) continue;
-    unknown_running[&kind].emplace_back(view.now - run.launch.start, work_of(left.tasks[i]));
-  }
-  const auto at_least_seconds = [](const std::vector<std::pair<double, double>>& running, double work) {
-    double bound = 0.0;
-    for (const auto& [elapsed, ran_work] : running) bound = std::max(bound, elapsed * std::min(1.0, work / ran_work));
-    return bound;
-  };
   // A running task can only go on where it is, for what its fit says is left of it; a kind first run in this
   // launch is no faster than where it ran (launch_replanner.hpp).
   std::vector<sched::Task> tasks = fitted.tasks();
@@ -216,8 +187,6 @@ LaunchReplanner::Candidate LaunchReplanner::replan(const sim::EngineView& view,
       const KindState& kind = known_.of(left.tasks[i]);
       if (kind.known_at_all() && std::find(guessed_.begin(), guessed_.end(), &kind) != guessed_.end()) {
         tasks[i].profile = where_it_ran(fitted, i, kind);
-      } else if (const auto running = unknown_running.find(&kind); running != unknown_running.end()) {
-        tasks[i].profile = at_least(fitted, i, at_least_seconds(running->second, work_of(left.tasks[i])));
       }
       continue;
     }
