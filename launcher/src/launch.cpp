@@ -392,7 +392,7 @@ LaunchSummary launch(const sim::LaunchPlan& full_plan, const config::Workload& w
   JournalWriter journal(std::move(lock));
   // The re-plans the launch takes are journaled between its tasks' events (journal/recorder.hpp).
   std::optional<JournalingReplanner> journaled_replanner;
-  if (settings.replanner != nullptr) journaled_replanner.emplace(*settings.replanner, journal);
+  if (settings.replanner != nullptr) journaled_replanner.emplace(*settings.replanner, journal, settings.observer);
   auto policy =
       sim::make_policy(settings.policy, plan, journaled_replanner ? &*journaled_replanner : nullptr);
   // Last before the header and the first start: the memory it leaves resident is free for the first tasks only
@@ -424,6 +424,7 @@ LaunchSummary launch(const sim::LaunchPlan& full_plan, const config::Workload& w
   sim::EngineObserver* observer = both ? static_cast<sim::EngineObserver*>(&*both) : &recorder;
   summary.observed = sim::run_engine(plan, *policy, clock, *pool, observer, settings.engine);
   summary.observed_makespan = summary.observed.observed_makespan;
+  if (journaled_replanner) summary.replanned_makespan = journaled_replanner->predicted_makespan();
   journal.append(batch_footer(summary));
 
   for (std::size_t j = 0; j < plan.tasks.size(); ++j) {

@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "cosched/common/stats.hpp"
+#include "cosched/sim/prediction.hpp"
 
 namespace cosched::launcher {
 
@@ -30,6 +31,7 @@ LaunchProgress::~LaunchProgress() { finish(); }
 void LaunchProgress::launching(const sim::LaunchPlan& plan, const sim::EngineResult& predicted) {
   std::lock_guard lock(mutex_);
   progress_ = {};
+  replanned_ = false;
   progress_.tasks = plan.tasks.size();
   progress_.predicted_s = predicted.observed_makespan;
   ids_.clear();
@@ -55,8 +57,19 @@ void LaunchProgress::task_ended(std::size_t task, const sim::TaskRun& run) {
   ++progress_.done;
   if (run.completion.status != sim::TaskStatus::ok) ++progress_.failed;
   progress_.elapsed_s = run.completion.end;
-  progress_.drift_s = run.completion.end - predicted_end_.at(task);
+  progress_.drift_s = replanned_ ? std::max(0.0, run.completion.end - progress_.predicted_s)
+                                 : run.completion.end - predicted_end_.at(task);
   report_locked(fmt::format("ended {} ({})", ids_.at(task), sim::to_string(run.completion.status)));
+}
+
+void LaunchProgress::replanned(double now, const sim::Replan& replan) {
+  if (!replan.rest_s) return;
+  std::lock_guard lock(mutex_);
+  replanned_ = true;
+  progress_.predicted_s = now + *replan.rest_s;
+  progress_.drift_s = 0.0;
+  progress_.elapsed_s = now;
+  report_locked(fmt::format("re-planned: {:.3g} s predicted", progress_.predicted_s));
 }
 
 RunProgress LaunchProgress::progress() const {
@@ -136,12 +149,17 @@ std::string format_run_comparison(const LaunchSummary& summary) {
   const auto error_text = [](std::optional<double> error) {
     return error ? fmt::format("{:+.1f} %", 100.0 * *error) : std::string("-");
   };
-  text += fmt::format("batch: predicted {:.3f} s (paper model, error {}){}, observed {:.3f} s\n",
+  text += fmt::format("batch: predicted {:.3f} s (paper model, error {}){}{}, observed {:.3f} s\n",
                       summary.predicted_makespan, error_text(summary.error_paper()),
                       contention ? fmt::format(", {:.3f} s (contention-aware, error {})",
                                                *summary.predicted_makespan_contention,
                                                error_text(summary.error_contention()))
                                  : std::string(),
+                      summary.replanned_makespan
+                          ? fmt::format(", {:.3f} s by the last re-plan (error {})", *summary.replanned_makespan,
+                                        error_text(sim::prediction_error(summary.observed_makespan,
+                                                                         summary.replanned_makespan)))
+                          : std::string(),
                       summary.observed_makespan);
   if (summary.memory_warm_up) text += describe_memory_warm_up(*summary.memory_warm_up);
   return text;
@@ -161,6 +179,8 @@ nlohmann::json run_comparison_json(const LaunchSummary& summary) {
           {"predicted_makespan_paper", summary.predicted_makespan},
           {"predicted_makespan_contention",
            contention ? nlohmann::json(*summary.predicted_makespan_contention) : nlohmann::json()},
+          {"replanned_makespan", summary.replanned_makespan ? nlohmann::json(*summary.replanned_makespan)
+                                                            : nlohmann::json()},
           {"observed_makespan", summary.observed_makespan}};
 }
 

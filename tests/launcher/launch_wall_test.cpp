@@ -205,7 +205,7 @@ class LastFirstReplanner final : public sim::Replanner {
                                         const sim::StandingList& /*standing*/) override {
     if (task != 0) return std::nullopt;
     const std::size_t last = view.plan.tasks.size() - 1;
-    sim::Replan replan{{{last, {1}, 0.25}}, "learnt: the last task is short"};
+    sim::Replan replan{{{last, {1}, 0.25}}, "learnt: the last task is short", 0.5};
     for (std::size_t j = 1; j < last; ++j) replan.tasks.push_back({j, {1}, std::nullopt});
     return replan;
   }
@@ -221,6 +221,8 @@ TEST(LaunchWall, ARePlanIsJournaledBetweenTheEndThatMadeItAndTheStartsItMoved) {
   settings.replanner = &replanner;
   const LaunchSummary summary = launch(plan, workload_of(commands), settings);
   EXPECT_EQ(summary.observed.completed, 3U);
+  ASSERT_TRUE(summary.replanned_makespan.has_value());
+  EXPECT_GE(*summary.replanned_makespan, 0.5) << "the re-plan's time plus the rest it predicted";
   for (const TaskDeviation& task : summary.tasks) {
     EXPECT_EQ(task.replanned, task.id != "a") << task.id;
     EXPECT_EQ(task.replanned_duration, task.id == "c" ? std::optional<double>(0.25) : std::nullopt) << task.id;
@@ -232,6 +234,7 @@ TEST(LaunchWall, ARePlanIsJournaledBetweenTheEndThatMadeItAndTheStartsItMoved) {
     if (const auto* replan = std::get_if<Replanned>(&line.event)) {
       order.push_back("replan after " + replan->after);
       EXPECT_EQ(replan->reason, "learnt: the last task is short");
+      EXPECT_EQ(replan->predicted_rest_s, 0.5);
       ASSERT_EQ(replan->tasks.size(), 2U);
       EXPECT_EQ(replan->tasks[0].task, "c");
       EXPECT_EQ(replan->tasks[0].predicted_duration, 0.25);

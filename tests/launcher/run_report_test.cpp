@@ -89,6 +89,35 @@ TEST(LaunchProgress, EachStartAndEndIsATimelineEventWithTheRunsState) {
   EXPECT_EQ(reporter.events.back().type, "progress_done") << "the end of the launch, once";
 }
 
+// After a re-plan, the predicted makespan is the re-plan's (its end of the rest), and a task ending after it moves
+// the ETA (the tasks' planned ends no longer say anything).
+TEST(LaunchProgress, ARePlanSetsThePredictedMakespan) {
+  sim::LaunchPlan plan;
+  plan.resource_names = {"cores"};
+  plan.capacities = {1};
+  plan.tasks = {planned("a", 0.0, 1.0), planned("b", 1.0, 1.0), planned("c", 2.0, 1.0)};
+  test_support::RecordingReporter reporter;
+  LaunchProgress progress(reporter);
+  progress.launching(plan, sim::predict(plan, "auto"));
+  progress.task_started(0, ran(0.0, 0.0));
+  progress.task_ended(0, ran(0.0, 0.5));
+  sim::Replan replan;
+  replan.rest_s = 4.0;
+  progress.replanned(0.5, replan);
+  EXPECT_DOUBLE_EQ(progress.progress().predicted_s, 4.5);
+  EXPECT_DOUBLE_EQ(progress.progress().eta_s(), 4.0);
+  EXPECT_EQ(reporter.progresses.back().event, "re-planned: 4.5 s predicted");
+  progress.task_started(1, ran(0.5, 0.0));
+  progress.task_ended(1, ran(0.5, 2.5));  // before the re-plan's end: no drift, whatever b's planned end said
+  EXPECT_DOUBLE_EQ(progress.progress().drift_s, 0.0);
+  EXPECT_DOUBLE_EQ(progress.progress().eta_s(), 2.0);
+  sim::Replan silent;  // a re-plan that does not say what the rest takes leaves the prediction as it was
+  progress.replanned(2.5, silent);
+  EXPECT_DOUBLE_EQ(progress.progress().predicted_s, 4.5);
+  progress.task_started(2, ran(2.5, 0.0));
+  EXPECT_EQ(progress.progress().running, 1U);
+}
+
 TEST(RunComparison, EveryTaskAndTheBatchWithBothPredictions) {
   LaunchSummary summary;
   summary.predicted_makespan = 2.0;
@@ -132,9 +161,15 @@ TEST(RunComparison, ARePlannedTaskIsComparedWithTheRePlan) {
   EXPECT_NE(text.find("moved                             0.800 s      1.000 s    +25.0%  (re-planned)"),
             std::string::npos)
       << text;
+  summary.replanned_makespan = 1.25;
+  EXPECT_NE(format_run_comparison(summary).find("batch: predicted 2.000 s (paper model, error -50.0 %), 1.250 s by the "
+                                                "last re-plan (error -20.0 %), observed 1.000 s"),
+            std::string::npos)
+      << format_run_comparison(summary);
   const nlohmann::json json = run_comparison_json(summary);
   EXPECT_DOUBLE_EQ(json["tasks"][0]["predicted_s"].get<double>(), 0.8);
   EXPECT_TRUE(json["tasks"][0]["replanned"].get<bool>());
+  EXPECT_DOUBLE_EQ(json["replanned_makespan"].get<double>(), 1.25);
 }
 
 }  // namespace

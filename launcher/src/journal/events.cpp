@@ -129,7 +129,12 @@ json write(const Replanned& e) {
                      {"alloc", task.alloc},
                      {"predicted_duration", optional_json(task.predicted_duration)}});
   }
-  return {{"time_utc", e.time_utc}, {"t", e.t}, {"after", e.after}, {"reason", e.reason}, {"tasks", tasks}};
+  return {{"time_utc", e.time_utc},
+          {"t", e.t},
+          {"after", e.after},
+          {"reason", e.reason},
+          {"tasks", tasks},
+          {"predicted_rest_s", optional_json(e.predicted_rest_s)}};
 }
 
 // ---- reader -----------------------------------------------------------------------------------------------
@@ -297,6 +302,7 @@ Replanned read_replanned(const JsonFields& f) {
   for (const JsonFields& task : f.objects("tasks")) {
     e.tasks.push_back({task.required_text("task"), ints(task, "alloc"), task.optional_seconds("predicted_duration")});
   }
+  e.predicted_rest_s = f.optional_seconds("predicted_rest_s");
   return e;
 }
 

@@ -1,5 +1,6 @@
 #include "cosched/launcher/journal/recorder.hpp"
 #include "cosched/common/utc_time.hpp"
+#include "cosched/launcher/launch.hpp"
 
 #include <unistd.h>
 
@@ -64,8 +65,8 @@ void JournalRecorder::overcommit_refused(std::size_t task, const std::string& wh
   journal_.append(OvercommitRefused{plan_.tasks[task].id, why, iso8601_utc_micro(std::chrono::system_clock::now())});
 }
 
-JournalingReplanner::JournalingReplanner(sim::Replanner& replanner, JournalWriter& journal)
-    : replanner_(replanner), journal_(journal) {}
+JournalingReplanner::JournalingReplanner(sim::Replanner& replanner, JournalWriter& journal, LaunchObserver* observer)
+    : replanner_(replanner), journal_(journal), observer_(observer) {}
 
 std::optional<sim::Replan> JournalingReplanner::task_ended(std::size_t task, const sim::EngineView& view,
                                                           const sim::StandingList& standing) {
@@ -80,7 +81,10 @@ std::optional<sim::Replan> JournalingReplanner::task_ended(std::size_t task, con
     event.tasks.push_back({view.plan.tasks.at(moved.task).id, moved.demand, moved.predicted_seconds});
     replanned_[moved.task] = moved.predicted_seconds;
   }
+  event.predicted_rest_s = replan->rest_s;
+  if (replan->rest_s) predicted_makespan_ = view.now + *replan->rest_s;
   journal_.append(event);
+  if (observer_ != nullptr) observer_->replanned(view.now, *replan);
   return replan;
 }
 

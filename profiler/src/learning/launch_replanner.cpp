@@ -144,6 +144,7 @@ std::optional<sim::Replan> LaunchReplanner::task_ended(std::size_t task, const s
     return std::nullopt;
   }
   ++replans_;
+  candidate.replan.rest_s = candidate.rest_s;
   candidate.replan.reason = fmt::format("{}; the rest predicted {:.3g} s against {:.3g} s as planned (by {})", learnt,
                                         candidate.rest_s, candidate.standing_rest_s, algorithm_.name());
   if (reporter_ != nullptr) {

@@ -30,6 +30,8 @@ namespace cosched::launcher {
 class LaunchObserver : public sim::EngineObserver {
  public:
   virtual void launching(const sim::LaunchPlan& /*plan*/, const sim::EngineResult& /*predicted*/) {}
+  // The launch re-planned its pending tasks at `now` (LaunchSettings::replanner), after the end it was told of.
+  virtual void replanned(double /*now*/, const sim::Replan& /*replan*/) {}
 };
 // The longest the launcher waits with the node idle for a planned start or a release, unless told otherwise
 // (--max-wait): one day. A plan whose prediction idles longer is refused before any work (launch()).
@@ -92,6 +94,8 @@ struct LaunchSummary {
   double observed_makespan = 0.0;
   double lower_bound = 0.0;
   std::vector<TaskDeviation> tasks;
+  // The makespan the launch's last re-plan predicted (its time plus the rest it predicted); nullopt: none said.
+  std::optional<double> replanned_makespan;
   std::optional<MemoryWarmUp> memory_warm_up;  // done before the first tasks started, when it was
   [[nodiscard]] double ratio() const noexcept {
     return predicted_makespan > 0 ? observed_makespan / predicted_makespan : 0.0;

@@ -48,6 +48,9 @@ class LaunchProgress final : public LaunchObserver {
   void launching(const sim::LaunchPlan& plan, const sim::EngineResult& predicted) override;
   void task_started(std::size_t task, const sim::TaskRun& run) override;
   void task_ended(std::size_t task, const sim::TaskRun& run) override;
+  // A re-plan that says what the rest takes sets the predicted makespan; the tasks' predicted ends are then stale,
+  // and a task ending after the new prediction is what moves the ETA.
+  void replanned(double now, const sim::Replan& replan) override;
   // Stops the redraws and tells the reporter the launch's progress is over; idempotent.
   void finish();
   [[nodiscard]] RunProgress progress() const;
@@ -63,6 +66,7 @@ class LaunchProgress final : public LaunchObserver {
   RunProgress progress_;
   std::vector<std::string> ids_;
   std::vector<double> predicted_end_;  // per task of the plan
+  bool replanned_ = false;             // the predicted makespan is a re-plan's, predicted_end_ the plan's
   std::chrono::steady_clock::time_point begin_;
   std::thread ticker_;
 };
@@ -72,7 +76,8 @@ class LaunchProgress final : public LaunchObserver {
 // — the median absolute error over them, then the batch's makespans (both predictions, observed, their errors).
 [[nodiscard]] std::string format_run_comparison(const LaunchSummary& summary);
 // The same for programs: {"tasks": [{"id", "predicted_s", "observed_s", "status"}], "predicted_makespan_paper",
-// "predicted_makespan_contention" (null without a bandwidth model), "observed_makespan"}.
+// "predicted_makespan_contention" (null without a bandwidth model), "replanned_makespan" (null: no re-plan said
+// one), "observed_makespan"}.
 [[nodiscard]] nlohmann::json run_comparison_json(const LaunchSummary& summary);
 
 }  // namespace cosched::launcher

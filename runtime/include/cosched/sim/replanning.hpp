@@ -29,6 +29,9 @@ struct ReplannedTask {
 struct Replan {
   std::vector<ReplannedTask> tasks;
   std::string reason = {};  // what was learnt and what the re-plan expects, in words (for the journal)
+  // What the replanner predicts the rest of the launch takes from now, the tasks still running included (nullopt:
+  // it does not say): a launch's progress tells its end from it.
+  std::optional<double> rest_s = std::nullopt;
 };
 
 // The launch's list as it stands when a task ends: the tasks in the order the rule starts them, and each task's

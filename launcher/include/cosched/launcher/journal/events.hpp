@@ -176,6 +176,7 @@ struct Replanned {
   std::string after;   // the task whose end it followed
   std::string reason;  // what was learnt, in words
   std::vector<ReplannedEntry> tasks;  // in their new launch order
+  std::optional<double> predicted_rest_s;  // the rest of the launch from `t`, as the re-plan predicts it
 };
 
 struct BatchEnd {

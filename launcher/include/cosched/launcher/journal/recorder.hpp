@@ -11,6 +11,8 @@
 
 namespace cosched::launcher {
 
+class LaunchObserver;  // launch.hpp
+
 // What the predictions said about one task: its start on the simulated clock, its start and end on the
 // contention clock when the plan has a bandwidth model.
 struct TaskPrediction {
@@ -37,16 +39,21 @@ class JournalRecorder final : public sim::EngineObserver {
 // re-planned task with the re-plan, not with the plan it left.
 class JournalingReplanner final : public sim::Replanner {
  public:
-  JournalingReplanner(sim::Replanner& replanner, JournalWriter& journal);
+  // `observer` (null: none) is told of each re-plan taken, after the journal.
+  JournalingReplanner(sim::Replanner& replanner, JournalWriter& journal, LaunchObserver* observer);
   [[nodiscard]] std::optional<sim::Replan> task_ended(std::size_t task, const sim::EngineView& view,
                                                       const sim::StandingList& standing) override;
   // The tasks a re-plan moved (indexed like the plan's tasks), each with what its last re-plan predicted of it.
   [[nodiscard]] const std::map<std::size_t, std::optional<double>>& replanned() const noexcept { return replanned_; }
+  // The makespan the last re-plan that said what the rest takes predicted (nullopt: none did).
+  [[nodiscard]] std::optional<double> predicted_makespan() const noexcept { return predicted_makespan_; }
 
  private:
   sim::Replanner& replanner_;
   JournalWriter& journal_;
+  LaunchObserver* observer_;
   std::map<std::size_t, std::optional<double>> replanned_;
+  std::optional<double> predicted_makespan_;
 };
 
 }  // namespace cosched::launcher
