@@ -49,6 +49,13 @@ double TruthProgram::seconds(int cores, int chunks, double work) const {
   return fixed_seconds + unit_seconds * effective * core_factor(cores) * memory;
 }
 
+double TruthProgram::slow_memory_seconds(int cores, int chunks, double work) const {
+  const double effective = work + (warmup_factor - 1.0) * std::min(work, warmup_units);
+  const double bound = bandwidth_share * cores / (cores + half_cores);
+  const double in_fast = std::min(1.0, static_cast<double>(chunks) / chunks_needed);
+  return unit_seconds * effective * core_factor(cores) * bound * (1.0 - in_fast);
+}
+
 TruthProgram draw_program(const std::string& family, const knowledge::NodeShape& node, double production_work,
                           std::uint64_t seed) {
   sched::Random random(seed);

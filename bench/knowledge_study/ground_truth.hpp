@@ -37,6 +37,9 @@ struct TruthProgram {
 
   [[nodiscard]] double core_factor(int cores) const;  // g(p)
   [[nodiscard]] double seconds(int cores, int chunks, double work) const;
+  // The part of seconds() bound on the slow memory's (DDR's) bandwidth: b(p) of the work's time, less the part of
+  // the footprint in fast memory (packed_profiling.hpp stretches it when runs share the node).
+  [[nodiscard]] double slow_memory_seconds(int cores, int chunks, double work) const;
 };
 
 [[nodiscard]] const std::vector<std::string>& truth_families();

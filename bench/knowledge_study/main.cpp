@@ -44,8 +44,10 @@ int main(int argc, char** argv) {
                "--csv writes PREFIX-recurring.csv)");
   app.add_option("--owners", recurring_options.sequences, "--recurring: independent owners (pools) per node")
       ->check(CLI::Range(1, 1000));
-  app.add_option("--rows", recurring_options.rows, "--recurring: the rows to run (default: the five of docs/knowledge.md; "
-                 "also breadth-first, breadth-run-budget)")->delimiter(',');
+  app.add_option("--rows", recurring_options.rows,
+                 "--recurring: the rows to run (default: the five of docs/knowledge.md; also breadth-first, "
+                 "breadth-run-budget, packed, packed-calm, packed-half, packed-narrow, packed-widest)")
+      ->delimiter(',');
   app.add_flag("--diagnose", recurring_options.diagnose,
                "--recurring: where each plan's loss and profiling went (--csv writes PREFIX-diagnosis.csv)");
   return cosched::app::run_main(app, argc, argv, "knowledge_study", [&] {

@@ -20,6 +20,7 @@
 #include "cosched/sim/exploration.hpp"
 #include "cosched/sim/prediction.hpp"
 #include "knowledge_study/naive_ways.hpp"
+#include "knowledge_study/packed_profiling.hpp"
 #include "knowledge_study/study_plan.hpp"
 
 namespace cosched::bench {
@@ -30,7 +31,8 @@ const std::vector<std::string>& recurring_rows() {
 }
 
 const std::vector<std::string>& recurring_extra_rows() {
-  static const std::vector<std::string> rows{"breadth-first", "breadth-run-budget"};
+  static const std::vector<std::string> rows{"breadth-first", "breadth-run-budget", "packed", "packed-calm",
+                                             "packed-half", "packed-narrow", "packed-widest"};
   return rows;
 }
 
@@ -43,6 +45,11 @@ struct RowRules {
   bool budget_from_run_plan = false;  // the budget is a share of the planner's plan, not the learning planner's
   bool budget_follows_plan = false;   // the budget is set again from each re-plan's makespan as runs come in
   bool breadth_first = false;  // kinds ordered by how many core counts they ran at (0, 1, more), then by weight
+  bool packed = false;         // profiling runs side by side, the budget in wall seconds (packed_profiling.hpp)
+  bool disturbance = true;     // packed: co-running runs share the DDR bandwidth
+  double budget_scale = 1.0;   // the budget is this times the auto budget's share
+  double saturating_share = PackedOptions{}.saturating_share;  // packed: p_sat / the node's cores
+  bool widest_first = false;   // a kind's run with the most cores is offered first, not the strategy's cheapest
 };
 RowRules rules_of(const std::string& row) {
   if (row == "no-explore") return {false, true, false};
@@ -51,6 +58,11 @@ RowRules rules_of(const std::string& row) {
   if (row == "budget-follows") return {true, true, false, true};
   if (row == "breadth-first") return {true, true, false, false, true};
   if (row == "breadth-run-budget") return {true, true, true, false, true};
+  if (row == "packed") return {true, true, false, false, false, true, true};
+  if (row == "packed-calm") return {true, true, false, false, false, true, false};
+  if (row == "packed-half") return {true, true, false, false, false, true, true, 0.5};
+  if (row == "packed-narrow") return {true, true, false, false, false, true, true, 1.0, 1.0 / 16.0};
+  if (row == "packed-widest") return {true, true, false, false, false, true, true, 1.0, 0.25, true};
   return {};
 }
 
@@ -237,46 +249,33 @@ class Owner {
     return known;
   }
 
-  // learning.cpp learn_batch's loop: the strategy's runs, the kinds that weigh most (one-core time of their tasks)
-  // first, one run at a time, each only when its cost fits what is left of the budget (10 % of the predicted
+  // learning.cpp learn_batch's loop, step by step: the strategy's runs, the kinds that weigh most (one-core time of
+  // their tasks) first, each run only when its cost fits what is left of the budget (10 % of the predicted
   // makespan, once every kind is known), at most `repetitions` runs of one point; re-planned when a kind's runs
-  // come in pairs. Every run is paid in full (cosched run profiles one run after the other).
-  void measure_within_budget(const RecurringBatch& drawn, std::vector<std::shared_ptr<const knowledge::FittedTask>>& fits,
-                             knowledge::NormalDraws& noise, ProfilingLedger& ledger, RecurringOutcome& outcome) {
-    const knowledge::MeasurementStrategy& strategy = knowledge::find_measurement_strategy("adaptive");
-    const knowledge::StrategyOptions strategy_options;
-    std::vector<std::size_t> kinds;
-    for (const std::size_t kind : drawn.kind) kinds.push_back(kind);
-    KnownPlan plan = plan_known(drawn, fits);
-    double budget =
-        setup_.budget_share *
-        (rules_.budget_from_run_plan ? planner_.schedule(instance_of(drawn, fits)).makespan : plan.makespan);
-    outcome.budget = budget;
-    double spent = 0.0;
-    std::vector<bool> done(kinds.size(), false);
-    std::vector<int> measured_now(kinds.size(), 0);
-    std::map<std::tuple<std::size_t, int, int, double>, int> repeats;
-    const auto tasks_of = [&](std::size_t k) {
-      std::vector<std::size_t> tasks;
-      for (std::size_t j = 0; j < drawn.batch.tasks.size(); ++j) {
-        if (kind_of(drawn, j) == kinds[k]) tasks.push_back(j);
-      }
-      return tasks;
-    };
-    const auto weight = [&](std::size_t k) {
-      double total = 0.0;
-      // learning.cpp: a kind never run comes first (weighed as its guessed tasks, it came after the known kinds
-      // had spent the budget, and its tasks still ran on one core: the study's first try).
-      const double unknown = rules_.price_unknown ? std::numeric_limits<double>::infinity() : 0.0;
-      for (const std::size_t j : tasks_of(k)) total += fits[j] ? fits[j]->at(1, 0).seconds : unknown;
-      return total;
-    };
-    while (budget - spent > 0.0) {
-      std::vector<std::size_t> order(kinds.size());
+  // come in pairs. measure_within_budget takes the steps one run after the other (as cosched run profiles);
+  // profile_packed (packed_profiling.hpp) side by side.
+  class BudgetLearner final : public LearningSteps {
+   public:
+    BudgetLearner(Owner& owner, const RecurringBatch& drawn, Fits& fits)
+        : owner_(owner), drawn_(drawn), fits_(fits), kinds_(drawn.kind), plan_(owner.plan_known(drawn, fits)),
+          done_(kinds_.size(), false), measured_now_(kinds_.size(), 0) {
+      budget_ = share() * (owner_.rules_.budget_from_run_plan
+                               ? owner_.planner_.schedule(owner_.instance_of(drawn, fits)).makespan
+                               : plan_.makespan);
+    }
+
+    [[nodiscard]] std::size_t kinds() const override { return kinds_.size(); }
+    [[nodiscard]] double budget() const override { return budget_; }
+    [[nodiscard]] const TruthProgram& program(std::size_t k) const override {
+      return drawn_.batch.programs[drawn_.batch.tasks[tasks_of(k).front()].program];
+    }
+
+    [[nodiscard]] std::vector<std::size_t> order() override {
+      std::vector<std::size_t> order(kinds_.size());
       std::iota(order.begin(), order.end(), std::size_t{0});
-      if (rules_.breadth_first) {
+      if (owner_.rules_.breadth_first) {
         // A kind's speed-up first: never run, then run at one core count (its fit over cores a guess), then by weight.
-        const auto rank = [&](std::size_t k) { return std::min<std::size_t>(core_counts(kinds[k]), 2); };
+        const auto rank = [&](std::size_t k) { return std::min<std::size_t>(owner_.core_counts(kinds_[k]), 2); };
         std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
           const std::size_t ra = rank(a), rb = rank(b);
           if (ra != rb) return ra < rb;
@@ -285,56 +284,130 @@ class Owner {
       } else {
         std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return weight(a) > weight(b); });
       }
-      const double remaining = budget - spent;
+      return order;
+    }
+
+    [[nodiscard]] std::optional<knowledge::PlannedRun> next_run(std::size_t k) override {
+      if (done_[k]) return std::nullopt;
+      const std::vector<std::size_t> tasks = tasks_of(k);
+      std::size_t largest = tasks.front();
+      for (const std::size_t j : tasks) largest = drawn_.batch.tasks[j].work > drawn_.batch.tasks[largest].work ? j : largest;
+      knowledge::StrategyInput input;
+      input.node = owner_.setup_.node;
+      input.work = owner_.work_of(drawn_.batch.tasks[largest].work);
+      input.known = owner_.evidence_[kinds_[k]];
+      input.fit = fits_[largest].get();
+      input.planned = plan_.allocation.at(kinds_[k]);
+      input.options = strategy_options_;
+      const std::vector<knowledge::PlannedRun> runs = strategy_.next_runs(input);
+      if (runs.empty()) {
+        done_[k] = true;
+        return std::nullopt;
+      }
+      knowledge::PlannedRun run = runs.front();
+      if (owner_.rules_.widest_first) {
+        // Packed, a whole-node run waits for the node to empty: offered first, it runs before the node fills, and
+        // a kind the budget leaves half measured has its widest point rather than only its narrow ones.
+        run = *std::max_element(runs.begin(), runs.end(),
+                                [](const knowledge::PlannedRun& a, const knowledge::PlannedRun& b) {
+                                  return a.cores < b.cores;
+                                });
+      }
+      if (std::isnan(run.estimated_seconds) && owner_.rules_.price_unknown) {
+        // learning.cpp: a kind never run is priced as one more task of the batch (the guess of
+        // knowledge_instance), its run's share of the work of its largest task — a short run of a kind that
+        // says how its work scales costs a small part of a production run whatever its speed-up.
+        run.estimated_seconds = guess_of(fits_) * run.work / drawn_.batch.tasks[largest].work;
+      }
+      if (repeats_[{k, run.cores, run.fast_chunks, run.work}] >= std::max(1, strategy_options_.repetitions)) {
+        done_[k] = true;
+        return std::nullopt;
+      }
+      return run;
+    }
+
+    void started(std::size_t k, const knowledge::PlannedRun& run) override {
+      ++repeats_[{k, run.cores, run.fast_chunks, run.work}];
+    }
+
+    void finished(std::size_t k, const knowledge::PlannedRun& run, double seconds) override {
+      owner_.runs_now_.push_back({kinds_[k], run.cores, run.fast_chunks, run.work, seconds, false});
+      owner_.evidence_[kinds_[k]].push_back({run.cores, run.fast_chunks, run.work, seconds});
+      ++measured_now_[k];
+      const std::vector<std::size_t> tasks = tasks_of(k);
+      const bool was_known = fits_[tasks.front()] != nullptr;
+      for (const std::size_t j : tasks) fits_[j] = owner_.fit_task(drawn_, j);
+      if (!was_known || measured_now_[k] % 2 == 0) {
+        plan_ = owner_.plan_known(drawn_, fits_);
+        if (owner_.rules_.budget_follows_plan) budget_ = share() * plan_.makespan;
+      }
+    }
+
+   private:
+    [[nodiscard]] double share() const { return owner_.setup_.budget_share * owner_.rules_.budget_scale; }
+    [[nodiscard]] std::vector<std::size_t> tasks_of(std::size_t k) const {
+      std::vector<std::size_t> tasks;
+      for (std::size_t j = 0; j < drawn_.batch.tasks.size(); ++j) {
+        if (owner_.kind_of(drawn_, j) == kinds_[k]) tasks.push_back(j);
+      }
+      return tasks;
+    }
+    [[nodiscard]] double weight(std::size_t k) const {
+      double total = 0.0;
+      // learning.cpp: a kind never run comes first (weighed as its guessed tasks, it came after the known kinds
+      // had spent the budget, and its tasks still ran on one core: the study's first try).
+      const double unknown = owner_.rules_.price_unknown ? std::numeric_limits<double>::infinity() : 0.0;
+      for (const std::size_t j : tasks_of(k)) total += fits_[j] ? fits_[j]->at(1, 0).seconds : unknown;
+      return total;
+    }
+
+    Owner& owner_;
+    const RecurringBatch& drawn_;
+    Fits& fits_;
+    const knowledge::MeasurementStrategy& strategy_ = knowledge::find_measurement_strategy("adaptive");
+    const knowledge::StrategyOptions strategy_options_;
+    std::vector<std::size_t> kinds_;
+    KnownPlan plan_;
+    double budget_ = 0.0;
+    std::vector<bool> done_;
+    std::vector<int> measured_now_;
+    std::map<std::tuple<std::size_t, int, int, double>, int> repeats_;
+  };
+
+  // The budget's runs: side by side for the packed rows (the budget in wall seconds), else one after the other,
+  // each run's observed seconds spent from the budget.
+  void measure_within_budget(const RecurringBatch& drawn, Fits& fits, knowledge::NormalDraws& noise,
+                             ProfilingLedger& ledger, RecurringOutcome& outcome) {
+    BudgetLearner learner(*this, drawn, fits);
+    outcome.budget = learner.budget();
+    if (rules_.packed) {
+      const PackedProfiling packed =
+          profile_packed(learner, setup_.node, {rules_.disturbance, rules_.saturating_share}, setup_.noise,
+                         noise, ledger);
+      outcome.profiling_wall = packed.wall;
+      outcome.most_stretch = packed.most_stretch;
+      outcome.peak_demand = packed.peak_demand;
+      return;
+    }
+    double spent = 0.0;
+    while (learner.budget() - spent > 0.0) {
+      const double remaining = learner.budget() - spent;
       std::optional<std::pair<std::size_t, knowledge::PlannedRun>> next;
-      for (const std::size_t k : order) {
-        if (done[k]) continue;
-        std::size_t largest = tasks_of(k).front();
-        for (const std::size_t j : tasks_of(k)) largest = drawn.batch.tasks[j].work > drawn.batch.tasks[largest].work ? j : largest;
-        knowledge::StrategyInput input;
-        input.node = setup_.node;
-        input.work = work_of(drawn.batch.tasks[largest].work);
-        input.known = evidence_[kinds[k]];
-        input.fit = fits[largest].get();
-        input.planned = plan.allocation.at(kinds[k]);
-        input.options = strategy_options;
-        const std::vector<knowledge::PlannedRun> runs = strategy.next_runs(input);
-        if (runs.empty()) {
-          done[k] = true;
-          continue;
-        }
-        knowledge::PlannedRun run = runs.front();
-        if (std::isnan(run.estimated_seconds) && rules_.price_unknown) {
-          // learning.cpp: a kind never run is priced as one more task of the batch (the guess of
-          // knowledge_instance), its run's share of the work of its largest task — a short run of a kind that
-          // says how its work scales costs a small part of a production run whatever its speed-up.
-          run.estimated_seconds = guess_of(fits) * run.work / drawn.batch.tasks[largest].work;
-        }
-        if (repeats[{k, run.cores, run.fast_chunks, run.work}] >= std::max(1, strategy_options.repetitions)) {
-          done[k] = true;
-          continue;
-        }
-        if (std::isnan(run.estimated_seconds) || run.estimated_seconds > remaining) continue;
-        next.emplace(k, run);
+      for (const std::size_t k : learner.order()) {
+        const std::optional<knowledge::PlannedRun> run = learner.next_run(k);
+        if (!run || std::isnan(run->estimated_seconds) || run->estimated_seconds > remaining) continue;
+        next.emplace(k, *run);
         break;
       }
       if (!next) break;
       const auto& [k, run] = *next;
-      ++repeats[{k, run.cores, run.fast_chunks, run.work}];
-      const double seconds = measure(drawn.batch.programs[drawn.batch.tasks[tasks_of(k).front()].program], run,
-                                     setup_.noise, noise);
+      learner.started(k, run);
+      const double seconds = measure(learner.program(k), run, setup_.noise, noise);
       spent += seconds;
       ledger.add(run, seconds);
-      runs_now_.push_back({kinds[k], run.cores, run.fast_chunks, run.work, seconds, false});
-      evidence_[kinds[k]].push_back({run.cores, run.fast_chunks, run.work, seconds});
-      ++measured_now[k];
-      const bool was_known = fits[tasks_of(k).front()] != nullptr;
-      for (const std::size_t j : tasks_of(k)) fits[j] = fit_task(drawn, j);
-      if (!was_known || measured_now[k] % 2 == 0) {
-        plan = plan_known(drawn, fits);
-        if (rules_.budget_follows_plan) budget = setup_.budget_share * plan.makespan;
-      }
+      learner.finished(k, run, seconds);
     }
+    outcome.profiling_wall = spent;
   }
 
   // The exploring rows: cosched run's rule (sim::explore_in_slack) with the options profiler::exploration_options

@@ -81,6 +81,9 @@ struct RecurringOutcome {
   std::size_t new_kinds = 0;       // kinds of the batch never run before (on this row's knowledge)
   std::size_t runs = 0;            // profiling runs
   double profiling_serial = 0.0;   // their seconds, one after the other (as cosched run profiles)
+  double profiling_wall = 0.0;     // the profiling's wall seconds: profiling_serial, or the packed rows' span
+  double most_stretch = 1.0;       // packed: the largest observed / alone of a run (the disturbance)
+  double peak_demand = 0.0;        // packed: the largest DDR bandwidth demand of runs in flight together / capacity
   double budget = 0.0;             // the auto budget (seconds)
   std::size_t explored = 0;        // tasks the plan gave idle cores to explore with
   bool naive = false;              // the batch ran the naive way (nothing known)
@@ -100,6 +103,15 @@ struct RecurringOutcome {
 //   breadth-first       recurring with the kinds offered runs by how many core counts they ran at (never, one,
 //                       more), then by weight: every kind's speed-up before any kind's detail
 //   breadth-run-budget  breadth-first with run-budget's budget
+//   packed              recurring with the runs side by side on disjoint cores and chunks, the budget charged in
+//                       wall seconds of that packed profiling, co-running runs sharing the DDR bandwidth
+//                       (packed_profiling.hpp: the rule, the disturbance model and its limits)
+//   packed-calm         packed without the disturbance (runs side by side never slow each other): its upper bound
+//   packed-half         packed with half the auto budget's share (5 %: less profiling, still side by side)
+//   packed-narrow       packed on a node whose DDR bandwidth 4 cores saturate (p_sat = cores / 16, not / 4): the
+//                       disturbance's stress test
+//   packed-widest       packed with each kind's run with the most cores offered first (the strategy offers its
+//                       cheapest first): a kind the budget leaves half measured still has its whole-node point
 [[nodiscard]] const std::vector<std::string>& recurring_extra_rows();
 
 // Throws UsageError like run_study for unknown nodes or options out of range.
