@@ -438,7 +438,8 @@ LaunchSummary launch(const sim::LaunchPlan& full_plan, const config::Workload& w
       const auto replanned = journaled_replanner->replanned().find(j);
       if (replanned != journaled_replanner->replanned().end()) {
         summary.tasks.back().replanned = true;
-        summary.tasks.back().replanned_duration = replanned->second;
+        summary.tasks.back().replanned_duration = replanned->second.predicted_seconds;
+        summary.tasks.back().guessed = replanned->second.guessed;
       }
     }
   }

@@ -132,19 +132,29 @@ std::string format_run_comparison(const LaunchSummary& summary) {
   const bool contention = summary.predicted_makespan_contention.has_value();
   std::string text = fmt::format("{:<28} {:>12} {:>12} {:>9}\n", "task",
                                  contention ? "predicted(c)" : "predicted", "observed", "error");
-  std::vector<double> errors;
+  std::vector<double> errors;  // of the tasks whose time was not a guess
+  std::size_t guessed = 0;
   for (const TaskDeviation& task : summary.tasks) {
     const double predicted = predicted_duration(task, contention);
     const double observed = task.observed_end - task.observed_start;
     const double error = predicted > 0 ? observed / predicted - 1.0 : 0.0;
-    if (predicted > 0) errors.push_back(std::abs(error));
+    if (task.guessed) {
+      ++guessed;
+    } else if (predicted > 0) {
+      errors.push_back(std::abs(error));
+    }
+    const std::string marks = std::string(task.replanned ? "  (re-planned)" : "") + (task.guessed ? "  (guessed)" : "");
     text += fmt::format("{:<28} {:>10.3f} s {:>10.3f} s {:>+8.1f}%{}{}\n", task.id, predicted, observed, 100.0 * error,
                         task.status == sim::TaskStatus::ok ? "" : fmt::format("  {}", sim::to_string(task.status)),
-                        task.replanned ? "  (re-planned)" : "");
+                        marks);
   }
+  const std::string guesses =
+      guessed > 0 ? fmt::format("; {} guessed (nothing known of their kinds)", guessed) : std::string();
   if (!errors.empty()) {
-    text += fmt::format("task durations: median |error| {:.1f} % over {} tasks ({})\n", 100.0 * median(errors),
-                        errors.size(), contention ? "contention-aware prediction" : "paper model");
+    text += fmt::format("task durations: median |error| {:.1f} % over {} tasks ({}){}\n", 100.0 * median(errors),
+                        errors.size(), contention ? "contention-aware prediction" : "paper model", guesses);
+  } else if (guessed > 0) {
+    text += fmt::format("task durations: every predicted one was a guess{}\n", guesses);
   }
   const auto error_text = [](std::optional<double> error) {
     return error ? fmt::format("{:+.1f} %", 100.0 * *error) : std::string("-");
@@ -172,6 +182,7 @@ nlohmann::json run_comparison_json(const LaunchSummary& summary) {
     tasks.push_back({{"id", task.id},
                      {"predicted_s", predicted_duration(task, contention)},
                      {"replanned", task.replanned},
+                     {"guessed", task.guessed},
                      {"observed_s", task.observed_end - task.observed_start},
                      {"status", sim::to_string(task.status)}});
   }

@@ -223,6 +223,9 @@ TEST_F(RunCli, TheFirstRunOfAGuessedKindRePlansThePendingTasksAndNotWhenToldNot)
   EXPECT_NE(replanned.out.find("learnt as it ran: "), std::string::npos) << replanned.out;
   EXPECT_NE(replanned.out.find("re-planned by model-search in"), std::string::npos) << replanned.out;
   EXPECT_NE(replanned.out.find("learnt: 4 observed run(s)"), std::string::npos) << replanned.out;
+  // The first tasks of each kind ran at the plan's guess, and the comparison says so.
+  EXPECT_NE(replanned.out.find("  (guessed)\n"), std::string::npos) << replanned.out;
+  EXPECT_NE(replanned.out.find(" guessed (nothing known of their kinds)"), std::string::npos) << replanned.out;
   // The journal records each re-plan taken (whether one is depends on how long /bin/true ran), and the report
   // counts them.
   std::size_t taken = 0;

@@ -119,7 +119,7 @@ TEST(JournalEvents, EveryKindRoundTripsFieldForField) {
   expect_round_trip(OvercommitRefused{"b", "cores busy", "t"});
   expect_round_trip(full_footer());
   expect_round_trip(Replanned{"t", 1.25, "a", "learnt as it ran: a took 1.2 s",
-                              {{"b", {2, 4}, 0.75}, {"c", {1, 0}, std::nullopt}}, 2.5});
+                              {{"b", {2, 4}, 0.75, false}, {"c", {1, 0}, std::nullopt, true}}, 2.5});
   // Defaults (optional fields absent) round-trip too.
   expect_round_trip(BatchStart{});
   TaskStart start;

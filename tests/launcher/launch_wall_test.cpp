@@ -206,7 +206,7 @@ class LastFirstReplanner final : public sim::Replanner {
     if (task != 0) return std::nullopt;
     const std::size_t last = view.plan.tasks.size() - 1;
     sim::Replan replan{{{last, {1}, 0.25}}, "learnt: the last task is short", 0.5};
-    for (std::size_t j = 1; j < last; ++j) replan.tasks.push_back({j, {1}, std::nullopt});
+    for (std::size_t j = 1; j < last; ++j) replan.tasks.push_back({j, {1}, std::nullopt, true});
     return replan;
   }
 };
@@ -226,6 +226,7 @@ TEST(LaunchWall, ARePlanIsJournaledBetweenTheEndThatMadeItAndTheStartsItMoved) {
   for (const TaskDeviation& task : summary.tasks) {
     EXPECT_EQ(task.replanned, task.id != "a") << task.id;
     EXPECT_EQ(task.replanned_duration, task.id == "c" ? std::optional<double>(0.25) : std::nullopt) << task.id;
+    EXPECT_EQ(task.guessed, task.id == "b") << task.id;
   }
   std::vector<std::string> order;  // the journal's events after the header, as "<event> <task>"
   for (const auto& line : read_journal(settings.journal).events) {
@@ -239,6 +240,7 @@ TEST(LaunchWall, ARePlanIsJournaledBetweenTheEndThatMadeItAndTheStartsItMoved) {
       EXPECT_EQ(replan->tasks[0].task, "c");
       EXPECT_EQ(replan->tasks[0].predicted_duration, 0.25);
       EXPECT_FALSE(replan->tasks[1].predicted_duration.has_value());
+      EXPECT_TRUE(replan->tasks[1].guessed);
     }
   }
   EXPECT_EQ(order, (std::vector<std::string>{"start a", "end a", "replan after a", "start c", "end c", "start b",

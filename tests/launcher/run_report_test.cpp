@@ -145,6 +145,31 @@ TEST(RunComparison, EveryTaskAndTheBatchWithBothPredictions) {
       << text;
 }
 
+// A guessed time (nothing known of the task's kind) is shown and said, and left out of the median error, which is of
+// what the knowledge predicted; with every time a guess, there is no median to give.
+TEST(RunComparison, GuessedTimesAreSaidAndLeftOutOfTheMedianError) {
+  LaunchSummary summary;
+  TaskDeviation known;
+  known.id = "known";
+  known.predicted_end = 1.0;
+  known.observed_end = 1.1;
+  TaskDeviation guessed = known;
+  guessed.id = "guessed";
+  guessed.observed_end = 0.1;
+  guessed.guessed = true;
+  summary.tasks = {known, guessed};
+  std::string text = format_run_comparison(summary);
+  EXPECT_NE(text.find("-90.0%  (guessed)"), std::string::npos) << text;
+  EXPECT_NE(text.find("median |error| 10.0 % over 1 tasks (paper model); 1 guessed (nothing known of their kinds)"),
+            std::string::npos)
+      << text;
+  EXPECT_TRUE(run_comparison_json(summary)["tasks"][1]["guessed"].get<bool>());
+  summary.tasks = {guessed};
+  text = format_run_comparison(summary);
+  EXPECT_NE(text.find("task durations: every predicted one was a guess; 1 guessed"), std::string::npos) << text;
+  EXPECT_EQ(text.find("median"), std::string::npos) << text;
+}
+
 // A task a re-plan moved is compared with what the re-plan predicted of it where it ran, and says so.
 TEST(RunComparison, ARePlannedTaskIsComparedWithTheRePlan) {
   LaunchSummary summary;

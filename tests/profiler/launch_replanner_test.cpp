@@ -193,6 +193,7 @@ TEST(LaunchReplanner, ThePendingTasksTakeThePlannersAllocations) {
   EXPECT_EQ(taken.tasks[0].predicted_seconds, 2.0);
   EXPECT_EQ(taken.tasks[1].task, index_of(batch.plan, "y3"));
   EXPECT_EQ(taken.tasks[1].predicted_seconds, 1.0);
+  EXPECT_FALSE(taken.tasks[0].guessed || taken.tasks[1].guessed) << "x was known, y learnt";
   EXPECT_NE(taken.reason.find("learnt as it ran: y"), std::string::npos) << taken.reason;
   EXPECT_NE(taken.reason.find("the rest predicted 3 s against 4 s as planned"), std::string::npos) << taken.reason;
   const sim::TaskRun& x1 = result.runs[index_of(batch.plan, "x1")];

@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <optional>
+#include <set>
 #include <string>
 
 #include "cosched/common/error.hpp"
@@ -53,7 +54,7 @@ config::PlatformConfig run_platform(const RunBatchOptions& run, const launcher::
 template <typename Learn>
 void launch_plan(const RunBatchOptions& run, const launcher::RunFolder& folder, const launcher::LaunchInputs& inputs,
                  const RunNode& node, const std::optional<launcher::PredictedInterval>& interval,
-                 sim::Replanner* replanner, Reporter& reporter, Learn&& learn) {
+                 sim::Replanner* replanner, const std::set<std::string>& guessed, Reporter& reporter, Learn&& learn) {
   LaunchOptions options;
   options.journal = folder.journal().string();
   options.resume = run.resume;
@@ -66,7 +67,11 @@ void launch_plan(const RunBatchOptions& run, const launcher::RunFolder& folder, 
   settings.workload_source = run.batch;
   settings.predicted_interval = interval;
   settings.replanner = replanner;
-  const launcher::LaunchSummary summary = launch_on_node(inputs.plan, inputs.workload, settings, &reporter);
+  launcher::LaunchSummary summary = launch_on_node(inputs.plan, inputs.workload, settings, &reporter);
+  // The plan's guesses (a re-plan says of its own).
+  for (launcher::TaskDeviation& task : summary.tasks) {
+    if (!task.replanned && guessed.count(task.id) > 0) task.guessed = true;
+  }
   reporter.result({"run-comparison", launcher::format_run_comparison(summary), launcher::run_comparison_json(summary)});
   learn(summary);
   reporter.note(fmt::format("run folder: {} (journal: cosched report {})", folder.dir.string(),
@@ -134,7 +139,7 @@ void run_batch(const RunBatchOptions& run, Reporter& reporter) {
     reporter.note(fmt::format("cosched run {} --resume: the plan of {}, its unfinished tasks", run.batch,
                               folder.dir.string()));
     const profiler::ProfileCache cache = run_cache(run, node);
-    return launch_plan(run, folder, inputs, node, std::nullopt, nullptr, reporter,
+    return launch_plan(run, folder, inputs, node, std::nullopt, nullptr, {}, reporter,
                        [&](const launcher::LaunchSummary& summary) {
       detail::learn_from_launch(summary, batch, std::nullopt, {}, cache, run.placement, reporter);
     });
@@ -162,8 +167,12 @@ void run_batch(const RunBatchOptions& run, Reporter& reporter) {
   if (run.replan && plan.unknown_tasks > 0) {
     replanner.emplace(batch, inputs.plan, plan.known, plan.learning, plan.bandwidth, algorithm, &reporter);
   }
+  std::set<std::string> guessed;  // the tasks of kinds the plan knew nothing of
+  for (const config::WorkloadTask& task : batch.tasks) {
+    if (!plan.known.of(task).known_at_all()) guessed.insert(task.id);
+  }
   launch_plan(run, folder, inputs, node, launcher::PredictedInterval{predicted.low_s, predicted.high_s},
-              replanner ? &*replanner : nullptr, reporter, [&](const launcher::LaunchSummary& summary) {
+              replanner ? &*replanner : nullptr, guessed, reporter, [&](const launcher::LaunchSummary& summary) {
     detail::learn_from_launch(summary, batch, predicted, plan.profiling, cache, run.placement, reporter);
   });
 }

@@ -127,7 +127,8 @@ json write(const Replanned& e) {
   for (const ReplannedEntry& task : e.tasks) {
     tasks.push_back({{"task", task.task},
                      {"alloc", task.alloc},
-                     {"predicted_duration", optional_json(task.predicted_duration)}});
+                     {"predicted_duration", optional_json(task.predicted_duration)},
+                     {"guessed", task.guessed}});
   }
   return {{"time_utc", e.time_utc},
           {"t", e.t},
@@ -300,7 +301,8 @@ Replanned read_replanned(const JsonFields& f) {
   e.after = f.required_text("after");
   e.reason = f.text("reason");
   for (const JsonFields& task : f.objects("tasks")) {
-    e.tasks.push_back({task.required_text("task"), ints(task, "alloc"), task.optional_seconds("predicted_duration")});
+    e.tasks.push_back({task.required_text("task"), ints(task, "alloc"), task.optional_seconds("predicted_duration"),
+                       task.flag("guessed")});
   }
   e.predicted_rest_s = f.optional_seconds("predicted_rest_s");
   return e;

@@ -78,8 +78,8 @@ std::optional<sim::Replan> JournalingReplanner::task_ended(std::size_t task, con
   event.after = view.plan.tasks.at(task).id;
   event.reason = replan->reason;
   for (const sim::ReplannedTask& moved : replan->tasks) {
-    event.tasks.push_back({view.plan.tasks.at(moved.task).id, moved.demand, moved.predicted_seconds});
-    replanned_[moved.task] = moved.predicted_seconds;
+    event.tasks.push_back({view.plan.tasks.at(moved.task).id, moved.demand, moved.predicted_seconds, moved.guessed});
+    replanned_[moved.task] = moved;
   }
   event.predicted_rest_s = replan->rest_s;
   if (replan->rest_s) predicted_makespan_ = view.now + *replan->rest_s;

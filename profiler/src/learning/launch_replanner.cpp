@@ -248,8 +248,9 @@ LaunchReplanner::Candidate LaunchReplanner::replan(const sim::EngineView& view,
     }
     candidate_rest.emplace_back(i, by_name(demand, view.plan.resource_names, names));
     const double predicted = instance.time(i, candidate_rest.back().second);
-    candidate.replan.tasks.push_back(
-        {j, std::move(demand), std::isfinite(predicted) ? std::optional<double>(predicted) : std::nullopt});
+    candidate.replan.tasks.push_back({j, std::move(demand),
+                                      std::isfinite(predicted) ? std::optional<double>(predicted) : std::nullopt,
+                                      !known_.of(left.tasks[i]).known_at_all()});
   }
   std::vector<std::pair<std::size_t, std::vector<int>>> standing_rest;
   for (const std::size_t j : standing.order) {

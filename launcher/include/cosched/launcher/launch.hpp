@@ -82,6 +82,9 @@ struct TaskDeviation {
   // What the last re-plan that moved it predicted it takes at `allocation` (nullopt: not re-planned, or not said).
   std::optional<double> replanned_duration = std::nullopt;
   bool replanned = false;
+  // Its predicted duration was a guess: nothing was known of its kind when it was predicted (the launch sets it from
+  // a re-plan; whoever made the plan says so of its own guesses).
+  bool guessed = false;
 };
 
 struct LaunchSummary {

@@ -75,7 +75,8 @@ class LaunchProgress final : public LaunchObserver {
 // (contention-aware when the plan had a bandwidth model, else the paper model's), the observed one and the error
 // — the median absolute error over them, then the batch's makespans (both predictions, observed, their errors).
 [[nodiscard]] std::string format_run_comparison(const LaunchSummary& summary);
-// The same for programs: {"tasks": [{"id", "predicted_s", "observed_s", "status"}], "predicted_makespan_paper",
+// The same for programs: {"tasks": [{"id", "predicted_s", "observed_s", "status", "replanned", "guessed"}],
+// "predicted_makespan_paper",
 // "predicted_makespan_contention" (null without a bandwidth model), "replanned_makespan" (null: no re-plan said
 // one), "observed_makespan"}.
 [[nodiscard]] nlohmann::json run_comparison_json(const LaunchSummary& summary);

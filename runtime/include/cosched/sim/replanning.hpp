@@ -22,6 +22,7 @@ struct ReplannedTask {
   // What the replanner now predicts it takes at `demand` (nullopt: it does not say). The plan's time table is not
   // changed by a re-plan: this is what a journal records against what the task then takes.
   std::optional<double> predicted_seconds = std::nullopt;
+  bool guessed = false;  // that prediction is a guess: nothing was known of the task's kind yet
 };
 
 // The pending tasks in their new launch order. Pending tasks it leaves out keep their allocations and go after it,

@@ -168,6 +168,7 @@ struct ReplannedEntry {
   std::string task;
   std::vector<int> alloc;
   std::optional<double> predicted_duration;  // what the re-plan predicts it takes at `alloc` (nullopt: not said)
+  bool guessed = false;                      // that prediction is a guess (nothing known of its kind yet)
 };
 
 struct Replanned {

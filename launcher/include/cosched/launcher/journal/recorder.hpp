@@ -43,8 +43,8 @@ class JournalingReplanner final : public sim::Replanner {
   JournalingReplanner(sim::Replanner& replanner, JournalWriter& journal, LaunchObserver* observer);
   [[nodiscard]] std::optional<sim::Replan> task_ended(std::size_t task, const sim::EngineView& view,
                                                       const sim::StandingList& standing) override;
-  // The tasks a re-plan moved (indexed like the plan's tasks), each with what its last re-plan predicted of it.
-  [[nodiscard]] const std::map<std::size_t, std::optional<double>>& replanned() const noexcept { return replanned_; }
+  // The tasks a re-plan moved (indexed like the plan's tasks), each as its last re-plan left it.
+  [[nodiscard]] const std::map<std::size_t, sim::ReplannedTask>& replanned() const noexcept { return replanned_; }
   // The makespan the last re-plan that said what the rest takes predicted (nullopt: none did).
   [[nodiscard]] std::optional<double> predicted_makespan() const noexcept { return predicted_makespan_; }
 
@@ -52,7 +52,7 @@ class JournalingReplanner final : public sim::Replanner {
   sim::Replanner& replanner_;
   JournalWriter& journal_;
   LaunchObserver* observer_;
-  std::map<std::size_t, std::optional<double>> replanned_;
+  std::map<std::size_t, sim::ReplannedTask> replanned_;
   std::optional<double> predicted_makespan_;
 };
 
