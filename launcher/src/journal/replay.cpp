@@ -97,7 +97,8 @@ class Replayer {
     open_segment("replan");
     const auto after = in_segment_.find(replan.after);
     if (after == in_segment_.end() || after->second.end_line == 0) {
-      throw InputError(here(), fmt::format("replan after task \"{}\", which has not ended in this segment", replan.after));
+      throw InputError(here(),
+                       fmt::format("replan after task \"{}\", which has not ended in this segment", replan.after));
     }
     for (const ReplannedEntry& entry : replan.tasks) {
       const auto seen = in_segment_.find(entry.task);

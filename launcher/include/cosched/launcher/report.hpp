@@ -64,9 +64,9 @@ struct JournalReport {
   [[nodiscard]] std::optional<bool> inside_interval() const;
 };
 
-// Observed over predicted duration (the plan's, the paper model's; a re-planned task's re-plan's) of every task that ran to an end, split by
-// whether it ran alone or beside another task (overlapping it by more than 1 % of its own duration): the
-// contention that isolated profiles cannot see shows in the second list.
+// Observed over predicted duration (the plan's, the paper model's; a re-planned task's re-plan's) of every task
+// that ran to an end, split by whether it ran alone or beside another task (overlapping it by more than 1 % of its
+// own duration): the contention that isolated profiles cannot see shows in the second list.
 struct DurationRatios {
   std::vector<double> alone;
   std::vector<double> corun;

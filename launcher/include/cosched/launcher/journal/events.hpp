@@ -209,9 +209,9 @@ using JournalEvent = std::variant<BatchStart, TaskStart, TaskEnd, OvercommitRefu
 [[nodiscard]] nlohmann::json to_json(const SlurmStep& step);
 
 // The event a JSON object holds. Required: "event" (a known kind), and "task" (start, end, overcommit_refused; each
-// of a replan's "tasks"), "t" (start, end, replan), "after" (replan), "status" (end, batch_end); every other field may be missing (its default) but, when present,
-// must have its type — strings, booleans, integers, finite non-negative times. Unknown fields are ignored.
-// Throws InputError(where, ...) naming the field.
+// of a replan's "tasks"), "t" (start, end, replan), "after" (replan), "status" (end, batch_end); every other field
+// may be missing (its default) but, when present, must have its type — strings, booleans, integers, finite
+// non-negative times. Unknown fields are ignored. Throws InputError(where, ...) naming the field.
 [[nodiscard]] JournalEvent event_from_json(const nlohmann::json& json, const std::string& where);
 
 }  // namespace cosched::launcher
