@@ -30,7 +30,9 @@ JournalReport summarize_replay(const JournalReplay& replay) {
   report.predicted_interval = first.predicted_interval;
   report.observed_makespan = replay.observed_makespan();
   report.segments = replay.segments.size();
-  for (const JournalSegment& segment : replay.segments) report.replans += segment.replans;
+  for (const JournalSegment& segment : replay.segments) {
+    report.replans.insert(report.replans.end(), segment.replans.begin(), segment.replans.end());
+  }
   report.finished = replay.finished();
   report.truncated_tail = replay.truncated_tail.has_value();
   report.inputs = first.inputs;
@@ -146,6 +148,14 @@ json to_json(const JournalReport& report) {
                      {"cores", task.cores},
                      {"launch_overhead_s", task.launch_overhead_s}});
   }
+  json replans = json::array();
+  for (const Replanned& replan : report.replans) {
+    replans.push_back({{"t", replan.t},
+                       {"after", replan.after},
+                       {"reason", replan.reason},
+                       {"tasks", replan.tasks.size()},
+                       {"predicted_rest_s", optional_json(replan.predicted_rest_s)}});
+  }
   return {{"algorithm", report.algorithm},
           {"policy", report.policy},
           {"host", report.host},
@@ -169,7 +179,7 @@ json to_json(const JournalReport& report) {
           {"tasks_failed", report.tasks_failed},
           {"tasks_killed", report.tasks_killed},
           {"segments", report.segments},
-          {"replans", report.replans},
+          {"replans", replans},
           {"finished", report.finished},
           {"truncated_tail", report.truncated_tail},
           {"median_launch_overhead_s", report.median_launch_overhead_s},
@@ -197,8 +207,11 @@ std::string describe_interval(const PredictedInterval& interval, const JournalRe
                             : std::string("not compared (the launch was resumed or did not finish)"));
 }
 
+// At most this many re-plans are told one by one in the text (the rest counted): a long batch's report stays short.
+constexpr std::size_t kReplansTold = 5;
+
 // "re-planned 2 time(s) as results arrived: 3 task(s) ran as re-planned, observed / re-predicted duration
-// 0.92 .. 1.31\n".
+// 0.92 .. 1.31\n", then each re-plan: "  at 0.402 s, after x1: <reason>\n".
 std::string describe_replans(const JournalReport& report) {
   std::vector<double> ratios;
   std::size_t ran = 0;
@@ -213,8 +226,17 @@ std::string describe_replans(const JournalReport& report) {
     const auto [low, high] = std::minmax_element(ratios.begin(), ratios.end());
     ratio_words = fmt::format(", observed / re-predicted duration {:.2f} .. {:.2f}", *low, *high);
   }
-  return fmt::format("re-planned {} time(s) as results arrived: {} task(s) ran as re-planned{}\n", report.replans, ran,
-                     ratio_words);
+  std::string text = fmt::format("re-planned {} time(s) as results arrived: {} task(s) ran as re-planned{}\n",
+                                 report.replans.size(), ran, ratio_words);
+  for (std::size_t k = 0; k < report.replans.size() && k < kReplansTold; ++k) {
+    const Replanned& replan = report.replans[k];
+    text += fmt::format("  at {:.3f} s, after {}: {}\n", replan.t, replan.after,
+                        replan.reason.empty() ? fmt::format("{} pending task(s)", replan.tasks.size()) : replan.reason);
+  }
+  if (report.replans.size() > kReplansTold) {
+    text += fmt::format("  and {} more (cosched report --json: replans)\n", report.replans.size() - kReplansTold);
+  }
+  return text;
 }
 
 }  // namespace
@@ -227,7 +249,7 @@ std::string format_report(const JournalReport& report) {
                       report.tasks_completed, report.tasks_failed, report.tasks_killed,
                       report.finished ? "" : " — the run did not finish (killed launcher?): resume it");
   if (report.segments > 1) text += fmt::format("resumed: {} segments\n", report.segments);
-  if (report.replans > 0) text += describe_replans(report);
+  if (!report.replans.empty()) text += describe_replans(report);
   if (report.truncated_tail) text += "note: the journal's last line was cut short and is ignored\n";
   text += sim::format_makespans({report.lower_bound, report.predicted_makespan, report.predicted_makespan_contention,
                             report.observed_makespan});

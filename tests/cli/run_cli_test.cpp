@@ -241,7 +241,7 @@ TEST_F(RunCli, TheFirstRunOfAGuessedKindRePlansThePendingTasksAndNotWhenToldNot)
   EXPECT_EQ(replans, taken) << replanned.out;
   const CommandResult report = test_support::run_program("cosched", "report replanned/journal.jsonl --json", dir_);
   ASSERT_EQ(report.exit_code, 0) << report.out << report.err;
-  EXPECT_EQ(nlohmann::json::parse(report.out).at("replans"), taken) << report.out;
+  EXPECT_EQ(nlohmann::json::parse(report.out).at("replans").size(), taken) << report.out;
   const CommandResult kept = run("k.json --output kept --no-replan --reprofile", " --platform p2.toml");
   ASSERT_EQ(kept.exit_code, 0) << kept.out << kept.err;
   EXPECT_EQ(kept.out.find("learnt as it ran"), std::string::npos) << kept.out;

@@ -94,7 +94,8 @@ TEST(JournalReplay, ATaskRestartedInALaterSegmentAndNeverEndedThereHasNoEnd) {
 TEST(JournalReplay, AReplanMovesAPendingTaskForTheLaunchThatMadeIt) {
   const JournalReplay replay =
       replay_text(kHeader + start("a", 0) + end("a", 1.0) + replan("a", 1.0, "b") + start("b", 1.0) + end("b", 1.4));
-  EXPECT_EQ(replay.segments.front().replans, 1U);
+  ASSERT_EQ(replay.segments.front().replans.size(), 1U);
+  EXPECT_EQ(replay.segments.front().replans.front().after, "a");
   ASSERT_TRUE(replay.tasks[1].replanned.has_value());
   EXPECT_EQ(replay.tasks[1].replanned->alloc, (std::vector<int>{2}));
   EXPECT_EQ(replay.tasks[1].replanned->predicted_duration, 0.5);
@@ -105,7 +106,7 @@ TEST(JournalReplay, AReplanMovesAPendingTaskForTheLaunchThatMadeIt) {
       replay_text(kHeader + start("a", 0) + end("a", 1.0) + replan("a", 1.0, "b") + start("b", 1.0) +
                   end("b", 1.2, "failed") + batch_end(1.2) + kResumedHeader + start("b", 0) + end("b", 1.0));
   EXPECT_FALSE(resumed.tasks[1].replanned.has_value());
-  EXPECT_EQ(resumed.segments[1].replans, 0U);
+  EXPECT_TRUE(resumed.segments[1].replans.empty());
 }
 
 TEST(JournalReplay, TasksOutsideThePlanAreKeptInOrderOfAppearance) {

@@ -246,7 +246,7 @@ TEST(LaunchWall, ARePlanIsJournaledBetweenTheEndThatMadeItAndTheStartsItMoved) {
   EXPECT_EQ(order, (std::vector<std::string>{"start a", "end a", "replan after a", "start c", "end c", "start b",
                                              "end b"}));
   const JournalReplay replay = replay_journal(settings.journal);
-  EXPECT_EQ(replay.segments.front().replans, 1U);
+  EXPECT_EQ(replay.segments.front().replans.size(), 1U);
   ASSERT_TRUE(replay.tasks[2].replanned.has_value());
   EXPECT_EQ(replay.tasks[2].replanned->predicted_duration, 0.25);
 }

@@ -152,7 +152,7 @@ TEST(Report, ARePlannedTaskIsComparedWithTheRePlan) {
                        R"({"event":"end","task":"b","t":1.6,"status":"ok"})" "\n"
                        R"({"event":"batch_end","status":"ok","observed_makespan":1.6})" "\n");
   const JournalReport report = summarize_journal(path);
-  EXPECT_EQ(report.replans, 1U);
+  EXPECT_EQ(report.replans.size(), 1U);
   ASSERT_TRUE(report.tasks[1].replanned.has_value());
   EXPECT_DOUBLE_EQ(report.tasks[1].predicted_duration(), 0.5);
   EXPECT_DOUBLE_EQ(report.tasks[0].predicted_duration(), 1.0);
@@ -165,7 +165,10 @@ TEST(Report, ARePlannedTaskIsComparedWithTheRePlan) {
             std::string::npos)
       << text;
   const auto json = to_json(report);
-  EXPECT_EQ(json["replans"], 1);
+  ASSERT_EQ(json["replans"].size(), 1U);
+  EXPECT_EQ(json["replans"][0]["after"], "a");
+  EXPECT_EQ(json["replans"][0]["reason"], "learnt");
+  EXPECT_NE(text.find("\n  at 1.000 s, after a: learnt\n"), std::string::npos) << text;
   EXPECT_EQ(json["tasks"][1]["replanned"]["alloc"], nlohmann::json::array({2}));
   EXPECT_TRUE(json["tasks"][0]["replanned"].is_null());
 }

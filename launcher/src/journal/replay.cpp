@@ -110,7 +110,7 @@ class Replayer {
       history.replanned = entry;
       replanned_in_[entry.task] = replay_.segments.size() - 1;
     }
-    ++replay_.segments.back().replans;
+    replay_.segments.back().replans.push_back(replan);
     note_time(replan.t);
   }
 

@@ -40,7 +40,7 @@ struct JournalReport {
   double observed_makespan = 0;
   std::size_t tasks_planned = 0, tasks_completed = 0, tasks_failed = 0, tasks_killed = 0;
   std::size_t segments = 0;
-  std::size_t replans = 0;       // re-plans the launch took as results arrived, over all segments
+  std::vector<Replanned> replans;  // the re-plans the launch took as results arrived, over all segments, in order
   bool finished = false;         // the last segment has a batch_end
   bool truncated_tail = false;   // the journal's last line was cut short (and ignored)
   double median_launch_overhead_s = 0, max_launch_overhead_s = 0;

@@ -19,7 +19,7 @@ struct JournalSegment {
   std::size_t header_line = 0;
   std::optional<BatchEnd> end;  // none: the launcher died (or is still running)
   double last_event_t = 0.0;    // the latest task time of the segment
-  std::size_t replans = 0;      // the re-plans the launch took in it (replan events)
+  std::vector<Replanned> replans = {};  // the re-plans the launch took in it (replan events), in order
   // The segment's span: its batch_end's observed makespan, else the latest task time it recorded.
   [[nodiscard]] double observed_makespan() const noexcept { return end ? end->observed_makespan : last_event_t; }
 };
