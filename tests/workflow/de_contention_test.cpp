@@ -48,7 +48,7 @@ TEST(ObservedRuns, AreWhereEachTaskRanDeContendedOnlyWhereItRanAsPredicted) {
   launcher::LaunchSummary summary;
   summary.plan.resource_names = {"cores"};
   summary.plan.capacities = {4};
-  for (const char* id : {"kept", "moved", "failed"}) summary.plan.tasks.push_back({id, {1}, 0.0, 2.0});
+  for (const char* id : {"kept", "moved", "reordered", "failed"}) summary.plan.tasks.push_back({id, {1}, 0.0, 2.0});
   launcher::TaskDeviation kept;
   kept.id = "kept";
   kept.predicted_end = 2.0;
@@ -60,12 +60,15 @@ TEST(ObservedRuns, AreWhereEachTaskRanDeContendedOnlyWhereItRanAsPredicted) {
   moved.id = "moved";
   moved.allocation = {4};
   moved.observed_end = 1.0;
+  launcher::TaskDeviation reordered = kept;  // re-planned at its own allocation: later, beside other tasks
+  reordered.id = "reordered";
+  reordered.replanned = true;
   launcher::TaskDeviation failed = kept;
   failed.id = "failed";
   failed.status = sim::TaskStatus::failed;
-  summary.tasks = {kept, moved, failed};
+  summary.tasks = {kept, moved, reordered, failed};
   const std::vector<profiler::ObservedTask> runs = observed_runs(summary);
-  ASSERT_EQ(runs.size(), 2U);
+  ASSERT_EQ(runs.size(), 3U);
   EXPECT_EQ(runs[0].id, "kept");
   EXPECT_EQ(runs[0].allocation, std::vector<int>{1});
   EXPECT_DOUBLE_EQ(runs[0].seconds, 2.5);
@@ -74,6 +77,8 @@ TEST(ObservedRuns, AreWhereEachTaskRanDeContendedOnlyWhereItRanAsPredicted) {
   EXPECT_EQ(runs[1].allocation, std::vector<int>{4});
   EXPECT_DOUBLE_EQ(runs[1].seconds, 1.0);
   EXPECT_DOUBLE_EQ(runs[1].contention_factor, 1.0) << "its predictions were of another allocation";
+  EXPECT_EQ(runs[2].allocation, std::vector<int>{1});
+  EXPECT_DOUBLE_EQ(runs[2].contention_factor, 1.0) << "its predictions were of other co-runners";
 }
 
 }  // namespace

@@ -212,7 +212,9 @@ std::vector<profiler::ObservedTask> observed_runs(const launcher::LaunchSummary&
     const auto planned = std::find_if(summary.plan.tasks.begin(), summary.plan.tasks.end(),
                                       [&](const sim::PlannedTask& p) { return p.id == task.id; });
     if (planned == summary.plan.tasks.end()) continue;
-    const bool as_planned = task.allocation.empty() || task.allocation == planned->demand;
+    // A re-plan that kept its allocation still moved it in the order: its predicted co-runners are not the ones it had.
+    const bool as_planned =
+        !task.replanned && (task.allocation.empty() || task.allocation == planned->demand);
     observed.push_back({task.id, as_planned ? planned->demand : task.allocation, task.observed_end - task.observed_start,
                         as_planned ? de_contention_factor(task) : 1.0});
   }

@@ -50,7 +50,8 @@ void run_batch(const RunBatchOptions& options, Reporter& reporter);
 
 // The runs a finished launch teaches (profiler::learn_from_launch): every task that ended well, at the allocation it
 // ran with and its observed time, de-contended (de_contention_factor) where it ran as planned. A task the launch
-// re-planned ran elsewhere than its predictions: they say nothing of its co-runners there, and its factor is 1.
+// re-planned (TaskDeviation::replanned) or that ran elsewhere than planned ran beside other tasks than its
+// predictions say: they say nothing of its co-runners, and its factor is 1.
 [[nodiscard]] std::vector<profiler::ObservedTask> observed_runs(const launcher::LaunchSummary& summary);
 
 }  // namespace cosched::workflow
