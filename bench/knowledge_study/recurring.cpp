@@ -32,7 +32,8 @@ const std::vector<std::string>& recurring_rows() {
 
 const std::vector<std::string>& recurring_extra_rows() {
   static const std::vector<std::string> rows{"breadth-first", "breadth-run-budget", "packed", "packed-calm",
-                                             "packed-half", "packed-narrow", "packed-widest"};
+                                             "packed-half", "packed-narrow", "packed-widest",
+                                             "naive-first", "first-short-one"};
   return rows;
 }
 
@@ -50,6 +51,10 @@ struct RowRules {
   double budget_scale = 1.0;   // the budget is this times the auto budget's share
   double saturating_share = PackedOptions{}.saturating_share;  // packed: p_sat / the node's cores
   bool widest_first = false;   // a kind's run with the most cores is offered first, not the strategy's cheapest
+  // nothing known: the first short runs of every kind whose short runs cost little (learning.cpp
+  // choose_first_runs), then the plan and the budget; false: the naive way (`cosched run` before them)
+  bool first_short_runs = true;
+  bool first_short_all = true;  // every such kind's, not only the one with the most tasks (tried: row first-short-one)
 };
 RowRules rules_of(const std::string& row) {
   if (row == "no-explore") return {false, true, false};
@@ -63,6 +68,12 @@ RowRules rules_of(const std::string& row) {
   if (row == "packed-half") return {true, true, false, false, false, true, true, 0.5};
   if (row == "packed-narrow") return {true, true, false, false, false, true, true, 1.0, 1.0 / 16.0};
   if (row == "packed-widest") return {true, true, false, false, false, true, true, 1.0, 0.25, true};
+  if (row == "naive-first" || row == "first-short-one") {
+    RowRules rules;
+    rules.first_short_runs = row == "first-short-one";
+    rules.first_short_all = false;
+    return rules;
+  }
   return {};
 }
 
@@ -136,12 +147,15 @@ class Owner {
     for (const std::size_t kind : kinds) counts_before_[kind] = core_counts(kind);
 
     sched::Schedule schedule;
-    if (outcome.new_kinds == kinds.size()) {
+    bootstrap_spent_ = 0.0;
+    if (outcome.new_kinds == kinds.size() && rules_.first_short_runs) first_short_runs(drawn, fits, noise, ledger);
+    if (std::none_of(fits.begin(), fits.end(), [](const auto& fit) { return fit != nullptr; })) {
       // batch_plan.cpp: nothing known, the naive way (its guessed times: one second each).
       schedule = naive_schedule(instance_of(drawn, fits), file_order(batch.tasks.size()),
                                 naive_cores(setup_.node.cores, batch.tasks.size()));
       outcome.naive = true;
     } else {
+      outcome.profiling_wall = bootstrap_spent_;  // the first short runs, if any: one after the other
       if (outcome.new_kinds == 0 || rules_.price_unknown) measure_within_budget(drawn, fits, noise, ledger, outcome);
       schedule = planner_.schedule(instance_of(drawn, fits));
       // batch_plan.cpp: a list plan of predictions launches greedily; a pack plan keeps its packs.
@@ -374,6 +388,60 @@ class Owner {
     std::map<std::tuple<std::size_t, int, int, double>, int> repeats_;
   };
 
+  // learning.cpp choose_first_runs: nothing of the batch known, each kind whose strategy's cheapest run and that
+  // point's next amount take at most kFirstRunsShare of its tasks' work is measured by those two runs, the kinds
+  // with the most tasks first (first_short_all false: only the first of them); the batch then has a plan, and its
+  // budget a scale (what they cost is spent from it).
+  static constexpr double kFirstRunsShare = 0.05;  // profiler::ProfileBudget::first_runs_share
+  void first_short_runs(const RecurringBatch& drawn, Fits& fits, knowledge::NormalDraws& noise,
+                        ProfilingLedger& ledger) {
+    struct Chosen {
+      std::size_t program;
+      std::vector<knowledge::PlannedRun> runs;
+      std::size_t tasks;
+    };
+    std::vector<Chosen> chosen;
+    for (std::size_t p = 0; p < drawn.batch.programs.size(); ++p) {
+      double total = 0.0, largest = 0.0;
+      std::size_t tasks = 0;
+      for (const BatchTask& task : drawn.batch.tasks) {
+        if (task.program != p) continue;
+        total += task.work;
+        largest = std::max(largest, task.work);
+        ++tasks;
+      }
+      knowledge::StrategyInput input;
+      input.node = setup_.node;
+      input.work = work_of(largest);
+      const std::vector<knowledge::PlannedRun> all = knowledge::find_measurement_strategy("adaptive").next_runs(input);
+      // The strategy's cheapest run and its point's next amount: two amounts at one point separate the fixed cost
+      // (runs at one amount only are not carried 50-100 x to production).
+      std::vector<knowledge::PlannedRun> runs;
+      if (!all.empty()) runs.push_back(all.front());
+      for (const knowledge::PlannedRun& run : all) {
+        if (runs.size() == 1 && run.cores == runs[0].cores && run.fast_chunks == runs[0].fast_chunks &&
+            run.work != runs[0].work) {
+          runs.push_back(run);
+        }
+      }
+      if (runs.size() < 2 || runs[0].work + runs[1].work > kFirstRunsShare * total) continue;
+      chosen.push_back({p, runs, tasks});
+    }
+    std::stable_sort(chosen.begin(), chosen.end(), [](const Chosen& a, const Chosen& b) { return a.tasks > b.tasks; });
+    const std::size_t measured = rules_.first_short_all ? chosen.size() : std::min<std::size_t>(chosen.size(), 1);
+    for (std::size_t i = 0; i < measured; ++i) {
+      const std::size_t kind = drawn.kind[chosen[i].program];
+      for (const knowledge::PlannedRun& run : chosen[i].runs) {
+        const double seconds = measure(drawn.batch.programs[chosen[i].program], run, setup_.noise, noise);
+        ledger.add(run, seconds);
+        bootstrap_spent_ += seconds;
+        runs_now_.push_back({kind, run.cores, run.fast_chunks, run.work, seconds, false});
+        evidence_[kind].push_back({run.cores, run.fast_chunks, run.work, seconds});
+      }
+    }
+    fits = fit_all(drawn);
+  }
+
   // The budget's runs: side by side for the packed rows (the budget in wall seconds), else one after the other,
   // each run's observed seconds spent from the budget.
   void measure_within_budget(const RecurringBatch& drawn, Fits& fits, knowledge::NormalDraws& noise,
@@ -384,12 +452,12 @@ class Owner {
       const PackedProfiling packed =
           profile_packed(learner, setup_.node, {rules_.disturbance, rules_.saturating_share}, setup_.noise,
                          noise, ledger);
-      outcome.profiling_wall = packed.wall;
+      outcome.profiling_wall = bootstrap_spent_ + packed.wall;  // (its budget does not count the first short runs)
       outcome.most_stretch = packed.most_stretch;
       outcome.peak_demand = packed.peak_demand;
       return;
     }
-    double spent = 0.0;
+    double spent = bootstrap_spent_;
     while (learner.budget() - spent > 0.0) {
       const double remaining = learner.budget() - spent;
       std::optional<std::pair<std::size_t, knowledge::PlannedRun>> next;
@@ -524,6 +592,7 @@ class Owner {
   Planner& planner_;
   RowRules rules_;
   Evidence evidence_;
+  double bootstrap_spent_ = 0.0;  // the first short runs of a batch with nothing known, spent from its budget
 };
 
 }  // namespace

@@ -37,7 +37,8 @@ config::NodeModel calibrate_into_cache(const ProfileCache& cache, const Calibrat
   reporter.note(fmt::format("calibrating this node's memory bandwidth ({}) ...", why));
   SilentReporter quiet;  // its rounds are not the run's news: the line above says what happens
   config::NodeModel model = calibrate_node(calibration, quiet);
-  const std::filesystem::path path = cache.node_model_path();
+  // A first run's cache has no node folder yet (its lock, which makes it, is taken later, to learn the batch).
+  const std::filesystem::path path = cache.make_node_folder() / cache.node_model_path().filename();
   write_text_file(path, config::to_toml(model), Overwrite::replace, "node file");
   model.provenance.source = path.string();
   origin = fmt::format("{} (calibrated now)", path.string());

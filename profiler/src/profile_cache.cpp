@@ -153,11 +153,15 @@ std::filesystem::path ProfileCache::node_folder() const { return root_ / node_.f
 
 std::filesystem::path ProfileCache::node_model_path() const { return node_folder() / "node.toml"; }
 
-FileLock ProfileCache::lock(const std::function<void(const std::string& holder)>& waiting) const {
+std::filesystem::path ProfileCache::make_node_folder() const {
   std::error_code error;
   std::filesystem::create_directories(node_folder(), error);
   if (error) throw PlatformError("mkdir", node_folder().string(), error.value());
-  return FileLock::acquire(node_folder() / "lock", waiting);
+  return node_folder();
+}
+
+FileLock ProfileCache::lock(const std::function<void(const std::string& holder)>& waiting) const {
+  return FileLock::acquire(make_node_folder() / "lock", waiting);
 }
 
 }  // namespace cosched::profiler

@@ -137,6 +137,21 @@ TEST_F(RunCli, ABudgetTooSmallForACalibrationCalibratesNothing) {
   EXPECT_TRUE(knowledge_files().empty()) << "nothing measured";
 }
 
+// A budget that pays a calibration on a first run: the cache has no node folder yet (it was made only with the lock
+// the knowledge store takes afterwards), and the calibration's node.toml used to be refused for it (exit 2).
+TEST_F(RunCli, ABudgetPaysACalibrationIntoAnEmptyCache) {
+  write("m.json", kMixed);
+  const CommandResult result = test_support::run_program(
+      "cosched", "run m.json --dry-run --cache cache --reps 1 --profile-budget 5 --platform p.toml", dir_);
+  ASSERT_EQ(result.exit_code, 0) << result.out << result.err;
+  EXPECT_NE(result.out.find("calibrating this node's memory bandwidth"), std::string::npos) << result.out;
+  std::size_t models = 0;
+  for (const auto& entry : fs::recursive_directory_iterator(dir_ / "cache")) {
+    if (entry.path().filename() == "node.toml") ++models;
+  }
+  EXPECT_EQ(models, 1U) << "the calibration is kept in the node's folder for the next run";
+}
+
 TEST_F(RunCli, ASecondRunStartsFromWhatTheFirstObserved) {
   const CommandResult first = run("b.json");
   ASSERT_EQ(first.exit_code, 0) << first.out << first.err;

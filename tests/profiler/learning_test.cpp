@@ -197,7 +197,9 @@ TEST_P(PricedUnknown, AKindNeverMeasuredIsPricedAtTheGuessForItsShareOfTheWork) 
     if (work) argv.emplace_back("{work}");
     workload.tasks.push_back(command_task("b" + std::to_string(workload.tasks.size()), argv, work));
   }
-  (void)learn_batch(workload, cache, options());
+  LearningOptions nothing_measured = options();
+  nothing_measured.budget.first_runs_share = 0.0;  // a and c known from the launch below only
+  (void)learn_batch(workload, cache, nothing_measured);
   ASSERT_EQ(learn_from_launch(workload, {{"a", {1}, 5.0, 1.0}, {"c", {1}, 5.0, 1.0}}, cache, "preferred"), 2U);
   reporter.events.clear();
   const BatchKnowledge known = learn_batch(workload, cache, options(GetParam().budget));
@@ -230,6 +232,81 @@ INSTANTIATE_TEST_SUITE_P(
         PricedUnknownCase{"AtExactlyWhatIsLeft", {config::WorkScale{5, {1, 2}}}, std::nullopt, 1.0, kGuessed, true},
         PricedUnknownCase{"WithinTheUsersBudget", {std::nullopt}, 0.5, 0.5, "--profile-budget", true}),
     [](const auto& param_info) { return std::string(param_info.param.name); });
+
+// With nothing of the batch known an automatic budget has no scale. A kind that says how its work scales is then
+// measured first by two short runs — on two cores the strategy's cheapest point is one core at the least amount (1),
+// then that point at the next amount (2) — when they take at most first_runs_share of its tasks' work (3 of 100 or
+// of 50 + 50: 3 %; 3 of 50: 6 %); the batch then has a plan and a budget. `b` (no work scaling) stays unknown.
+struct FirstRunsCase {
+  const char* name;
+  std::vector<double> a_work;  // the work of each task of `a` (one kind), profiled at 1 and 2
+  double share;                // ProfileBudget::first_runs_share
+  bool measured;
+};
+class FirstShortRuns : public LearningFixture, public ::testing::WithParamInterface<FirstRunsCase> {};
+
+TEST_P(FirstShortRuns, AKindThatSaysHowItsWorkScalesIsMeasuredFirstWhenItsShortRunsCostLittle) {
+  config::Workload workload;
+  workload.name = "first";
+  for (const double work : GetParam().a_work) {
+    workload.tasks.push_back(command_task("a" + std::to_string(workload.tasks.size()), {"true", "{work}"},
+                                          config::WorkScale{work, {1, 2}}));
+  }
+  workload.tasks.push_back(command_task("b", {"sh", "-c", "exit 0"}));
+  LearningOptions auto_budget = options();
+  auto_budget.budget.first_runs_share = GetParam().share;
+  const BatchKnowledge known = learn_batch(workload, cache, auto_budget);
+  const KindState& a = known.of(workload.tasks[0]);
+  EXPECT_EQ(known.unknown_kinds(), GetParam().measured ? 1U : 2U);
+  if (!GetParam().measured) {
+    EXPECT_EQ(known.runs, 0U);
+    EXPECT_EQ(known.budget_s, 0.0);
+    EXPECT_NE(known.budget_why.find("nothing of the batch is known"), std::string::npos) << known.budget_why;
+    return;
+  }
+  ASSERT_GE(a.measured_now, 2U) << reporter.text_of("progress");  // the budget may pay more
+  std::vector<std::pair<int, double>> points;
+  for (const knowledge::Measurement& run : a.known.measurements()) points.emplace_back(run.cores, run.work);
+  ASSERT_GE(points.size(), 2U);
+  EXPECT_EQ(points[0], (std::pair<int, double>{1, 1.0}));
+  EXPECT_EQ(points[1], (std::pair<int, double>{1, 2.0}));
+  EXPECT_TRUE(a.known_at_all());
+  EXPECT_NE(reporter.text_of("note").find("1 kind(s) that say how their work scales measured first by two short runs "
+                                          "each"),
+            std::string::npos)
+      << reporter.text_of("note");
+  EXPECT_NE(reporter.text_of("note").find("cmd0 (3 % of its tasks' work)"),
+            std::string::npos)
+      << reporter.text_of("note");
+  EXPECT_NE(known.budget_why.find("10 % of the batch's predicted"), std::string::npos) << known.budget_why;
+  EXPECT_NE(known.budget_why.find("its first short runs spent"), std::string::npos) << known.budget_why;
+  EXPECT_GE(known.spent_s, a.measured_s);  // spent from the budget, with their start-up
+}
+
+INSTANTIATE_TEST_SUITE_P(Shares, FirstShortRuns,
+                         ::testing::Values(FirstRunsCase{"ThreePercentOfItsTask", {100}, 0.05, true},
+                                           FirstRunsCase{"SixPercentOfItsTask", {50}, 0.05, false},
+                                           FirstRunsCase{"ThreePercentOfItsTwoTasks", {50, 50}, 0.05, true},
+                                           FirstRunsCase{"NeverWithAShareOfNothing", {100}, 0.0, false}),
+                         [](const auto& param_info) { return std::string(param_info.param.name); });
+
+// Every kind whose short runs cost little is measured so (a kind left unknown runs on one core at a guess), the
+// kinds with the most tasks first: here cmd1, two tasks, before cmd0's one.
+TEST_F(LearningFixture, TheFirstShortRunsAreOfEveryKindTheKindWithTheMostTasksFirst) {
+  config::Workload workload;
+  workload.name = "first";
+  const config::WorkScale work{100, {1, 2}};
+  workload.tasks = {command_task("a", {"true", "{work}"}, work),
+                    command_task("c0", {"sh", "-c", "exit 0", "{work}"}, work),
+                    command_task("c1", {"sh", "-c", "exit 0", "{work}"}, work)};
+  const BatchKnowledge known = learn_batch(workload, cache, options());
+  const std::string progress = reporter.text_of("progress");
+  ASSERT_NE(progress.find("measured cmd1"), std::string::npos) << progress;
+  EXPECT_EQ(progress.find("measured cmd"), progress.find("measured cmd1")) << progress;
+  EXPECT_GE(known.of(workload.tasks[1]).measured_now, 2U);
+  EXPECT_GE(known.of(workload.tasks[0]).measured_now, 2U);
+  EXPECT_EQ(known.unknown_kinds(), 0U);
+}
 
 // Kinds that weigh the same — here two never measured, nothing known of either — are measured in the file's order.
 TEST_F(LearningFixture, KindsOfEqualWeightAreMeasuredInTheFilesOrder) {

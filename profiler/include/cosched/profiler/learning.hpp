@@ -9,7 +9,8 @@
 //      more points only where the plan's choice depends on them. A kind never measured is measured first: an
 //      automatic budget (once some kind of the batch is known) prices its run as one more task of the batch at the
 //      guessed time, its share of the work; a budget the user gave starts it whatever it may cost. Either way the
-//      run is stopped at the budget's end.
+//      run is stopped at the budget's end. With nothing of the batch known, an automatic budget has no scale: a
+//      kind that says how its work scales is first measured by two short runs (ProfileBudget::first_runs_share).
 //   3. The kinds measured at 0 fast chunks get a fit (cosched/knowledge/task_fit.hpp) per amount their tasks run;
 //      the instance is made of the fits (times, and how sure each is). A kind never measured is unknown: its tasks
 //      run at a safe allocation (one core, no fast chunk), and with nothing known at all the batch runs as the
@@ -42,6 +43,11 @@ struct ProfileBudget {
   std::optional<double> seconds;  // given by the user (--profile-budget S); nullopt: auto
   double share = 0.1;  // auto: this share of the batch's predicted makespan (kinds never measured at the guess),
                        // once some kind of it is known; with nothing known, 0 (the batch runs the naive way)
+  // auto, nothing of the batch known: the kind with the most tasks that says how its work scales is measured first
+  // by two short runs (its strategy's cheapest point at two amounts) when they take at most this share of its
+  // tasks' work — then the batch has a plan and the budget a scale, and what they cost is spent from it. A run's
+  // fixed cost is not in the share: it is what the runs tell. 0: never (the naive way whenever nothing is known).
+  double first_runs_share = 0.05;
   // auto: plus what the batch's earlier runs saved of their shares (saved_profiling_budget), at most this many
   // shares — so that a kind's run that costs more than one share is paid for within a few runs, and savings a
   // batch never needed do not pay for a long profiling spree once it changes.

@@ -87,6 +87,8 @@ class ProfileCache {
   [[nodiscard]] const NodeFingerprint& node() const noexcept { return node_; }
   [[nodiscard]] std::filesystem::path node_folder() const;
   [[nodiscard]] std::filesystem::path node_model_path() const;  // node.toml in the node's folder
+  // The node's folder, made when missing (with the cache's root); throws PlatformError when it cannot be.
+  std::filesystem::path make_node_folder() const;
 
   // The node's lock (creating its folder): one process looks up, measures and stores this node's knowledge at a
   // time. `waiting` hears the holder's note when it has to wait.
