@@ -1,9 +1,10 @@
 // `cosched run` end to end (issues #24, #39), through the built executables: with nothing known a dry run plans the
 // naive way and measures nothing; a budget measures what is not known and stores it; a second run starts from what
 // the first observed; damaged, foreign and set-aside knowledge is said and started afresh; two runs at once share
-// one cache; an interrupted run is resumed with only its unfinished tasks; bad input
-// is one clear line with its exit code, before anything is written. Nothing here is timed: the batches are
-// commands (/bin/true, a script) and a 1 MiB STREAM task, profiled once per point.
+// one cache; an interrupted run is resumed with only its unfinished tasks, its comparison marking the plan's
+// guesses as the run that planned them did; bad input is one clear line with its exit code, before anything is
+// written. Nothing here is timed: the batches are commands (/bin/true, a script) and a 1 MiB STREAM task, profiled
+// once per point.
 #include <gtest/gtest.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -464,6 +465,56 @@ TEST_F(RunCli, AnInterruptedRunIsResumedWithOnlyItsUnfinishedTasks) {
   write("g.json", kCommands);
   test_support::expect_one_line_error(run("g.json --resume", ""), 3, "not the one this run planned",
                                       "resume with another batch");
+}
+
+// The comparison's guessed marks of a `cosched run --progress json`: per task that ran, whether its time was a guess.
+std::map<std::string, bool> guessed_marks(const CommandResult& result) {
+  std::map<std::string, bool> marks;
+  std::istringstream lines(result.out);
+  for (std::string line; std::getline(lines, line);) {
+    const nlohmann::json event = nlohmann::json::parse(line, nullptr, false);
+    if (event.is_discarded() || event.value("event", "") != "result" || event.value("kind", "") != "run-comparison") {
+      continue;
+    }
+    for (const nlohmann::json& task : event.at("data").at("tasks")) {
+      marks[task.at("id").get<std::string>()] = task.at("guessed").get<bool>();
+    }
+  }
+  return marks;
+}
+
+// A resumed run marks the plan's guesses as the run that planned them did (issue 39: it used to mark none, and its
+// median error was the guess's): the plan's instance.json says which tasks it guessed at. k's kind is known from an
+// earlier batch, u's was never measured; both fail until the gate is made, so the first run ends with both failed
+// and the resumed one runs both again — u `(guessed)` in each, k in neither.
+TEST_F(RunCli, AResumedRunMarksThePlansGuessesAsTheRunThatPlannedThem) {
+  const std::string known_kind = R"(["/bin/sh","-c","test -e gate"])";
+  const std::string never_measured = R"(["/bin/sh","-c","test -f gate"])";
+  write("learn.json", R"({"tasks":[{"id":"k1","command":)" + known_kind + R"(},{"id":"k2","command":)" + known_kind +
+                          "}]}");
+  write("r.json", R"({"tasks":[{"id":"k","command":)" + known_kind + R"(},{"id":"u","command":)" + never_measured +
+                      "}]}");
+  write("gate", "open");
+  const CommandResult learnt = run("learn.json");
+  ASSERT_EQ(learnt.exit_code, 0) << learnt.out << learnt.err;
+  ASSERT_NE(learnt.out.find("learnt: 2 observed run(s)"), std::string::npos) << learnt.out;
+  fs::remove(dir_ / "gate");
+
+  const CommandResult failed = run("r.json --profile-budget 0 --progress json");
+  ASSERT_EQ(failed.exit_code, 6) << failed.out << failed.err;
+  const nlohmann::json instance =
+      nlohmann::json::parse(test_support::read_text(dir_ / "cosched-run-r" / "instance.json"));
+  for (const nlohmann::json& task : instance.at("tasks")) {
+    EXPECT_EQ(task.value("unknown", false), task.at("id") == "u") << "the plan guessed at u only: " << task.dump();
+  }
+  const std::map<std::string, bool> planned{{"k", false}, {"u", true}};
+  EXPECT_EQ(guessed_marks(failed), planned) << failed.out;
+
+  write("gate", "open");
+  const CommandResult resumed = run("r.json --resume --progress json", "");
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.out << resumed.err;
+  EXPECT_EQ(guessed_marks(resumed), planned) << resumed.out;
+  EXPECT_NE(resumed.out.find("(guessed)"), std::string::npos) << "the console's table says so too\n" << resumed.out;
 }
 
 // The README's "Run your own batch", exactly as written (from a folder holding the example batch and build/bin), with

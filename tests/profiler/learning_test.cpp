@@ -12,6 +12,8 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <set>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -19,6 +21,7 @@
 #include "cosched/profiler/knowledge_store.hpp"
 #include "cosched/profiler/run_history.hpp"
 #include "cosched/profiler/task_kinds.hpp"
+#include "cosched/sched/io.hpp"
 #include "cosched/sim/plan.hpp"
 #include "cosched/sim/policies.hpp"
 #include "cosched/sim/prediction.hpp"
@@ -142,6 +145,40 @@ TEST_F(LearningFixture, ObservedRunsOfALaunchAreKeptAndTheNextPlanUsesThem) {
   EXPECT_NEAR(made.instance.time(1, two), 3.0, 0.15);
   EXPECT_FALSE(made.instance.tasks()[0].attributes.contains("unknown"));
   EXPECT_GT(made.log_sd[0][1], 0.0);  // one run: the fit says how unsure it is
+}
+
+// The plan's guesses are read from its instance (what `cosched run` compares a launch with, fresh or --resume'd): the
+// tasks of kinds never measured, as the knowledge said, and the same once the instance is written and read back.
+TEST_F(LearningFixture, TheGuessedTasksAreThoseOfKindsNeverMeasuredInMemoryAndReadBack) {
+  config::Workload workload = three_commands();
+  (void)learn_batch(workload, cache, options());
+  ASSERT_EQ(learn_from_launch(workload, {{"a", {1}, 1.0, 1.0}}, cache, "preferred"), 1U);  // `true` is known, b not
+  const BatchKnowledge known = learn_batch(workload, cache, options(0.0));
+  const KnowledgeInstance made = knowledge_instance(workload, known, two_cores(), nullptr, false);
+  std::set<std::string> never_measured;
+  for (const config::WorkloadTask& task : workload.tasks) {
+    if (!known.of(task).known_at_all()) never_measured.insert(task.id);
+  }
+  EXPECT_EQ(never_measured, (std::set<std::string>{"b"}));
+  EXPECT_EQ(guessed_tasks(made.instance, "mem"), never_measured);
+  EXPECT_EQ(guessed_tasks(sched::parse_instance(sched::instance_to_json(made.instance), "i.json"), "i.json"),
+            never_measured);
+
+  // A mark that is not a boolean is an input error naming the task; no mark, or false, is no guess.
+  std::vector<sched::Task> tasks = made.instance.tasks();
+  tasks[0].attributes["unknown"] = "yes";
+  const sched::Instance odd(made.instance.resources(), tasks);
+  try {
+    (void)guessed_tasks(odd, "i.json");
+    ADD_FAILURE() << "a non-boolean mark was read";
+  } catch (const InputError& error) {
+    EXPECT_NE(std::string(error.what()).find("i.json: task \"a\": \"unknown\" must be true or false"),
+              std::string::npos)
+        << error.what();
+  }
+  tasks[0].attributes["unknown"] = false;
+  tasks[1].attributes = nullptr;
+  EXPECT_TRUE(guessed_tasks(sched::Instance(made.instance.resources(), tasks), "i.json").empty());
 }
 
 TEST_F(LearningFixture, ABudgetStopsProfilingAndSaysSo) {

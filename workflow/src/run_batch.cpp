@@ -19,12 +19,14 @@
 #include "cosched/launcher/run_report.hpp"
 #include "cosched/platform/host_memory.hpp"
 #include "cosched/profiler/launch_replanner.hpp"
+#include "cosched/profiler/learning.hpp"
 #include "cosched/profiler/profile_cache.hpp"
 #include "cosched/profiler/task_kinds.hpp"
 #include "cosched/sched/algorithm.hpp"
 #include "cosched/sched/allocation.hpp"
 #include "cosched/sched/cluster.hpp"
 #include "cosched/sched/cluster_manifest.hpp"
+#include "cosched/sched/io.hpp"
 #include "cosched/sim/algorithms.hpp"
 #include "cosched/sim/gantt.hpp"
 #include "cosched/workflow/node_launch.hpp"
@@ -50,7 +52,8 @@ config::PlatformConfig run_platform(const RunBatchOptions& run, const launcher::
 
 // Launches the plan (its journal states `interval`, the predicted one: `cosched report` compares it with what ran);
 // returns what ran (after saying how it compares with the prediction), or throws as require_completed does when the
-// run was interrupted or a task failed — after `learn` heard what did run.
+// run was interrupted or a task failed — after `learn` heard what did run. `guessed`: the tasks the plan's instance
+// says it guessed at (profiler::guessed_tasks), marked so in the comparison unless a re-plan predicted them anew.
 template <typename Learn>
 void launch_plan(const RunBatchOptions& run, const launcher::RunFolder& folder, const launcher::LaunchInputs& inputs,
                  const RunNode& node, const std::optional<launcher::PredictedInterval>& interval,
@@ -138,8 +141,11 @@ void run_batch(const RunBatchOptions& run, Reporter& reporter) {
     launcher::check_same_batch(batch, inputs.workload, folder);
     reporter.note(fmt::format("cosched run {} --resume: the plan of {}, its unfinished tasks", run.batch,
                               folder.dir.string()));
+    // The plan's guesses, as the run that made it marked them: its instance, read back.
+    const std::set<std::string> guessed =
+        profiler::guessed_tasks(sched::load_instance(folder.instance()), folder.instance().string());
     const profiler::ProfileCache cache = run_cache(run, node);
-    return launch_plan(run, folder, inputs, node, std::nullopt, nullptr, {}, reporter,
+    return launch_plan(run, folder, inputs, node, std::nullopt, nullptr, guessed, reporter,
                        [&](const launcher::LaunchSummary& summary) {
       detail::learn_from_launch(summary, batch, std::nullopt, {}, cache, run.placement, reporter);
     });
@@ -167,12 +173,9 @@ void run_batch(const RunBatchOptions& run, Reporter& reporter) {
   if (run.replan && plan.unknown_tasks > 0) {
     replanner.emplace(batch, inputs.plan, plan.known, plan.learning, plan.bandwidth, algorithm, &reporter);
   }
-  std::set<std::string> guessed;  // the tasks of kinds the plan knew nothing of
-  for (const config::WorkloadTask& task : batch.tasks) {
-    if (!plan.known.of(task).known_at_all()) guessed.insert(task.id);
-  }
   launch_plan(run, folder, inputs, node, launcher::PredictedInterval{predicted.low_s, predicted.high_s},
-              replanner ? &*replanner : nullptr, guessed, reporter, [&](const launcher::LaunchSummary& summary) {
+              replanner ? &*replanner : nullptr, profiler::guessed_tasks(plan.instance, folder.instance().string()),
+              reporter, [&](const launcher::LaunchSummary& summary) {
     detail::learn_from_launch(summary, batch, predicted, plan.profiling, cache, run.placement, reporter);
   });
 }

@@ -47,6 +47,9 @@ constexpr double kNothingKnownLogSd = 1.5;
 // How far a relative's speed-up may be from a kind's own (ln-sd, a factor 1.22 either way): a prior, not a
 // measurement — another input of one program can change how it scales (bench/results keeps what was seen).
 constexpr double kBorrowedLogSd = 0.2;
+// The attribute knowledge_instance gives a task whose times are the guess, and guessed_tasks reads back (from the
+// plan in memory, or from the run folder's instance.json on --resume).
+constexpr std::string_view kGuessedAttribute = "unknown";
 
 knowledge::NodeShape shape_of(const TaskKind& kind, const config::PlatformConfig& platform, bool places_commands) {
   const bool chunks = kind.task.is_stream() || places_commands;
@@ -724,7 +727,7 @@ KnowledgeInstance knowledge_instance(const config::Workload& workload, const Bat
       }
       profile = std::make_shared<sched::DenseTimeTable>(space, std::move(times));
       std::fill(sd.begin(), sd.end(), guess.log_sd);
-      attributes["unknown"] = true;
+      attributes[std::string(kGuessedAttribute)] = true;
     }
     std::shared_ptr<const sched::TrafficTable> traffic;
     if (bandwidth != nullptr && fit != state.fits.end()) {
@@ -757,6 +760,22 @@ KnowledgeInstance knowledge_instance(const config::Workload& workload, const Bat
     return {sched::leading_resources(instance, 1), cores_column(log_sd), cores_column(log_gain_bound)};
   }
   return {std::move(instance), std::move(log_sd), std::move(log_gain_bound)};
+}
+
+std::set<std::string> guessed_tasks(const sched::Instance& instance, const std::string& source) {
+  std::set<std::string> guessed;
+  for (const sched::Task& task : instance.tasks()) {
+    if (!task.attributes.is_object()) continue;  // null: no attributes, so not guessed
+    const auto found = task.attributes.find(kGuessedAttribute);
+    if (found == task.attributes.end()) continue;
+    if (!found->is_boolean()) {
+      throw InputError(source, fmt::format("task \"{}\": \"{}\" must be true or false (whether its times were a "
+                                           "guess), got {}",
+                                           task.id, kGuessedAttribute, bounded_echo(found->dump())));
+    }
+    if (found->get<bool>()) guessed.insert(task.id);
+  }
+  return guessed;
 }
 
 std::vector<double> node_task_seconds(const std::vector<KindKnowledge>& stored) {

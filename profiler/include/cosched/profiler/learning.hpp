@@ -20,6 +20,7 @@
 #include <cstddef>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -161,6 +162,12 @@ struct KnowledgeInstance {
                                                    const config::PlatformConfig& platform,
                                                    const NodeBandwidth* bandwidth, bool tier_places_commands,
                                                    double cautious_z = 0.0);
+
+// The ids of the tasks whose times in `instance` are the guess (knowledge_instance's "unknown": true): what a
+// comparison of the plan with its launch marks `(guessed)` and leaves out of its median error. The one reading of
+// the mark, for the plan in memory and for the plan a --resume reads back from its run folder. A task without the
+// attribute was not guessed. Throws InputError(source) naming the task when the attribute is not a boolean.
+[[nodiscard]] std::set<std::string> guessed_tasks(const sched::Instance& instance, const std::string& source);
 
 // ln of the most a task may gain from the fast tier: the ratio of the fast pool's peak bandwidth to the slow one's
 // in the node model when there is one, else the platform's slow:fast ratio (emulation_ratio: the emulated tier's
