@@ -33,7 +33,7 @@ const std::vector<std::string>& recurring_rows() {
 const std::vector<std::string>& recurring_extra_rows() {
   static const std::vector<std::string> rows{"breadth-first", "breadth-run-budget", "packed", "packed-calm",
                                              "packed-half", "packed-narrow", "packed-widest",
-                                             "naive-first", "first-short-one"};
+                                             "naive-first", "first-short-one", "first-short-only"};
   return rows;
 }
 
@@ -55,6 +55,7 @@ struct RowRules {
   // choose_first_runs), then the plan and the budget; false: the naive way (`cosched run` before them)
   bool first_short_runs = true;
   bool first_short_all = true;  // every such kind's, not only the one with the most tasks (tried: row first-short-one)
+  bool first_short_alone = false;  // a batch that had first short runs spends no budget (tried: first-short-only)
 };
 RowRules rules_of(const std::string& row) {
   if (row == "no-explore") return {false, true, false};
@@ -68,6 +69,11 @@ RowRules rules_of(const std::string& row) {
   if (row == "packed-half") return {true, true, false, false, false, true, true, 0.5};
   if (row == "packed-narrow") return {true, true, false, false, false, true, true, 1.0, 1.0 / 16.0};
   if (row == "packed-widest") return {true, true, false, false, false, true, true, 1.0, 0.25, true};
+  if (row == "first-short-only") {
+    RowRules rules;
+    rules.first_short_alone = true;
+    return rules;
+  }
   if (row == "naive-first" || row == "first-short-one") {
     RowRules rules;
     rules.first_short_runs = row == "first-short-one";
@@ -156,7 +162,10 @@ class Owner {
       outcome.naive = true;
     } else {
       outcome.profiling_wall = bootstrap_spent_;  // the first short runs, if any: one after the other
-      if (outcome.new_kinds == 0 || rules_.price_unknown) measure_within_budget(drawn, fits, noise, ledger, outcome);
+      const bool alone = rules_.first_short_alone && bootstrap_spent_ > 0.0;
+      if (!alone && (outcome.new_kinds == 0 || rules_.price_unknown)) {
+        measure_within_budget(drawn, fits, noise, ledger, outcome);
+      }
       schedule = planner_.schedule(instance_of(drawn, fits));
       // batch_plan.cpp: a list plan of predictions launches greedily; a pack plan keeps its packs.
       if (std::none_of(schedule.tasks.begin(), schedule.tasks.end(),
