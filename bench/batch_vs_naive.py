@@ -24,8 +24,10 @@ the emulated fast tier and so would give the naive ways the fast tier for nothin
 
 Batches (--batch, comma-separated names or files): debian (configs/workloads/debian-programs.json: programs from
 Debian packages, moldable by threads; its inputs are made here, deterministically, in <output>/<batch>/work, where
-every way of it runs), readme (configs/workloads/my-batch.json, the README's example), demo-mixed (the demo's mixed
-batch, configs/workloads/demo-mixed.toml, written as commands: stream_bench argvs), or any batch file.
+every way of it runs), debian-work (configs/workloads/debian-work.json: three of those programs compressing the
+first {work} MiB of an input — programs that say how their work scales, so that a first run measures them by short
+runs; its inputs made as debian's), readme (configs/workloads/my-batch.json, the README's example), demo-mixed (the
+demo's mixed batch, configs/workloads/demo-mixed.toml, written as commands: stream_bench argvs), or any batch file.
 
 The first cosched-empty run of a batch (round 1 starts with it) fills the cache that cosched-cached and cosched-node
 use, and its journal's durations order longest-first; when round 1 starts with another way, a run of `cosched run`
@@ -67,7 +69,8 @@ WAYS = WAYS_COSCHED + WAYS_NAIVE
 WAYS_DEFAULT = tuple(way for way in WAYS if way != "cosched-profiled")
 WAYS_AFTER_A_RUN = {"cosched-node", "cosched-cached", "cosched-new-kind", "cosched-profiled", "longest-first"}
 NAMED_BATCHES = {"debian": WORKLOADS / "debian-programs.json", "readme": WORKLOADS / "my-batch.json",
-                 "demo-mixed": WORKLOADS / "demo-mixed.toml"}
+                 "demo-mixed": WORKLOADS / "demo-mixed.toml", "debian-work": WORKLOADS / "debian-work.json"}
+WITH_INPUTS = ("debian", "debian-work")  # batches of the Debian programs: their inputs are made in the work folder
 DEMO_FAST_MIB = 480  # the demo's emulated fast tier (docs/launcher.md, "The main job"): its mixed batch's sizes
 
 
@@ -258,7 +261,7 @@ def resolve_batches(args, output: Path) -> list:
         except (BatchError, KeyError, ValueError) as failure:
             raise BenchError(f"{path}: {failure}") from failure
         batch.cwd = work if name in NAMED_BATCHES else Path.cwd()
-        if name == "debian":
+        if name in WITH_INPUTS:
             if not args.dry_run:
                 try:
                     check_programs(batch)
@@ -370,8 +373,8 @@ def parse_arguments():
     parser.add_argument("--bin", type=Path, default=ROOT / "build" / "bin", help="folder of cosched and stream_bench")
     parser.add_argument("--output", type=Path, default=None, help="output folder (default batch-vs-naive-<UTC time>)")
     parser.add_argument("--batch", default="debian,readme,demo-mixed",
-                        help=f"comma-separated batch names ({', '.join(NAMED_BATCHES)}) or files (default all three "
-                             "names)")
+                        help=f"comma-separated batch names ({', '.join(NAMED_BATCHES)}) or files (default: debian, "
+                             "readme, demo-mixed)")
     parser.add_argument("--ways", default=",".join(WAYS_DEFAULT),
                         help=f"comma-separated ways of {','.join(WAYS)} (default {','.join(WAYS_DEFAULT)})")
     parser.add_argument("--rounds", type=int, default=3, help="rounds of every way (default 3)")

@@ -49,6 +49,7 @@ class Task:
     kernel: str = None          # a STREAM task
     footprint_bytes: int = 0
     passes: int = 1
+    work: float = None          # a command's `work` value, for its {work} placeholder (docs/formats.md)
 
 
 @dataclass
@@ -90,7 +91,8 @@ def load_batch(path: Path) -> Batch:
         tasks = []
         for entry in document.get("tasks", []):
             if "command" in entry:
-                tasks.append(Task(id=entry["id"], command=list(entry["command"]), env=dict(entry.get("env", {}))))
+                tasks.append(Task(id=entry["id"], command=list(entry["command"]), env=dict(entry.get("env", {})),
+                                  work=entry["work"]["value"] if "work" in entry else None))
             else:
                 tasks.append(Task(id=entry["id"], kernel=entry["kernel"], footprint_bytes=entry["footprint_bytes"],
                                   passes=entry.get("passes", 1)))
@@ -172,6 +174,8 @@ def task_argv(task: Task, given: Cores, stream_bench: StreamBench) -> list:
         argv = stream_command(task.kernel, task.footprint_bytes, task.passes, str(given.threads), stream_bench)
         return argv + (["--cores", given.stream_cores] if given.stream_cores is not None else [])
     values = {"{threads}": str(given.threads), "{cpuset}": given.cpuset, "{cores}": given.cores, "{fast_bytes}": "0"}
+    if task.work is not None:  # as config::command_at_work writes it: 40, 12.5
+        values["{work}"] = str(int(task.work)) if float(task.work).is_integer() else repr(float(task.work))
     filled = []
     for arg in task.command:
         for key, value in values.items():

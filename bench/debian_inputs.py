@@ -78,14 +78,15 @@ def make_inputs(folder: Path, scale: float = 1.0) -> str:
 
 
 def check_programs(batch) -> None:
-    """Every program the batch runs is on this machine (a `sh -c` command's first word too)."""
+    """Every program the batch runs is on this machine (a `sh -c` command's first word too, of each of its pipeline's
+    stages)."""
     missing = []
     for task in batch.tasks:
         if task.command is None:
             continue
         programs = [task.command[0]]
         if Path(task.command[0]).name == "sh" and len(task.command) > 2 and task.command[1] == "-c":
-            programs.append(shlex.split(task.command[2])[0])
+            programs += [shlex.split(stage)[0] for stage in task.command[2].split("|") if stage.strip()]
         missing += [p for p in programs if shutil.which(p) is None]
     if missing:
         raise RuntimeError(f"{batch.path}: not installed here: {', '.join(sorted(set(missing)))} ({INSTALL_HINT})")

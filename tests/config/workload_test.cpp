@@ -61,6 +61,14 @@ TEST(WorkloadToml, RepositoryWorkloadsLoad) {
   EXPECT_EQ(mixed.tasks.front().kernel, "gemm");
   EXPECT_EQ(mixed.tasks.back().kernel, "gups");
   EXPECT_EQ(mixed.tasks.front().footprint_bytes, options.platform->fast_capacity_bytes * 5 / 100);
+  // The Debian programs that say how their work scales (bench/batch_vs_naive.py --batch debian-work): every task a
+  // `work` value profiled at 1 and 2 MiB, so that a first run measures its three kinds by short runs.
+  const auto scaled = load_workload(COSCHED_SOURCE_DIR "/configs/workloads/debian-work.json", options);
+  ASSERT_EQ(scaled.tasks.size(), 7U);
+  for (const auto& task : scaled.tasks) {
+    ASSERT_TRUE(task.work.has_value()) << task.id;
+    EXPECT_EQ(task.work->profile, (std::vector<double>{1, 2})) << task.id;
+  }
 }
 
 TEST(WorkloadToml, EntriesExpandToTasksWithTheirIds) {
