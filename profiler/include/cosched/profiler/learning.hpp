@@ -43,11 +43,13 @@ namespace cosched::profiler {
 struct ProfileBudget {
   std::optional<double> seconds;  // given by the user (--profile-budget S); nullopt: auto
   double share = 0.1;  // auto: this share of the batch's predicted makespan (kinds never measured at the guess),
-                       // once some kind of it is known; with nothing known, 0 (the batch runs the naive way)
-  // auto, nothing of the batch known: the kind with the most tasks that says how its work scales is measured first
-  // by two short runs (its strategy's cheapest point at two amounts) when they take at most this share of its
-  // tasks' work — then the batch has a plan and the budget a scale, and what they cost is spent from it. A run's
-  // fixed cost is not in the share: it is what the runs tell. 0: never (the naive way whenever nothing is known).
+                       // once some kind of it is known; with nothing known and no first short runs, 0 (the batch
+                       // runs the naive way)
+  // auto, nothing of the batch known: each kind that says how its work scales is measured first by two short runs
+  // (its strategy's cheapest point at two amounts) when they take at most this share of its tasks' work, the kinds
+  // with the most tasks first — then the batch has a plan and the budget a scale, and what they cost is spent from
+  // it. A run's fixed cost is not in the share: it is what the runs tell. 0: never (the naive way whenever nothing
+  // is known).
   double first_runs_share = 0.05;
   // auto: plus what the batch's earlier runs saved of their shares (saved_profiling_budget), at most this many
   // shares — so that a kind's run that costs more than one share is paid for within a few runs, and savings a
