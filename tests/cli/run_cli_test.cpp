@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -481,6 +482,36 @@ std::map<std::string, bool> guessed_marks(const CommandResult& result) {
     }
   }
   return marks;
+}
+
+// A task of a known kind is a guess when its kind has no fit at its amount of work (a run at work 1 is not carried
+// in proportion to 100: knowledge::TaskFitOptions::max_proportional_carry): the plan counts it with the guesses —
+// the prediction's guessed_tasks, its interval's error group — as its instance marks it ("unknown": true). It was
+// counted as known (its kind was), its guessed time sharing its kind's fit error in the interval.
+TEST_F(RunCli, ATaskFarFromItsKindsMeasuredWorkIsCountedAsAGuess) {
+  write("one.json", R"({"tasks":[{"id":"w1","command":["/bin/true","{work}"],"work":{"value":1}}]})");
+  const CommandResult learnt = run("one.json");
+  ASSERT_EQ(learnt.exit_code, 0) << learnt.out << learnt.err;
+  write("far.json", R"({"tasks":[{"id":"near","command":["/bin/true","{work}"],"work":{"value":1}},)"
+                    R"({"id":"far","command":["/bin/true","{work}"],"work":{"value":100}}]})");
+  const CommandResult planned = run("far.json --dry-run --profile-budget 0 --progress json");
+  ASSERT_EQ(planned.exit_code, 0) << planned.out << planned.err;
+  std::optional<nlohmann::json> prediction;
+  std::istringstream lines(planned.out);
+  for (std::string line; std::getline(lines, line);) {
+    const nlohmann::json event = nlohmann::json::parse(line, nullptr, false);
+    if (!event.is_discarded() && event.value("event", "") == "result" && event.value("kind", "") == "prediction") {
+      prediction = event.at("data");
+    }
+  }
+  ASSERT_TRUE(prediction.has_value()) << planned.out;
+  EXPECT_EQ(prediction->at("guessed_tasks"), 1) << *prediction;
+  EXPECT_NE(planned.out.find("1 task(s) with no time known"), std::string::npos) << planned.out;
+  const auto instance = nlohmann::json::parse(test_support::read_text(dir_ / "cosched-run-far" / "instance.json"));
+  for (const auto& task : instance.at("tasks")) {
+    const bool unknown = task.contains("unknown") && task.at("unknown").get<bool>();
+    EXPECT_EQ(unknown, task.at("id") == "far") << task;
+  }
 }
 
 // A resumed run marks the plan's guesses as the run that planned them did (issue 39: it used to mark none, and its

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <set>
 
 #include "cosched/exec/task_command.hpp"
 #include "cosched/knowledge/makespan_interval.hpp"
@@ -105,9 +106,12 @@ BatchPlan plan_batch(const RunBatchOptions& run, config::Workload& batch, const 
   BatchPlan plan{std::move(made.instance), {}, std::move(made.log_sd), std::move(made.log_gain_bound), 0, {},
                  {known.share_s, known.spent_s, known.run_overhead_s()}, known, learning, bandwidth};
   std::vector<const profiler::KindState*> kinds;  // one error per kind's fit, one for the guess (group 0)
+  // A task is guessed when its instance says so (profiler::guessed_tasks, the one reading of the mark): its kind
+  // never measured, or measured but with no fit at the task's amount of work (a run too far from it to carry).
+  const std::set<std::string> guessed = profiler::guessed_tasks(plan.instance, "the plan of " + run.batch);
   for (const config::WorkloadTask& task : batch.tasks) {
     const profiler::KindState& kind = known.of(task);
-    if (!kind.known_at_all()) {
+    if (guessed.count(task.id) > 0) {
       ++plan.unknown_tasks;
       plan.error_groups.push_back(0);
       continue;
@@ -142,8 +146,8 @@ BatchPlan plan_batch(const RunBatchOptions& run, config::Workload& batch, const 
   if (!packed) plan.schedule.launch_rule = "greedy";
   if (run.explore) explore_in_launch(batch, known, plan, reporter);
   if (plan.unknown_tasks > 0) {
-    reporter.note(fmt::format("{} task(s) of kinds never measured run on one core at a guessed time; their times are "
-                              "kept for the next run{}",
+    reporter.note(fmt::format("{} task(s) with no time known (their kinds never measured, or not near their amount "
+                              "of work) run on one core at a guessed time; their times are kept for the next run{}",
                               plan.unknown_tasks,
                               run.replan ? ", and the first of each kind to end re-plans the tasks still pending" : ""));
   }
