@@ -153,7 +153,7 @@ class Owner {
     for (const std::size_t kind : kinds) counts_before_[kind] = core_counts(kind);
 
     sched::Schedule schedule;
-    bootstrap_spent_ = 0.0;
+    first_runs_spent_ = 0.0;
     if (outcome.new_kinds == kinds.size() && rules_.first_short_runs) first_short_runs(drawn, fits, noise, ledger);
     if (std::none_of(fits.begin(), fits.end(), [](const auto& fit) { return fit != nullptr; })) {
       // batch_plan.cpp: nothing known, the naive way (its guessed times: one second each).
@@ -161,8 +161,8 @@ class Owner {
                                 naive_cores(setup_.node.cores, batch.tasks.size()));
       outcome.naive = true;
     } else {
-      outcome.profiling_wall = bootstrap_spent_;  // the first short runs, if any: one after the other
-      const bool alone = rules_.first_short_alone && bootstrap_spent_ > 0.0;
+      outcome.profiling_wall = first_runs_spent_;  // the first short runs, if any: one after the other
+      const bool alone = rules_.first_short_alone && first_runs_spent_ > 0.0;
       if (!alone && (outcome.new_kinds == 0 || rules_.price_unknown)) {
         measure_within_budget(drawn, fits, noise, ledger, outcome);
       }
@@ -397,8 +397,8 @@ class Owner {
     std::map<std::tuple<std::size_t, int, int, double>, int> repeats_;
   };
 
-  // learning.cpp choose_first_runs: nothing of the batch known, each kind whose strategy's cheapest run and that
-  // point's next amount take at most kFirstRunsShare of its tasks' work is measured by those two runs, the kinds
+  // learning.cpp choose_first_runs: nothing of the batch known, each kind whose first short runs
+  // (knowledge::first_short_runs) take at most kFirstRunsShare of its tasks' work is measured by them, the kinds
   // with the most tasks first (first_short_all false: only the first of them); the batch then has a plan, and its
   // budget a scale (what they cost is spent from it).
   static constexpr double kFirstRunsShare = 0.05;  // profiler::ProfileBudget::first_runs_share
@@ -422,19 +422,10 @@ class Owner {
       knowledge::StrategyInput input;
       input.node = setup_.node;
       input.work = work_of(largest);
-      const std::vector<knowledge::PlannedRun> all = knowledge::find_measurement_strategy("adaptive").next_runs(input);
-      // The strategy's cheapest run and its point's next amount: two amounts at one point separate the fixed cost
-      // (runs at one amount only are not carried 50-100 x to production).
-      std::vector<knowledge::PlannedRun> runs;
-      if (!all.empty()) runs.push_back(all.front());
-      for (const knowledge::PlannedRun& run : all) {
-        if (runs.size() == 1 && run.cores == runs[0].cores && run.fast_chunks == runs[0].fast_chunks &&
-            run.work != runs[0].work) {
-          runs.push_back(run);
-        }
-      }
-      if (runs.size() < 2 || runs[0].work + runs[1].work > kFirstRunsShare * total) continue;
-      chosen.push_back({p, runs, tasks});
+      std::vector<knowledge::PlannedRun> runs =
+          knowledge::first_short_runs(knowledge::find_measurement_strategy("adaptive"), input);
+      if (runs.empty() || runs[0].work + runs[1].work > kFirstRunsShare * total) continue;
+      chosen.push_back({p, std::move(runs), tasks});
     }
     std::stable_sort(chosen.begin(), chosen.end(), [](const Chosen& a, const Chosen& b) { return a.tasks > b.tasks; });
     const std::size_t measured = rules_.first_short_all ? chosen.size() : std::min<std::size_t>(chosen.size(), 1);
@@ -443,7 +434,7 @@ class Owner {
       for (const knowledge::PlannedRun& run : chosen[i].runs) {
         const double seconds = measure(drawn.batch.programs[chosen[i].program], run, setup_.noise, noise);
         ledger.add(run, seconds);
-        bootstrap_spent_ += seconds;
+        first_runs_spent_ += seconds;
         runs_now_.push_back({kind, run.cores, run.fast_chunks, run.work, seconds, false});
         evidence_[kind].push_back({run.cores, run.fast_chunks, run.work, seconds});
       }
@@ -461,12 +452,12 @@ class Owner {
       const PackedProfiling packed =
           profile_packed(learner, setup_.node, {rules_.disturbance, rules_.saturating_share}, setup_.noise,
                          noise, ledger);
-      outcome.profiling_wall = bootstrap_spent_ + packed.wall;  // (its budget does not count the first short runs)
+      outcome.profiling_wall = first_runs_spent_ + packed.wall;  // (its budget does not count the first short runs)
       outcome.most_stretch = packed.most_stretch;
       outcome.peak_demand = packed.peak_demand;
       return;
     }
-    double spent = bootstrap_spent_;
+    double spent = first_runs_spent_;
     while (learner.budget() - spent > 0.0) {
       const double remaining = learner.budget() - spent;
       std::optional<std::pair<std::size_t, knowledge::PlannedRun>> next;
@@ -601,7 +592,7 @@ class Owner {
   Planner& planner_;
   RowRules rules_;
   Evidence evidence_;
-  double bootstrap_spent_ = 0.0;  // the first short runs of a batch with nothing known, spent from its budget
+  double first_runs_spent_ = 0.0;  // the first short runs of a batch with nothing known, spent from its budget
 };
 
 }  // namespace

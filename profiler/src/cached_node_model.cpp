@@ -38,7 +38,8 @@ config::NodeModel calibrate_into_cache(const ProfileCache& cache, const Calibrat
   SilentReporter quiet;  // its rounds are not the run's news: the line above says what happens
   config::NodeModel model = calibrate_node(calibration, quiet);
   // A first run's cache has no node folder yet (its lock, which makes it, is taken later, to learn the batch).
-  const std::filesystem::path path = cache.make_node_folder() / cache.node_model_path().filename();
+  cache.make_node_folder();
+  const std::filesystem::path path = cache.node_model_path();
   write_text_file(path, config::to_toml(model), Overwrite::replace, "node file");
   model.provenance.source = path.string();
   origin = fmt::format("{} (calibrated now)", path.string());

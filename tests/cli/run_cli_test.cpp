@@ -74,6 +74,20 @@ class RunCli : public ::testing::Test {
     std::sort(found.begin(), found.end());
     return found;
   }
+  // `cosched run m.json --dry-run` with the test's cache and platform but no node model given, at `budget` seconds.
+  [[nodiscard]] CommandResult dry_run_without_node_model(const std::string& budget) const {
+    return test_support::run_program(
+        "cosched", "run m.json --dry-run --cache cache --reps 1 --profile-budget " + budget + " --platform p.toml",
+        dir_);
+  }
+  // The node models (node.toml, a calibration's) anywhere in the test's cache.
+  [[nodiscard]] std::size_t node_models_in_cache() const {
+    std::size_t models = 0;
+    for (const auto& entry : fs::recursive_directory_iterator(dir_ / "cache")) {
+      if (entry.path().filename() == "node.toml") ++models;
+    }
+    return models;
+  }
   [[nodiscard]] std::vector<std::string> names_in(const fs::path& folder) const {
     std::vector<std::string> names;
     for (const auto& entry : fs::directory_iterator(folder)) names.push_back(entry.path().filename().string());
@@ -128,14 +142,11 @@ TEST_F(RunCli, ABudgetMeasuresWhatIsNotKnownAndStoresIt) {
 // measured nothing at all before (it calibrated, 2-3 s over a budget of nothing).
 TEST_F(RunCli, ABudgetTooSmallForACalibrationCalibratesNothing) {
   write("m.json", kMixed);
-  const CommandResult result = test_support::run_program(
-      "cosched", "run m.json --dry-run --cache cache --reps 1 --profile-budget 0 --platform p.toml", dir_);
+  const CommandResult result = dry_run_without_node_model("0");
   ASSERT_EQ(result.exit_code, 0) << result.out << result.err;
   EXPECT_NE(result.out.find("node model: none"), std::string::npos) << result.out;
   EXPECT_NE(result.out.find("--profile-budget 5 or more calibrates one first"), std::string::npos) << result.out;
-  for (const auto& entry : fs::recursive_directory_iterator(dir_ / "cache")) {
-    EXPECT_NE(entry.path().filename(), "node.toml") << "no calibration was paid from a budget of 0 s";
-  }
+  EXPECT_EQ(node_models_in_cache(), 0U) << "no calibration was paid from a budget of 0 s";
   EXPECT_TRUE(knowledge_files().empty()) << "nothing measured";
 }
 
@@ -143,15 +154,10 @@ TEST_F(RunCli, ABudgetTooSmallForACalibrationCalibratesNothing) {
 // the knowledge store takes afterwards), and the calibration's node.toml used to be refused for it (exit 2).
 TEST_F(RunCli, ABudgetPaysACalibrationIntoAnEmptyCache) {
   write("m.json", kMixed);
-  const CommandResult result = test_support::run_program(
-      "cosched", "run m.json --dry-run --cache cache --reps 1 --profile-budget 5 --platform p.toml", dir_);
+  const CommandResult result = dry_run_without_node_model("5");
   ASSERT_EQ(result.exit_code, 0) << result.out << result.err;
   EXPECT_NE(result.out.find("calibrating this node's memory bandwidth"), std::string::npos) << result.out;
-  std::size_t models = 0;
-  for (const auto& entry : fs::recursive_directory_iterator(dir_ / "cache")) {
-    if (entry.path().filename() == "node.toml") ++models;
-  }
-  EXPECT_EQ(models, 1U) << "the calibration is kept in the node's folder for the next run";
+  EXPECT_EQ(node_models_in_cache(), 1U) << "the calibration is kept in the node's folder for the next run";
 }
 
 TEST_F(RunCli, ASecondRunStartsFromWhatTheFirstObserved) {

@@ -133,6 +133,22 @@ TEST(Strategies, AdaptiveMeasuresWhereThePlanPutsTheTask) {
   EXPECT_TRUE(adaptive.next_runs(input).empty());
 }
 
+// The first short runs of a task nothing is known of: the strategy's cheapest run (the least amount, on the most
+// cores that run it) and that point at its next amount; none for a task that cannot be shortened.
+TEST(Strategies, TheFirstShortRunsAreTheCheapestPointAtTwoAmounts) {
+  const auto points = [](const std::vector<PlannedRun>& runs) {
+    std::vector<std::tuple<int, int, double>> found;
+    for (const PlannedRun& run : runs) found.emplace_back(run.cores, run.fast_chunks, run.work);
+    return found;
+  };
+  using Points = std::vector<std::tuple<int, int, double>>;
+  EXPECT_EQ(points(first_short_runs(find_measurement_strategy("adaptive"), input_for({64, 16}))),
+            (Points{{16, 0, 10.0}, {16, 0, 20.0}}));  // 64 cores run 40 and 80: not the cheapest
+  EXPECT_EQ(points(first_short_runs(find_measurement_strategy("short-runs"), input_for({16, 4}))),
+            (Points{{4, 0, 10.0}, {4, 0, 20.0}}));
+  EXPECT_TRUE(first_short_runs(find_measurement_strategy("adaptive"), input_for({64, 16}, {1000.0, {}})).empty());
+}
+
 TEST(Strategies, AnUnknownNameIsRefused) {
   EXPECT_THROW((void)find_measurement_strategy("guess"), UsageError);
   EXPECT_EQ(measurement_strategy_names(), (std::vector<std::string>{"exhaustive", "sparse", "short-runs", "adaptive"}));

@@ -314,12 +314,11 @@ void probe_commands(BatchKnowledge& known, const detail::KindRunner& runner, con
 }
 
 // The first short runs of a batch with nothing of it known (learning.hpp, ProfileBudget::first_runs_share): of each
-// kind whose strategy's cheapest run and that point's next amount take at most `share` of its tasks' work together,
-// those two runs; the kinds with the most tasks first (in the file's order among equals). Two amounts at one point
-// separate a run's fixed cost, without which a run at a small amount is not carried to production
-// (TaskFitOptions::max_proportional_carry). Every such kind, not one: a kind left unknown runs on one core at a
-// guess, which on a large node is far worse than the naive way's share (in the simulated KNL study, the first
-// short runs of one kind made the first batch 7.4 x the exhaustive plan, the naive way's 4.3 x).
+// kind whose first short runs (knowledge::first_short_runs) take at most `share` of its tasks' work together, those
+// two runs; the kinds with the most tasks first (in the file's order among equals). Every such kind, not one: a
+// kind left unknown runs on one core at a guess, which on a large node is far worse than the naive way's share (in
+// the simulated KNL study, the first short runs of one kind made the first batch 7.4 x the exhaustive plan, the
+// naive way's 4.3 x).
 struct FirstRuns {
   std::size_t kind = 0;
   std::vector<knowledge::PlannedRun> runs;
@@ -344,14 +343,8 @@ std::vector<FirstRuns> choose_first_runs(const config::Workload& workload, const
     input.node = shape_of(state.kind, options.launched.platform, options.tier_places_commands);
     input.work = {state.kind.largest(), state.kind.profiling};
     input.options = options.strategy_options;
-    const std::vector<knowledge::PlannedRun> wanted = strategy.next_runs(input);
-    if (wanted.empty()) continue;
-    const auto other_amount = std::find_if(wanted.begin(), wanted.end(), [&](const knowledge::PlannedRun& run) {
-      return run.cores == wanted.front().cores && run.fast_chunks == wanted.front().fast_chunks &&
-             !knowledge::same_work(run.work, wanted.front().work);
-    });
-    if (other_amount == wanted.end()) continue;
-    first.runs = {wanted.front(), *other_amount};
+    first.runs = knowledge::first_short_runs(strategy, input);
+    if (first.runs.empty()) continue;
     first.share = (first.runs[0].work + first.runs[1].work) / work;
     if (first.share <= options.budget.first_runs_share) chosen.push_back(std::move(first));
   }

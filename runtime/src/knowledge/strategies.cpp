@@ -199,6 +199,18 @@ double estimated_cost(const std::vector<PlannedRun>& runs) {
   return total;
 }
 
+std::vector<PlannedRun> first_short_runs(const MeasurementStrategy& strategy, const StrategyInput& input) {
+  const std::vector<PlannedRun> wanted = strategy.next_runs(input);
+  if (wanted.empty()) return {};
+  const PlannedRun& cheapest = wanted.front();
+  const auto other_amount = std::find_if(wanted.begin(), wanted.end(), [&](const PlannedRun& run) {
+    return run.cores == cheapest.cores && run.fast_chunks == cheapest.fast_chunks &&
+           !same_work(run.work, cheapest.work);
+  });
+  if (other_amount == wanted.end()) return {};
+  return {cheapest, *other_amount};
+}
+
 const std::vector<const MeasurementStrategy*>& measurement_strategies() {
   static const Exhaustive exhaustive;
   static const Sparse sparse;

@@ -63,5 +63,11 @@ class MeasurementStrategy {
 [[nodiscard]] std::vector<int> halving_cores(int cores, int step = 2);
 // The sum of the runs' estimated costs (NaN when one of them is unknown).
 [[nodiscard]] double estimated_cost(const std::vector<PlannedRun>& runs);
+// The first short runs of a task nothing is known of: `strategy`'s cheapest run for `input` and the same point at
+// the next amount it offers. Two amounts at one point separate a run's fixed cost from its cost per unit
+// (work_scaling.hpp), without which runs at a small amount are not carried to production
+// (TaskFitOptions::max_proportional_carry). Empty when the strategy offers no such pair (a task without profiling
+// amounts). `cosched run` measures them before a batch with nothing known is planned (profiler/learning.hpp).
+[[nodiscard]] std::vector<PlannedRun> first_short_runs(const MeasurementStrategy& strategy, const StrategyInput& input);
 
 }  // namespace cosched::knowledge
