@@ -318,6 +318,8 @@ TEST_P(FirstShortRuns, AKindThatSaysHowItsWorkScalesIsMeasuredFirstWhenItsShortR
   EXPECT_NE(known.budget_why.find("10 % of the batch's predicted"), std::string::npos) << known.budget_why;
   EXPECT_NE(known.budget_why.find("its first short runs spent"), std::string::npos) << known.budget_why;
   EXPECT_GE(known.spent_s, a.measured_s);  // spent from the budget, with their start-up
+  // The fit made after the first run alone (work 1, more than 4 x from 50 or 100: no fit) is not what is said.
+  EXPECT_EQ(reporter.text_of("note").find("no fit at"), std::string::npos) << reporter.text_of("note");
 }
 
 INSTANTIATE_TEST_SUITE_P(Shares, FirstShortRuns,

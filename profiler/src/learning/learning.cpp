@@ -158,6 +158,7 @@ std::optional<RelativeKind> find_relative(const TaskKind& kind, const std::vecto
 
 void fit_kind(KindState& state, const knowledge::NodeShape& shape, const knowledge::TaskFitOptions& options) {
   state.fits.clear();
+  state.fit_notes.clear();
   const std::vector<knowledge::Measurement> runs = runs_for_fit(state, shape);
   state.borrows_curve = runs.size() > usable_runs(state, shape).size();
   if (runs.empty()) return;
@@ -169,7 +170,7 @@ void fit_kind(KindState& state, const knowledge::NodeShape& shape, const knowled
     try {
       state.fits[amount] = std::make_shared<const knowledge::FittedTask>(shape, work, runs, options);
     } catch (const InputError& e) {
-      state.notes.push_back(fmt::format("no fit at {:g}: {}", amount, e.what()));
+      state.fit_notes.push_back(fmt::format("no fit at {:g}: {}", amount, e.what()));
     }
   }
 }
@@ -452,7 +453,7 @@ BatchKnowledge learn_batch(config::Workload& workload, const ProfileCache& cache
       found.knowledge.probe.reset();
       found.note = "--reprofile: what was known of it is set aside";
     }
-    KindState state{kind, std::move(found.knowledge), std::move(found.note), 0, 0.0, {}, std::nullopt,
+    KindState state{kind, std::move(found.knowledge), std::move(found.note), 0, 0.0, {}, {}, std::nullopt,
                     options.forget ? std::nullopt : find_relative(kind, stored), false, {}};
     fit_kind(state, shape_of(kind, platform, options.tier_places_commands), options.fit);
     known.kinds.push_back(std::move(state));
@@ -655,6 +656,7 @@ BatchKnowledge learn_batch(config::Workload& workload, const ProfileCache& cache
 
   for (const KindState& state : known.kinds) {
     for (const std::string& note : state.notes) say(fmt::format("{}: {}", state.kind.name, note));
+    for (const std::string& note : state.fit_notes) say(fmt::format("{}: {}", state.kind.name, note));
     if (state.borrows_curve) {
       say(fmt::format("{}: its speed-up over cores is borrowed from a relative ({}: the same program, other "
                       "arguments), scaled by its own run(s) on {} core(s)",

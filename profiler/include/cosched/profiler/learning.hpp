@@ -83,6 +83,9 @@ struct KindState {
   std::size_t measured_now = 0;  // runs profiled in this call
   double measured_s = 0.0;       // their seconds
   std::vector<std::string> notes;  // what the strategy or a failed run left to say
+  // Why an amount of work has no fit, from the last fit only: a fit made before the kind's second run failed where
+  // the one after it holds, and saying so would be stale.
+  std::vector<std::string> fit_notes;
   // A profiling run's wall time beyond the seconds it measured (process start, allocation and first touch, memory
   // warm-up, validation), the largest seen in this call; nullopt before its first run.
   std::optional<double> run_overhead_s;
