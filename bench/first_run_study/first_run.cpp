@@ -117,7 +117,8 @@ FirstRunOutcome run_batch(const FirstRunNode& node, double size, std::size_t bat
   // The same plan launched as `cosched run` does by default (run_batch.cpp), with its planner (kDefaultPlanner).
   static_assert(sim::kDefaultPlanner == sim::kModelSearchName, "the study observes the default planner's searches");
   const ObservedModelSearch planner(options.replan_evaluations);
-  profiler::LaunchReplanner replanner(drawn.workload, plan, known, learning, std::nullopt, planner,
+  profiler::LaunchReplanner replanner(drawn.workload, plan, profiler::guessed_tasks(made.instance, "the study's plan"),
+                                      known, learning, std::nullopt, planner,
                                       notes != nullptr ? notes : &silent);
   TimedReplanner timed(replanner);
   const sim::EngineResult replanned = truth.launch(plan, &timed);

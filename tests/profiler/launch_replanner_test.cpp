@@ -8,6 +8,7 @@
 #include <map>
 #include <numeric>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -86,8 +87,17 @@ struct Batch {
   config::Workload workload;
   LearningOptions options;
   BatchKnowledge known;
-  sim::LaunchPlan plan;  // the naive plan (`xargs -P 2` in the file's order)
+  sim::LaunchPlan plan;             // the naive plan (`xargs -P 2` in the file's order)
+  std::set<std::string> guessed;  // its tasks timed at a guess
 };
+
+// The naive plan of what `batch` knows, and the tasks it guesses at.
+void plan_naively(Batch& batch) {
+  const KnowledgeInstance made =
+      knowledge_instance(batch.workload, batch.known, batch.options.launched.platform, nullptr, false);
+  batch.guessed = guessed_tasks(made.instance, "the test's plan");
+  batch.plan = sim::plan_from_schedule(made.instance, naive_schedule(made.instance));
+}
 
 // `known_x`: the store knew x* before the launch, at 1 core (4 s) and 2 cores (2 s): the truth.
 Batch nothing_known(const std::vector<std::string>& ids, test_support::RecordingReporter& reporter,
@@ -108,9 +118,7 @@ Batch nothing_known(const std::vector<std::string>& ids, test_support::Recording
     add_observed_run(batch.known, *x, {1, 0}, 4.0, batch.options);
     add_observed_run(batch.known, *x, {2, 0}, 2.0, batch.options);
   }
-  const KnowledgeInstance made =
-      knowledge_instance(batch.workload, batch.known, batch.options.launched.platform, nullptr, false);
-  batch.plan = sim::plan_from_schedule(made.instance, naive_schedule(made.instance));
+  plan_naively(batch);
   return batch;
 }
 
@@ -143,7 +151,7 @@ TEST(LaunchReplanner, TheFirstRunOfAGuessedKindPutsItsLongPendingTaskFirst) {
   EXPECT_DOUBLE_EQ(launch(batch, nullptr).observed_makespan, 9.0) << "the naive launch, as made";
 
   const HandPlanner planner(false);
-  LaunchReplanner replanner(batch.workload, batch.plan, batch.known, batch.options, std::nullopt, planner, &reporter);
+  LaunchReplanner replanner(batch.workload, batch.plan, batch.guessed, batch.known, batch.options, std::nullopt, planner, &reporter);
   const sim::EngineResult result = launch(batch, &replanner);
   EXPECT_DOUBLE_EQ(result.observed_makespan, 8.0);
   EXPECT_DOUBLE_EQ(result.runs[index_of(batch.plan, "x2")].launch.start, 4.0);
@@ -181,7 +189,7 @@ TEST(LaunchReplanner, ThePendingTasksTakeThePlannersAllocations) {
   const Batch batch = nothing_known({"y1", "y2", "y3", "x1"}, reporter, true);
   EXPECT_DOUBLE_EQ(launch(batch, nullptr).observed_makespan, 5.0);
   const HandPlanner planner(true);
-  LaunchReplanner replanner(batch.workload, batch.plan, batch.known, batch.options, std::nullopt, planner, &reporter);
+  LaunchReplanner replanner(batch.workload, batch.plan, batch.guessed, batch.known, batch.options, std::nullopt, planner, &reporter);
   KeptReplans kept(replanner);
   const sim::EngineResult result = launch(batch, &kept);
   // What the journal records: each pending task where it goes and what it is now predicted to take there (x1: its
@@ -211,7 +219,7 @@ TEST(LaunchReplanner, ARePlanThatWouldWaitForTheRunningTasksIsNotTaken) {
   test_support::RecordingReporter reporter;
   const Batch batch = nothing_known({"y1", "x1", "y2", "x2"}, reporter, true);
   const HandPlanner planner(true);
-  LaunchReplanner replanner(batch.workload, batch.plan, batch.known, batch.options, std::nullopt, planner, &reporter);
+  LaunchReplanner replanner(batch.workload, batch.plan, batch.guessed, batch.known, batch.options, std::nullopt, planner, &reporter);
   const sim::EngineResult result = launch(batch, &replanner);
   EXPECT_EQ(replanner.replans(), 0U);
   EXPECT_EQ(result.runs[index_of(batch.plan, "x2")].grant.amounts, std::vector<int>{1});
@@ -228,7 +236,7 @@ TEST(LaunchReplanner, AKindFirstRunInTheLaunchStaysWhereItRan) {
   test_support::RecordingReporter reporter;
   const Batch batch = nothing_known({"y1", "x1", "y2"}, reporter);
   const HandPlanner planner(true);
-  LaunchReplanner replanner(batch.workload, batch.plan, batch.known, batch.options, std::nullopt, planner, &reporter);
+  LaunchReplanner replanner(batch.workload, batch.plan, batch.guessed, batch.known, batch.options, std::nullopt, planner, &reporter);
   const sim::EngineResult result = launch(batch, &replanner);
   const sim::TaskRun& y2 = result.runs[index_of(batch.plan, "y2")];
   EXPECT_EQ(y2.grant.amounts, std::vector<int>{1});
@@ -240,7 +248,7 @@ TEST(LaunchReplanner, AFailedRunTeachesNothingAndAKnownKindDoesNotRePlan) {
   test_support::RecordingReporter reporter;
   const Batch batch = nothing_known({"x1", "y1", "y2", "y3"}, reporter);
   const HandPlanner planner(false);
-  LaunchReplanner replanner(batch.workload, batch.plan, batch.known, batch.options, std::nullopt, planner, &reporter);
+  LaunchReplanner replanner(batch.workload, batch.plan, batch.guessed, batch.known, batch.options, std::nullopt, planner, &reporter);
   const sim::EngineResult result = launch(batch, &replanner, {"y1"});
   EXPECT_EQ(result.failed, 1U);
   // y2's run (1-2 s) is y's first good one, y3 pending: a re-plan, which predicts what the plan does (y3 next) and
@@ -257,11 +265,42 @@ TEST(LaunchReplanner, AFirstRunWithNoTaskOfItsKindPendingIsLearntWithoutARePlan)
   test_support::RecordingReporter reporter;
   const Batch batch = nothing_known({"x1", "y1", "z1"}, reporter);
   const HandPlanner planner(false);
-  LaunchReplanner replanner(batch.workload, batch.plan, batch.known, batch.options, std::nullopt, planner, &reporter);
+  LaunchReplanner replanner(batch.workload, batch.plan, batch.guessed, batch.known, batch.options, std::nullopt, planner, &reporter);
   (void)launch(batch, &replanner);
   EXPECT_EQ(replanner.replans(), 0U);
   EXPECT_TRUE(replanner.known().of(batch.workload.tasks[1]).known_at_all());
   EXPECT_EQ(reporter.text_of("note").find("learnt as it ran"), std::string::npos) << reporter.text_of("note");
+}
+
+// A kind known at one amount of work only has no fit for its tasks far from it: a run of 1 unit is more than 4 x
+// from 100, and no run separates the fixed cost. The plan guesses at those tasks, and the first of them to end gives
+// the others their fit — a re-plan, as a kind's first run makes. Here one command at 1 and 100 units: w0 at 1 unit,
+// known from a run of 0.04 s; y1 and x2 at 100 units, guessed. y1 (1 s in truth) ends while x2 waits behind w0.
+TEST(LaunchReplanner, ARunThatGivesAGuessedPendingTaskOfAKnownKindItsFitIsLearntForARePlan) {
+  test_support::RecordingReporter reporter;
+  Batch batch;
+  batch.workload.name = "replan";
+  const std::vector<std::string> argv{"sh", "-c", "exit 0 # {work}"};
+  batch.workload.tasks = {testing::command_task("y1", argv, config::WorkScale{100, {}}),
+                          testing::command_task("w0", argv, config::WorkScale{1, {}}),
+                          testing::command_task("x2", argv, config::WorkScale{100, {}})};
+  const ProfileCache cache(testing::scratch_dir("launch-replanner"), NodeFingerprint{"host", "Some CPU", 2, "none", 5.0});
+  batch.options.launched.platform = testing::cores_only_platform(2);
+  batch.options.launched.tier = exec::TierSetup{};
+  batch.options.launched.reporter = &reporter;
+  batch.known = learn_batch(batch.workload, cache, batch.options);
+  add_observed_run(batch.known, batch.workload.tasks[1], {1, 0}, 0.04, batch.options);
+  plan_naively(batch);
+  ASSERT_EQ(batch.guessed, (std::set<std::string>{"y1", "x2"}));
+
+  const HandPlanner planner(false);
+  LaunchReplanner replanner(batch.workload, batch.plan, batch.guessed, batch.known, batch.options, std::nullopt,
+                            planner, &reporter);
+  (void)launch(batch, &replanner);
+  const std::string notes = reporter.text_of("note");
+  EXPECT_NE(notes.find("learnt as it ran: y1 took 1 s on 1 core, the first run of "), std::string::npos) << notes;
+  EXPECT_NE(notes.find(" at 100 (guessed"), std::string::npos) << notes;
+  EXPECT_EQ(replanner.known().of(batch.workload.tasks[2]).fits.count(100.0), 1U) << "x2's fit, from y1's run";
 }
 
 }  // namespace

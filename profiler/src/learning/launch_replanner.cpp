@@ -81,10 +81,12 @@ std::shared_ptr<const sched::TimeProfile> where_it_ran(const sched::Instance& fi
 
 }  // namespace
 
-LaunchReplanner::LaunchReplanner(const config::Workload& batch, const sim::LaunchPlan& plan, BatchKnowledge known,
-                                 LearningOptions options, std::optional<NodeBandwidth> bandwidth,
-                                 const sched::Algorithm& algorithm, Reporter* reporter)
+LaunchReplanner::LaunchReplanner(const config::Workload& batch, const sim::LaunchPlan& plan,
+                                 std::set<std::string> guessed_tasks, BatchKnowledge known, LearningOptions options,
+                                 std::optional<NodeBandwidth> bandwidth, const sched::Algorithm& algorithm,
+                                 Reporter* reporter)
     : batch_(batch),
+      guessed_tasks_(std::move(guessed_tasks)),
       known_(std::move(known)),
       options_(std::move(options)),
       bandwidth_(std::move(bandwidth)),
@@ -107,23 +109,35 @@ std::optional<sim::Replan> LaunchReplanner::task_ended(std::size_t task, const s
   if (run.completion.status != sim::TaskStatus::ok) return std::nullopt;
   const config::WorkloadTask& ended = batch_.tasks[batch_task_.at(task)];
   KindState& state = known_.of(ended);
-  // A kind the plan knew was planned from its fit; one it guessed at is what a first run changes.
-  if (state.known_at_all()) return std::nullopt;
+  // A task the plan timed by a fit was planned from it; one it guessed at is what its run changes.
+  if (guessed_tasks_.count(ended.id) == 0) return std::nullopt;
+  // What a re-plan learns is what the kind's pending tasks take: it is worth its planning time when the run gives
+  // a fit to a pending task of the kind that had none — its kind's first run, or a run at an amount of work the
+  // kind's earlier runs were too far from to carry. Without one, only the guess of the tasks still unknown moves.
+  const auto pending_and_fitted = [&] {
+    std::vector<bool> fitted(view.runs.size(), false);
+    for (std::size_t j = 0; j < view.runs.size(); ++j) {
+      const config::WorkloadTask& other = batch_.tasks[batch_task_[j]];
+      fitted[j] = view.runs[j].state == sim::TaskState::pending && &known_.of(other) == &state &&
+                  state.fits.count(work_of(other)) > 0;
+    }
+    return fitted;
+  };
+  const std::vector<bool> fitted_before = pending_and_fitted();
+  const bool first_run = !state.known_at_all();
   const std::vector<int> ran = cores_and_chunks(run.grant.amounts, view.plan.resource_names);
   const double seconds = run.completion.end - run.launch.start;
   add_observed_run(known_, ended, ran, seconds, options_);
-  if (!state.known_at_all()) return std::nullopt;  // no fit from it (said in the kind's notes)
-  // What a re-plan learns is what the kind's pending tasks take: without any, only the guess of the kinds still
-  // unknown moves (the median of what is known), and a re-plan would cost its planning time for that alone.
-  bool siblings_pending = false;
-  for (std::size_t j = 0; j < view.runs.size() && !siblings_pending; ++j) {
-    siblings_pending =
-        view.runs[j].state == sim::TaskState::pending && &known_.of(batch_.tasks[batch_task_[j]]) == &state;
+  const std::vector<bool> fitted_after = pending_and_fitted();
+  bool learnt_for_a_pending_task = false;
+  for (std::size_t j = 0; j < fitted_after.size(); ++j) {
+    learnt_for_a_pending_task = learnt_for_a_pending_task || (fitted_after[j] && !fitted_before[j]);
   }
-  if (!siblings_pending) return std::nullopt;
+  if (!learnt_for_a_pending_task) return std::nullopt;
   const std::string learnt =
-      fmt::format("learnt as it ran: {} took {:.3g} s on {}, the first run of {} (guessed {:.3g} s)", ended.id,
-                  seconds, allocation_words(ran), state.kind.name, view.plan.tasks[task].predicted_duration);
+      fmt::format("learnt as it ran: {} took {:.3g} s on {}, the first run of {}{} (guessed {:.3g} s)", ended.id,
+                  seconds, allocation_words(ran), state.kind.name, first_run ? "" : fmt::format(" at {:g}", work_of(ended)),
+                  view.plan.tasks[task].predicted_duration);
   const auto begin = std::chrono::steady_clock::now();
   Candidate candidate;
   try {

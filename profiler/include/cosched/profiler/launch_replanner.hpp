@@ -1,7 +1,8 @@
 #pragma once
 // `cosched run` learning as its launch goes (issue 39: "a kind not yet known starts at a safe allocation and the
-// rest of the batch is re-planned as results arrive"). When the first task of a kind the plan only guessed at ends
-// well while other tasks of its kind are pending, its run becomes a run of its kind (add_observed_run: in memory;
+// rest of the batch is re-planned as results arrive"). When a task the plan only guessed at ends well and its run
+// gives a pending task of its kind the fit it lacked — the kind's first run, or a run at an amount of work its
+// earlier runs were too far from to carry —, its run becomes a run of its kind (add_observed_run: in memory;
 // learn_from_launch stores every run after the launch), and the tasks still pending are planned again — by the planner that made the plan, from what is known
 // now — while the tasks still running keep their cores and fast chunks for what their fits say is left of them.
 // The re-plan is taken when it predicts the rest of the launch (the greedy rule from now, running tasks first)
@@ -13,6 +14,7 @@
 // commands re-planned on both cores by that prior ran 0.64 s against the naive 0.5 s).
 #include <cstddef>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -28,13 +30,14 @@ namespace cosched::profiler {
 
 class LaunchReplanner final : public sim::Replanner {
  public:
-  // `plan`: the launch's (its tasks are `batch`'s, by id); `known`: what it was planned from, by `options` (the
-  // node, the fit options); `bandwidth`: the node's pools (nullopt: none); `algorithm`: the planner that made it.
+  // `plan`: the launch's (its tasks are `batch`'s, by id); `guessed_tasks`: the ids of its tasks timed at a guess
+  // (guessed_tasks of its instance); `known`: what it was planned from, by `options` (the node, the fit options);
+  // `bandwidth`: the node's pools (nullopt: none); `algorithm`: the planner that made it.
   // What it learns and re-plans goes to `reporter` (null: nowhere). Throws std::logic_error for a plan task that is
   // not in the batch.
-  LaunchReplanner(const config::Workload& batch, const sim::LaunchPlan& plan, BatchKnowledge known,
-                  LearningOptions options, std::optional<NodeBandwidth> bandwidth, const sched::Algorithm& algorithm,
-                  Reporter* reporter);
+  LaunchReplanner(const config::Workload& batch, const sim::LaunchPlan& plan, std::set<std::string> guessed_tasks,
+                  BatchKnowledge known, LearningOptions options, std::optional<NodeBandwidth> bandwidth,
+                  const sched::Algorithm& algorithm, Reporter* reporter);
 
   [[nodiscard]] std::optional<sim::Replan> task_ended(std::size_t task, const sim::EngineView& view,
                                                       const sim::StandingList& standing) override;
@@ -53,6 +56,7 @@ class LaunchReplanner final : public sim::Replanner {
 
   const config::Workload& batch_;
   std::vector<std::size_t> batch_task_;  // per plan task, its index in batch_.tasks
+  std::set<std::string> guessed_tasks_;  // the plan's tasks timed at a guess, by id
   std::vector<const KindState*> guessed_;  // the kinds the plan guessed at (in known_)
   BatchKnowledge known_;
   LearningOptions options_;
