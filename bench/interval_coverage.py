@@ -104,6 +104,7 @@ def one_run(args, batch: Path, number: int) -> dict:
             result["interval_high_s"] = data["interval_80"]["high_s"]
             result["guessed_tasks"] = data.get("guessed_tasks", 0)
             result["launches_seen"] = data.get("launches_seen")
+            result["co_running_unpredicted_tasks"] = data.get("co_running_unpredicted_tasks", 0)
             result["launch_noise_sigma"] = data.get("launch_noise_sigma")
     done = subprocess.run([str(args.bin / "cosched"), "report", str(folder / "journal.jsonl"), "--json"],
                           capture_output=True, text=True)
@@ -183,7 +184,8 @@ def main() -> int:
             print(f"run {number:2d} {batch.stem:22s}: predicted {run['predicted_s']:6.2f} s, 80 % "
                   f"[{run['interval_low_s']:6.2f}, {run['interval_high_s']:6.2f}], observed "
                   f"{run['observed_makespan']:6.2f} s: {'inside' if run['inside'] else 'OUTSIDE'} "
-                  f"(guessed tasks {run['guessed_tasks']}, load {run['load_before']:.2f})", flush=True)
+                  f"(guessed tasks {run['guessed_tasks']}, timed alone {run.get('co_running_unpredicted_tasks', 0)}, "
+                  f"load {run['load_before']:.2f})", flush=True)
     overall = coverage(runs)
     measured = coverage([r for r in runs if r.get("guessed_tasks") == 0])
     load_end = os.getloadavg()

@@ -74,11 +74,13 @@ class RunCli : public ::testing::Test {
     std::sort(found.begin(), found.end());
     return found;
   }
-  // `cosched run m.json --dry-run` with the test's cache and platform but no node model given, at `budget` seconds.
+  // `cosched run` with the test's cache and platform but no node model given.
+  [[nodiscard]] CommandResult run_without_node_model(const std::string& arguments) const {
+    return test_support::run_program("cosched", "run " + arguments + " --cache cache --reps 1 --platform p.toml", dir_);
+  }
+  // `cosched run m.json --dry-run` without a node model, at `budget` seconds.
   [[nodiscard]] CommandResult dry_run_without_node_model(const std::string& budget) const {
-    return test_support::run_program(
-        "cosched", "run m.json --dry-run --cache cache --reps 1 --profile-budget " + budget + " --platform p.toml",
-        dir_);
+    return run_without_node_model("m.json --dry-run --profile-budget " + budget);
   }
   // The node models (node.toml, a calibration's) anywhere in the test's cache.
   [[nodiscard]] std::size_t node_models_in_cache() const {
@@ -490,6 +492,19 @@ std::map<std::string, bool> guessed_marks(const CommandResult& result) {
   return marks;
 }
 
+// The "prediction" result of a run's `--progress json` output, if it has one.
+std::optional<nlohmann::json> prediction_of(const std::string& out) {
+  std::optional<nlohmann::json> prediction;
+  std::istringstream lines(out);
+  for (std::string line; std::getline(lines, line);) {
+    const nlohmann::json event = nlohmann::json::parse(line, nullptr, false);
+    if (!event.is_discarded() && event.value("event", "") == "result" && event.value("kind", "") == "prediction") {
+      prediction = event.at("data");
+    }
+  }
+  return prediction;
+}
+
 // A task of a known kind is a guess when its kind has no fit at its amount of work (a run at work 1 is not carried
 // in proportion to 100: knowledge::TaskFitOptions::max_proportional_carry): the plan counts it with the guesses —
 // the prediction's guessed_tasks, its interval's error group — as its instance marks it ("unknown": true). It was
@@ -502,14 +517,7 @@ TEST_F(RunCli, ATaskFarFromItsKindsMeasuredWorkIsCountedAsAGuess) {
                     R"({"id":"far","command":["/bin/true","{work}"],"work":{"value":100}}]})");
   const CommandResult planned = run("far.json --dry-run --profile-budget 0 --progress json");
   ASSERT_EQ(planned.exit_code, 0) << planned.out << planned.err;
-  std::optional<nlohmann::json> prediction;
-  std::istringstream lines(planned.out);
-  for (std::string line; std::getline(lines, line);) {
-    const nlohmann::json event = nlohmann::json::parse(line, nullptr, false);
-    if (!event.is_discarded() && event.value("event", "") == "result" && event.value("kind", "") == "prediction") {
-      prediction = event.at("data");
-    }
-  }
+  const std::optional<nlohmann::json> prediction = prediction_of(planned.out);
   ASSERT_TRUE(prediction.has_value()) << planned.out;
   EXPECT_EQ(prediction->at("guessed_tasks"), 1) << *prediction;
   EXPECT_NE(planned.out.find("1 task(s) with no time known"), std::string::npos) << planned.out;
@@ -518,6 +526,27 @@ TEST_F(RunCli, ATaskFarFromItsKindsMeasuredWorkIsCountedAsAGuess) {
     const bool unknown = task.contains("unknown") && task.at("unknown").get<bool>();
     EXPECT_EQ(unknown, task.at("id") == "far") << task;
   }
+}
+
+// Without a node model nothing predicts how tasks side by side slow each other, and times measured with a task
+// alone do not know it: the interval allows each such task up to 1.5 x slower where others run beside it. Once its
+// kind ran in a launch beside others (an observed run, its slowdown in it) the allowance goes.
+TEST_F(RunCli, TheIntervalAllowsTasksTimedAloneASlowdownBesideOthersUntilTheyRanSo) {
+  write("pair.json", R"({"tasks":[{"id":"a","command":["/bin/sh","-c","exit 0 # a"]},)"
+                     R"({"id":"b","command":["/bin/sh","-c","exit 0 # b"]}]})");
+  const CommandResult first = run_without_node_model("pair.json --progress json");
+  ASSERT_EQ(first.exit_code, 0) << first.out << first.err;
+  const std::optional<nlohmann::json> before = prediction_of(first.out);
+  ASSERT_TRUE(before.has_value()) << first.out;
+  EXPECT_EQ(before->at("co_running_unpredicted_tasks"), 2) << *before;
+  EXPECT_NE(first.out.find("2 task(s) timed alone, beside others up to 1.5 x slower"), std::string::npos)
+      << first.out;
+  const CommandResult again = run_without_node_model("pair.json --progress json --force");
+  ASSERT_EQ(again.exit_code, 0) << again.out << again.err;
+  const std::optional<nlohmann::json> after = prediction_of(again.out);
+  ASSERT_TRUE(after.has_value()) << again.out;
+  EXPECT_EQ(after->at("co_running_unpredicted_tasks"), 0) << *after;
+  EXPECT_EQ(again.out.find("timed alone"), std::string::npos) << again.out;
 }
 
 // A resumed run marks the plan's guesses as the run that planned them did (issue 39: it used to mark none, and its

@@ -191,6 +191,33 @@ TEST(MakespanInterval, AGainOfKnownSignScalesTimesDownByUpToItsBoundUniformly) {
   EXPECT_NEAR(shared.values[0] / (20.0 * std::pow(4.0, -0.9)), 1.0, 0.02);
 }
 
+TEST(MakespanInterval, ASlowdownBesideOtherTasksScalesTheTasksThatCoRunUpToItsBound) {
+  // Two tasks of 10 s side by side on two cores, a co-running bound of ln 2: both are slowed by one u, so the
+  // makespan's q-quantile is 10 x 2^q — 10.7 s at q = 0.1, 14.1 s at the median, 18.7 s at q = 0.9.
+  sim::LaunchPlan plan;
+  plan.algorithm = "by-hand";
+  plan.resource_names = {"cores"};
+  plan.capacities = {2};
+  plan.tasks = {{"a", {1}, 0.0, 10.0}, {"b", {1}, 0.0, 10.0}};
+  IntervalOptions options{4000, 7, 0.0, {0.1, 0.5, 0.9}, "auto", {}, {}};
+  options.co_running_log_bound = {std::log(2.0), std::log(2.0)};
+  const std::vector<double> none{0.0, 0.0};
+  const MakespanDistribution beside = makespan_distribution(plan, none, options);
+  EXPECT_DOUBLE_EQ(beside.nominal, 10.0);
+  for (std::size_t k = 0; k < beside.quantiles.size(); ++k) {
+    EXPECT_NEAR(beside.values[k] / (10.0 * std::pow(2.0, beside.quantiles[k])), 1.0, 0.02) << "q = " << k;
+  }
+  // One after the other on both cores each, nothing runs beside either: the makespan stays 20 s.
+  plan.tasks = {{"a", {2}, 0.0, 10.0}, {"b", {2}, 10.0, 10.0}};
+  for (const double value : makespan_distribution(plan, none, options).values) EXPECT_DOUBLE_EQ(value, 20.0);
+  // b beside a for half of a's run (a 0-10 s, b 5-15 s on the list rule's planned starts): a is slowed by its
+  // half only — at the most u = 1, a takes 10 x 2^0.5 = 14.1 s; b starts at 5 s whatever a takes.
+  plan.tasks = {{"a", {1}, 0.0, 10.0}, {"b", {1}, 5.0, 10.0}};
+  options.quantiles = {1.0};
+  options.policy = "list";
+  EXPECT_NEAR(makespan_distribution(plan, none, options).values[0], 5.0 + 10.0 * std::pow(2.0, 0.5), 0.1);
+}
+
 TEST(MakespanInterval, TakesTheQuantilesAtBothEnds) {
   const sim::LaunchPlan plan = two_waves();
   const std::vector<double> sd(plan.tasks.size(), 0.1);
@@ -214,6 +241,11 @@ TEST(MakespanInterval, RefusesWhatIsNotADistribution) {
   EXPECT_THROW((void)makespan_distribution(plan, sd, gains), UsageError);
   gains.log_gain_bound.assign(plan.tasks.size(), std::nan(""));
   EXPECT_THROW((void)makespan_distribution(plan, sd, gains), UsageError);
+  IntervalOptions co_running{10, 1, 0.0, {0.5}, "auto", {}, {}};
+  co_running.co_running_log_bound = {0.1};
+  EXPECT_THROW((void)makespan_distribution(plan, sd, co_running), UsageError);
+  co_running.co_running_log_bound.assign(plan.tasks.size(), -0.1);
+  EXPECT_THROW((void)makespan_distribution(plan, sd, co_running), UsageError);
 }
 
 TEST(SampleQuantile, InterpolatesBetweenOrderStatistics) {

@@ -151,7 +151,8 @@ TEST(LaunchReplanner, TheFirstRunOfAGuessedKindPutsItsLongPendingTaskFirst) {
   EXPECT_DOUBLE_EQ(launch(batch, nullptr).observed_makespan, 9.0) << "the naive launch, as made";
 
   const HandPlanner planner(false);
-  LaunchReplanner replanner(batch.workload, batch.plan, batch.guessed, batch.known, batch.options, std::nullopt, planner, &reporter);
+  LaunchReplanner replanner(batch.workload, batch.plan, batch.guessed, batch.known, batch.options, std::nullopt,
+                            planner, &reporter);
   const sim::EngineResult result = launch(batch, &replanner);
   EXPECT_DOUBLE_EQ(result.observed_makespan, 8.0);
   EXPECT_DOUBLE_EQ(result.runs[index_of(batch.plan, "x2")].launch.start, 4.0);
@@ -189,7 +190,8 @@ TEST(LaunchReplanner, ThePendingTasksTakeThePlannersAllocations) {
   const Batch batch = nothing_known({"y1", "y2", "y3", "x1"}, reporter, true);
   EXPECT_DOUBLE_EQ(launch(batch, nullptr).observed_makespan, 5.0);
   const HandPlanner planner(true);
-  LaunchReplanner replanner(batch.workload, batch.plan, batch.guessed, batch.known, batch.options, std::nullopt, planner, &reporter);
+  LaunchReplanner replanner(batch.workload, batch.plan, batch.guessed, batch.known, batch.options, std::nullopt,
+                            planner, &reporter);
   KeptReplans kept(replanner);
   const sim::EngineResult result = launch(batch, &kept);
   // What the journal records: each pending task where it goes and what it is now predicted to take there (x1: its
@@ -219,7 +221,8 @@ TEST(LaunchReplanner, ARePlanThatWouldWaitForTheRunningTasksIsNotTaken) {
   test_support::RecordingReporter reporter;
   const Batch batch = nothing_known({"y1", "x1", "y2", "x2"}, reporter, true);
   const HandPlanner planner(true);
-  LaunchReplanner replanner(batch.workload, batch.plan, batch.guessed, batch.known, batch.options, std::nullopt, planner, &reporter);
+  LaunchReplanner replanner(batch.workload, batch.plan, batch.guessed, batch.known, batch.options, std::nullopt,
+                            planner, &reporter);
   const sim::EngineResult result = launch(batch, &replanner);
   EXPECT_EQ(replanner.replans(), 0U);
   EXPECT_EQ(result.runs[index_of(batch.plan, "x2")].grant.amounts, std::vector<int>{1});
@@ -236,7 +239,8 @@ TEST(LaunchReplanner, AKindFirstRunInTheLaunchStaysWhereItRan) {
   test_support::RecordingReporter reporter;
   const Batch batch = nothing_known({"y1", "x1", "y2"}, reporter);
   const HandPlanner planner(true);
-  LaunchReplanner replanner(batch.workload, batch.plan, batch.guessed, batch.known, batch.options, std::nullopt, planner, &reporter);
+  LaunchReplanner replanner(batch.workload, batch.plan, batch.guessed, batch.known, batch.options, std::nullopt,
+                            planner, &reporter);
   const sim::EngineResult result = launch(batch, &replanner);
   const sim::TaskRun& y2 = result.runs[index_of(batch.plan, "y2")];
   EXPECT_EQ(y2.grant.amounts, std::vector<int>{1});
@@ -248,7 +252,8 @@ TEST(LaunchReplanner, AFailedRunTeachesNothingAndAKnownKindDoesNotRePlan) {
   test_support::RecordingReporter reporter;
   const Batch batch = nothing_known({"x1", "y1", "y2", "y3"}, reporter);
   const HandPlanner planner(false);
-  LaunchReplanner replanner(batch.workload, batch.plan, batch.guessed, batch.known, batch.options, std::nullopt, planner, &reporter);
+  LaunchReplanner replanner(batch.workload, batch.plan, batch.guessed, batch.known, batch.options, std::nullopt,
+                            planner, &reporter);
   const sim::EngineResult result = launch(batch, &replanner, {"y1"});
   EXPECT_EQ(result.failed, 1U);
   // y2's run (1-2 s) is y's first good one, y3 pending: a re-plan, which predicts what the plan does (y3 next) and
@@ -265,7 +270,8 @@ TEST(LaunchReplanner, AFirstRunWithNoTaskOfItsKindPendingIsLearntWithoutARePlan)
   test_support::RecordingReporter reporter;
   const Batch batch = nothing_known({"x1", "y1", "z1"}, reporter);
   const HandPlanner planner(false);
-  LaunchReplanner replanner(batch.workload, batch.plan, batch.guessed, batch.known, batch.options, std::nullopt, planner, &reporter);
+  LaunchReplanner replanner(batch.workload, batch.plan, batch.guessed, batch.known, batch.options, std::nullopt,
+                            planner, &reporter);
   (void)launch(batch, &replanner);
   EXPECT_EQ(replanner.replans(), 0U);
   EXPECT_TRUE(replanner.known().of(batch.workload.tasks[1]).known_at_all());
@@ -284,7 +290,8 @@ TEST(LaunchReplanner, ARunThatGivesAGuessedPendingTaskOfAKnownKindItsFitIsLearnt
   batch.workload.tasks = {testing::command_task("y1", argv, config::WorkScale{100, {}}),
                           testing::command_task("w0", argv, config::WorkScale{1, {}}),
                           testing::command_task("x2", argv, config::WorkScale{100, {}})};
-  const ProfileCache cache(testing::scratch_dir("launch-replanner"), NodeFingerprint{"host", "Some CPU", 2, "none", 5.0});
+  const ProfileCache cache(testing::scratch_dir("launch-replanner"),
+                           NodeFingerprint{"host", "Some CPU", 2, "none", 5.0});
   batch.options.launched.platform = testing::cores_only_platform(2);
   batch.options.launched.tier = exec::TierSetup{};
   batch.options.launched.reporter = &reporter;

@@ -40,6 +40,9 @@ struct BatchPlan {
   profiler::BatchKnowledge known = {};
   profiler::LearningOptions learning = {};
   std::optional<profiler::NodeBandwidth> bandwidth = std::nullopt;
+  // Per task, how much slower tasks beside it may make it where nothing predicts it: no node model, and its kind's
+  // times all measured alone (knowledge::IntervalOptions::co_running_log_bound); 0 where either does.
+  std::vector<double> co_running_log_bound = {};
 };
 
 // The plan of `batch` (its commands get their kinds' names as `profile`): the node model (--node, the cache's, or
@@ -58,8 +61,9 @@ struct PredictionInterval {
 };
 
 // The prediction of `inputs.plan` as a result, with its 80 % interval: Monte Carlo over the fits' uncertainty
-// (`plan.log_sd`), the gain of fast memory its kinds were never measured on (`plan.log_gain_bound`) and this node's
-// launch-to-launch noise (profiler::launch_noise), through the simulation core.
+// (`plan.log_sd`), the gain of fast memory its kinds were never measured on (`plan.log_gain_bound`), the slowdown
+// of tasks side by side that nothing predicts (`plan.co_running_log_bound`) and this node's launch-to-launch noise
+// (profiler::launch_noise), through the simulation core.
 [[nodiscard]] PredictionInterval report_prediction(const BatchPlan& plan, const launcher::LaunchInputs& inputs,
                                                    const profiler::ProfileCache& cache, Reporter& reporter);
 

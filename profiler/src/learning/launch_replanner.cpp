@@ -136,8 +136,8 @@ std::optional<sim::Replan> LaunchReplanner::task_ended(std::size_t task, const s
   if (!learnt_for_a_pending_task) return std::nullopt;
   const std::string learnt =
       fmt::format("learnt as it ran: {} took {:.3g} s on {}, the first run of {}{} (guessed {:.3g} s)", ended.id,
-                  seconds, allocation_words(ran), state.kind.name, first_run ? "" : fmt::format(" at {:g}", work_of(ended)),
-                  view.plan.tasks[task].predicted_duration);
+                  seconds, allocation_words(ran), state.kind.name,
+                  first_run ? "" : fmt::format(" at {:g}", work_of(ended)), view.plan.tasks[task].predicted_duration);
   const auto begin = std::chrono::steady_clock::now();
   Candidate candidate;
   try {

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
+#include <vector>
 
 #include "cosched/common/error.hpp"
 #include "cosched/knowledge/random.hpp"
@@ -33,13 +35,47 @@ void check_interval_input(const sim::LaunchPlan& plan, std::span<const double> t
     throw UsageError(fmt::format("{} error groups for a plan of {} tasks", options.error_groups.size(),
                                  plan.tasks.size()));
   }
-  if (!options.log_gain_bound.empty() && options.log_gain_bound.size() != plan.tasks.size()) {
-    throw UsageError(fmt::format("{} gain bounds for a plan of {} tasks", options.log_gain_bound.size(),
-                                 plan.tasks.size()));
+  const auto check_bounds = [&](const std::vector<double>& bounds, const char* what) {
+    if (!bounds.empty() && bounds.size() != plan.tasks.size()) {
+      throw UsageError(fmt::format("{} {} bounds for a plan of {} tasks", bounds.size(), what, plan.tasks.size()));
+    }
+    for (const double bound : bounds) {
+      if (!(std::isfinite(bound) && bound >= 0.0)) {
+        throw UsageError(fmt::format("a task's {} bound must be finite and >= 0", what));
+      }
+    }
+  };
+  check_bounds(options.log_gain_bound, "gain");
+  check_bounds(options.co_running_log_bound, "co-running");
+}
+
+bool any_positive(const std::vector<double>& values) {
+  return std::any_of(values.begin(), values.end(), [](double value) { return value > 0.0; });
+}
+
+// Per task of a predicted launch, the share of its run during which some other task runs too.
+std::vector<double> co_running_shares(const sim::EngineResult& predicted) {
+  std::vector<double> shares(predicted.runs.size(), 0.0);
+  for (std::size_t j = 0; j < predicted.runs.size(); ++j) {
+    const double start = predicted.runs[j].launch.start;
+    const double end = predicted.runs[j].completion.end;
+    if (!(end > start)) continue;
+    std::vector<std::pair<double, double>> beside;  // the other runs, clipped to this one's
+    for (std::size_t k = 0; k < predicted.runs.size(); ++k) {
+      const double from = std::max(start, predicted.runs[k].launch.start);
+      const double to = std::min(end, predicted.runs[k].completion.end);
+      if (k != j && to > from) beside.emplace_back(from, to);
+    }
+    std::sort(beside.begin(), beside.end());
+    double covered = 0.0;
+    double reached = start;
+    for (const auto& [from, to] : beside) {
+      covered += std::max(0.0, to - std::max(from, reached));
+      reached = std::max(reached, to);
+    }
+    shares[j] = covered / (end - start);
   }
-  for (const double bound : options.log_gain_bound) {
-    if (!(std::isfinite(bound) && bound >= 0.0)) throw UsageError("a task's gain bound must be finite and >= 0");
-  }
+  return shares;
 }
 
 // A uniform draw on [0, 1] from a standard normal one (its distribution function).
@@ -66,7 +102,10 @@ MakespanDistribution makespan_distribution(const sim::LaunchPlan& plan, std::spa
                                            const IntervalOptions& options) {
   check_interval_input(plan, task_log_sd, options);
   MakespanDistribution result;
-  result.nominal = sim::predict_contention(plan, options.policy).observed_makespan;
+  const sim::EngineResult nominal = sim::predict_contention(plan, options.policy);
+  result.nominal = nominal.observed_makespan;
+  const bool co_running = any_positive(options.co_running_log_bound);
+  const std::vector<double> shares = co_running ? co_running_shares(nominal) : std::vector<double>{};
   result.quantiles = options.quantiles;
   NormalDraws draws(options.seed);
   std::vector<double> makespans;
@@ -75,8 +114,7 @@ MakespanDistribution makespan_distribution(const sim::LaunchPlan& plan, std::spa
   std::size_t groups = 0;
   const std::vector<std::size_t> group_of = group_index(options, plan.tasks.size(), groups);
   std::vector<double> group_draw(groups);
-  const bool gains = std::any_of(options.log_gain_bound.begin(), options.log_gain_bound.end(),
-                                 [](double bound) { return bound > 0.0; });
+  const bool gains = any_positive(options.log_gain_bound);
   std::vector<double> group_gain(groups, 0.0);  // u per group, drawn only when some task has a gain bound
   double sum = 0.0;
   for (std::size_t s = 0; s < options.samples; ++s) {
@@ -85,9 +123,11 @@ MakespanDistribution makespan_distribution(const sim::LaunchPlan& plan, std::spa
     if (gains) {
       for (double& u : group_gain) u = uniform_of(draws.next());
     }
+    const double slowdown = co_running ? uniform_of(draws.next()) : 0.0;
     for (std::size_t j = 0; j < plan.tasks.size(); ++j) {
       const double gain = gains ? options.log_gain_bound[j] * group_gain[group_of[j]] : 0.0;
-      const double factor = std::exp(node + task_log_sd[j] * group_draw[group_of[j]] - gain);
+      const double slower = co_running ? options.co_running_log_bound[j] * slowdown * shares[j] : 0.0;
+      const double factor = std::exp(node + task_log_sd[j] * group_draw[group_of[j]] - gain + slower);
       drawn.tasks[j].predicted_duration = plan.tasks[j].predicted_duration * factor;
       for (std::size_t q = 0; q < plan.tasks[j].flow.bytes_per_s.size(); ++q) {
         drawn.tasks[j].flow.bytes_per_s[q] = plan.tasks[j].flow.bytes_per_s[q] / factor;

@@ -35,6 +35,11 @@ struct IntervalOptions {
   // without it or up to the tiers' bandwidth ratio faster, never slower by it (the planned time assumes no gain).
   // Empty: none.
   std::vector<double> log_gain_bound;
+  // Per plan task, a slowdown of unknown size and known sign while other tasks run beside it, which the prediction
+  // does not model (no node bandwidth model, and the task's times measured with it alone): its time also scaled by
+  // exp(bound x u x share), u uniform on [0, 1] and one per sample (the tasks share one memory system), share the
+  // part of its run the plan's prediction has other tasks run beside it. A task run alone is not slowed. Empty: none.
+  std::vector<double> co_running_log_bound{};
 };
 
 // The interval every prediction states (issue 39, item 3): the central 80 %, the 10th to the 90th percentile.
@@ -52,7 +57,8 @@ struct MakespanDistribution {
 };
 
 // task_log_sd[j] is plan task j's sd of ln t. Throws UsageError for no sample, a quantile outside [0, 1], a sigma,
-// sd or gain bound that is not finite and >= 0, one sd (or error group or gain bound, when given) per task missing;
+// sd, gain or co-running bound that is not finite and >= 0, one sd (or error group or bound, when given) per task
+// missing;
 // the engine's errors as sim::predict_contention.
 [[nodiscard]] MakespanDistribution makespan_distribution(const sim::LaunchPlan& plan,
                                                          std::span<const double> task_log_sd,
