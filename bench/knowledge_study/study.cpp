@@ -89,7 +89,7 @@ void evaluate(StrategyOutcome& outcome, const sim::LaunchPlan& plan, const std::
 std::vector<double> spread_of(const sim::LaunchPlan& plan, const Fits& fits) {
   std::vector<double> sd;
   for (std::size_t j = 0; j < plan.tasks.size(); ++j) {
-    sd.push_back(fits[j]->predictive_log_sd(plan.tasks[j].demand[0], plan.tasks[j].demand[1]));
+    sd.push_back(fits[j]->interval_log_sd(plan.tasks[j].demand[0], plan.tasks[j].demand[1]));
   }
   return sd;
 }

@@ -89,6 +89,32 @@ TEST(TaskFit, ShortRunsStandForProductionRuns) {
   EXPECT_TRUE(std::isinf(fit.profile()->time_at(fit.space(), std::vector<int>{0, 8})));
 }
 
+// An interval allows a run carried from short runs a misfit of the work-scaling law: carry_misfit_sd x |ln(W / w)|,
+// w the measured amount nearest production (20 of 1000: 0.05 x ln 50 = 0.196), in quadrature with the predictive
+// sd; a run measured at production leaves nothing to carry. The fit itself does not change.
+TEST(TaskFit, AnIntervalAllowsTheMisfitOfCarryingShortRunsToProduction) {
+  const NodeShape node{16, 0};
+  const TaskWork work{1000.0, {10.0, 20.0}};
+  std::vector<Measurement> runs;
+  for (const int p : {16, 4, 1}) {
+    for (const double w : work.profiling) runs.push_back({p, 0, w, truth(p, 0, w)});
+  }
+  const FittedTask carried(node, work, runs);
+  const double misfit = 0.05 * std::log(1000.0 / 20.0);
+  for (const int p : {1, 3, 16}) {
+    const double predictive = carried.predictive_log_sd(p, 0);
+    EXPECT_NEAR(carried.interval_log_sd(p, 0), std::sqrt(predictive * predictive + misfit * misfit), 1e-12) << p;
+  }
+  TaskFitOptions none;
+  none.carry_misfit_sd = 0.0;
+  const FittedTask assumed_exact(node, work, runs, none);
+  EXPECT_DOUBLE_EQ(assumed_exact.interval_log_sd(3, 0), assumed_exact.predictive_log_sd(3, 0));
+  EXPECT_DOUBLE_EQ(assumed_exact.at(3, 0).seconds, carried.at(3, 0).seconds);
+  runs.push_back({4, 0, 1000.0, truth(4, 0, 1000.0)});
+  const FittedTask measured(node, work, runs);
+  EXPECT_DOUBLE_EQ(measured.interval_log_sd(3, 0), measured.predictive_log_sd(3, 0));
+}
+
 TEST(TaskFit, OneAmountBorrowsTheFixedCostOfThePointsThatSeparatedIt) {
   const NodeShape node{16, 0};
   const TaskWork work{1000.0, {10.0, 20.0}};

@@ -707,7 +707,7 @@ KnowledgeInstance knowledge_instance(const config::Workload& workload, const Bat
         space.decode(k, alloc);
         if (alloc[0] == 0) continue;
         const int chunks = fit->second->space().dimensions() > 1 && alloc.size() > 1 ? alloc[1] : 0;
-        sd[k] = fit->second->predictive_log_sd(alloc[0], chunks);
+        sd[k] = fit->second->interval_log_sd(alloc[0], chunks);
         if (chunks > 0 && !fast_memory_known) gain[k] = tier_gain;
       }
     } else {

@@ -177,6 +177,11 @@ FittedTask::FittedTask(const NodeShape& node, const TaskWork& work, const std::v
       work_(work),
       space_(node.fast_chunks > 0 ? std::vector<int>{node.cores, node.fast_chunks} : std::vector<int>{node.cores}) {
   check_measurements(node, work, measurements, "task fit");
+  double nearest_carry = std::numeric_limits<double>::infinity();  // |ln(W / w)| to the measured amount nearest W
+  for (const Measurement& m : measurements) {
+    nearest_carry = std::min(nearest_carry, std::abs(std::log(work.production / m.work)));
+  }
+  carry_misfit_log_sd_ = options.carry_misfit_sd * nearest_carry;
   Grouped grouped;
   for (const Measurement& m : measurements) grouped[{m.cores, node.fast_chunks > 0 ? m.fast_chunks : 0}].push_back(m);
   const std::map<PointKey, ProductionPoint> points = to_production(grouped, work, options, fixed_seconds_, quote_fixed_seconds_, notes_);
@@ -265,6 +270,11 @@ std::shared_ptr<const sched::TimeProfile> FittedTask::cautious_profile(double z)
 double FittedTask::predictive_log_sd(int cores, int chunks) const {
   const double fit = at(cores, chunks).log_sd;
   return std::sqrt(fit * fit + noise_log_sd_ * noise_log_sd_);
+}
+
+double FittedTask::interval_log_sd(int cores, int chunks) const {
+  const double predictive = predictive_log_sd(cores, chunks);
+  return std::sqrt(predictive * predictive + carry_misfit_log_sd_ * carry_misfit_log_sd_);
 }
 
 double FittedTask::estimate_seconds(int cores, int chunks, double work) const {

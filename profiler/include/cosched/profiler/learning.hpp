@@ -152,7 +152,8 @@ void add_observed_run(BatchKnowledge& known, const config::WorkloadTask& task, c
 // cores only for a command where the tier does not place commands), the node's pools and each task's traffic (a
 // STREAM task's counted bytes, corrected by its probe; a command's from its probe) when `bandwidth` is given. A
 // task of an unknown kind may run on one core and no fast chunk only, at a guess (said in its
-// attributes: "unknown": true). Every task's sd of ln(time) at every allocation is in `log_sd` (indexed like the
+// attributes: "unknown": true). Every task's sd of ln(time) at every allocation, as an interval allows it
+// (knowledge::FittedTask::interval_log_sd), is in `log_sd` (indexed like the
 // instance's tasks, then its allocation space), and in `log_gain_bound` the most fast memory may take off ln(time)
 // where the fit does not know (knowledge::IntervalOptions::log_gain_bound): at fast chunks its kind was never
 // measured on, the fit assumes no gain, and the gain may reach the tiers' bandwidth ratio (fast_tier_log_gain).

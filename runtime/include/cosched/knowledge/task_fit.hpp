@@ -41,6 +41,12 @@ struct TaskFitOptions {
   // left out: its fixed cost may be most of it, and carried 100 x in proportion it made the recurring study's
   // second batches 1.49 x the exhaustive plan instead of 1.32 x (docs/knowledge.md).
   double max_proportional_carry = 4.0;
+  // A run carried from w units to production W assumes the cost per unit stays what the runs measured; a program
+  // whose cost per unit changes with its input (a compressor's window filling, a cache overflowing) breaks that,
+  // the more the farther it is carried. interval_log_sd allows carry_misfit_sd x |ln(W / w)|, w the measured amount
+  // nearest W. Not in the fits nor the strategies' choices: there, 0.05 made the simulated KNL's recurring plans
+  // 1.126 x the exhaustive plan against 1.076 x (bench/results/2026-11-29-interval-carry-misfit.md).
+  double carry_misfit_sd = 0.05;
 };
 
 class FittedTask {
@@ -63,6 +69,9 @@ class FittedTask {
   [[nodiscard]] double noise_log_sd() const noexcept { return noise_log_sd_; }
   // What one run at (cores, chunks) will take: sd of ln from the fits and the run's noise together.
   [[nodiscard]] double predictive_log_sd(int cores, int chunks) const;
+  // What a prediction's interval allows a run at (cores, chunks): predictive_log_sd and, in quadrature, the misfit
+  // of carrying runs to production (TaskFitOptions::carry_misfit_sd; 0 when a run was measured at production).
+  [[nodiscard]] double interval_log_sd(int cores, int chunks) const;
   // A run at `work` units: the fitted time one sd up, scaled from the production amount by the fixed cost where
   // runs at two amounts separated it — the points measured at production and another amount too — else in
   // proportion (short_run_seconds). What strategies quote as a run's cost.
@@ -90,6 +99,7 @@ class FittedTask {
   double noise_log_sd_ = 0.0;
   double fixed_seconds_ = -1.0;
   double quote_fixed_seconds_ = 0.0;  // the fixed cost estimate_seconds uses: 0 where no point separated one
+  double carry_misfit_log_sd_ = 0.0;  // carry_misfit_sd x |ln(W / w)|, w the measured amount nearest W
   std::vector<std::string> notes_;
 };
 
