@@ -182,10 +182,12 @@ PredictionInterval report_prediction(const BatchPlan& plan, const launcher::Laun
   }
   options.launch_noise_sigma = noise.sigma;
   options.error_groups = plan.error_groups;
-  options.co_running_log_bound = plan.co_running_log_bound;
-  const auto unpredicted_co_running =
-      static_cast<std::size_t>(std::count_if(plan.co_running_log_bound.begin(), plan.co_running_log_bound.end(),
-                                             [](double bound) { return bound > 0.0; }));
+  options.co_running_log_bound.assign(inputs.plan.tasks.size(), 0.0);  // plan tasks are the batch's, in order
+  std::size_t unpredicted_co_running = 0;
+  for (std::size_t j = 0; j < inputs.plan.tasks.size() && j < plan.co_running_log_bound.size(); ++j) {
+    options.co_running_log_bound[j] = plan.co_running_log_bound[j];
+    unpredicted_co_running += plan.co_running_log_bound[j] > 0.0 ? 1 : 0;
+  }
   const knowledge::MakespanInterval stated = knowledge::stated_interval(inputs.plan, task_log_sd, options);
   const PredictionInterval interval{prediction.leading().observed_makespan, stated.low_s, stated.high_s,
                                     plan.unknown_tasks};
