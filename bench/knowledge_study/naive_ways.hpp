@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cosched/sched/model.hpp"
+#include "cosched/sched/naive.hpp"
 #include "cosched/sched/schedule.hpp"
 #include "cosched/sim/plan.hpp"
 
@@ -18,15 +19,10 @@ namespace cosched::bench {
 // profiler::naive_cores: 1 core each (xargs), or with fewer tasks than cores the node shared evenly.
 [[nodiscard]] int naive_cores(int node_cores, std::size_t tasks);
 
-// Every task at `each` (an allocation of the instance's resources), in `order`, each on the first of the
-// capacity / each[0] slots to free up by the instance's times, launched greedily.
-[[nodiscard]] sched::Schedule naive_schedule(const sched::Instance& instance, const std::vector<std::size_t>& order,
-                                             const std::vector<int>& each);
-// The same on `cores` cores each and nothing of the other resources (profiler::naive_schedule with naive_cores).
+// sched::naive_schedule on `cores` cores each and nothing of the other resources (profiler::naive_schedule with
+// naive_cores).
 [[nodiscard]] sched::Schedule naive_schedule(const sched::Instance& instance, const std::vector<std::size_t>& order,
                                              int cores = 1);
-
-[[nodiscard]] std::vector<std::size_t> file_order(std::size_t count);
 
 // The best of the ways a user runs the batch without cosched (xargs, longest-first by the one-core time, and
 // one-by-one on the whole node: every resource at its capacity), each a plan of `truth` whose makespan `makespan`

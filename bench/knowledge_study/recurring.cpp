@@ -157,7 +157,7 @@ class Owner {
     if (outcome.new_kinds == kinds.size() && rules_.first_short_runs) first_short_runs(drawn, fits, noise, ledger);
     if (std::none_of(fits.begin(), fits.end(), [](const auto& fit) { return fit != nullptr; })) {
       // batch_plan.cpp: nothing known, the naive way (its guessed times: one second each).
-      schedule = naive_schedule(instance_of(drawn, fits), file_order(batch.tasks.size()),
+      schedule = naive_schedule(instance_of(drawn, fits), sched::file_order(batch.tasks.size()),
                                 naive_cores(setup_.node.cores, batch.tasks.size()));
       outcome.naive = true;
     } else {

@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <optional>
 #include <sstream>
@@ -528,25 +529,58 @@ TEST_F(RunCli, ATaskFarFromItsKindsMeasuredWorkIsCountedAsAGuess) {
   }
 }
 
+// Two commands never measured, run twice on one cache (with the test's node model or none), each run with
+// `--progress json`: both runs and the predictions they stated.
+struct TwoRuns {
+  CommandResult first;
+  CommandResult again;
+  std::optional<nlohmann::json> before;
+  std::optional<nlohmann::json> after;
+};
+TwoRuns run_a_pair_twice(const std::function<CommandResult(const std::string&)>& cosched_run) {
+  TwoRuns runs;
+  runs.first = cosched_run("pair.json --progress json");
+  runs.before = prediction_of(runs.first.out);
+  runs.again = cosched_run("pair.json --progress json --force");
+  runs.after = prediction_of(runs.again.out);
+  return runs;
+}
+constexpr const char* kPairOfCommands = R"({"tasks":[{"id":"a","command":["/bin/sh","-c","exit 0 # a"]},)"
+                                        R"({"id":"b","command":["/bin/sh","-c","exit 0 # b"]}]})";
+
 // Without a node model nothing predicts how tasks side by side slow each other, and times measured with a task
 // alone do not know it: the interval allows each such task up to 1.5 x slower where others run beside it. Once its
 // kind ran in a launch beside others (an observed run, its slowdown in it) the allowance goes.
 TEST_F(RunCli, TheIntervalAllowsTasksTimedAloneASlowdownBesideOthersUntilTheyRanSo) {
-  write("pair.json", R"({"tasks":[{"id":"a","command":["/bin/sh","-c","exit 0 # a"]},)"
-                     R"({"id":"b","command":["/bin/sh","-c","exit 0 # b"]}]})");
-  const CommandResult first = run_without_node_model("pair.json --progress json");
-  ASSERT_EQ(first.exit_code, 0) << first.out << first.err;
-  const std::optional<nlohmann::json> before = prediction_of(first.out);
-  ASSERT_TRUE(before.has_value()) << first.out;
-  EXPECT_EQ(before->at("co_running_unpredicted_tasks"), 2) << *before;
-  EXPECT_NE(first.out.find("2 task(s) timed alone, beside others up to 1.5 x slower"), std::string::npos)
-      << first.out;
-  const CommandResult again = run_without_node_model("pair.json --progress json --force");
-  ASSERT_EQ(again.exit_code, 0) << again.out << again.err;
-  const std::optional<nlohmann::json> after = prediction_of(again.out);
-  ASSERT_TRUE(after.has_value()) << again.out;
-  EXPECT_EQ(after->at("co_running_unpredicted_tasks"), 0) << *after;
-  EXPECT_EQ(again.out.find("timed alone"), std::string::npos) << again.out;
+  write("pair.json", kPairOfCommands);
+  const TwoRuns runs =
+      run_a_pair_twice([&](const std::string& arguments) { return run_without_node_model(arguments); });
+  ASSERT_EQ(runs.first.exit_code, 0) << runs.first.out << runs.first.err;
+  ASSERT_EQ(runs.again.exit_code, 0) << runs.again.out << runs.again.err;
+  ASSERT_TRUE(runs.before.has_value() && runs.after.has_value()) << runs.first.out << runs.again.out;
+  EXPECT_EQ(runs.before->at("co_running_unpredicted_tasks"), 2) << *runs.before;
+  EXPECT_NE(runs.first.out.find("2 task(s) timed alone, beside others up to 1.5 x slower"), std::string::npos)
+      << runs.first.out;
+  EXPECT_EQ(runs.after->at("co_running_unpredicted_tasks"), 0) << *runs.after;
+  EXPECT_EQ(runs.again.out.find("timed alone"), std::string::npos) << runs.again.out;
+}
+
+// The prediction says what the ways without cosched would take on the same knowledge — xargs -P one core each in
+// the file's order, one by one on every core —: what the plan is expected to save. Not when the plan is the naive
+// way itself (nothing known).
+TEST_F(RunCli, ThePredictionSaysWhatTheWaysWithoutCoschedWouldTakeOnWhatIsKnown) {
+  write("pair.json", kPairOfCommands);
+  const TwoRuns runs = run_a_pair_twice([&](const std::string& arguments) { return run(arguments); });
+  ASSERT_EQ(runs.first.exit_code, 0) << runs.first.out << runs.first.err;
+  ASSERT_EQ(runs.again.exit_code, 0) << runs.again.out << runs.again.err;
+  ASSERT_TRUE(runs.before.has_value() && runs.after.has_value()) << runs.first.out << runs.again.out;
+  EXPECT_FALSE(runs.before->contains("naive_ways")) << *runs.before;
+  ASSERT_TRUE(runs.after->contains("naive_ways")) << *runs.after;
+  EXPECT_GT(runs.after->at("naive_ways").at("xargs_s").get<double>(), 0.0) << *runs.after;
+  EXPECT_TRUE(runs.after->at("naive_ways").contains("one_by_one_s")) << *runs.after;
+  EXPECT_NE(runs.again.out.find("without cosched, on what is known: xargs -P 2 (one core each, in the file's order)"),
+            std::string::npos)
+      << runs.again.out;
 }
 
 // A resumed run marks the plan's guesses as the run that planned them did (issue 39: it used to mark none, and its

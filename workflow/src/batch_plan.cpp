@@ -2,10 +2,13 @@
 #include "batch_plan.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
+#include <optional>
 #include <set>
 
 #include "cosched/exec/task_command.hpp"
@@ -16,6 +19,7 @@
 #include "cosched/profiler/learning.hpp"
 #include "cosched/profiler/run_history.hpp"
 #include "cosched/sched/allocation.hpp"
+#include "cosched/sched/naive.hpp"
 #include "cosched/sim/exploration.hpp"
 #include "cosched/sim/gantt.hpp"
 
@@ -80,6 +84,38 @@ void explore_in_launch(const config::Workload& batch, const profiler::BatchKnowl
                               batch.tasks[step.task].id, profiler::allocation_words(step.to), profiler::allocation_words(step.from),
                               explored.makespan_s, step.cautious_s));
   }
+}
+
+// The batch run without cosched at `each` per task, in the file's order (sched::naive_schedule), as the plan's
+// prediction runs it: nullopt where a task has no time there (a guessed task runs on one core only).
+std::optional<double> predicted_naive_way(const BatchPlan& plan, const std::vector<int>& each) {
+  const sched::Schedule naive =
+      sched::naive_schedule(plan.instance, sched::file_order(plan.instance.task_count()), each);
+  if (!std::isfinite(naive.makespan)) return std::nullopt;
+  return sim::predict_plan(sim::plan_from_schedule(plan.instance, naive)).leading().observed_makespan;
+}
+
+// What the same knowledge predicts for the ways a user runs the batch without cosched — `xargs -P <cores>` one core
+// each in the file's order, and one by one on every core (no fast memory: neither places it) — in `json` and in
+// words: what the plan is expected to save, said before it runs. Nothing when the plan is the naive way itself.
+std::string naive_ways_said(const BatchPlan& plan, double predicted_s, nlohmann::json& json) {
+  const int cores = plan.instance.resources().front().capacity;
+  std::vector<int> one(plan.instance.dimensions(), 0);
+  one.front() = 1;
+  std::vector<int> whole(plan.instance.dimensions(), 0);
+  whole.front() = cores;
+  const std::optional<double> xargs = predicted_naive_way(plan, one);
+  const std::optional<double> one_by_one = predicted_naive_way(plan, whole);
+  json["naive_ways"] = {{"xargs_s", xargs ? nlohmann::json(*xargs) : nlohmann::json(nullptr)},
+                        {"one_by_one_s", one_by_one ? nlohmann::json(*one_by_one) : nlohmann::json(nullptr)}};
+  std::vector<std::string> ways;
+  double best = std::numeric_limits<double>::infinity();
+  if (xargs) ways.push_back(fmt::format("xargs -P {} (one core each, in the file's order) {:.3g} s", cores, *xargs));
+  if (one_by_one) ways.push_back(fmt::format("one by one on {} cores {:.3g} s", cores, *one_by_one));
+  for (const std::optional<double>& way : {xargs, one_by_one}) best = std::min(best, way.value_or(best));
+  if (ways.empty()) return "";
+  return fmt::format("without cosched, on what is known: {}; the plan {:.2f} x the better of them\n",
+                     fmt::join(ways, ", "), predicted_s / best);
 }
 
 }  // namespace
@@ -198,6 +234,9 @@ PredictionInterval report_prediction(const BatchPlan& plan, const launcher::Laun
   json["fast_memory_unmeasured_tasks"] = unknown_gains;
   json["co_running_unpredicted_tasks"] = unpredicted_co_running;
   std::string text = sim::format_prediction(inputs.plan, prediction);
+  if (plan.unknown_tasks < plan.instance.task_count()) {  // else the plan is the naive way
+    text += naive_ways_said(plan, interval.predicted_s, json);
+  }
   text += fmt::format("80 % interval: {:.3g} .. {:.3g} s (the fits' uncertainty{}{}{} and this node's "
                       "launch-to-launch noise, sd {:.1f} % from {} launch(es) and a prior)\n",
                       interval.low_s, interval.high_s,

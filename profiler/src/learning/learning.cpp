@@ -25,6 +25,7 @@
 #include "cosched/sched/algorithm.hpp"
 #include "cosched/sched/allocation.hpp"
 #include "cosched/sched/io.hpp"
+#include "cosched/sched/naive.hpp"
 #include "cosched/sched/resource_kinds.hpp"
 #include "cosched/sched/schedule.hpp"
 #include "learning/kind_runner.hpp"
@@ -803,22 +804,10 @@ int naive_cores(unsigned node_cores, std::size_t tasks) {
 }
 
 sched::Schedule naive_schedule(const sched::Instance& instance) {
-  sched::Schedule schedule;
-  schedule.algorithm = "naive";
-  schedule.launch_rule = "greedy";
+  std::vector<int> each(instance.dimensions(), 0);
+  each.front() = naive_cores(static_cast<unsigned>(instance.resources().front().capacity), instance.task_count());
+  sched::Schedule schedule = sched::naive_schedule(instance, sched::file_order(instance.task_count()), each);
   schedule.lower_bound = sched::lower_bound(instance);
-  const int cores = instance.resources().front().capacity;
-  const int each = naive_cores(static_cast<unsigned>(cores), instance.task_count());
-  std::vector<double> free_at(static_cast<std::size_t>(cores / each), 0.0);  // when each slot is next free
-  std::vector<int> alloc(instance.dimensions(), 0);
-  alloc[0] = each;
-  for (std::size_t j = 0; j < instance.task_count(); ++j) {
-    const auto slot = std::min_element(free_at.begin(), free_at.end());
-    const double duration = instance.time(j, alloc);
-    schedule.tasks.push_back({alloc, *slot, duration, -1});
-    *slot += duration;
-  }
-  schedule.makespan = sched::completion_time(schedule.tasks);
   return schedule;
 }
 
