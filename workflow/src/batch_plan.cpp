@@ -193,7 +193,9 @@ BatchPlan plan_batch(const RunBatchOptions& run, config::Workload& batch, const 
     reporter.note(fmt::format("{} task(s) with no time known (their kinds never measured, or not near their amount "
                               "of work) run on one core at a guessed time; their times are kept for the next run{}",
                               plan.unknown_tasks,
-                              run.replan ? ", and the first of each kind to end re-plans the tasks still pending" : ""));
+                              run.replan ? ", and the first of them to end that gives others of its kind a time "
+                                           "re-plans the tasks still pending"
+                                         : ""));
   }
   return plan;
 }

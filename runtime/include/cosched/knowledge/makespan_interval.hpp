@@ -2,11 +2,11 @@
 // A plan's makespan as a distribution (issue 39, item 3): Monte Carlo over the tasks' times, each drawn from its
 // fit's predictive distribution (lognormal around the planned duration with the task's sd of ln t: the fits'
 // uncertainty, one run's noise and the misfit of carrying short runs, FittedTask::interval_log_sd) times one
-// node-wide factor per simulated run (a lognormal of the caller's sigma: how this node's launches drift together, e.g. a slower memory phase), each
-// draw run through the simulation core exactly as the plan is predicted — the contention clock with the launch
-// policy (sim::predict_contention; without a bandwidth model that is the paper model's simulated clock), so a task
-// that runs late delays the tasks the list or pack rule keeps behind it. A slower task moves the same bytes: its
-// demand on the memory pools falls in proportion. Deterministic for a seed.
+// node-wide factor per simulated run (a lognormal of the caller's sigma: how this node's launches drift together,
+// e.g. a slower memory phase), each draw run through the simulation core exactly as the plan is predicted — the
+// contention clock with the launch policy (sim::predict_contention; without a bandwidth model that is the paper
+// model's simulated clock), so a task that runs late delays the tasks the list or pack rule keeps behind it. A
+// slower task moves the same bytes: its demand on the memory pools falls in proportion. Deterministic for a seed.
 //
 // Tasks whose errors are one error share one draw (IntervalOptions::error_groups): the tasks timed by one guess
 // (kinds never measured), the tasks of one kind (one fit). Drawn independently, their errors would average out
