@@ -110,7 +110,7 @@ FirstRunOutcome run_batch(const FirstRunNode& node, double size, std::size_t bat
   outcome.batch = batch;
   outcome.tasks = tasks;
   outcome.kinds = drawn.programs.size();
-  outcome.naive_cores = profiler::naive_cores(static_cast<unsigned>(node.cores), tasks);
+  outcome.naive_cores = sched::naive_cores(node.cores, tasks);
   const sim::EngineResult naive = truth.launch(plan);
   outcome.naive = naive.observed_makespan;
 

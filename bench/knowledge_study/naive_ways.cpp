@@ -4,10 +4,6 @@
 
 namespace cosched::bench {
 
-int naive_cores(int node_cores, std::size_t tasks) {
-  return tasks == 0 || tasks >= static_cast<std::size_t>(node_cores) ? 1 : node_cores / static_cast<int>(tasks);
-}
-
 sched::Schedule naive_schedule(const sched::Instance& instance, const std::vector<std::size_t>& order, int cores) {
   std::vector<int> each(instance.dimensions(), 0);
   each.front() = cores;

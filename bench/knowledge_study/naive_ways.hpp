@@ -1,8 +1,8 @@
 #pragma once
 // The ways a user runs a batch without cosched, as the simulated studies price them (knowledge_study's recurring
 // batches, first_run_study): `xargs -P <cores>` in the file's order, the same longest first, one task after the
-// other on the whole node — and the naive way `cosched run` takes with nothing known (profiler::naive_cores and
-// naive_schedule, restated here: the studies do not link the profiler's process code).
+// other on the whole node — and the naive way `cosched run` takes with nothing known (sched::naive_cores on
+// sched::naive_schedule, as profiler::naive_schedule makes it: the studies do not link the profiler's process code).
 #include <cstddef>
 #include <functional>
 #include <string>
@@ -16,11 +16,8 @@
 
 namespace cosched::bench {
 
-// profiler::naive_cores: 1 core each (xargs), or with fewer tasks than cores the node shared evenly.
-[[nodiscard]] int naive_cores(int node_cores, std::size_t tasks);
-
 // sched::naive_schedule on `cores` cores each and nothing of the other resources (profiler::naive_schedule with
-// naive_cores).
+// sched::naive_cores).
 [[nodiscard]] sched::Schedule naive_schedule(const sched::Instance& instance, const std::vector<std::size_t>& order,
                                              int cores = 1);
 

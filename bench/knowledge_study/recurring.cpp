@@ -158,7 +158,7 @@ class Owner {
     if (std::none_of(fits.begin(), fits.end(), [](const auto& fit) { return fit != nullptr; })) {
       // batch_plan.cpp: nothing known, the naive way (its guessed times: one second each).
       schedule = naive_schedule(instance_of(drawn, fits), sched::file_order(batch.tasks.size()),
-                                naive_cores(setup_.node.cores, batch.tasks.size()));
+                                sched::naive_cores(setup_.node.cores, batch.tasks.size()));
       outcome.naive = true;
     } else {
       outcome.profiling_wall = first_runs_spent_;  // the first short runs, if any: one after the other
@@ -245,7 +245,7 @@ class Owner {
         continue;
       }
       std::vector<double> times(space.size(), std::numeric_limits<double>::infinity());
-      for (const int cores : {1, naive_cores(setup_.node.cores, drawn.batch.tasks.size())}) {
+      for (const int cores : {1, sched::naive_cores(setup_.node.cores, drawn.batch.tasks.size())}) {
         times[space.index_of(std::vector<int>{cores, 0})] = guess;  // learning.cpp knowledge_instance
       }
       profiles.push_back(std::make_shared<const sched::DenseTimeTable>(space, std::move(times)));

@@ -1,4 +1,4 @@
-// The naive way a first run takes when nothing is known (profiler::naive_cores, naive_schedule): one core each as
+// The naive way a first run takes when nothing is known (sched::naive_cores, naive_schedule): one core each as
 // `xargs -P <cores>` does, or with fewer tasks than cores the node shared evenly — never a core left idle for the
 // whole batch.
 #include <gtest/gtest.h>
@@ -11,16 +11,6 @@
 
 namespace cosched::profiler {
 namespace {
-
-TEST(NaiveCores, OneEachUnlessTheTasksAreFewerThanTheCores) {
-  EXPECT_EQ(naive_cores(2, 7), 1);
-  EXPECT_EQ(naive_cores(2, 2), 1);
-  EXPECT_EQ(naive_cores(2, 1), 2);
-  EXPECT_EQ(naive_cores(64, 24), 2);
-  EXPECT_EQ(naive_cores(64, 5), 12);
-  EXPECT_EQ(naive_cores(64, 64), 1);
-  EXPECT_EQ(naive_cores(4, 0), 1);
-}
 
 // (node cores, tasks, cores each, the last task's start in seconds of the 1-s guess)
 class NaivePlan : public ::testing::TestWithParam<std::tuple<unsigned, std::size_t, int, double>> {};

@@ -23,6 +23,16 @@ Instance three_tasks() {
   return Instance({Resource{"cores", 2}}, std::move(tasks));
 }
 
+TEST(NaiveCores, OneEachUnlessTheTasksAreFewerThanTheCores) {
+  EXPECT_EQ(naive_cores(2, 7), 1);
+  EXPECT_EQ(naive_cores(2, 2), 1);
+  EXPECT_EQ(naive_cores(2, 1), 2);
+  EXPECT_EQ(naive_cores(64, 24), 2);
+  EXPECT_EQ(naive_cores(64, 5), 12);
+  EXPECT_EQ(naive_cores(64, 64), 1);
+  EXPECT_EQ(naive_cores(4, 0), 1);
+}
+
 TEST(NaiveSchedule, XargsStartsEachTaskOnTheFirstCoreFreeInTheFilesOrder) {
   // a on core 0 for 0-3 s, b on core 1 for 0-1 s, then c on core 1 for 1-3 s: 3 s.
   const Schedule xargs = naive_schedule(three_tasks(), file_order(3), {1});

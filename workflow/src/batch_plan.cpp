@@ -104,15 +104,21 @@ std::string naive_ways_said(const BatchPlan& plan, double predicted_s, nlohmann:
   one.front() = 1;
   std::vector<int> whole(plan.instance.dimensions(), 0);
   whole.front() = cores;
-  const std::optional<double> xargs = predicted_naive_way(plan, one);
-  const std::optional<double> one_by_one = predicted_naive_way(plan, whole);
-  json["naive_ways"] = {{"xargs_s", xargs ? nlohmann::json(*xargs) : nlohmann::json(nullptr)},
-                        {"one_by_one_s", one_by_one ? nlohmann::json(*one_by_one) : nlohmann::json(nullptr)}};
+  const struct {
+    const char* field;
+    std::string words;
+    std::optional<double> seconds;
+  } naive_ways[] = {{"xargs_s", fmt::format("xargs -P {} (one core each, in the file's order)", cores),
+                      predicted_naive_way(plan, one)},
+                     {"one_by_one_s", fmt::format("one by one on {} cores", cores), predicted_naive_way(plan, whole)}};
   std::vector<std::string> ways;
   double best = std::numeric_limits<double>::infinity();
-  if (xargs) ways.push_back(fmt::format("xargs -P {} (one core each, in the file's order) {:.3g} s", cores, *xargs));
-  if (one_by_one) ways.push_back(fmt::format("one by one on {} cores {:.3g} s", cores, *one_by_one));
-  for (const std::optional<double>& way : {xargs, one_by_one}) best = std::min(best, way.value_or(best));
+  for (const auto& way : naive_ways) {
+    json["naive_ways"][way.field] = way.seconds ? nlohmann::json(*way.seconds) : nlohmann::json(nullptr);
+    if (!way.seconds) continue;
+    ways.push_back(fmt::format("{} {:.3g} s", way.words, *way.seconds));
+    best = std::min(best, *way.seconds);
+  }
   if (ways.empty()) return "";
   return fmt::format("without cosched, on what is known: {}; the plan {:.2f} x the better of them\n",
                      fmt::join(ways, ", "), predicted_s / best);
@@ -145,18 +151,17 @@ BatchPlan plan_batch(const RunBatchOptions& run, config::Workload& batch, const 
       batch, known, platform, bandwidth ? &*bandwidth : nullptr, node.tier.places_commands());
   for (const std::string& line : profiler::probed_traffic_lines(made.instance)) reporter.note("  " + line);
 
-  BatchPlan plan{std::move(made.instance), {}, std::move(made.log_sd), std::move(made.log_gain_bound), 0, {},
+  BatchPlan plan{std::move(made.instance), {}, std::move(made.log_sd), std::move(made.log_gain_bound), {}, {},
                  {known.share_s, known.spent_s, known.run_overhead_s()}, known, learning, bandwidth};
   std::vector<const profiler::KindState*> kinds;  // one error per kind's fit, one for the guess (group 0)
   // A task is guessed when its instance says so (profiler::guessed_tasks, the one reading of the mark): its kind
   // never measured, or measured but with no fit at the task's amount of work (a run too far from it to carry).
-  const std::set<std::string> guessed = profiler::guessed_tasks(plan.instance, "the plan of " + run.batch);
+  plan.guessed = profiler::guessed_tasks(plan.instance, "the plan of " + run.batch);
   for (const config::WorkloadTask& task : batch.tasks) {
     const profiler::KindState& kind = known.of(task);
     const bool measured_alone = kind.known.count(profiler::RunSource::observed) == 0;
     plan.co_running_log_bound.push_back(!bandwidth && measured_alone ? std::log(kUnpredictedCoRunningSlowdown) : 0.0);
-    if (guessed.count(task.id) > 0) {
-      ++plan.unknown_tasks;
+    if (plan.guessed.count(task.id) > 0) {
       plan.error_groups.push_back(0);
       continue;
     }
@@ -164,9 +169,9 @@ BatchPlan plan_batch(const RunBatchOptions& run, config::Workload& batch, const 
     plan.error_groups.push_back(1 + static_cast<std::size_t>(found - kinds.begin()));
     if (found == kinds.end()) kinds.push_back(&kind);
   }
-  if (plan.unknown_tasks == batch.tasks.size()) {
+  if (plan.guessed.size() == batch.tasks.size()) {
     plan.schedule = profiler::naive_schedule(plan.instance);
-    const int each = profiler::naive_cores(platform.cores, batch.tasks.size());
+    const int each = sched::naive_cores(static_cast<int>(platform.cores), batch.tasks.size());
     reporter.note(each == 1 ? fmt::format("nothing is known of this batch yet: it runs as `xargs -P {}` would (one "
                                           "core each, in the file's order, each as soon as a core is free), every "
                                           "task's time is kept for the next run{}",
@@ -189,10 +194,10 @@ BatchPlan plan_batch(const RunBatchOptions& run, config::Workload& batch, const 
                                   [](const sched::ScheduledTask& task) { return task.pack >= 0; });
   if (!packed) plan.schedule.launch_rule = "greedy";
   if (run.explore) explore_in_launch(batch, known, plan, reporter);
-  if (plan.unknown_tasks > 0) {
+  if (!plan.guessed.empty()) {
     reporter.note(fmt::format("{} task(s) with no time known (their kinds never measured, or not near their amount "
                               "of work) run on one core at a guessed time; their times are kept for the next run{}",
-                              plan.unknown_tasks,
+                              plan.guessed.size(),
                               run.replan ? ", and the first of them to end that gives others of its kind a time "
                                            "re-plans the tasks still pending"
                                          : ""));
@@ -228,21 +233,21 @@ PredictionInterval report_prediction(const BatchPlan& plan, const launcher::Laun
   }
   const knowledge::MakespanInterval stated = knowledge::stated_interval(inputs.plan, task_log_sd, options);
   const PredictionInterval interval{prediction.leading().observed_makespan, stated.low_s, stated.high_s,
-                                    plan.unknown_tasks};
+                                    plan.guessed.size()};
   json["interval_80"] = {{"low_s", interval.low_s}, {"high_s", interval.high_s}};
   json["launch_noise_sigma"] = noise.sigma;
   json["launches_seen"] = noise.launches;
-  json["guessed_tasks"] = plan.unknown_tasks;
+  json["guessed_tasks"] = plan.guessed.size();
   json["fast_memory_unmeasured_tasks"] = unknown_gains;
   json["co_running_unpredicted_tasks"] = unpredicted_co_running;
   std::string text = sim::format_prediction(inputs.plan, prediction);
-  if (plan.unknown_tasks < plan.instance.task_count()) {  // else the plan is the naive way
+  if (plan.guessed.size() < plan.instance.task_count()) {  // else the plan is the naive way
     text += naive_ways_said(plan, interval.predicted_s, json);
   }
   text += fmt::format("80 % interval: {:.3g} .. {:.3g} s (the fits' uncertainty{}{}{} and this node's "
                       "launch-to-launch noise, sd {:.1f} % from {} launch(es) and a prior)\n",
                       interval.low_s, interval.high_s,
-                      plan.unknown_tasks > 0 ? fmt::format(", {} guessed task time(s)", plan.unknown_tasks) : "",
+                      !plan.guessed.empty() ? fmt::format(", {} guessed task time(s)", plan.guessed.size()) : "",
                       unpredicted_co_running > 0
                           ? fmt::format(", {} task(s) timed alone, beside others up to {:.3g} x slower (no node "
                                         "model predicts it)",

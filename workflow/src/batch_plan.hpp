@@ -4,6 +4,7 @@
 // the prediction with its interval, and what the launch teaches the next batch.
 #include <filesystem>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -31,7 +32,9 @@ struct BatchPlan {
   // Per task, the most fast memory its fit does not know of may take off ln(time), at every allocation
   // (profiler::KnowledgeInstance::log_gain_bound); empty where no fit made the times.
   std::vector<std::vector<double>> log_gain_bound;
-  std::size_t unknown_tasks = 0;  // tasks of kinds never measured: run at a safe allocation, their times guessed
+  // The tasks timed at a guess, by id (profiler::guessed_tasks of the instance, its one reading): of kinds never
+  // measured, or known only at amounts of work too far from theirs to carry; they run at a safe allocation.
+  std::set<std::string> guessed;
   // Per task, whose error its error is (knowledge::IntervalOptions::error_groups): 0 the guess, k > 0 its kind's fit.
   std::vector<std::size_t> error_groups;
   profiler::LaunchProfiling profiling;  // what its profiling had and spent, for the node's launch history

@@ -167,15 +167,15 @@ void run_batch(const RunBatchOptions& run, Reporter& reporter) {
                               folder.dir.string(), run.batch));
     return;
   }
-  // A plan that guessed some kinds' times is re-planned as their first runs end (a resumed run is not: it runs what
-  // was left of its plan).
-  std::set<std::string> guessed = profiler::guessed_tasks(plan.instance, folder.instance().string());
+  // A plan that guessed some tasks' times is re-planned as their runs give their kinds' pending tasks a time (a
+  // resumed run is not: it runs what was left of its plan).
   std::optional<profiler::LaunchReplanner> replanner;
-  if (run.replan && !guessed.empty()) {
-    replanner.emplace(batch, inputs.plan, guessed, plan.known, plan.learning, plan.bandwidth, algorithm, &reporter);
+  if (run.replan && !plan.guessed.empty()) {
+    replanner.emplace(batch, inputs.plan, plan.guessed, plan.known, plan.learning, plan.bandwidth, algorithm,
+                      &reporter);
   }
   launch_plan(run, folder, inputs, node, launcher::PredictedInterval{predicted.low_s, predicted.high_s},
-              replanner ? &*replanner : nullptr, guessed,
+              replanner ? &*replanner : nullptr, plan.guessed,
               reporter, [&](const launcher::LaunchSummary& summary) {
     detail::learn_from_launch(summary, batch, predicted, plan.profiling, cache, run.placement, reporter);
   });

@@ -114,26 +114,21 @@ std::optional<sim::Replan> LaunchReplanner::task_ended(std::size_t task, const s
   // What a re-plan learns is what the kind's pending tasks take: it is worth its planning time when the run gives
   // a fit to a pending task of the kind that had none — its kind's first run, or a run at an amount of work the
   // kind's earlier runs were too far from to carry. Without one, only the guess of the tasks still unknown moves.
-  const auto pending_and_fitted = [&] {
-    std::vector<bool> fitted(view.runs.size(), false);
-    for (std::size_t j = 0; j < view.runs.size(); ++j) {
-      const config::WorkloadTask& other = batch_.tasks[batch_task_[j]];
-      fitted[j] = view.runs[j].state == sim::TaskState::pending && &known_.of(other) == &state &&
-                  state.fits.count(work_of(other)) > 0;
+  std::vector<double> unfitted;  // the amounts of work of the kind's pending tasks that have no fit yet
+  for (std::size_t j = 0; j < view.runs.size(); ++j) {
+    const config::WorkloadTask& other = batch_.tasks[batch_task_[j]];
+    if (view.runs[j].state == sim::TaskState::pending && &known_.of(other) == &state &&
+        state.fits.count(work_of(other)) == 0) {
+      unfitted.push_back(work_of(other));
     }
-    return fitted;
-  };
-  const std::vector<bool> fitted_before = pending_and_fitted();
+  }
   const bool first_run = !state.known_at_all();
   const std::vector<int> ran = cores_and_chunks(run.grant.amounts, view.plan.resource_names);
   const double seconds = run.completion.end - run.launch.start;
   add_observed_run(known_, ended, ran, seconds, options_);
-  const std::vector<bool> fitted_after = pending_and_fitted();
-  bool learnt_for_a_pending_task = false;
-  for (std::size_t j = 0; j < fitted_after.size(); ++j) {
-    learnt_for_a_pending_task = learnt_for_a_pending_task || (fitted_after[j] && !fitted_before[j]);
+  if (std::none_of(unfitted.begin(), unfitted.end(), [&](double work) { return state.fits.count(work) > 0; })) {
+    return std::nullopt;
   }
-  if (!learnt_for_a_pending_task) return std::nullopt;
   const std::string learnt =
       fmt::format("learnt as it ran: {} took {:.3g} s on {}, the first run of {}{} (guessed {:.3g} s)", ended.id,
                   seconds, allocation_words(ran), state.kind.name,

@@ -713,11 +713,11 @@ KnowledgeInstance knowledge_instance(const config::Workload& workload, const Bat
       }
     } else {
       // Never measured: a safe allocation only — one core, no fast chunk — at the guess; and the naive way's even
-      // share of the node when the batch has fewer tasks than cores (naive_cores), at the same guess: no speed-up
-      // is assumed, the cores would idle otherwise.
+      // share of the node when the batch has fewer tasks than cores (sched::naive_cores), at the same guess: no
+      // speed-up is assumed, the cores would idle otherwise.
       std::vector<double> times(space.size(), std::numeric_limits<double>::infinity());
       std::vector<int> safe(space.dimensions(), 0);
-      for (const int cores : {1, naive_cores(platform.cores, workload.tasks.size())}) {
+      for (const int cores : {1, sched::naive_cores(static_cast<int>(platform.cores), workload.tasks.size())}) {
         safe[0] = cores;
         times[space.index_of(safe)] = guess.seconds;
       }
@@ -798,14 +798,9 @@ double fast_tier_log_gain(const config::PlatformConfig& platform, const NodeBand
   return std::max(0.0, std::log(platform.emulation_ratio));
 }
 
-int naive_cores(unsigned node_cores, std::size_t tasks) {
-  if (tasks == 0 || tasks >= node_cores) return 1;
-  return static_cast<int>(node_cores / tasks);
-}
-
 sched::Schedule naive_schedule(const sched::Instance& instance) {
   std::vector<int> each(instance.dimensions(), 0);
-  each.front() = naive_cores(static_cast<unsigned>(instance.resources().front().capacity), instance.task_count());
+  each.front() = sched::naive_cores(instance.resources().front().capacity, instance.task_count());
   sched::Schedule schedule = sched::naive_schedule(instance, sched::file_order(instance.task_count()), each);
   schedule.lower_bound = sched::lower_bound(instance);
   return schedule;

@@ -11,6 +11,11 @@
 
 namespace cosched::sched {
 
+int naive_cores(int node_cores, std::size_t tasks) {
+  if (tasks == 0 || tasks >= static_cast<std::size_t>(std::max(node_cores, 1))) return 1;
+  return node_cores / static_cast<int>(tasks);
+}
+
 std::vector<std::size_t> file_order(std::size_t count) {
   std::vector<std::size_t> order(count);
   std::iota(order.begin(), order.end(), std::size_t{0});

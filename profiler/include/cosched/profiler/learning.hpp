@@ -184,12 +184,7 @@ struct KnowledgeInstance {
 // there: their median); kinds with no such run are left out.
 [[nodiscard]] std::vector<double> node_task_seconds(const std::vector<KindKnowledge>& stored);
 
-// The naive way's cores per task: 1 (`xargs -P <cores>`), or with fewer tasks than cores the node shared evenly,
-// node_cores / tasks each (xargs would leave the other cores idle for the whole batch: on a 64-core node with 24
-// tasks, 3.6 x the best naive way in the simulated study, docs/knowledge.md).
-[[nodiscard]] int naive_cores(unsigned node_cores, std::size_t tasks);
-
-// The naive way as a schedule of `instance` (a knowledge_instance): every task on naive_cores each with no fast
+// The naive way as a schedule of `instance` (a knowledge_instance): every task on sched::naive_cores each with no fast
 // chunk, in the file's order, each starting when its cores free up by the durations the instance has (guesses where
 // nothing is known); launched with the greedy rule (sched::Schedule::launch_rule), each task starts as soon as
 // cores are free whatever the guesses said — the `xargs -P <cores>` way, or all at once on even shares.

@@ -12,6 +12,11 @@
 
 namespace cosched::sched {
 
+// The naive way's cores per task: 1 (`xargs -P <cores>`), or with fewer tasks than cores the node shared evenly,
+// node_cores / tasks each (xargs would leave the other cores idle for the whole batch: on a 64-core node with 24
+// tasks, 3.6 x the best naive way in the simulated study, docs/knowledge.md). 1 for no task.
+[[nodiscard]] int naive_cores(int node_cores, std::size_t tasks);
+
 // 0, 1, ..., count - 1: the file's order.
 [[nodiscard]] std::vector<std::size_t> file_order(std::size_t count);
 
