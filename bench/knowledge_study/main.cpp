@@ -1,6 +1,8 @@
 // knowledge_study: the simulated study of what knowing a batch costs and what it buys (docs/knowledge.md).
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <cstdio>
 #include <string>
@@ -45,8 +47,8 @@ int main(int argc, char** argv) {
   app.add_option("--owners", recurring_options.sequences, "--recurring: independent owners (pools) per node")
       ->check(CLI::Range(1, 1000));
   app.add_option("--rows", recurring_options.rows,
-                 "--recurring: the rows to run (default: the five of docs/knowledge.md; also breadth-first, "
-                 "breadth-run-budget, packed, packed-calm, packed-half, packed-narrow, packed-widest)")
+                 fmt::format("--recurring: the rows to run (default: the five of docs/knowledge.md; also {})",
+                             fmt::join(cosched::bench::recurring_extra_rows(), ", ")))
       ->delimiter(',');
   app.add_flag("--diagnose", recurring_options.diagnose,
                "--recurring: where each plan's loss and profiling went (--csv writes PREFIX-diagnosis.csv)");

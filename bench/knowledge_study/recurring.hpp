@@ -9,11 +9,12 @@
 //                      evenly: profiler::naive_schedule) and every task's observed time is kept as a run of its
 //                      kind at its allocation; the next batch plans from the kept runs plus what the adaptive
 //                      strategy measures within the auto budget (10 % of the learning planner's predicted
-//                      makespan), a kind never run measured first, its short runs priced as one more task of the
-//                      batch at the guessed time (knowledge_instance's) times their share of its work; with the
-//                      default planner (model-search), and the plan explores (sim::explore_in_slack: a task of a
-//                      fitted kind moves to a core count its kind never ran at when the plan's makespan holds on
-//                      its cautious time there)
+//                      makespan; with every kind known, at most what knowing more may save: the plan on every fit
+//                      one sd up less the plan on the medians), a kind never run measured first, its short runs
+//                      priced as one more task of the batch at the guessed time (knowledge_instance's) times their
+//                      share of its work; with the default planner (model-search), and the plan explores
+//                      (sim::explore_in_slack: a task of a fitted kind moves to a core count its kind never ran at
+//                      when the plan's makespan holds on its cautious time there)
 //   no-explore         recurring without the exploration (cosched run --no-explore)
 //   unpriced           recurring where a kind never run is not measured (cosched run before 2026-11-29: its cost
 //                      could not be told) and its tasks run on one core at the guess
@@ -112,6 +113,11 @@ struct RecurringOutcome {
 //                       disturbance's stress test
 //   packed-widest       packed with each kind's run with the most cores offered first (the strategy offers its
 //                       cheapest first): a kind the budget leaves half measured still has its whole-node point
+//   naive-first         with nothing known the batch runs the naive way (no first short runs)
+//   first-short-one     with nothing known only the kind with the most tasks gets its first short runs
+//   first-short-only    a batch that had first short runs spends no more budget
+//   uncapped            the auto budget the share alone, also with every kind known (not at most what knowing more
+//                       may save)
 [[nodiscard]] const std::vector<std::string>& recurring_extra_rows();
 
 // Throws UsageError like run_study for unknown nodes or options out of range.

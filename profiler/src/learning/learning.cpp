@@ -527,7 +527,11 @@ BatchKnowledge learn_batch(config::Workload& workload, const ProfileCache& cache
   }
   const std::size_t unknown = known.unknown_kinds();
   std::optional<KnownPlan> plan;
-  if (plannable()) plan = plan_known(workload, known, platform, options.tier_places_commands);
+  std::optional<double> cautious_makespan;  // planned on every fit one sd up: what knowing more may save
+  if (plannable()) {
+    plan = plan_known(workload, known, platform, options.tier_places_commands);
+    cautious_makespan = plan_known(workload, known, platform, options.tier_places_commands, 1.0).makespan;
+  }
   if (options.budget.seconds) {
     known.budget_s = *options.budget.seconds;
     known.budget_why = "--profile-budget";
@@ -548,6 +552,14 @@ BatchKnowledge learn_batch(config::Workload& workload, const ProfileCache& cache
                                   unknown_guess(workload, known).seconds)
                     : "",
         saved > 0.0 ? fmt::format(", and {:.3g} s its earlier runs saved", saved) : "");
+    // Never more than knowing may save: with every kind known, the plan on every fit one sd up is what the fits'
+    // uncertainty may cost, and no run can save more. (A kind never measured is at the guess in both plans, so its
+    // risk is not in the difference: then the share alone.)
+    const double may_save = std::max(0.0, *cautious_makespan - plan->makespan);
+    if (unknown == 0 && may_save < known.budget_s) {
+      known.budget_s = may_save;
+      known.budget_why += fmt::format("; at most what knowing more may save, {:.2g} s", may_save);
+    }
     if (known.spent_s > 0.0) {
       known.budget_why += fmt::format("; its first short runs spent {:.3g} s of it", known.spent_s);
     }
@@ -561,10 +573,9 @@ BatchKnowledge learn_batch(config::Workload& workload, const ProfileCache& cache
   }
   std::string saving;
   if (plan) {
-    const double cautious = plan_known(workload, known, platform, options.tier_places_commands, 1.0).makespan;
     saving = fmt::format("; planned on what is known for sure (every fit one sd up) the batch takes {:.3g} s, on "
                          "the fits' medians {:.3g} s: knowing more may save up to {:.2g} s",
-                         cautious, plan->makespan, std::max(0.0, cautious - plan->makespan));
+                         *cautious_makespan, plan->makespan, std::max(0.0, *cautious_makespan - plan->makespan));
   }
   say(fmt::format("knowing: {} of {} task kind(s) known ({} run(s) observed in earlier batches, {} profiled); "
                   "profiling budget {:.3g} s ({}){}",
