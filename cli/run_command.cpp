@@ -23,7 +23,9 @@ const cosched::cli::CommandRegistration run_registration{"run", [](CLI::App& app
   sub->add_option("batch", flags->batch, "Workload TOML or JSON of kernels and commands (docs/formats.md)")
       ->required()
       ->check(CLI::ExistingFile);
-  sub->add_option("--output", flags->output, "The run's folder (default: ./cosched-run-<batch name>)");
+  sub->add_option("--output", flags->output,
+                  "The run's folder (default: ./cosched-run-<batch name>, or the next of -2, -3 ... after a finished "
+                  "run there)");
   sub->add_option("--algorithm", flags->algorithm, "The planner (cosched plan --help lists them)")
       ->capture_default_str();
   sub->add_flag("--dry-run", flags->dry_run, "Stop after the plan: the prediction and the predicted run, nothing run");

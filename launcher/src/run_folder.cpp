@@ -9,6 +9,7 @@
 
 #include "cosched/common/error.hpp"
 #include "cosched/exec/workload_file.hpp"
+#include "cosched/launcher/report.hpp"
 #include "cosched/common/text_file.hpp"
 #include "cosched/sched/cluster_manifest.hpp"
 #include "cosched/sched/io.hpp"
@@ -30,14 +31,38 @@ bool holds_only_marker(const std::filesystem::path& dir) {
   return !error;
 }
 
+// Whether the folder's journal says its run ended (a journal that cannot be read is not a finished run: the folder
+// is then check_run_folder's to refuse, with the reason).
+bool holds_finished_run(const RunFolder& folder) {
+  std::error_code error;
+  if (!std::filesystem::is_regular_file(folder.journal(), error)) return false;
+  try {
+    return summarize_journal(folder.journal()).finished;
+  } catch (const Error&) {
+    return false;
+  }
+}
+
 }  // namespace
 
 std::filesystem::path RunFolder::cluster_plan() const { return dir / sched::kDemoPlanFolder; }
 
 std::filesystem::path RunFolder::marker() const { return dir / kMarker; }
 
-RunFolder default_run_folder(const std::filesystem::path& batch) {
-  return {std::filesystem::current_path() / ("cosched-run-" + batch.stem().string())};
+RunFolder default_run_folder(const std::filesystem::path& batch, bool resume, bool force) {
+  const std::string base = "cosched-run-" + batch.stem().string();
+  const auto numbered = [&](int n) {
+    return RunFolder{std::filesystem::current_path() / (n == 1 ? base : fmt::format("{}-{}", base, n))};
+  };
+  // A bound on the search only: a user with this many finished runs of one batch here names --output.
+  constexpr int kMostNumbered = 100000;
+  for (int n = 1; n < kMostNumbered; ++n) {
+    const RunFolder folder = numbered(n);
+    std::error_code error;
+    if (!std::filesystem::exists(folder.dir, error)) return resume || force ? numbered(std::max(1, n - 1)) : folder;
+    if (!holds_finished_run(folder)) return folder;
+  }
+  return numbered(kMostNumbered);
 }
 
 void check_run_folder(const RunFolder& folder, bool resume, bool force, bool slurm) {

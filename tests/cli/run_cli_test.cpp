@@ -619,7 +619,8 @@ TEST_F(RunCli, AResumedRunMarksThePlansGuessesAsTheRunThatPlannedThem) {
 
 // The README's "Run your own batch", exactly as written (from a folder holding the example batch and build/bin), with
 // a cache of the test's own: the first (dry) run knows nothing and plans the naive way, measuring nothing; the
-// second runs the batch and learns every kind from it; the third knows them all.
+// second runs the batch and learns every kind from it; the same command again knows them all and runs in a folder of
+// its own, the first run's kept (./cosched-run-my-batch-2); `--resume` then finds that run ended and runs nothing.
 TEST_F(RunCli, TheReadmesExampleRunsAsWritten) {
   fs::create_directories(dir_ / "configs" / "workloads");
   fs::copy_file(fs::path(COSCHED_SOURCE_DIR) / "configs" / "workloads" / "my-batch.json",
@@ -639,9 +640,17 @@ TEST_F(RunCli, TheReadmesExampleRunsAsWritten) {
   EXPECT_NE(second.out.find("done 6/6"), std::string::npos) << second.out;
   EXPECT_NE(second.out.find("batch: predicted"), std::string::npos) << second.out;
   EXPECT_NE(second.out.find("learnt: 6 observed run(s)"), std::string::npos) << second.out;
-  const CommandResult third = test_support::run_shell(environment + dry_run + " --output known", dir_, 300);
+  const CommandResult third = test_support::run_shell(environment + run, dir_, 300);
   ASSERT_EQ(third.exit_code, 0) << third.out << third.err;
   EXPECT_NE(third.out.find("knowing: 3 of 3 task kind(s) known"), std::string::npos) << third.out;
+  EXPECT_NE(third.out.find("run folder: " + (dir_ / "cosched-run-my-batch-2").string()), std::string::npos)
+      << third.out;
+  EXPECT_TRUE(fs::is_regular_file(dir_ / "cosched-run-my-batch" / "journal.jsonl"));
+  const CommandResult resumed = test_support::run_shell(environment + run + " --resume", dir_, 300);
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.out << resumed.err;
+  EXPECT_NE(resumed.out.find("cosched-run-my-batch-2 ended well, nothing is left to run"), std::string::npos)
+      << resumed.out;
+  EXPECT_FALSE(fs::exists(dir_ / "cosched-run-my-batch-3"));
 }
 
 // `demo --workload` checks its batch before it makes its folder (issue #27): a good batch still gets the folder and

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cosched/common/error.hpp"
@@ -98,6 +99,25 @@ TEST_F(RunFolderRule, ARunsJournalIsContinuedOrReplacedOnlyWhenAsked) {
   EXPECT_NE(usage_error_of(folder_, false, false).find("--resume"), std::string::npos);
   EXPECT_NO_THROW(const RunFolderClaim resumed(folder_, true, false, false));
   EXPECT_NO_THROW(const RunFolderClaim forced(folder_, false, true, false));
+}
+
+// Without --output a run goes to ./cosched-run-<name>, past the finished runs there (RunCli's README test runs it
+// twice); a folder holding anything else — a run that did not end, whose journal says so or cannot be read — ends
+// the search there, for the claim to refuse with its reason.
+TEST_F(RunFolderRule, TheDefaultFolderStopsAtAFolderThatHoldsNoFinishedRun) {
+  const fs::path before = fs::current_path();
+  fs::current_path(dir_);
+  const fs::path base = dir_ / "cosched-run-b";
+  EXPECT_EQ(default_run_folder("x/b.json").dir, base) << "nothing there yet";
+  EXPECT_EQ(default_run_folder("x/b.json", true, false).dir, base);
+  fs::create_directories(base);
+  test_support::write_file(RunFolder{base}.marker(), "");
+  test_support::write_file(base / "journal.jsonl", "x");
+  for (const auto& [resume, force] : {std::pair{false, false}, {true, false}, {false, true}}) {
+    EXPECT_EQ(default_run_folder("x/b.json", resume, force).dir, base) << resume << force;
+  }
+  EXPECT_NE(usage_error_of(default_run_folder("x/b.json"), false, false).find("--resume"), std::string::npos);
+  fs::current_path(before);
 }
 
 TEST_F(RunFolderRule, AResumeOfAFolderWithoutItsPlanIsRefusedWithoutAFolderLeft) {

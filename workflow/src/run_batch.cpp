@@ -15,6 +15,7 @@
 #include "cosched/exec/workload_file.hpp"
 #include "cosched/launcher/cluster/slurm.hpp"
 #include "cosched/launcher/launch_inputs.hpp"
+#include "cosched/launcher/report.hpp"
 #include "cosched/launcher/run_folder.hpp"
 #include "cosched/launcher/run_report.hpp"
 #include "cosched/platform/host_memory.hpp"
@@ -125,7 +126,8 @@ void run_batch(const RunBatchOptions& run, Reporter& reporter) {
   // every command's program.
   const sched::Algorithm& algorithm = sim::find_algorithm(run.algorithm);
   const launcher::RunFolder folder =
-      run.output.empty() ? launcher::default_run_folder(run.batch) : launcher::RunFolder{run.output};
+      run.output.empty() ? launcher::default_run_folder(run.batch, run.resume, run.force)
+                         : launcher::RunFolder{run.output};
   launcher::check_run_folder(folder, run.resume, run.force, run.slurm);
   const RunNode node = run_node(run_platform(run, folder, reporter), run.placement);
   const config::PlatformConfig& platform = node.platform;
@@ -139,6 +141,16 @@ void run_batch(const RunBatchOptions& run, Reporter& reporter) {
     if (run.slurm) return launch_on_allocation(run, folder, nullptr, reporter);
     const launcher::LaunchInputs inputs = launcher::read_run_plan(folder);
     launcher::check_same_batch(batch, inputs.workload, folder);
+    std::error_code error;
+    if (std::filesystem::is_regular_file(folder.journal(), error)) {
+      const launcher::JournalReport journal = launcher::summarize_journal(folder.journal());
+      if (journal.finished && journal.tasks_planned > 0 && journal.tasks_completed == journal.tasks_planned) {
+        reporter.note(fmt::format("cosched run {} --resume: every task of the run in {} ended well, nothing is left "
+                                  "to run (cosched report {} compares it with its prediction)",
+                                  run.batch, folder.dir.string(), folder.journal().string()));
+        return;
+      }
+    }
     reporter.note(fmt::format("cosched run {} --resume: the plan of {}, its unfinished tasks", run.batch,
                               folder.dir.string()));
     // The plan's guesses, as the run that made it marked them: its instance, read back.

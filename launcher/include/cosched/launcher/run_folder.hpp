@@ -33,8 +33,14 @@ struct RunFolder {
   [[nodiscard]] std::filesystem::path marker() const;        // .cosched-run
 };
 
-// The folder a batch file runs in without --output: ./cosched-run-<the file's name without extension>.
-[[nodiscard]] RunFolder default_run_folder(const std::filesystem::path& batch);
+// The folder a batch file runs in without --output: ./cosched-run-<the file's name without extension>, or when a
+// finished run is there already (its journal's last segment ends with batch_end), the first of ./cosched-run-<name>-2,
+// -3, ... that holds no finished run — running the same batch again is what a user of a tool that learns from its
+// runs does, and the runs before are kept. A folder that holds anything else (an unfinished run, a dry run's plan,
+// files of the user's) ends the search there, for check_run_folder to judge. With `resume` or `force` the last folder
+// of that sequence that exists is the one meant (the base one when none does).
+[[nodiscard]] RunFolder default_run_folder(const std::filesystem::path& batch, bool resume = false,
+                                           bool force = false);
 
 // Before any work, writing nothing. A new run needs a folder that is absent, empty, or a cosched run's (its marker)
 // holding only a plan (a dry run's: replaced); a run's journal, or files in a folder that is not a run's (a user's
