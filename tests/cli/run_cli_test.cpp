@@ -178,9 +178,11 @@ TEST_F(RunCli, ASecondRunStartsFromWhatTheFirstObserved) {
   EXPECT_NE(second.out.find("knowing: 1 of 1 task kind(s) known (2 run(s) observed"), std::string::npos)
       << second.out;
   EXPECT_EQ(second.out.find("nothing is known"), std::string::npos) << second.out;
-  // A run folder that holds a run is continued or replaced only when asked.
-  test_support::expect_one_line_error(run("b.json"), 2, "--resume", "a second run into the same folder");
-  EXPECT_EQ(run("b.json --force").exit_code, 0);
+  // A folder --output names that holds a run is continued or replaced only when asked (without --output a run goes
+  // past the finished ones: TheReadmesExampleRunsAsWritten).
+  test_support::expect_one_line_error(run("b.json --output again"), 2, "--resume",
+                                      "a second run into the same folder");
+  EXPECT_EQ(run("b.json --output again --force").exit_code, 0);
 }
 
 // The launch explores where the plan has room (workflow/src/batch_plan.cpp explore_in_launch): the store says (the
