@@ -38,7 +38,10 @@ struct IntervalOptions {
   // Per plan task, a slowdown of unknown size and known sign while other tasks run beside it, which the prediction
   // does not model (no node bandwidth model, and the task's times measured with it alone): its time also scaled by
   // exp(bound x u x share), u uniform on [0, 1] and one per sample (the tasks share one memory system), share the
-  // part of its run the plan's prediction has other tasks run beside it. A task run alone is not slowed. Empty: none.
+  // part of its run the plan's prediction has other tasks run beside it. A task run alone is not slowed. The
+  // quantiles below the median are taken without the slowdown (it may be none), the median and above with it: the
+  // interval holds wherever the slowdown lies in its range, and never starts above the prediction it allows for.
+  // Empty: none.
   std::vector<double> co_running_log_bound{};
 };
 
