@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <regex>
 #include <set>
 #include <string>
 #include <tuple>
@@ -194,10 +195,11 @@ TEST_F(LearningFixture, ABudgetStopsProfilingAndSaysSo) {
 }
 
 // With every kind known, an automatic budget is at most what knowing more may save: the plan on every fit one sd up
-// less the plan on the medians. Four launches observed both kinds at 1 and 2 cores (1 s and 0.5 s), so their fits
-// are sure to a few % and the plan (3 core-seconds on 2 cores: 1.5 s) may gain hundredths of a second from more
-// runs, not the share's tenth of it (0.15 s). Said in the budget's why and in the note's figure. (A kind never
-// measured is at the guess in both plans, so the budget is then the share: PricedUnknown.)
+// less the plan on the medians, both of which the note states. The times are the test's own (four launches
+// observed both kinds at 1 and 2 cores, 1 and 0.5 units), so their fits are sure and what more runs may save is
+// below the share (a tenth of the plan): the budget is that saving, not the share. Said in the budget's why and
+// in the note's figure. (A kind never measured is at the guess in both plans, so the budget is then the share:
+// PricedUnknown.)
 TEST_F(LearningFixture, AnAutomaticBudgetIsAtMostWhatKnowingMoreMaySave) {
   config::Workload workload = three_commands();
   (void)learn_batch(workload, cache, options());
@@ -213,12 +215,18 @@ TEST_F(LearningFixture, AnAutomaticBudgetIsAtMostWhatKnowingMoreMaySave) {
   const BatchKnowledge known = learn_batch(workload, cache, options());
   ASSERT_EQ(known.unknown_kinds(), 0U);
   ASSERT_TRUE(known.share_s.has_value());
-  EXPECT_LT(known.budget_s, 0.5 * *known.share_s) << known.budget_why;
-  EXPECT_GE(known.budget_s, 0.0);
   EXPECT_NE(known.budget_why.find("at most what knowing more may save"), std::string::npos) << known.budget_why;
-  EXPECT_NE(reporter.text_of("note").find(fmt::format("knowing more may save up to {:.2g} s", known.budget_s)),
-            std::string::npos)
-      << reporter.text_of("note");
+  // The note's two plans, cautious and median, and their difference: the budget, below the share.
+  const std::string note = reporter.text_of("note");
+  const std::regex plans(R"(the batch takes ([0-9.e+-]+) s, on the fits' medians ([0-9.e+-]+) s: knowing more )"
+                         R"(may save up to ([0-9.e+-]+) s)");
+  std::smatch found;
+  ASSERT_TRUE(std::regex_search(note, found, plans)) << note;
+  const double cautious = std::stod(found[1].str()), median = std::stod(found[2].str());
+  EXPECT_EQ(found[3].str(), fmt::format("{:.2g}", known.budget_s));
+  // The note gives each plan to 3 digits: their difference is known to within a unit in the third of each.
+  EXPECT_NEAR(known.budget_s, std::max(0.0, cautious - median), 1e-2 * cautious);
+  EXPECT_LT(known.budget_s, *known.share_s) << known.budget_why;
 }
 
 TEST_F(LearningFixture, AKindNeverSeenIsMeasuredWithinABudgetTheUserGave) {
