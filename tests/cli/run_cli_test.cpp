@@ -583,6 +583,18 @@ TEST_F(RunCli, ThePredictionSaysWhatTheWaysWithoutCoschedWouldTakeOnWhatIsKnown)
   EXPECT_NE(runs.again.out.find("without cosched, on what is known: xargs -P 2 (one core each, in the file's order)"),
             std::string::npos)
       << runs.again.out;
+  // And the most any plan could save: the lower bound, a share of the better naive way no larger than the plan's.
+  const nlohmann::json& naive = runs.after->at("naive_ways");
+  ASSERT_TRUE(naive.contains("lower_bound_ratio")) << *runs.after;
+  const double best = std::min(naive.at("xargs_s").get<double>(), naive.at("one_by_one_s").get<double>());
+  const double bound = naive.at("lower_bound_ratio").get<double>();
+  const double lower_bound_s = runs.after->at("lower_bound").get<double>();
+  EXPECT_GT(bound, 0.0) << *runs.after;
+  EXPECT_NEAR(bound * best, lower_bound_s, 1e-9 * lower_bound_s) << *runs.after;
+  EXPECT_LE(lower_bound_s, runs.after->at("predicted_makespan_paper").get<double>() * (1.0 + 1e-9)) << *runs.after;
+  char said[96];
+  std::snprintf(said, sizeof said, "and no plan can be below %.2f x (the lower bound L_min(d))", bound);
+  EXPECT_NE(runs.again.out.find(said), std::string::npos) << runs.again.out;
 }
 
 // A resumed run marks the plan's guesses as the run that planned them did (issue 39: it used to mark none, and its
