@@ -167,6 +167,43 @@ TEST(TaskFit, FastMemoryAwayFromItsReferenceCountIsLessCertain) {
               std::log(truth(16, 16, 1.0) / truth(16, 0, 1.0)), 1e-9);
 }
 
+// A point with fast memory measured at production where no run without it was made (a launch's task given chunks
+// at a count the strategy never measured) joins the fit over cores, taken to 0 chunks through the ratio measured at
+// another count (task_fit.hpp step 3b); left out, the fit at that count was the law's extrapolation alone. By hand:
+// 100, 50 and 25 s at 1, 2 and 4 cores (linear), 20 s at 4 cores + 8 chunks (ratio 0.8), and 16 s three times at 16
+// cores + 8 chunks (the task stops scaling: 20 s without the chunks). The law alone says 6.25 s at 16 cores, 5 s with
+// the chunks; with the runs taken back, their time there within 20 %, though less sure than a ratio measured there.
+TEST(TaskFit, APointWithFastMemoryOnlyJoinsTheFitOverCoresThroughTheRatio) {
+  const std::vector<Measurement> runs = {{1, 0, 1.0, 100.0}, {2, 0, 1.0, 50.0},  {4, 0, 1.0, 25.0},
+                                         {4, 8, 1.0, 20.0},  {16, 8, 1.0, 16.0}, {16, 8, 1.0, 16.0},
+                                         {16, 8, 1.0, 16.0}};
+  const FittedTask fit({16, 8}, TaskWork{}, runs);
+  EXPECT_LT(std::abs(std::log(fit.at(16, 8).seconds / 16.0)), std::log(1.2)) << fit.at(16, 8).seconds;
+  EXPECT_GT(fit.at(16, 8).log_sd, fit.at(4, 8).log_sd);
+  EXPECT_TRUE(std::any_of(fit.notes().begin(), fit.notes().end(), [](const std::string& note) {
+    return note.find("1 point(s) with fast memory and no surer run without it at their cores: taken to 0 chunks "
+                     "through the fast-memory ratio") != std::string::npos;
+  }));
+}
+
+// The same for a point measured at production whose partner without fast memory was carried there from short runs:
+// the ratio against a carried partner would keep the carried time's error; through the ratio measured at another
+// count the production runs set the time. By hand: t(p, w) = 0.5 + w / p s at 0 chunks, 0.8 x that with 8 chunks;
+// runs at production (100 units) at 1, 2, 4 cores and at 4 + 8; at 16 cores short runs of 2 and 4 units (0.625 s,
+// 0.75 s: 6.75 s at production, the truth) and production runs of 16 s with 8 chunks (the task stops scaling there:
+// 20 s without). Paired with the carried 6.75 s, the runs made a ratio of 2.4 (fast memory slowing the task), and the
+// table, closed along chunks, kept 16 cores + 8 chunks at the law's 6.3 s without them. Now the time there is nearer
+// the production runs than what the carried partner says with the ratio measured at 4 cores (6.75 x 0.8 = 5.4 s).
+TEST(TaskFit, AProductionPointWithFastMemoryOutweighsACarriedPartner) {
+  const std::vector<Measurement> runs = {{1, 0, 100.0, 100.5}, {2, 0, 100.0, 50.5}, {4, 0, 100.0, 25.5},
+                                         {4, 8, 100.0, 20.4},  {16, 0, 2.0, 0.625}, {16, 0, 4.0, 0.75},
+                                         {16, 8, 100.0, 16.0}, {16, 8, 100.0, 16.0}};
+  const FittedTask fit({16, 8}, TaskWork{100.0, {2.0, 4.0}}, runs);
+  const double seconds = fit.at(16, 8).seconds;
+  EXPECT_LT(std::abs(std::log(seconds / 16.0)), std::abs(std::log(seconds / (6.75 * 0.8)))) << seconds;
+  EXPECT_EQ(fit.fast_memory().reference_cores(), std::vector<int>{4});
+}
+
 TEST(TaskFit, ARunsCostEstimateGrowsWithItsWork) {
   const FittedTask fit({2, 0}, TaskWork{10.0, {}}, {{1, 0, 10.0, 4.0}, {2, 0, 10.0, 2.1}, {1, 0, 10.0, 4.2}});
   const double production = fit.estimate_seconds(1, 0, 10.0);
