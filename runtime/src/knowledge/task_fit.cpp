@@ -255,7 +255,8 @@ FittedTask::FittedTask(const NodeShape& node, const TaskWork& work, const std::v
     }
     const auto [ratio, ratio_variance] = fast_->log_ratio(key.cores, key.chunks);
     for (std::size_t i = 0; i < point->log_seconds.size(); ++i) {
-      samples.push_back({key.cores, std::exp(point->log_seconds[i] - ratio), point->extra_variance[i] + ratio_variance});
+      const double variance = point->extra_variance[i] + ratio_variance;
+      samples.push_back({key.cores, std::exp(point->log_seconds[i] - ratio), variance});
     }
     ++taken_back;
   }
