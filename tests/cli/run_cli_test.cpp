@@ -423,7 +423,8 @@ TEST_F(RunCli, AnInterruptedRunIsResumedWithOnlyItsUnfinishedTasks) {
   write("g.json", R"({"tasks":[)" + waits_for("a") + "," + waits_for("b") + "]}");
   write("gate-a", "open");
   write("gate-b", "open");
-  ASSERT_EQ(run("g.json --dry-run").exit_code, 0);
+  const CommandResult planned = run("g.json --dry-run");
+  ASSERT_EQ(planned.exit_code, 0) << planned.out << planned.err;
   fs::remove(gate("a"));
   fs::remove(gate("b"));
 
