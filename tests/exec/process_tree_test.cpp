@@ -21,6 +21,7 @@
 #include <filesystem>
 #include <fstream>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <thread>
 
@@ -174,6 +175,70 @@ TEST(ProcessTreeNames, AnUnknownContainmentIsAUsageErrorListingTheKnownOnes) {
   EXPECT_EQ(tree_containment_names().back(), "auto");
   EXPECT_NO_THROW((void)tree_containment("auto"));
   EXPECT_EQ(tree_containment(kDefaultTreeContainment).name(), "process-group");
+}
+
+// Where the cgroup containment makes this process's task cgroups (process_tree.hpp): <its cgroup v2 folder>/
+// cosched-<pid>, from /proc/self/cgroup and the first cgroup2 mount; nullopt without cgroup v2.
+std::optional<fs::path> task_cgroup_folder() {
+  std::ifstream cgroups("/proc/self/cgroup");
+  std::string relative;
+  for (std::string line; std::getline(cgroups, line);) {
+    if (line.rfind("0::", 0) == 0) relative = line.substr(3);
+  }
+  if (relative.empty()) return std::nullopt;
+  std::ifstream mounts("/proc/self/mounts");  // device, mount point, type, options...
+  for (std::string line; std::getline(mounts, line);) {
+    std::istringstream fields(line);
+    std::string device, mount_point, type;
+    if (!(fields >> device >> mount_point >> type) || type != "cgroup2") continue;
+    return fs::path(mount_point) / fs::path(relative).relative_path() / ("cosched-" + std::to_string(::getpid()));
+  }
+  return std::nullopt;
+}
+
+// Asking whether the cgroup containment is available (a dry run, an option check) leaves no cgroup behind: only
+// opening a tree starts the watchdog that removes this process's cgroups when it ends, so a folder the probe made
+// would stay for ever. Each attempt is a forked child — a fresh pid, so a fresh probe — that reports through its
+// exit code; a child whose pid a dead process left a folder for cannot tell, and another one tries.
+TEST(ProcessTreeCgroupProbe, AskingWhetherCgroupsAreAvailableLeavesNoFolderBehind) {
+  enum Outcome : int { kClean = 0, kLeftBehind = 1, kUnavailable = 2, kLookedInTheWrongPlace = 3, kFailed = 4, kStale = 5 };
+  const auto dir = testing::scratch_dir();
+  const fs::path why = dir / "why.txt";
+  int outcome = kStale;
+  for (int attempt = 0; attempt < 5 && outcome == kStale; ++attempt) {
+    const pid_t child = ::fork();
+    if (child == 0) {
+      try {
+        const auto folder = task_cgroup_folder();
+        if (folder && fs::exists(*folder)) ::_exit(kStale);
+        try {
+          (void)tree_containment("cgroup");
+        } catch (const ResourceError& e) {
+          test_support::write_file(why, e.what());
+          ::_exit(kUnavailable);
+        }
+        if (!folder) ::_exit(kLookedInTheWrongPlace);
+        if (fs::exists(*folder)) ::_exit(kLeftBehind);
+        // The control: a tree opened makes the folder where this test looks (the watchdog removes it at exit).
+        const bool found = tree_containment("cgroup").open_tree() != nullptr && fs::exists(*folder);
+        ::_exit(found ? kClean : kLookedInTheWrongPlace);
+      } catch (...) {
+        ::_exit(kFailed);
+      }
+    }
+    int status = 0;
+    ::waitpid(child, &status, 0);
+    ASSERT_TRUE(WIFEXITED(status)) << "the probing child died of signal " << WTERMSIG(status);
+    outcome = WEXITSTATUS(status);
+  }
+  if (outcome == kUnavailable) {
+    GTEST_SKIP() << "cgroup v2 containment is unavailable here: " << test_support::read_text(why);
+  }
+  EXPECT_NE(outcome, kStale) << "every probing child's pid had a folder a dead process left: cannot tell";
+  EXPECT_NE(outcome, kLookedInTheWrongPlace) << "an opened tree's folder is not where this test looks";
+  EXPECT_NE(outcome, kFailed) << "the probing child failed with an exception";
+  EXPECT_NE(outcome, kLeftBehind) << "the probe left the child's cosched-<pid> cgroup folder behind";
+  EXPECT_EQ(outcome, kClean);
 }
 
 // Where clone3 is refused — a container runtime's seccomp filter answers ENOSYS, as an older kernel would — the

@@ -123,9 +123,18 @@ class CgroupContainment final : public TreeContainment {
 
   [[nodiscard]] std::unique_ptr<ProcessTree> open_tree() const override {
     if (const auto why = unavailable_because()) throw ResourceError("cgroup containment unavailable: " + *why);
-    // The watchdog removes this process's cgroups when it ends; it must exist before the first one does.
+    // The watchdog removes this process's cgroups when it ends; it must exist before the first one does — the
+    // folder of this process's task cgroups included, so that folder is made here and not by the probe (a process
+    // that only asks, a dry run, would leave it behind). Concurrent calls may both make it: EEXIST is fine, and
+    // nothing removes it while this process lives (the probe, which runs before any tree of this pid is opened,
+    // removes only the folder it made itself).
     detail::ensure_watchdog();
-    const std::filesystem::path dir = *detail::task_cgroup_root() / fmt::format("task-{}", next_.fetch_add(1));
+    const std::filesystem::path root = *detail::task_cgroup_root();
+    if (::mkdir(root.c_str(), 0755) != 0 && errno != EEXIST) {
+      const int error = errno;
+      throw PlatformError("mkdir", fmt::format("cannot make the folder of its task cgroups {}", root.string()), error);
+    }
+    const std::filesystem::path dir = root / fmt::format("task-{}", next_.fetch_add(1));
     if (::mkdir(dir.c_str(), 0755) != 0) {
       throw PlatformError("mkdir", fmt::format("cannot make the task's cgroup {}", dir.string()), errno);
     }
@@ -141,7 +150,9 @@ class CgroupContainment final : public TreeContainment {
   }
 
  private:
-  // Why this process cannot contain its tasks in cgroups, or nullopt; makes the folder of its task cgroups.
+  // Why this process cannot contain its tasks in cgroups, or nullopt. Leaves nothing behind: only the watchdog,
+  // started by open_tree, removes this process's cgroups when it ends, and a process may ask without ever opening
+  // a tree.
   static std::optional<std::string> probe() {
     const auto own = detail::own_cgroup();
     if (!own) return "no cgroup v2 hierarchy is mounted (cgroup v1 only, or none)";
@@ -150,14 +161,18 @@ class CgroupContainment final : public TreeContainment {
       return fmt::format("this process may not move processes out of its cgroup {} (not root, not delegated)",
                          own->string());
     }
+    // Whether we may make cgroups here and a new one has cgroup.kill (our own cgroup may be the root one, which has
+    // none): tried on the folder of this process's task cgroups, which is then removed again — it is empty, as the
+    // probe runs before any tree of this pid is opened (open_tree asks first; a forked child probes for its own
+    // pid). A folder that already exists is not ours to remove: a dead process with the same pid left it.
     const std::filesystem::path root = *detail::task_cgroup_root();
-    if (::mkdir(root.c_str(), 0755) != 0 && errno != EEXIST) {
+    const bool made = ::mkdir(root.c_str(), 0755) == 0;
+    if (!made && errno != EEXIST) {
       return fmt::format("cannot make cgroup {}: {}", root.string(), std::strerror(errno));
     }
-    if (::access((root / "cgroup.kill").c_str(), W_OK) != 0) {
-      ::rmdir(root.c_str());
-      return "the kernel has no cgroup.kill (Linux >= 5.14 needed)";
-    }
+    const bool killable = ::access((root / "cgroup.kill").c_str(), W_OK) == 0;
+    if (made) ::rmdir(root.c_str());
+    if (!killable) return "the kernel has no cgroup.kill (Linux >= 5.14 needed)";
     return std::nullopt;
   }
 
