@@ -32,7 +32,9 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1, 1'000'000));
   app.add_option("--planner-seeds", options.planner_seeds, "model-search seeds per plan (the best predicted kept)")
       ->check(CLI::Range(1, 100));
-  app.add_option("--cautious", options.cautious_z, "plan on the fitted times z sd above their medians")
+  app.add_option_function<double>(
+         "--cautious", [&options](double z) { options.plan_times = cosched::knowledge::cautious_times(z); },
+         "the strategies table: plan on the fitted times z sd above their medians")
       ->check(cosched::app::finite_range(0, 5));
   app.add_option("--profiling-work", options.profiling_work, "the amounts of work a task may be profiled at")
       ->delimiter(',');

@@ -174,7 +174,7 @@ class Owner {
       if (!alone && (outcome.new_kinds == 0 || rules_.price_unknown)) {
         measure_within_budget(drawn, fits, noise, ledger, outcome);
       }
-      schedule = planner_.schedule(instance_of(drawn, fits));
+      schedule = chosen_plan(drawn, fits);
       // batch_plan.cpp: a list plan of predictions launches greedily; a pack plan keeps its packs.
       if (std::none_of(schedule.tasks.begin(), schedule.tasks.end(),
                        [](const sched::ScheduledTask& task) { return task.pack >= 0; })) {
@@ -244,13 +244,13 @@ class Owner {
   }
   sched::Instance instance_of(const RecurringBatch& drawn,
                               const std::vector<std::shared_ptr<const knowledge::FittedTask>>& fits,
-                              double cautious_z = 0.0) const {
+                              const knowledge::TimeChoice& choice = knowledge::kMedianTimes) const {
     const double guess = guess_of(fits);
     const sched::AllocationSpace space({setup_.node.cores, setup_.node.fast_chunks});
     std::vector<std::shared_ptr<const sched::TimeProfile>> profiles;
     for (const auto& fit : fits) {
       if (fit) {
-        profiles.push_back(cautious_z == 0.0 ? fit->profile() : fit->cautious_profile(cautious_z));
+        profiles.push_back(fit->profile(choice));
         continue;
       }
       std::vector<double> times(space.size(), std::numeric_limits<double>::infinity());
@@ -262,6 +262,19 @@ class Owner {
     return bench::instance_of(drawn.batch, setup_.node, profiles);
   }
 
+  // batch_plan.cpp: a plan chosen on the fits' expected times, predicted on their medians.
+  sched::Schedule chosen_plan(const RecurringBatch& drawn, const Fits& fits,
+                              const std::string& algorithm = "model-search") {
+    return sched::retimed(instance_of(drawn, fits),
+                          planner_.schedule(instance_of(drawn, fits, knowledge::kExpectedTimes), algorithm));
+  }
+  // learning.cpp plan_known: that plan's makespan on the medians as it launches (greedily: its starts were planned
+  // on the longer times).
+  double predicted_makespan(const RecurringBatch& drawn, const Fits& fits, sched::Schedule schedule) {
+    schedule.launch_rule = "greedy";
+    return sim::predict(sim::plan_from_schedule(instance_of(drawn, fits), schedule), "auto").observed_makespan;
+  }
+
   struct KnownPlan {
     double makespan = 0.0;
     std::map<std::size_t, knowledge::PlannedAllocation> allocation;  // by kind: where its largest task is
@@ -269,8 +282,8 @@ class Owner {
   // learning.cpp plan_known.
   KnownPlan plan_known(const RecurringBatch& drawn,
                        const std::vector<std::shared_ptr<const knowledge::FittedTask>>& fits) {
-    const sched::Schedule schedule = planner_.schedule(instance_of(drawn, fits), kLearningPlanner);
-    KnownPlan known{schedule.makespan, {}};
+    const sched::Schedule schedule = chosen_plan(drawn, fits, kLearningPlanner);
+    KnownPlan known{predicted_makespan(drawn, fits, schedule), {}};
     std::map<std::size_t, double> largest;
     for (std::size_t j = 0; j < drawn.batch.tasks.size(); ++j) {
       const std::size_t kind = kind_of(drawn, j);
@@ -292,12 +305,13 @@ class Owner {
         : owner_(owner), drawn_(drawn), fits_(fits), kinds_(drawn.kind), plan_(owner.plan_known(drawn, fits)),
           done_(kinds_.size(), false), measured_now_(kinds_.size(), 0) {
       budget_ = share() * (owner_.rules_.budget_from_run_plan
-                               ? owner_.planner_.schedule(owner_.instance_of(drawn, fits)).makespan
+                               ? owner_.predicted_makespan(drawn, fits, owner_.chosen_plan(drawn, fits))
                                : plan_.makespan);
       const bool all_known = std::all_of(fits.begin(), fits.end(), [](const auto& fit) { return fit != nullptr; });
       if (owner_.rules_.cap_at_saving && all_known) {
         const double cautious =
-            owner_.planner_.schedule(owner_.instance_of(drawn, fits, 1.0), kLearningPlanner).makespan;
+            owner_.planner_.schedule(owner_.instance_of(drawn, fits, knowledge::cautious_times(1.0)), kLearningPlanner)
+                .makespan;
         budget_ = std::min(budget_, std::max(0.0, cautious - plan_.makespan));
       }
     }
@@ -533,7 +547,7 @@ class Owner {
   // The plan run_batch makes from `fits` (not the naive one), on the truth.
   double makespan_planned_with(const RecurringBatch& drawn, const sched::Instance& truth,
                                const std::vector<std::shared_ptr<const knowledge::FittedTask>>& fits) {
-    sched::Schedule schedule = planner_.schedule(instance_of(drawn, fits));
+    sched::Schedule schedule = chosen_plan(drawn, fits);
     if (std::none_of(schedule.tasks.begin(), schedule.tasks.end(),
                      [](const sched::ScheduledTask& task) { return task.pack >= 0; })) {
       schedule.launch_rule = "greedy";
@@ -653,7 +667,7 @@ std::vector<RecurringOutcome> run_recurring(const StudyOptions& study, const Rec
         knowledge::NormalDraws noise(seed + 41);
         const Knowledge exhaustive = profile_batch("exhaustive", drawn.batch, setup, noise, {});
         const sim::LaunchPlan exhaustive_plan =
-            on_truth(plan_of(planner, drawn.batch, node.shape, exhaustive.fits, 0.0), truth);
+            on_truth(plan_of(planner, drawn.batch, node.shape, exhaustive.fits, knowledge::kExpectedTimes), truth);
         const double exhaustive_makespan = makespan_of(exhaustive_plan);
         const ExhaustiveReference reference{exhaustive.fits, exhaustive_plan};
         const auto [naive_makespan, naive_way] = best_naive(truth, makespan_of);

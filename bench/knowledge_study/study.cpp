@@ -135,12 +135,12 @@ StudyResults run_study(const StudyOptions& options, const std::function<void(con
       evaluate(oracle, oracle_plan, std::vector<double>(batch.tasks.size(), options.noise), truth, options, seed);
       rows.push_back(oracle);
       const PlanFits plan_fits = [&](const Fits& fits) {
-        return sketch(plan_of(planner, batch, node.shape, fits, options.cautious_z));
+        return sketch(plan_of(planner, batch, node.shape, fits, options.plan_times));
       };
       for (const std::string strategy : {"exhaustive", "sparse", "short-runs", "adaptive"}) {
         knowledge::NormalDraws noise(seed + 17);  // every strategy measures the same noise stream
         Knowledge known = profile_batch(strategy, batch, setup, noise, plan_fits);
-        const sim::LaunchPlan plan = plan_of(planner, batch, node.shape, known.fits, options.cautious_z);
+        const sim::LaunchPlan plan = plan_of(planner, batch, node.shape, known.fits, options.plan_times);
         StrategyOutcome row{node.name, b, strategy, known.ledger.runs(), known.ledger.serial_seconds(),
                             known.ledger.packed_seconds(node.shape)};
         evaluate(row, plan, spread_of(plan, known.fits), truth, options, seed);
@@ -151,7 +151,7 @@ StudyResults run_study(const StudyOptions& options, const std::function<void(con
           reseeded.strategy = "reseeded";
           const std::uint64_t seed_before = planner.seed_offset;
           planner.seed_offset = 1000;
-          const sim::LaunchPlan again = plan_of(planner, batch, node.shape, known.fits, options.cautious_z);
+          const sim::LaunchPlan again = plan_of(planner, batch, node.shape, known.fits, options.plan_times);
           planner.seed_offset = seed_before;
           evaluate(reseeded, again, spread_of(again, known.fits), truth, options, seed);
           rows.push_back(reseeded);
@@ -167,7 +167,7 @@ StudyResults run_study(const StudyOptions& options, const std::function<void(con
                 {demand[0], demand[1], batch.tasks[j].work, seconds});
           }
           const Fits learnt = fit_batch(batch, known.evidence, setup);
-          const sim::LaunchPlan second = plan_of(planner, batch, node.shape, learnt, options.cautious_z);
+          const sim::LaunchPlan second = plan_of(planner, batch, node.shape, learnt, options.plan_times);
           StrategyOutcome learning = row;
           learning.strategy = "learning";
           evaluate(learning, second, spread_of(second, learnt), truth, options, seed);

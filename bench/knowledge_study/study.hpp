@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "cosched/knowledge/measurement.hpp"
+#include "cosched/knowledge/task_fit.hpp"
 
 namespace cosched::bench {
 
@@ -44,7 +45,9 @@ struct StudyOptions {
   // wall-time budget; a plan stopped by the budget is reported (run_study's progress).
   std::size_t planner_evaluations = 4000;
   std::size_t planner_seeds = 2;        // each plan: the best predicted of this many model-search seeds
-  double cautious_z = 0.0;              // plan on the fits' medians times exp(z sd) (FittedTask::cautious_profile)
+  // The strategies table's plans: chosen on the fits' medians (--cautious z: z sd up). The recurring study plans as
+  // cosched run does, on their expected times (recurring.cpp).
+  knowledge::TimeChoice plan_times = knowledge::kMedianTimes;
   double planner_budget_ms = 60000.0;
   std::size_t interval_samples = 400;
   std::size_t observed_runs = 5;        // noisy runs of each plan, for the interval's coverage

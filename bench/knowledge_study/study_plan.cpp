@@ -68,15 +68,16 @@ sim::LaunchPlan on_truth(const sim::LaunchPlan& plan, const sched::Instance& tru
 
 double makespan_of(const sim::LaunchPlan& plan) { return sim::predict_contention(plan, "auto").observed_makespan; }
 
-std::vector<std::shared_ptr<const sched::TimeProfile>> profiles_of(const Fits& fits, double z) {
+std::vector<std::shared_ptr<const sched::TimeProfile>> profiles_of(const Fits& fits,
+                                                                   const knowledge::TimeChoice& times) {
   std::vector<std::shared_ptr<const sched::TimeProfile>> profiles;
-  for (const auto& fit : fits) profiles.push_back(fit->cautious_profile(z));
+  for (const auto& fit : fits) profiles.push_back(fit->profile(times));
   return profiles;
 }
 
 sim::LaunchPlan plan_of(Planner& planner, const Batch& batch, const knowledge::NodeShape& node, const Fits& fits,
-                        double z) {
-  sim::LaunchPlan plan = planner.plan(instance_of(batch, node, profiles_of(fits, z)));
+                        const knowledge::TimeChoice& times) {
+  sim::LaunchPlan plan = planner.plan(instance_of(batch, node, profiles_of(fits, times)));
   for (std::size_t j = 0; j < plan.tasks.size(); ++j) {
     plan.tasks[j].predicted_duration = fits[j]->at(plan.tasks[j].demand[0], plan.tasks[j].demand[1]).seconds;
   }

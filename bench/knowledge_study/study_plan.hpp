@@ -37,10 +37,11 @@ struct Planner {
 [[nodiscard]] sim::LaunchPlan on_truth(const sim::LaunchPlan& plan, const sched::Instance& truth);
 [[nodiscard]] double makespan_of(const sim::LaunchPlan& plan);
 
-[[nodiscard]] std::vector<std::shared_ptr<const sched::TimeProfile>> profiles_of(const Fits& fits, double z);
-// A plan of what the fits say: planned on their cautious times, each task then predicted at its median (the
-// planned starts stay: the launch waits for them).
+[[nodiscard]] std::vector<std::shared_ptr<const sched::TimeProfile>> profiles_of(const Fits& fits,
+                                                                                 const knowledge::TimeChoice& times);
+// A plan of what the fits say: chosen on their `times`, each task then predicted at its median (the planned starts
+// stay: the launch waits for them — planned on times far above the medians, it waits longer than it needs).
 [[nodiscard]] sim::LaunchPlan plan_of(Planner& planner, const Batch& batch, const knowledge::NodeShape& node,
-                                      const Fits& fits, double z);
+                                      const Fits& fits, const knowledge::TimeChoice& times);
 
 }  // namespace cosched::bench

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -36,9 +37,9 @@ class LearningRules : public ::testing::Test {
     result.budget.seconds = budget;
     return result;
   }
-  // Stores `runs` (observed) and `probe` as what is known of the kind of workload.tasks[0].
+  // Stores `runs` (observed) and `probe`, if any, as what is known of the kind of workload.tasks[0].
   void store(const config::Workload& workload, const std::vector<knowledge::Measurement>& runs,
-             const KnownProbe& probe) {
+             const std::optional<KnownProbe>& probe) {
     config::Workload copy = workload;
     const std::vector<TaskKind> kinds = task_kinds(copy, "preferred");
     KindKnowledge known = look_up_knowledge(cache, kinds.front().identity).knowledge;
@@ -70,6 +71,35 @@ TEST_F(LearningRules, AProbeAtTheLeastAmountIsReadAtTheTasksAmountWithItsSlowdow
   EXPECT_NEAR(found.at("slowdown").get<double>(), 1.2, 1e-12) << found.dump();
   EXPECT_NEAR(found.at("average_gbs").get<double>(), 12.0, 1e-6) << found.dump();
   EXPECT_NEAR(found.at("bytes_per_run").get<double>(), 12e9 * alone, 1e-3 * 12e9 * alone) << found.dump();
+}
+
+// The times a plan is chosen on (workflow/src/batch_plan.cpp): the instance at the fits' expected times — where the
+// kind ran, next to its median; where it never ran, charged for the fit's uncertainty there (here the one-count prior
+// from 1 core to 8); a guessed task at the guess in both.
+TEST_F(LearningRules, ThePlansTimesChargeEachFittedTimeForItsUncertainty) {
+  config::Workload workload;
+  workload.name = "charged";
+  workload.tasks = {command_task("s", {"sh", "-c", "exit 0", "{work}"}, config::WorkScale{100, {50}}),
+                    command_task("u", {"true"})};
+  store(workload, {{1, 0, 100.0, 4.0}, {1, 0, 100.0, 4.1}}, std::nullopt);
+  const BatchKnowledge known = learn_batch(workload, cache, options(8, 0.0));
+  const config::PlatformConfig platform = testing::cores_only_platform(8);
+  const sched::Instance medians = knowledge_instance(workload, known, platform, nullptr, false).instance;
+  const sched::Instance expected =
+      knowledge_instance(workload, known, platform, nullptr, false, knowledge::kExpectedTimes).instance;
+  const knowledge::FittedTask& fit = *known.of(workload.tasks[0]).fits.at(100.0);
+  const auto charge = [&](int cores) {
+    const int alloc[1] = {cores};
+    return expected.time(0, alloc) / medians.time(0, alloc);
+  };
+  const auto sd = [&](int cores) { return fit.at(cores, 0).log_sd; };
+  EXPECT_LE(charge(1), std::exp(0.5 * sd(1) * sd(1)) * (1 + 1e-12));
+  EXPECT_LT(charge(1), 1.01);
+  EXPECT_GT(charge(8), 1.05) << sd(8);
+  EXPECT_LE(charge(8), std::exp(0.5 * sd(8) * sd(8)) * (1 + 1e-12));
+  const int one[1] = {1};
+  EXPECT_DOUBLE_EQ(expected.time(1, one), medians.time(1, one));
+  EXPECT_TRUE(expected.tasks()[1].attributes.value("unknown", false));
 }
 
 // L5: the adaptive strategy refines the point where the plan puts the kind. Two tasks of one kind on 8 cores, known

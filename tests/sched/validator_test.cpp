@@ -90,5 +90,33 @@ TEST(ValidatorTest, ChecksPackStructure) {
   EXPECT_TRUE(mentions(find_violations(instance, schedule), "task \"t1\": no pack in a pack schedule"));
 }
 
+// A schedule chosen on longer times (cosched run: the fits' expected times) is predicted on shorter ones (their
+// medians): the same allocations and starts, each duration the instance's, the makespan the last completion, and
+// still valid. By hand: the valid schedule planned at 1.5 x these times (3, 3, then 1.5 from 3: 4.5 s).
+TEST(ValidatorTest, RetimedKeepsThePlanWithTheInstancesTimes) {
+  const Instance instance = small_instance();
+  Schedule planned = valid_schedule();
+  for (ScheduledTask& task : planned.tasks) {
+    task.start *= 1.5;
+    task.duration *= 1.5;
+  }
+  planned.makespan = 4.5;
+  const Schedule retimed_schedule = retimed(instance, planned);
+  ASSERT_EQ(retimed_schedule.tasks.size(), 3U);
+  EXPECT_DOUBLE_EQ(retimed_schedule.tasks[0].duration, 2.0);
+  EXPECT_DOUBLE_EQ(retimed_schedule.tasks[2].duration, 1.0);
+  EXPECT_DOUBLE_EQ(retimed_schedule.tasks[2].start, 3.0);
+  EXPECT_EQ(retimed_schedule.tasks[2].alloc, (std::vector<int>{4, 2}));
+  EXPECT_DOUBLE_EQ(retimed_schedule.makespan, 4.0);
+  EXPECT_TRUE(find_violations(instance, retimed_schedule).empty());
+}
+
+// Longer times could overlap: a caller's bug, refused.
+TEST(ValidatorTest, RetimedRefusesTimesLongerThanPlanned) {
+  Schedule planned = valid_schedule();
+  planned.tasks[0].duration = 1.0;
+  EXPECT_THROW((void)retimed(small_instance(), planned), std::logic_error);
+}
+
 }  // namespace
 }  // namespace cosched::sched

@@ -193,7 +193,14 @@ BatchPlan plan_batch(const RunBatchOptions& run, config::Workload& batch, const 
                                           platform.cores - batch.tasks.size()));
     return plan;
   }
-  plan.schedule = sched::plan(algorithm, plan.instance, sched::lower_bound(plan.instance)).schedule;
+  // Chosen on the fits' expected times, predicted on their medians (knowledge::TimeChoice): on the medians the
+  // planner favours the allocations whose times were carried farthest from any run, where the fits are least sure.
+  const sched::Instance expected =
+      profiler::knowledge_instance(batch, known, platform, bandwidth ? &*bandwidth : nullptr,
+                                   node.tier.places_commands(), knowledge::kExpectedTimes)
+          .instance;
+  plan.schedule =
+      sched::retimed(plan.instance, sched::plan(algorithm, expected, sched::lower_bound(plan.instance)).schedule);
   // A list plan's times are predictions, some guesses: its tasks start in its order as soon as what they need is
   // free, never idling a core until a planned start a faster task made too late (the list rule waits for them).
   // A pack plan keeps its packs: a pack starts when the previous one has ended, which never waits on a time.

@@ -188,15 +188,25 @@ LaunchReplanner::Candidate LaunchReplanner::replan(const sim::EngineView& view,
                                               bandwidth_ ? &*bandwidth_ : nullptr, options_.tier_places_commands);
   const sched::Instance& fitted = made.instance;
   const std::vector<std::string> names = resource_names(fitted);
+  // The pending tasks' allocations are chosen on their fits' expected times, as the plan's were
+  // (workflow/src/batch_plan.cpp); the rest is weighed on the medians.
+  const sched::Instance expected = knowledge_instance(left, known_, options_.launched.platform,
+                                                      bandwidth_ ? &*bandwidth_ : nullptr,
+                                                      options_.tier_places_commands, knowledge::kExpectedTimes)
+                                       .instance;
   // A running task can only go on where it is, for what its fit says is left of it; a kind first run in this
   // launch is no faster than where it ran (launch_replanner.hpp).
   std::vector<sched::Task> tasks = fitted.tasks();
+  std::vector<sched::Task> chosen_on = fitted.tasks();
   for (std::size_t i = 0; i < tasks.size(); ++i) {
     const sim::TaskRun& run = view.runs[plan_task[i]];
     if (run.state != sim::TaskState::running) {
       const KindState& kind = known_.of(left.tasks[i]);
       if (kind.known_at_all() && std::find(guessed_.begin(), guessed_.end(), &kind) != guessed_.end()) {
         tasks[i].profile = where_it_ran(fitted, i, kind);
+        chosen_on[i].profile = tasks[i].profile;
+      } else {
+        chosen_on[i].profile = expected.tasks()[i].profile;
       }
       continue;
     }
@@ -208,10 +218,15 @@ LaunchReplanner::Candidate LaunchReplanner::replan(const sim::EngineView& view,
     std::vector<double> times(fitted.space().size(), std::numeric_limits<double>::infinity());
     times[fitted.space().index_of(alloc)] = std::max(left_s, kMinRunSeconds);
     tasks[i].profile = std::make_shared<sched::DenseTimeTable>(fitted.space(), std::move(times));
+    chosen_on[i].profile = tasks[i].profile;
   }
   const sched::Instance instance(fitted.resources(), std::move(tasks), fitted.attributes(), fitted.bandwidth());
+  // Only its allocations and its order are taken: the rest's time is the medians' (rest_s).
   const sched::Schedule schedule =
-      sched::plan(algorithm_, instance, sched::lower_bound(instance), kReplanLimits).schedule;
+      sched::plan(algorithm_,
+                  sched::Instance(fitted.resources(), std::move(chosen_on), fitted.attributes(), fitted.bandwidth()),
+                  sched::lower_bound(instance), kReplanLimits)
+          .schedule;
 
   // The rest as the greedy rule runs it from now: the running tasks where they are, then the pending ones in order.
   const auto rest_s = [&](const std::vector<std::pair<std::size_t, std::vector<int>>>& pending) {

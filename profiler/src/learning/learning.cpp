@@ -28,6 +28,8 @@
 #include "cosched/sched/naive.hpp"
 #include "cosched/sched/resource_kinds.hpp"
 #include "cosched/sched/schedule.hpp"
+#include "cosched/sim/plan.hpp"
+#include "cosched/sim/prediction.hpp"
 #include "learning/kind_runner.hpp"
 
 namespace cosched::profiler {
@@ -179,8 +181,8 @@ void fit_kind(KindState& state, const knowledge::NodeShape& shape, const knowled
 // A fit over cores only, seen on a space of cores and fast chunks: the same time whatever the chunks.
 class CoresOnlyProfile final : public sched::TimeProfile {
  public:
-  CoresOnlyProfile(std::shared_ptr<const knowledge::FittedTask> fit, double cautious_z)
-      : fit_(std::move(fit)), profile_(cautious_z > 0.0 ? fit_->cautious_profile(cautious_z) : fit_->profile()) {}
+  CoresOnlyProfile(std::shared_ptr<const knowledge::FittedTask> fit, const knowledge::TimeChoice& times)
+      : fit_(std::move(fit)), profile_(fit_->profile(times)) {}
   void fill_times(const sched::AllocationSpace& space, std::span<double> out) const override {
     std::vector<int> alloc(space.dimensions());
     for (std::size_t k = 0; k < space.size(); ++k) {
@@ -200,11 +202,9 @@ class CoresOnlyProfile final : public sched::TimeProfile {
 
 std::shared_ptr<const sched::TimeProfile> profile_on(const sched::AllocationSpace& space,
                                                      const std::shared_ptr<const knowledge::FittedTask>& fit,
-                                                     double cautious_z) {
-  if (fit->space().dimensions() == space.dimensions()) {
-    return cautious_z > 0.0 ? fit->cautious_profile(cautious_z) : fit->profile();
-  }
-  return std::make_shared<const CoresOnlyProfile>(fit, cautious_z);
+                                                     const knowledge::TimeChoice& times) {
+  if (fit->space().dimensions() == space.dimensions()) return fit->profile(times);
+  return std::make_shared<const CoresOnlyProfile>(fit, times);
 }
 
 // The guess for a task of a kind never measured: the median of the known tasks' one-core times, else of the kinds
@@ -244,27 +244,43 @@ std::optional<PairedProbe> probe_for(const KindState& state, double work) {
                      probe.paired_max_s * scale};
 }
 
-// Where a plan of what is known puts each kind (its largest task) and the plan's makespan: what the adaptive
-// strategy refines and what the auto budget is a share of.
+// Where a plan of what is known puts each kind (its largest task) and the plan's predicted makespan: what the
+// adaptive strategy refines and what the auto budget is a share of. Chosen on the expected times and predicted on
+// the medians as the launch runs it, greedily, as workflow/src/batch_plan.cpp plans (its starts were planned on
+// the longer times: kept, they would add their waits to the prediction).
 struct KnownPlan {
   double makespan = 0.0;
   std::map<std::string, knowledge::PlannedAllocation> allocation;  // by kind name
 };
 
 KnownPlan plan_known(const config::Workload& workload, const BatchKnowledge& known,
-                     const config::PlatformConfig& platform, bool places_commands, double cautious_z = 0.0) {
-  const KnowledgeInstance made = knowledge_instance(workload, known, platform, nullptr, places_commands, cautious_z);
-  const sched::Instance& instance = made.instance;
-  const auto planned = sched::plan(sched::find_algorithm(kLearningPlanner), instance, sched::lower_bound(instance));
-  KnownPlan result{planned.schedule.makespan, {}};
+                     const config::PlatformConfig& platform, bool places_commands) {
+  const sched::Instance medians = knowledge_instance(workload, known, platform, nullptr, places_commands).instance;
+  const sched::Instance expected =
+      knowledge_instance(workload, known, platform, nullptr, places_commands, knowledge::kExpectedTimes).instance;
+  sched::Schedule planned = sched::retimed(
+      medians,
+      sched::plan(sched::find_algorithm(kLearningPlanner), expected, sched::lower_bound(medians)).schedule);
+  planned.launch_rule = "greedy";  // the learning planner's plans are lists
+  KnownPlan result{sim::predict(sim::plan_from_schedule(medians, planned), "auto").observed_makespan, {}};
   for (std::size_t j = 0; j < workload.tasks.size(); ++j) {
     const config::WorkloadTask& task = workload.tasks[j];
     const KindState& state = known.of(task);
     if (work_of(task) != state.kind.largest()) continue;
-    const std::vector<int>& alloc = planned.schedule.tasks[j].alloc;
+    const std::vector<int>& alloc = planned.tasks[j].alloc;
     result.allocation[state.kind.name] = {alloc[0], alloc.size() > 1 ? alloc[1] : 0};
   }
   return result;
+}
+
+// The makespan of a plan of what is known for sure: every fitted time one sd up, planned and predicted on those.
+double cautious_makespan(const config::Workload& workload, const BatchKnowledge& known,
+                         const config::PlatformConfig& platform, bool places_commands) {
+  const sched::Instance cautious =
+      knowledge_instance(workload, known, platform, nullptr, places_commands, knowledge::cautious_times(1.0))
+          .instance;
+  return sched::plan(sched::find_algorithm(kLearningPlanner), cautious, sched::lower_bound(cautious))
+      .schedule.makespan;
 }
 
 // A kind's share of the batch: what its tasks take on one core by what is known (0 when unknown).
@@ -527,10 +543,10 @@ BatchKnowledge learn_batch(config::Workload& workload, const ProfileCache& cache
   }
   const std::size_t unknown = known.unknown_kinds();
   std::optional<KnownPlan> plan;
-  std::optional<double> cautious_makespan;  // planned on every fit one sd up: what knowing more may save
+  std::optional<double> cautious;  // planned on every fit one sd up: what knowing more may save
   if (plannable()) {
     plan = plan_known(workload, known, platform, options.tier_places_commands);
-    cautious_makespan = plan_known(workload, known, platform, options.tier_places_commands, 1.0).makespan;
+    cautious = cautious_makespan(workload, known, platform, options.tier_places_commands);
   }
   if (options.budget.seconds) {
     known.budget_s = *options.budget.seconds;
@@ -555,7 +571,7 @@ BatchKnowledge learn_batch(config::Workload& workload, const ProfileCache& cache
     // Never more than knowing may save: with every kind known, the plan on every fit one sd up is what the fits'
     // uncertainty may cost, and no run can save more. (A kind never measured is at the guess in both plans, so its
     // risk is not in the difference: then the share alone.)
-    const double may_save = std::max(0.0, *cautious_makespan - plan->makespan);
+    const double may_save = std::max(0.0, *cautious - plan->makespan);
     if (unknown == 0 && may_save < known.budget_s) {
       known.budget_s = may_save;
       known.budget_why += fmt::format("; at most what knowing more may save, {:.2g} s", may_save);
@@ -575,7 +591,7 @@ BatchKnowledge learn_batch(config::Workload& workload, const ProfileCache& cache
   if (plan) {
     saving = fmt::format("; planned on what is known for sure (every fit one sd up) the batch takes {:.3g} s, on "
                          "the fits' medians {:.3g} s: knowing more may save up to {:.2g} s",
-                         *cautious_makespan, plan->makespan, std::max(0.0, *cautious_makespan - plan->makespan));
+                         *cautious, plan->makespan, std::max(0.0, *cautious - plan->makespan));
   }
   say(fmt::format("knowing: {} of {} task kind(s) known ({} run(s) observed in earlier batches, {} profiled); "
                   "profiling budget {:.3g} s ({}){}",
@@ -687,7 +703,7 @@ BatchKnowledge learn_batch(config::Workload& workload, const ProfileCache& cache
 
 KnowledgeInstance knowledge_instance(const config::Workload& workload, const BatchKnowledge& known,
                                      const config::PlatformConfig& platform, const NodeBandwidth* bandwidth,
-                                     bool tier_places_commands, double cautious_z) {
+                                     bool tier_places_commands, const knowledge::TimeChoice& choice) {
   std::vector<sched::Resource> resources{{std::string(sched::kCoresResource), static_cast<int>(platform.cores)}};
   if (platform.fast_chunks > 0) {  // a node without a fast tier schedules cores only
     resources.push_back({std::string(sched::kFastChunksResource), static_cast<int>(platform.fast_chunks)});
@@ -713,7 +729,7 @@ KnowledgeInstance knowledge_instance(const config::Workload& workload, const Bat
     std::vector<double> gain(space.size(), 0.0);
     std::shared_ptr<const sched::TimeProfile> profile;
     if (fit != state.fits.end()) {
-      profile = profile_on(space, fit->second, cautious_z);
+      profile = profile_on(space, fit->second, choice);
       const bool fast_memory_known = fit->second->fast_memory().measured();
       for (std::size_t k = 0; k < space.size(); ++k) {
         space.decode(k, alloc);

@@ -305,11 +305,14 @@ CurvePoint FittedTask::at(int cores, int chunks) const {
   return {profile_->time_at(space_, alloc), log_sd_[k]};
 }
 
-std::shared_ptr<const sched::TimeProfile> FittedTask::cautious_profile(double z) const {
-  if (z == 0.0) return profile_;
+std::shared_ptr<const sched::TimeProfile> FittedTask::profile(const TimeChoice& choice) const {
+  if (choice.sds_above == 0.0 && choice.variance_share == 0.0) return profile_;
   std::vector<double> times(space_.size());
   profile_->fill_times(space_, times);
-  for (std::size_t k = 0; k < times.size(); ++k) times[k] *= std::exp(z * log_sd_[k]);
+  for (std::size_t k = 0; k < times.size(); ++k) {
+    times[k] *= std::exp(choice.sds_above * log_sd_[k] + choice.variance_share * log_sd_[k] * log_sd_[k]);
+  }
+  // Closed again by the table (a surer time with fewer resources is a time with these: some may idle).
   return std::make_shared<const sched::DenseTimeTable>(space_, std::move(times));
 }
 

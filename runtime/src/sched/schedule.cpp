@@ -97,6 +97,25 @@ double completion_time(const std::vector<ScheduledTask>& tasks) {
   return makespan;
 }
 
+Schedule retimed(const Instance& instance, Schedule schedule) {
+  if (schedule.tasks.size() != instance.task_count()) {
+    throw std::logic_error(fmt::format("retimed: a schedule of {} tasks on an instance of {}", schedule.tasks.size(),
+                                       instance.task_count()));
+  }
+  for (std::size_t j = 0; j < schedule.tasks.size(); ++j) {
+    ScheduledTask& task = schedule.tasks[j];
+    const double time = instance.time(j, task.alloc);
+    if (!(time <= task.duration * (1.0 + 1e-12))) {
+      throw std::logic_error(fmt::format("retimed: task {} takes {} s in the instance, longer than the {} s it was "
+                                         "scheduled with",
+                                         instance.tasks()[j].id, time, task.duration));
+    }
+    task.duration = time;
+  }
+  schedule.makespan = completion_time(schedule.tasks);
+  return schedule;
+}
+
 std::vector<std::string> find_violations(const Instance& instance, const Schedule& schedule) {
   std::vector<std::string> problems;
   if (schedule.tasks.size() != instance.task_count()) {

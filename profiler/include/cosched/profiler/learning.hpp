@@ -163,12 +163,12 @@ struct KnowledgeInstance {
   std::vector<std::vector<double>> log_sd;
   std::vector<std::vector<double>> log_gain_bound;
 };
-// `cautious_z` > 0: every fitted time that many sd of its fit above its median (knowledge::FittedTask::
-// cautious_profile): the plan on what is known for sure.
+// `times`: which time of each fit (knowledge::TimeChoice) — the medians predict, a plan is chosen on the expected
+// times (kExpectedTimes), the plan on cautious times is what is known for sure. The guess is the same in all.
 [[nodiscard]] KnowledgeInstance knowledge_instance(const config::Workload& workload, const BatchKnowledge& known,
                                                    const config::PlatformConfig& platform,
                                                    const NodeBandwidth* bandwidth, bool tier_places_commands,
-                                                   double cautious_z = 0.0);
+                                                   const knowledge::TimeChoice& times = knowledge::kMedianTimes);
 
 // The ids of the tasks whose times in `instance` are the guess (knowledge_instance's "unknown": true): what a
 // comparison of the plan with its launch marks `(guessed)` and leaves out of its median error. The one reading of

@@ -31,6 +31,25 @@
 
 namespace cosched::knowledge {
 
+// Which time of a fitted allocation's distribution a profile holds: its median times
+// e^(sds_above x sd + variance_share x sd^2), sd the fits' sd of ln t there (FittedTask::at).
+//   - kMedianTimes, the median: a prediction, as likely too long as too short;
+//   - kExpectedTimes, the expected value (ln t normal: e^(sd^2 / 2)): what a plan is chosen on. A planner that picks
+//     among many allocations on medians picks the ones whose fitted times happen to be low, most of all those
+//     carried far from any run, where the fits are least sure (the optimizer's curse); the expected time charges an
+//     allocation for that, next to nothing where it was measured (sd 0.1: 0.5 %), much where it was carried (sd 1:
+//     65 %). Times one sd up instead were no better in the study; these moved its plans by its noise, a few % on
+//     the 56-core Xeon Max (docs/knowledge.md, "In cosched run");
+//   - cautious_times(z), z sd above the median: what is known for sure (what knowing more may save is the plan on
+//     these against the plan's prediction on the medians).
+struct TimeChoice {
+  double sds_above = 0.0;
+  double variance_share = 0.0;
+};
+inline constexpr TimeChoice kMedianTimes{0.0, 0.0};
+inline constexpr TimeChoice kExpectedTimes{0.0, 0.5};
+[[nodiscard]] constexpr TimeChoice cautious_times(double z) noexcept { return {z, 0.0}; }
+
 struct TaskFitOptions {
   FitOptions fit;
   double transfer_error = 0.5;  // fast_memory.hpp's kappa
@@ -62,10 +81,8 @@ class FittedTask {
   // The resources (cores, and fast chunks when the node has any) and the medians over them.
   [[nodiscard]] const sched::AllocationSpace& space() const noexcept { return space_; }
   [[nodiscard]] std::shared_ptr<const sched::TimeProfile> profile() const noexcept { return profile_; }
-  // The times `z` standard deviations of the fits above the medians (z = 0: profile()), closed again. A planner
-  // that picks among many allocations picks the ones whose fitted times happen to be low (the optimizer's curse);
-  // planning on a cautious quantile steers it to allocations that were measured or are well predicted.
-  [[nodiscard]] std::shared_ptr<const sched::TimeProfile> cautious_profile(double z) const;
+  // Another time of each allocation's distribution (TimeChoice), closed again; kMedianTimes: profile().
+  [[nodiscard]] std::shared_ptr<const sched::TimeProfile> profile(const TimeChoice& choice) const;
   // The closed median time and the sd of its ln from the fits alone, at cores >= 1 (chunks ignored without a tier).
   [[nodiscard]] CurvePoint at(int cores, int chunks) const;
   // One run's noise (sd of ln), as the fits estimated it.

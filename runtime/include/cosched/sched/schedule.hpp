@@ -34,6 +34,12 @@ struct Schedule {
 // Makespan of the tasks' completion times (0 for no task).
 [[nodiscard]] double completion_time(const std::vector<ScheduledTask>& tasks);
 
+// The same allocations, starts and packs, each task's duration its time in `instance` at its allocation, the
+// makespan the last completion: a schedule chosen on one estimate of the times (cosched run: the fits' expected
+// values) and predicted on another (their medians). Times no longer than those it was made with keep it valid
+// (every task ends no later); a longer one throws std::logic_error (it could overlap: a caller's bug).
+[[nodiscard]] Schedule retimed(const Instance& instance, Schedule schedule);
+
 // sum_j w_j C_j with the instance's weights; tasks[j] schedules instance task j.
 [[nodiscard]] double weighted_completion_sum(const Instance& instance, const std::vector<ScheduledTask>& tasks);
 
