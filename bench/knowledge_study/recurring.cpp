@@ -33,7 +33,8 @@ const std::vector<std::string>& recurring_rows() {
 const std::vector<std::string>& recurring_extra_rows() {
   static const std::vector<std::string> rows{"breadth-first", "breadth-run-budget", "packed", "packed-calm",
                                              "packed-half", "packed-narrow", "packed-widest",
-                                             "naive-first", "first-short-one", "first-short-only", "uncapped"};
+                                             "naive-first", "first-short-one", "first-short-only", "uncapped",
+                                             "new-in-budget"};
   return rows;
 }
 
@@ -56,6 +57,9 @@ struct RowRules {
   bool first_short_runs = true;
   bool first_short_all = true;  // every such kind's, not only the one with the most tasks (tried: row first-short-one)
   bool first_short_alone = false;  // a batch that had first short runs spends no budget (tried: first-short-only)
+  // a kind never run gets its first short runs also when other kinds of the batch are known (false: only when
+  // nothing is, and a new kind is measured within the budget: `cosched run` before, row new-in-budget)
+  bool first_short_new = true;
   // every kind known: the budget at most what knowing more may save (the plan on every fit one sd up less the plan on
   // the medians; learning.cpp); false: the share alone (tried: uncapped, cosched run before 2026-11-29 evening)
   bool cap_at_saving = true;
@@ -75,6 +79,11 @@ RowRules rules_of(const std::string& row) {
   if (row == "uncapped") {
     RowRules rules;
     rules.cap_at_saving = false;
+    return rules;
+  }
+  if (row == "new-in-budget") {
+    RowRules rules;
+    rules.first_short_new = false;
     return rules;
   }
   if (row == "first-short-only") {
@@ -162,7 +171,10 @@ class Owner {
 
     sched::Schedule schedule;
     first_runs_spent_ = 0.0;
-    if (outcome.new_kinds == kinds.size() && rules_.first_short_runs) first_short_runs(drawn, fits, noise, ledger);
+    const bool nothing_known = outcome.new_kinds == kinds.size();
+    if (rules_.first_short_runs && (nothing_known || rules_.first_short_new)) {
+      first_short_runs(drawn, fits, noise, ledger);
+    }
     if (std::none_of(fits.begin(), fits.end(), [](const auto& fit) { return fit != nullptr; })) {
       // batch_plan.cpp: nothing known, the naive way (its guessed times: one second each).
       schedule = naive_schedule(instance_of(drawn, fits), sched::file_order(batch.tasks.size()),
@@ -426,10 +438,10 @@ class Owner {
     std::map<std::tuple<std::size_t, int, int, double>, int> repeats_;
   };
 
-  // learning.cpp choose_first_runs: nothing of the batch known, each kind whose first short runs
-  // (knowledge::first_short_runs) take at most kFirstRunsShare of its tasks' work is measured by them, the kinds
-  // with the most tasks first (first_short_all false: only the first of them); the batch then has a plan, and its
-  // budget a scale (what they cost is spent from it).
+  // learning.cpp choose_first_runs: each kind never run whose first short runs (knowledge::first_short_runs) take
+  // at most kFirstRunsShare of its tasks' work is measured by them, the kinds with the most tasks first
+  // (first_short_all false: only the first of them); the batch then has a plan, and its budget a scale (what they
+  // cost is spent from it).
   static constexpr double kFirstRunsShare = 0.05;  // profiler::ProfileBudget::first_runs_share
   void first_short_runs(const RecurringBatch& drawn, Fits& fits, knowledge::NormalDraws& noise,
                         ProfilingLedger& ledger) {
@@ -442,12 +454,16 @@ class Owner {
     for (std::size_t p = 0; p < drawn.batch.programs.size(); ++p) {
       double total = 0.0, largest = 0.0;
       std::size_t tasks = 0;
-      for (const BatchTask& task : drawn.batch.tasks) {
+      bool known = false;  // learning.cpp: a kind with a fit is known
+      for (std::size_t j = 0; j < drawn.batch.tasks.size(); ++j) {
+        const BatchTask& task = drawn.batch.tasks[j];
         if (task.program != p) continue;
+        known = known || fits[j] != nullptr;
         total += task.work;
         largest = std::max(largest, task.work);
         ++tasks;
       }
+      if (known) continue;
       knowledge::StrategyInput input;
       input.node = setup_.node;
       input.work = work_of(largest);
@@ -621,7 +637,7 @@ class Owner {
   Planner& planner_;
   RowRules rules_;
   Evidence evidence_;
-  double first_runs_spent_ = 0.0;  // the first short runs of a batch with nothing known, spent from its budget
+  double first_runs_spent_ = 0.0;  // the first short runs of the batch's kinds never run, spent from its budget
 };
 
 }  // namespace

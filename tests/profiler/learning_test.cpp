@@ -281,7 +281,9 @@ TEST_P(PricedUnknown, AKindNeverMeasuredIsPricedAtTheGuessForItsShareOfTheWork) 
   (void)learn_batch(workload, cache, nothing_measured);
   ASSERT_EQ(learn_from_launch(workload, {{"a", {1}, 5.0, 1.0}, {"c", {1}, 5.0, 1.0}}, cache, "preferred"), 2U);
   reporter.events.clear();
-  const BatchKnowledge known = learn_batch(workload, cache, options(GetParam().budget));
+  LearningOptions priced = options(GetParam().budget);
+  priced.budget.first_runs_share = 0.0;  // b's first short runs (below) off: the budget's price alone
+  const BatchKnowledge known = learn_batch(workload, cache, priced);
   EXPECT_NEAR(known.budget_s, GetParam().budget_s, 1e-9);  // the times the test stored, not measured ones
   EXPECT_NE(known.budget_why.find(GetParam().why), std::string::npos) << known.budget_why;
   const std::string progress = reporter.text_of("progress");
@@ -311,6 +313,35 @@ INSTANTIATE_TEST_SUITE_P(
         PricedUnknownCase{"AtExactlyWhatIsLeft", {config::WorkScale{5, {1, 2}}}, std::nullopt, 1.0, kGuessed, true},
         PricedUnknownCase{"WithinTheUsersBudget", {std::nullopt}, 0.5, 0.5, "--profile-budget", true}),
     [](const auto& param_info) { return std::string(param_info.param.name); });
+
+// A kind never measured beside known ones, whose two short runs take a small share of its tasks' work (1 + 2 of
+// 100: 3 %), gets them first, as a batch with nothing known does, and the budget is set on what they taught: the
+// strategy's cheapest point (one core here) at the two least amounts, spent from the budget.
+TEST_F(LearningFixture, AKindNeverMeasuredBesideKnownOnesGetsItsFirstShortRuns) {
+  config::Workload workload;
+  workload.name = "new-kind";
+  const config::WorkScale work{100, {1, 2}};
+  workload.tasks = {command_task("a", {"true", "{work}"}, work),
+                    command_task("b", {"sh", "-c", "exit 0", "{work}"}, work)};
+  LearningOptions nothing_measured = options();
+  nothing_measured.budget.first_runs_share = 0.0;
+  (void)learn_batch(workload, cache, nothing_measured);
+  ASSERT_EQ(learn_from_launch(workload, {{"a", {1}, 5.0, 1.0}}, cache, "preferred"), 1U);
+  reporter.events.clear();
+  const BatchKnowledge known = learn_batch(workload, cache, options());  // an automatic budget
+  const KindState& b = known.of(workload.tasks[1]);
+  ASSERT_TRUE(b.known_at_all()) << reporter.text_of("progress");
+  std::vector<std::pair<int, double>> points;
+  for (const knowledge::Measurement& run : b.known.measurements()) points.emplace_back(run.cores, run.work);
+  ASSERT_GE(points.size(), 2U);
+  EXPECT_EQ(points[0], (std::pair<int, double>{1, 1.0}));
+  EXPECT_EQ(points[1], (std::pair<int, double>{1, 2.0}));
+  EXPECT_NE(reporter.text_of("note").find("1 kind(s) never measured that say how their work scales measured first by "
+                                          "two short runs each"),
+            std::string::npos)
+      << reporter.text_of("note");
+  EXPECT_NE(known.budget_why.find("its first short runs spent"), std::string::npos) << known.budget_why;
+}
 
 // With nothing of the batch known an automatic budget has no scale. A kind that says how its work scales is then
 // measured first by two short runs — on two cores the strategy's cheapest point is one core at the least amount (1),

@@ -349,7 +349,7 @@ std::vector<FirstRuns> choose_first_runs(const config::Workload& workload, const
   std::vector<FirstRuns> chosen;
   for (std::size_t k = 0; k < known.kinds.size(); ++k) {
     const KindState& state = known.kinds[k];
-    if (state.kind.profiling.empty()) continue;
+    if (state.kind.profiling.empty() || state.known_at_all()) continue;
     FirstRuns first{k, {}, 0.0, 0};
     double work = 0.0;
     for (const config::WorkloadTask& task : workload.tasks) {
@@ -521,10 +521,13 @@ BatchKnowledge learn_batch(config::Workload& workload, const ProfileCache& cache
   // The budget. A plan can be made once a kind is known: the kinds never measured are in it at the guess
   // (knowledge_instance), one more task of the batch each.
   const auto plannable = [&] { return known.unknown_kinds() < known.kinds.size(); };
-  if (!plannable() && !options.budget.seconds) {
-    // Nothing of the batch known, so no scale for a budget: each kind that says how its work scales is measured
-    // first by two short runs when they cost a small share of its tasks (ProfileBudget::first_runs_share), and the
-    // batch then has a plan, a budget, and a guess for its other kinds.
+  if (known.unknown_kinds() > 0 && !options.budget.seconds) {
+    // Each kind never measured that says how its work scales is measured first by two short runs when they cost a
+    // small share of its tasks (ProfileBudget::first_runs_share): with nothing of the batch known, for a plan and a
+    // budget's scale; beside known kinds, so that every new kind enters the plan measured and the budget is set on
+    // what is known — paid from the budget, a new kind came first but a plan with it on one core at the guess set
+    // the budget at up to 3 x the batch's makespan (bench/results/2026-11-30-first-short-runs-new-kinds.md).
+    const bool nothing_known = !plannable();
     const std::vector<FirstRuns> first = choose_first_runs(workload, known, strategy, options);
     std::vector<std::string> told;
     for (const FirstRuns& kind : first) {
@@ -535,9 +538,13 @@ BatchKnowledge learn_batch(config::Workload& workload, const ProfileCache& cache
       told.push_back(fmt::format("{} ({:.0f} % of its tasks' work{})", state.kind.name, 100.0 * kind.share,
                                  state.known_at_all() ? "" : ", not enough to fit it"));
     }
-    if (!first.empty()) {
+    if (!first.empty() && nothing_known) {
       say(fmt::format("nothing of the batch was known: {} kind(s) that say how their work scales measured first "
                       "by two short runs each, {:.3g} s, for a plan and a budget's scale: {}",
+                      first.size(), known.spent_s, fmt::join(told, ", ")));
+    } else if (!first.empty()) {
+      say(fmt::format("{} kind(s) never measured that say how their work scales measured first by two short runs "
+                      "each, {:.3g} s: {}",
                       first.size(), known.spent_s, fmt::join(told, ", ")));
     }
   }
