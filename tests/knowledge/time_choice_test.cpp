@@ -2,6 +2,7 @@
 // expected value a plan is chosen on, a cautious quantile — each the median times its factor, closed again.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -26,32 +27,28 @@ double time_of(const FittedTask& fit, const TimeChoice& choice, int cores, int c
   return fit.profile(choice)->time_at(fit.space(), std::vector<int>{cores, chunks});
 }
 
-// Where the closure does not bind, each time is the median times e^(sds_above sd + variance_share sd^2); the
-// expected time is never below the median, is closed like it, and charges the unmeasured counts more.
+// Each expected time is the median profile's time times e^(sd^2 / 2), closed again: exactly the least of that and
+// the expected times with one core or one chunk fewer. The cautious time is at most the median times e^(1.5 sd), and
+// the expected time charges the count carried farthest from the runs more than a measured one.
 TEST(TimeChoice, EachTimeIsTheMedianTimesItsFactor) {
   const FittedTask fit = sparse_fit();
   EXPECT_EQ(fit.profile(kMedianTimes), fit.profile());
-  int unclosed = 0;
   for (int p = 1; p <= 32; ++p) {
     for (int c = 0; c <= 4; ++c) {
-      const CurvePoint at = fit.at(p, c);
+      const double sd = fit.at(p, c).log_sd;
+      const double median = time_of(fit, kMedianTimes, p, c);
       const double expected = time_of(fit, kExpectedTimes, p, c);
-      const double cautious = time_of(fit, cautious_times(1.5), p, c);
-      EXPECT_GE(expected, at.seconds);
-      EXPECT_LE(expected, at.seconds * std::exp(0.5 * at.log_sd * at.log_sd) * (1 + 1e-12));
-      EXPECT_LE(cautious, at.seconds * std::exp(1.5 * at.log_sd) * (1 + 1e-12));
-      if (p > 1) {
-        EXPECT_LE(expected, time_of(fit, kExpectedTimes, p - 1, c));
-      }
-      if (c > 0) {
-        EXPECT_LE(expected, time_of(fit, kExpectedTimes, p, c - 1));
-      }
-      if (std::abs(expected / (at.seconds * std::exp(0.5 * at.log_sd * at.log_sd)) - 1.0) < 1e-12) ++unclosed;
+      double closed = median * std::exp(0.5 * sd * sd);
+      if (p > 1) closed = std::min(closed, time_of(fit, kExpectedTimes, p - 1, c));
+      if (c > 0) closed = std::min(closed, time_of(fit, kExpectedTimes, p, c - 1));
+      EXPECT_NEAR(expected / closed, 1.0, 1e-12) << p << " cores, " << c << " chunks";
+      EXPECT_GE(expected, median) << p << " cores, " << c << " chunks";
+      EXPECT_LE(time_of(fit, cautious_times(1.5), p, c), median * std::exp(1.5 * sd) * (1 + 1e-12))
+          << p << " cores, " << c << " chunks";
     }
   }
-  EXPECT_GT(unclosed, 32);  // most allocations keep their own factor
-  const double measured = time_of(fit, kExpectedTimes, 4, 0) / fit.at(4, 0).seconds;
-  const double carried = time_of(fit, kExpectedTimes, 32, 0) / fit.at(32, 0).seconds;
+  const double measured = time_of(fit, kExpectedTimes, 4, 0) / time_of(fit, kMedianTimes, 4, 0);
+  const double carried = time_of(fit, kExpectedTimes, 32, 0) / time_of(fit, kMedianTimes, 32, 0);
   EXPECT_GT(carried, measured) << fit.at(4, 0).log_sd << " " << fit.at(32, 0).log_sd;
 }
 
