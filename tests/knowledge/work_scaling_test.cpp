@@ -186,6 +186,41 @@ TEST(TaskFit, APointWithFastMemoryOnlyJoinsTheFitOverCoresThroughTheRatio) {
   }));
 }
 
+// With no fast-memory ratio measured anywhere, a point with fast memory only still bounds the time without it at
+// its cores from below (task_fit.hpp step 3b). By hand: 100, 50 and 25 s at 1, 2 and 4 cores (linear): the law
+// says 6.25 s at 16 cores. Runs of 16 s at 16 cores + 8 chunks are slower than that: the bound binds, and they join
+// the fit as the same runs without the chunks would (the ratio the fit assumes then is 1). Runs of 4 s there are
+// faster than the law: they agree with it and are left out, the fit the one without them.
+TEST(TaskFit, WithNoRatioMeasuredAPointWithFastMemoryOnlyBoundsTheTimeWithoutIt) {
+  const std::vector<Measurement> linear = {{1, 0, 1.0, 100.0}, {2, 0, 1.0, 50.0}, {4, 0, 1.0, 25.0}};
+  const auto with = [&](int chunks, double seconds) {
+    std::vector<Measurement> runs = linear;
+    for (int i = 0; i < 3; ++i) runs.push_back({16, chunks, 1.0, seconds});
+    return FittedTask({16, 8}, TaskWork{}, runs);
+  };
+  const FittedTask slower = with(8, 16.0);
+  const FittedTask slower_without_chunks = with(0, 16.0);
+  const FittedTask faster = with(8, 4.0);
+  const FittedTask linear_only({16, 8}, TaskWork{}, linear);
+  EXPECT_FALSE(slower.fast_memory().measured());
+  for (int p = 1; p <= 16; ++p) {
+    for (int c = 0; c <= 8; ++c) {
+      EXPECT_DOUBLE_EQ(slower.at(p, c).seconds, slower_without_chunks.at(p, c).seconds) << p << "+" << c;
+      EXPECT_DOUBLE_EQ(slower.at(p, c).log_sd, slower_without_chunks.at(p, c).log_sd) << p << "+" << c;
+      EXPECT_DOUBLE_EQ(faster.at(p, c).seconds, linear_only.at(p, c).seconds) << p << "+" << c;
+      EXPECT_DOUBLE_EQ(faster.at(p, c).log_sd, linear_only.at(p, c).log_sd) << p << "+" << c;
+    }
+  }
+  const auto says = [](const FittedTask& fit, const std::string& text) {
+    return std::any_of(fit.notes().begin(), fit.notes().end(),
+                       [&](const std::string& note) { return note.find(text) != std::string::npos; });
+  };
+  EXPECT_TRUE(says(slower, "1 point(s) with fast memory, no run without it at their cores and no ratio measured, "
+                           "slower than the fit without fast memory there: taken as its bound"));
+  EXPECT_TRUE(says(faster, "8 chunks measured at 16 cores without a run at 0 chunks there: left out (the fit "
+                           "without fast memory is no faster there)"));
+}
+
 // The same for a point measured at production whose partner without fast memory was carried there from short runs:
 // the ratio against a carried partner would keep the carried time's error; through the ratio measured at another
 // count the production runs set the time. By hand: t(p, w) = 0.5 + w / p s at 0 chunks, 0.8 x that with 8 chunks;
@@ -307,8 +342,8 @@ INSTANTIATE_TEST_SUITE_P(Amounts, OneAmountAcrossCores, ::testing::Values(500.0,
 // or more counts separated one, else the prior fixed_share_sd x the run's time. By hand, one run of 500 units at 4
 // cores without the chunk took 3.275 s; carried to 1000 units with fixed cost f, 6.55 - f s, with an extra variance
 // of ln t of (1000 / 500 - 1)^2 x Var(f) / (6.55 - f)^2 beside the floor's 4e-4 (one core count, as above). Short
-// runs with the chunk separate f: 10 and 20 units in 0.6 s and 0.8 s (f = 0.4 s, Var 8.32e-4 as above) or in
-// 0.6 s and 0.7 s (f = 0.5 s, Var = 0.0004 x (2^2 x 0.6^2 + 0.7^2) = 7.72e-4). The nearest such point lends f; of
+// runs with the chunk separate f: 10 and 20 units in 0.6 s and 0.8 s (f = 0.4 s, Var 8.32e-4 as above; other
+// times in the cases below). The nearest such point lends f; of
 // two as near, the one with fewer cores (the first). A run shorter than the f it borrows keeps a thousandth of its
 // time as its work (not a negative time).
 struct BorrowedCase {
@@ -338,19 +373,23 @@ INSTANTIATE_TEST_SUITE_P(
         BorrowedCase{"AtTheSameCores", {{4, 1, 10.0, 0.6}, {4, 1, 20.0, 0.8}}, 3.275, 6.15, 8.32e-4},
         // At one other count: plus the prior, (0.1 x 3.275 s)^2.
         BorrowedCase{"AtOneOtherCount", {{1, 1, 10.0, 0.6}, {1, 1, 20.0, 0.8}}, 3.275, 6.15, 8.32e-4 + 0.3275 * 0.3275},
-        // At two other counts, 0.4 s at 1 core and 0.5 s at 2 (the nearest): plus their sample variance, 0.005.
+        // At two other counts, 0.4 s at 1 core and 0.5 s at 2 (the nearest; 10 and 20 units in 0.55 s and 0.6 s,
+        // Var 0.0004 x (2^2 x 0.55^2 + 0.6^2) = 6.28e-4): plus their sample variance, 0.005. Their runs carried to
+        // production (5.4 s and 5.5 s) are faster than the fit without the chunk there (at least 6.05 s: closed), so
+        // they do not bound it (task_fit.hpp step 3b) and the fit keeps one core count.
         BorrowedCase{"AtTwoOtherCounts",
-                     {{1, 1, 10.0, 0.6}, {1, 1, 20.0, 0.8}, {2, 1, 10.0, 0.6}, {2, 1, 20.0, 0.7}},
+                     {{1, 1, 10.0, 0.45}, {1, 1, 20.0, 0.5}, {2, 1, 10.0, 0.55}, {2, 1, 20.0, 0.6}},
                      3.275,
                      6.05,
-                     7.72e-4 + 0.005},
-        // On 8 cores, 0.4 s at 2 cores and 0.5 s at 8, as far from 4 (ln 2 each way): the first, 2 cores', is lent,
-        // with the two counts' sample variance, 0.005.
+                     6.28e-4 + 0.005},
+        // On 8 cores, 0.4 s at 2 cores (0.45 s and 0.5 s, Var 0.0004 x (2^2 x 0.45^2 + 0.5^2) = 4.24e-4) and 0.5 s
+        // at 8, as far from 4 (ln 2 each way): the first, 2 cores', is lent, with the two counts' sample variance,
+        // 0.005. Carried to production (5.4 s at 2 cores, 2.5 s at 8) they are faster than the fit there.
         BorrowedCase{"OfTwoAsNearTheFewerCores",
-                     {{2, 1, 10.0, 0.6}, {2, 1, 20.0, 0.8}, {8, 1, 10.0, 0.6}, {8, 1, 20.0, 0.7}},
+                     {{2, 1, 10.0, 0.45}, {2, 1, 20.0, 0.5}, {8, 1, 10.0, 0.52}, {8, 1, 20.0, 0.54}},
                      3.275,
                      6.15,
-                     8.32e-4 + 0.005,
+                     4.24e-4 + 0.005,
                      8},
         // 0.3 s borrowing f = 0.4 s at the same cores: its work is 0.3 ms, x 2 to 1000 units: 0.4006 s.
         BorrowedCase{"LongerThanTheRun", {{4, 1, 10.0, 0.6}, {4, 1, 20.0, 0.8}}, 0.3, 0.4006, 8.32e-4}),

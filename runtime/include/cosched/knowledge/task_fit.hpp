@@ -16,8 +16,9 @@
 //   3. the times with fast memory, against the time without at the same cores, give the fast-memory ratio
 //      (fast_memory.hpp), applied at every core count; a time with fast memory measured at production whose
 //      partner without it is missing or only carried from short runs (a launch's task given chunks) is taken back
-//      to 0 chunks through the ratio measured elsewhere, with its variance there, and joins step 2's fit (once a
-//      ratio was measured; before, it was left out, and a run at the very allocation a plan uses again was lost);
+//      to 0 chunks through the ratio measured elsewhere, with its variance there, and joins step 2's fit; with no
+//      ratio measured anywhere it bounds the time without fast memory from below, and joins the fit (at ratio 1)
+//      where the fit is faster than it — left out, a run at the very allocation a plan uses again was lost;
 //   4. the table t(p, c) = curve(p) * ratio(p, c) is closed (never longer with more of any resource) — the closure
 //      takes a neighbour's time together with its uncertainty — and 0 cores is +inf (a task needs a core).
 #include <memory>
