@@ -538,14 +538,13 @@ BatchKnowledge learn_batch(config::Workload& workload, const ProfileCache& cache
       told.push_back(fmt::format("{} ({:.0f} % of its tasks' work{})", state.kind.name, 100.0 * kind.share,
                                  state.known_at_all() ? "" : ", not enough to fit it"));
     }
-    if (!first.empty() && nothing_known) {
-      say(fmt::format("nothing of the batch was known: {} kind(s) that say how their work scales measured first "
-                      "by two short runs each, {:.3g} s, for a plan and a budget's scale: {}",
-                      first.size(), known.spent_s, fmt::join(told, ", ")));
-    } else if (!first.empty()) {
-      say(fmt::format("{} kind(s) never measured that say how their work scales measured first by two short runs "
-                      "each, {:.3g} s: {}",
-                      first.size(), known.spent_s, fmt::join(told, ", ")));
+    if (!first.empty()) {
+      const std::string measured = nothing_known
+                                       ? fmt::format("nothing of the batch was known: {} kind(s)", first.size())
+                                       : fmt::format("{} kind(s) never measured", first.size());
+      say(fmt::format("{} that say how their work scales measured first by two short runs each, {:.3g} s{}: {}",
+                      measured, known.spent_s, nothing_known ? ", for a plan and a budget's scale" : "",
+                      fmt::join(told, ", ")));
     }
   }
   const std::size_t unknown = known.unknown_kinds();
