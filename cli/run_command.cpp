@@ -65,8 +65,8 @@ const cosched::cli::CommandRegistration run_registration{"run", [](CLI::App& app
                 "next batch knows more (default: on)")
       ->excludes(resume);
   sub->add_flag("--replan,!--no-replan", flags->replan,
-                "When the first task of a kind never measured ends, plan the tasks still pending again from what it "
-                "took (default: on)")
+                "When the first task of a kind never measured ends, or a kind known at one core count ends at "
+                "another, plan the tasks still pending again from what it took (default: on)")
       ->excludes(resume);
   cosched::cli::add_memory_warm_up_option(*sub, flags->memory_warm_up);
   sub->add_flag("--slurm", flags->slurm,

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <map>
 #include <memory>
@@ -19,6 +20,7 @@
 #include "cosched/sched/generator.hpp"
 #include "cosched/sim/exploration.hpp"
 #include "cosched/sim/prediction.hpp"
+#include "knowledge_study/launch_learning.hpp"
 #include "knowledge_study/naive_ways.hpp"
 #include "knowledge_study/packed_profiling.hpp"
 #include "knowledge_study/study_plan.hpp"
@@ -34,7 +36,7 @@ const std::vector<std::string>& recurring_extra_rows() {
   static const std::vector<std::string> rows{"breadth-first", "breadth-run-budget", "packed", "packed-calm",
                                              "packed-half", "packed-narrow", "packed-widest",
                                              "naive-first", "first-short-one", "first-short-only", "uncapped",
-                                             "new-in-budget"};
+                                             "new-in-budget", "learn-in-launch"};
   return rows;
 }
 
@@ -63,6 +65,9 @@ struct RowRules {
   // every kind known: the budget at most what knowing more may save (the plan on every fit one sd up less the plan on
   // the medians; learning.cpp); false: the share alone (tried: uncapped, cosched run before 2026-11-29 evening)
   bool cap_at_saving = true;
+  // the launch learns (launch_learning.hpp): a task whose kind had run at one core count only ends at another, and
+  // the pending tasks are planned again (false: cosched run, whose launch re-plans only for kinds it guessed at)
+  bool learn_in_launch = false;
 };
 RowRules rules_of(const std::string& row) {
   if (row == "no-explore") return {false, true, false};
@@ -84,6 +89,11 @@ RowRules rules_of(const std::string& row) {
   if (row == "new-in-budget") {
     RowRules rules;
     rules.first_short_new = false;
+    return rules;
+  }
+  if (row == "learn-in-launch") {
+    RowRules rules;
+    rules.learn_in_launch = true;
     return rules;
   }
   if (row == "first-short-only") {
@@ -195,19 +205,30 @@ class Owner {
     }
     if (rules_.explore) outcome.explored = explore(drawn, fits, schedule);
     const sim::LaunchPlan plan = sim::plan_from_schedule(truth, schedule);
-    outcome.makespan = makespan_of(on_truth(plan, truth));
+    // What a run is observed to take over what it took: the launch's node noise and the run's own.
+    knowledge::NormalDraws observed(seed + 29);
+    const double node_factor = std::exp(study_.launch_noise * observed.next());
+    std::vector<double> run_factor;
+    for (std::size_t j = 0; j < plan.tasks.size(); ++j) run_factor.push_back(std::exp(study_.noise * observed.next()));
+    // What a run of task j at `alloc` is observed to take (from its time, not the clock's end - start, which differs
+    // in the last bits).
+    const auto observed_seconds = [&](std::size_t j, const std::vector<int>& alloc) {
+      return truth.time(j, alloc) * node_factor * run_factor[j];
+    };
+    std::optional<LearningLaunch> learning;
+    if (rules_.learn_in_launch && !outcome.naive) learning.emplace(launch_learning(drawn, fits, observed_seconds));
+    const sim::EngineResult launched = launch_on_truth(plan, truth, learning ? &*learning : nullptr);
+    outcome.makespan = launched.observed_makespan;
+    outcome.relearnt = learning ? learning->replans() : 0;
     outcome.runs = ledger.runs();
     outcome.profiling_serial = ledger.serial_seconds();
     if (reference != nullptr && !outcome.naive) diagnose(drawn, truth, fits, plan, *reference, outcome);
 
     // workflow/src/batch_plan.cpp learn_from_launch: every task's observed time (here no co-runner slows it:
     // the truth has no contention, so de-contending is the identity) joins its kind's runs.
-    knowledge::NormalDraws observed(seed + 29);
-    const double node_factor = std::exp(study_.launch_noise * observed.next());
     for (std::size_t j = 0; j < plan.tasks.size(); ++j) {
-      const std::vector<int>& demand = plan.tasks[j].demand;
-      const double seconds = truth.time(j, demand) * node_factor * std::exp(study_.noise * observed.next());
-      evidence_[kind_of(drawn, j)].push_back({demand[0], demand[1], batch.tasks[j].work, seconds});
+      const std::vector<int>& ran = launched.runs[j].grant.amounts;
+      evidence_[kind_of(drawn, j)].push_back({ran[0], ran[1], batch.tasks[j].work, observed_seconds(j, ran)});
     }
   }
 
@@ -227,8 +248,11 @@ class Owner {
   // learning.cpp fit_kind: each task's fit at its amount from every run of its kind; none when it cannot be fitted.
   // A core count explored by one task was run at one amount of work: the fit carries it to this task's amount by
   // the fixed cost separated at other counts, or in proportion when none was (task_fit.hpp), less surely.
-  std::shared_ptr<const knowledge::FittedTask> fit_task(const RecurringBatch& drawn, std::size_t j) {
-    const std::vector<knowledge::Measurement>& runs = evidence_[kind_of(drawn, j)];
+  // `learnt`: runs of its kind the launch observed, not yet kept (launch_learning.hpp).
+  std::shared_ptr<const knowledge::FittedTask> fit_task(const RecurringBatch& drawn, std::size_t j,
+                                                        const std::vector<knowledge::Measurement>& learnt = {}) {
+    std::vector<knowledge::Measurement> runs = evidence_[kind_of(drawn, j)];
+    runs.insert(runs.end(), learnt.begin(), learnt.end());
     if (runs.empty()) return nullptr;
     try {
       return std::make_shared<const knowledge::FittedTask>(setup_.node, work_of(drawn.batch.tasks[j].work), runs,
@@ -236,6 +260,28 @@ class Owner {
     } catch (const InputError&) {
       return nullptr;  // no fit: the task runs on one core at the guess
     }
+  }
+  // The launch's learning (launch_learning.hpp) from the fits the plan was made from.
+  LearningLaunch launch_learning(const RecurringBatch& drawn, const Fits& fits,
+                                 std::function<double(std::size_t, const std::vector<int>&)> observed) {
+    LaunchLearning setup;
+    for (std::size_t j = 0; j < drawn.batch.tasks.size(); ++j) {
+      setup.kind.push_back(kind_of(drawn, j));
+      setup.work.push_back(drawn.batch.tasks[j].work);
+    }
+    setup.fits = fits;
+    setup.observed = std::move(observed);
+    setup.refit = [this, &drawn](std::size_t j, const std::vector<knowledge::Measurement>& learnt) {
+      return fit_task(drawn, j, learnt);
+    };
+    setup.instance = [this, &drawn](const std::vector<std::size_t>& tasks, const Fits& some,
+                                    const knowledge::TimeChoice& times) {
+      RecurringBatch part{{drawn.batch.programs, {}}, drawn.kind};
+      for (const std::size_t j : tasks) part.batch.tasks.push_back(drawn.batch.tasks[j]);
+      return instance_of(part, some, times);
+    };
+    setup.plan = [this](const sched::Instance& instance) { return planner_.schedule(instance); };
+    return LearningLaunch(std::move(setup));
   }
   std::vector<std::shared_ptr<const knowledge::FittedTask>> fit_all(const RecurringBatch& drawn) {
     std::vector<std::shared_ptr<const knowledge::FittedTask>> fits;

@@ -22,6 +22,8 @@
 //                      the kinds never run at the guess) rather than of the learning planner's (t-list-lpt)
 //   budget-follows     recurring with the budget set again from each re-plan's makespan as the runs come in (the
 //                      first prediction, made on guesses, runs above the batch the plan then makes)
+//   learn-in-launch    recurring whose launch learns (launch_learning.hpp): a task whose kind had run at one core
+//                      count only ends at another, and the pending tasks are planned again
 //
 // Per batch: the profiling paid on purpose, the plan's makespan on the truth against the exhaustively profiled
 // plan's and the plan with the true times', and against the best naive way's (xargs -P in the file's order,
@@ -87,6 +89,7 @@ struct RecurringOutcome {
   double peak_demand = 0.0;        // packed: the largest DDR bandwidth demand of runs in flight together / capacity
   double budget = 0.0;             // the auto budget (seconds)
   std::size_t explored = 0;        // tasks the plan gave idle cores to explore with
+  std::size_t relearnt = 0;        // re-plans its launch took as it learnt (row learn-in-launch)
   bool naive = false;              // the batch ran the naive way (nothing known)
   double makespan = 0.0;           // the plan on the true times
   double exhaustive_makespan = 0.0;

@@ -222,5 +222,14 @@ TEST(SpeedupFit, OneCoreCountFollowsTheAmdahlPrior) {
   EXPECT_NEAR(fit.at(64).seconds, 100.0 * std::exp(-2.115311), 1e-3);  // 12.06 s
 }
 
+TEST(SpeedupFit, CountsTheCoreCountsItsSamplesWereAt) {
+  // One count says nothing measured of how a task speeds up, whether it is 1 (the laws at their bounds) or another
+  // (the prior); a second count does (LaunchReplanner re-plans on it).
+  EXPECT_EQ(SpeedupFit({{4, 2.0, 0.0}, {4, 2.2, 0.0}}).core_counts(), 1U);
+  EXPECT_EQ(SpeedupFit({{1, 8.0, 0.0}, {1, 8.1, 0.0}}).core_counts(), 1U);
+  EXPECT_EQ(SpeedupFit({{1, 8.0, 0.0}, {4, 2.2, 0.0}}).core_counts(), 2U);
+  EXPECT_EQ(SpeedupFit({{1, 8.0, 0.0}, {2, 4.1, 0.0}, {4, 2.2, 0.0}, {4, 2.3, 0.0}}).core_counts(), 3U);
+}
+
 }  // namespace
 }  // namespace cosched::knowledge

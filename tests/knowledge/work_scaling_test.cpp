@@ -535,5 +535,23 @@ TEST(TaskFit, RefusesRunsOffTheNode) {
   EXPECT_THROW(FittedTask({4, 0}, TaskWork{10.0, {20.0}}, {{2, 0, 1.0, 1.0}}), InputError);
 }
 
+TEST(TaskFit, TwoNeighbouringCountsThatDisagreeGiveAFiniteCurve) {
+  // Seen in the recurring study (seed 5, row learn-in-launch): short runs at 16 cores carried to production
+  // (134 s there) beside a production run at 15 cores that took 119 s — faster on fewer cores. The fit was 0 s at
+  // every count, its sd NaN.
+  const FittedTask fit({64, 16}, TaskWork{1000.0, {10.0, 20.0}},
+                       {{16, 0, 10.0, 4.1959412745841531}, {16, 0, 20.0, 5.5103784833672762},
+                        {15, 0, 1000.0, 119.15213960334029}});
+  for (const int cores : {1, 2, 15, 16, 64}) {
+    const CurvePoint at = fit.at(cores, 0);
+    EXPECT_TRUE(std::isfinite(at.seconds) && at.seconds > 0.0) << cores << " cores: " << at.seconds;
+    EXPECT_TRUE(std::isfinite(at.log_sd)) << cores << " cores: " << at.log_sd;
+  }
+  // amdahl-overhead went through them with its cost per added core alone (0 s on one core): it is left out.
+  std::vector<std::string> laws;
+  for (const ModelFit& law : fit.cores_fit().models()) laws.push_back(law.model);
+  EXPECT_EQ(laws, (std::vector<std::string>{"amdahl", "power-law"}));
+}
+
 }  // namespace
 }  // namespace cosched::knowledge

@@ -310,5 +310,66 @@ TEST(LaunchReplanner, ARunThatGivesAGuessedPendingTaskOfAKnownKindItsFitIsLearnt
   EXPECT_EQ(replanner.known().of(batch.workload.tasks[2]).fits.count(100.0), 1U) << "x2's fit, from y1's run";
 }
 
+// y (1 s on any cores in truth) known from one run at `known_cores` only: its fit over cores is through one count
+// (SpeedupFit::core_counts), which says it speeds up — from 1 core, 0.63 s on 2; from 2 cores, the prior over
+// cores (Amdahl's law, its serial fraction log-uniform) 1.78 s on 1. Planned by HandPlanner(true) on that fit,
+// y1..y3 each take both cores, one after the other: 3 s in truth. Launched with a replanner (HandPlanner(false)).
+struct ReplannedLaunch {
+  sim::LaunchPlan plan;
+  sim::EngineResult result;
+  std::size_t replans = 0;
+  std::size_t y3_core_counts = 0;  // of y3's fit over cores after the launch
+  std::string notes;
+};
+ReplannedLaunch planned_on_one_count(int known_cores) {
+  test_support::RecordingReporter reporter;
+  Batch batch = nothing_known({"y1", "y2", "y3"}, reporter);
+  add_observed_run(batch.known, batch.workload.tasks[0], {known_cores, 0}, 1.0, batch.options);
+  const KnowledgeInstance made =
+      knowledge_instance(batch.workload, batch.known, batch.options.launched.platform, nullptr, false);
+  EXPECT_TRUE(guessed_tasks(made.instance, "the test's plan").empty());
+  sched::Schedule schedule = HandPlanner(true).schedule(made.instance);
+  schedule.launch_rule = "greedy";
+  batch.plan = sim::plan_from_schedule(made.instance, schedule);
+  for (const sim::PlannedTask& task : batch.plan.tasks) EXPECT_EQ(task.demand, std::vector<int>{2}) << task.id;
+  EXPECT_DOUBLE_EQ(launch(batch, nullptr).observed_makespan, 3.0) << "the plan, as made";
+
+  const HandPlanner planner(false);
+  LaunchReplanner replanner(batch.workload, batch.plan, {}, batch.known, batch.options, std::nullopt, planner,
+                            &reporter);
+  sim::EngineResult result = launch(batch, &replanner);
+  return {batch.plan, std::move(result), replanner.replans(),
+          replanner.known().of(batch.workload.tasks[2]).fits.at(1.0)->cores_fit().core_counts(),
+          reporter.text_of("note")};
+}
+
+TEST(LaunchReplanner, AKindsFirstRunAtASecondCoreCountRePlansWhatOneCountPlanned) {
+  // y known on 1 core, planned on 2. y1's run there (0-1 s) is its kind's first at a second count: a fit through
+  // both says y does not speed up, and y2, y3 are planned again — one core each, side by side: 1 s from then,
+  // against 2 s as planned. 2 s in all.
+  const ReplannedLaunch launched = planned_on_one_count(1);
+  EXPECT_EQ(launched.replans, 1U);
+  EXPECT_DOUBLE_EQ(launched.result.observed_makespan, 2.0);
+  for (const char* id : {"y2", "y3"}) {
+    const sim::TaskRun& run = launched.result.runs[index_of(launched.plan, id)];
+    EXPECT_EQ(run.grant.amounts, std::vector<int>{1}) << id;
+    EXPECT_DOUBLE_EQ(run.launch.start, 1.0) << id;
+  }
+  EXPECT_NE(launched.notes.find("learnt as it ran: y1 took 1 s on 2 cores, "), std::string::npos) << launched.notes;
+  EXPECT_NE(launched.notes.find("'s first run at a second core count (predicted "), std::string::npos)
+      << launched.notes;
+  EXPECT_EQ(launched.y3_core_counts, 2U) << "y3's fit is through two core counts now";
+}
+
+TEST(LaunchReplanner, ARunAtTheCountItsKindRanAtLeavesThePriorAndThePlan) {
+  // y known on 2 cores, planned there. y1's run is one more at the count y ran at: its fit is still the prior,
+  // nothing is planned again.
+  const ReplannedLaunch launched = planned_on_one_count(2);
+  EXPECT_EQ(launched.replans, 0U);
+  EXPECT_DOUBLE_EQ(launched.result.observed_makespan, 3.0);
+  EXPECT_EQ(launched.notes.find("learnt as it ran"), std::string::npos) << launched.notes;
+  EXPECT_EQ(launched.y3_core_counts, 1U);
+}
+
 }  // namespace
 }  // namespace cosched::profiler

@@ -1,4 +1,5 @@
-// Re-planning a launch of `cosched run` as its guessed kinds' first runs come in (launch_replanner.hpp).
+// Re-planning a launch of `cosched run` as its guessed kinds' first runs, and its kinds' first runs at a second core
+// count, come in (launch_replanner.hpp).
 #include "cosched/profiler/launch_replanner.hpp"
 
 #include <fmt/format.h>
@@ -109,30 +110,49 @@ std::optional<sim::Replan> LaunchReplanner::task_ended(std::size_t task, const s
   if (run.completion.status != sim::TaskStatus::ok) return std::nullopt;
   const config::WorkloadTask& ended = batch_.tasks[batch_task_.at(task)];
   KindState& state = known_.of(ended);
-  // A task the plan timed by a fit was planned from it; one it guessed at is what its run changes.
-  if (guessed_tasks_.count(ended.id) == 0) return std::nullopt;
+  // A task the plan guessed at is what its run changes; so is one whose kind had run at one core count only, when
+  // it ran at another: its fit over cores said nothing measured of how it speeds up (SpeedupFit::core_counts). A
+  // task timed by a fit through several counts was planned from it: one more run moves that little.
+  const bool guessed = guessed_tasks_.count(ended.id) > 0;
+  const auto one_count = [&](double work) {
+    const auto fit = state.fits.find(work);
+    return fit != state.fits.end() && fit->second->cores_fit().core_counts() < 2;
+  };
+  if (!guessed && !one_count(work_of(ended))) return std::nullopt;
   // What a re-plan learns is what the kind's pending tasks take: it is worth its planning time when the run gives
-  // a fit to a pending task of the kind that had none — its kind's first run, or a run at an amount of work the
-  // kind's earlier runs were too far from to carry. Without one, only the guess of the tasks still unknown moves.
-  std::vector<double> unfitted;  // the amounts of work of the kind's pending tasks that have no fit yet
+  // a pending task of the kind a fit it lacked — its kind's first run, or a run at an amount of work the kind's
+  // earlier runs were too far from to carry — or a second core count. Without one, only the guess of the tasks
+  // still unknown moves.
+  std::vector<double> unfitted;  // the amounts of work of the kind's pending tasks without a fit
+  std::vector<double> one_counted;  // ... with a fit through one core count
   for (std::size_t j = 0; j < view.runs.size(); ++j) {
     const config::WorkloadTask& other = batch_.tasks[batch_task_[j]];
-    if (view.runs[j].state == sim::TaskState::pending && &known_.of(other) == &state &&
-        state.fits.count(work_of(other)) == 0) {
+    if (view.runs[j].state != sim::TaskState::pending || &known_.of(other) != &state) continue;
+    if (state.fits.count(work_of(other)) == 0) {
       unfitted.push_back(work_of(other));
+    } else if (one_count(work_of(other))) {
+      one_counted.push_back(work_of(other));
     }
   }
   const bool first_run = !state.known_at_all();
   const std::vector<int> ran = cores_and_chunks(run.grant.amounts, view.plan.resource_names);
   const double seconds = run.completion.end - run.launch.start;
   add_observed_run(known_, ended, ran, seconds, options_);
-  if (std::none_of(unfitted.begin(), unfitted.end(), [&](double work) { return state.fits.count(work) > 0; })) {
-    return std::nullopt;
-  }
+  const bool fitted_anew =
+      std::any_of(unfitted.begin(), unfitted.end(), [&](double work) { return state.fits.count(work) > 0; });
+  const bool second_count =
+      std::any_of(one_counted.begin(), one_counted.end(), [&](double work) { return !one_count(work); });
+  if (!fitted_anew && !second_count) return std::nullopt;
   const std::string learnt =
-      fmt::format("learnt as it ran: {} took {:.3g} s on {}, the first run of {}{} (guessed {:.3g} s)", ended.id,
-                  seconds, allocation_words(ran), state.kind.name,
-                  first_run ? "" : fmt::format(" at {:g}", work_of(ended)), view.plan.tasks[task].predicted_duration);
+      fitted_anew ? fmt::format("learnt as it ran: {} took {:.3g} s on {}, the first run of {}{} (guessed {:.3g} s)",
+                                ended.id, seconds, allocation_words(ran), state.kind.name,
+                                first_run ? "" : fmt::format(" at {:g}", work_of(ended)),
+                                view.plan.tasks[task].predicted_duration)
+                  : fmt::format("learnt as it ran: {} took {:.3g} s on {}, {}'s first run at a second core count "
+                                "({} {:.3g} s)",
+                                ended.id, seconds, allocation_words(ran), state.kind.name,
+                                guessed ? "guessed" : "predicted from one count",
+                                view.plan.tasks[task].predicted_duration);
   const auto begin = std::chrono::steady_clock::now();
   Candidate candidate;
   try {

@@ -71,6 +71,11 @@ LawFit fit_law(const SpeedupModel& law, const std::vector<CoreSample>& samples, 
       fitted[i] = f;
     }
   }
+  // The curve starts at one core: a law with no time there (every term's parameter on its bound of 0 but one that
+  // vanishes at 1, as amdahl-overhead's cost per added core fitted through two neighbouring counts) has no log there
+  // and would make every averaged point 0 s, its sd NaN.
+  const double at_one = law.seconds(solution.theta, 1.0);
+  if (!(at_one > 0.0 && std::isfinite(at_one))) return fit;
   double weight_sum = 0.0;
   for (std::size_t i = 0; i < samples.size(); ++i) {
     fit.residuals.push_back(std::log(samples[i].seconds) - std::log(fitted[i]));

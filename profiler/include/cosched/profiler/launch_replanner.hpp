@@ -2,9 +2,12 @@
 // `cosched run` learning as its launch goes (issue 39: "a kind not yet known starts at a safe allocation and the
 // rest of the batch is re-planned as results arrive"). When a task the plan only guessed at ends well and its run
 // gives a pending task of its kind the fit it lacked — the kind's first run, or a run at an amount of work its
-// earlier runs were too far from to carry —, its run becomes a run of its kind (add_observed_run: in memory;
-// learn_from_launch stores every run after the launch), and the tasks still pending are planned again — by the planner that made the plan, from what is known
-// now — while the tasks still running keep their cores and fast chunks for what their fits say is left of them.
+// earlier runs were too far from to carry —, or when a task planned by its kind's prior over cores (the kind had run
+// at one core count only: knowledge::SpeedupFit) ran at another count, so that its pending tasks have a law through
+// two counts where they had the prior, its run becomes a run of its kind (add_observed_run: in memory;
+// learn_from_launch stores every run after the launch), and the tasks still pending are planned again — by the
+// planner that made the plan, from what is known now — while the tasks still running keep their cores and fast
+// chunks for what their fits say is left of them.
 // The re-plan is taken when it predicts the rest of the launch (the greedy rule from now, running tasks first)
 // shorter than the plan as it stands, both from what is known now; the launch (sim/replanning.hpp) then starts the
 // pending tasks in the new order and allocations.

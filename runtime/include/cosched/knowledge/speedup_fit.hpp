@@ -86,6 +86,9 @@ class SpeedupFit {
   // core count other than 1).
   [[nodiscard]] const ModelFit& chosen() const;
   [[nodiscard]] double noise_log_sd() const noexcept { return noise_log_sd_; }
+  // How many core counts the samples were at. At one, the curve says nothing measured of how the task speeds up:
+  // the prior over cores (a count other than 1), or the laws' bounds (samples on one core only).
+  [[nodiscard]] std::size_t core_counts() const noexcept { return one_core_count_ ? 1 : anchors_.size(); }
   // The misfit variance tau^2 (0 when the laws explain the points within their noise).
   [[nodiscard]] double misfit_log_variance() const noexcept { return misfit_variance_; }
 
