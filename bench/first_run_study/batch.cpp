@@ -7,16 +7,13 @@
 #include <cmath>
 #include <limits>
 #include <memory>
-#include <stdexcept>
 #include <utility>
 
 #include "cosched/knowledge/random.hpp"
 #include "cosched/sched/allocation.hpp"
 #include "cosched/sched/generator.hpp"
 #include "cosched/sched/resource_kinds.hpp"
-#include "cosched/sim/clocks/simulated_clock.hpp"
-#include "cosched/sim/policies.hpp"
-#include "cosched/sim/resources.hpp"
+#include "knowledge_study/simulated_launch.hpp"
 
 namespace cosched::bench {
 
@@ -77,17 +74,9 @@ double NoisyTruth::seconds(std::size_t task, int cores) const {
 sim::EngineResult NoisyTruth::launch(const sim::LaunchPlan& plan, sim::Replanner* replanner) const {
   std::vector<std::size_t> task_of;
   for (const sim::PlannedTask& planned : plan.tasks) task_of.push_back(task_index(planned.id));
-  auto policy = sim::make_policy("auto", plan, replanner);
-  auto pool = sim::make_abstract_pool(plan.resource_names, plan.capacities);
-  sim::SimulatedClock clock([&](std::size_t task, const platform::Grant& grant) {
-    return sim::SimulatedOutcome{seconds(task_of[task], grant.amounts.front()), sim::TaskStatus::ok};
-  });
-  sim::EngineResult result = sim::run_engine(plan, *policy, clock, *pool);
-  if (result.completed != plan.tasks.size()) {
-    throw std::logic_error(
-        fmt::format("a launch of the study ended {} of its {} tasks", result.completed, plan.tasks.size()));
-  }
-  return result;
+  return launch_simulated(
+      plan, [&](std::size_t task, const std::vector<int>& amounts) { return seconds(task_of[task], amounts.front()); },
+      replanner);
 }
 
 }  // namespace cosched::bench

@@ -5,23 +5,16 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <stdexcept>
 #include <utility>
 
-#include "cosched/sim/clocks/simulated_clock.hpp"
-#include "cosched/sim/policies.hpp"
 #include "cosched/sim/prediction.hpp"
-#include "cosched/sim/resources.hpp"
 
 namespace cosched::bench {
 
 namespace {
 
-// profiler/src/learning/launch_replanner.cpp: a running task whose fit says it should have ended already is taken
-// to end within this share of its predicted time; a re-plan is taken when it is shorter by more than kBetterBy.
-constexpr double kOverrunShare = 0.1;
+// profiler/src/learning/launch_replanner.cpp: a re-plan is taken when it is shorter by more than this share.
 constexpr double kBetterBy = 1e-6;
-constexpr double kMinRunSeconds = 1e-6;  // profiler/knowledge_store.hpp
 
 bool one_count(const std::shared_ptr<const knowledge::FittedTask>& fit) {
   return fit != nullptr && fit->cores_fit().core_counts() < 2;
@@ -66,9 +59,8 @@ std::optional<sim::Replan> LearningLaunch::task_ended(std::size_t task, const si
     if (run.state != sim::TaskState::running) continue;
     const double predicted = medians.time(i, run.grant.amounts);
     const double elapsed = std::max(0.0, view.now - run.launch.start);
-    const double rest = std::isfinite(predicted) ? std::max(predicted - elapsed, kOverrunShare * predicted) : elapsed;
     std::vector<double> times(medians.space().size(), std::numeric_limits<double>::infinity());
-    times[medians.space().index_of(run.grant.amounts)] = std::max(rest, kMinRunSeconds);
+    times[medians.space().index_of(run.grant.amounts)] = sim::running_time_left(predicted, elapsed);
     tasks[i].profile = std::make_shared<sched::DenseTimeTable>(medians.space(), std::move(times));
     chosen_on[i].profile = tasks[i].profile;
   }
@@ -77,24 +69,17 @@ std::optional<sim::Replan> LearningLaunch::task_ended(std::size_t task, const si
       sched::Instance(medians.resources(), std::move(chosen_on), medians.attributes(), medians.bandwidth()));
 
   // The rest as the greedy rule runs it from now: the running tasks where they are, then the pending ones in order.
+  std::vector<sim::RestTask> running;
+  for (std::size_t i = 0; i < left.size(); ++i) {
+    const sim::TaskRun& run = view.runs[left[i]];
+    if (run.state == sim::TaskState::running) {
+      running.push_back({view.plan.tasks[left[i]].id, run.grant.amounts, held.time(i, run.grant.amounts)});
+    }
+  }
   const auto rest_s = [&](const std::vector<std::pair<std::size_t, std::vector<int>>>& pending) {
-    sim::LaunchPlan rest;
-    rest.algorithm = "rest";
-    rest.launch_rule = "greedy";
-    rest.resource_names = view.plan.resource_names;
-    rest.capacities = view.plan.capacities;
-    for (std::size_t i = 0; i < left.size(); ++i) {
-      const sim::TaskRun& run = view.runs[left[i]];
-      if (run.state == sim::TaskState::running) {
-        rest.tasks.push_back({view.plan.tasks[left[i]].id, run.grant.amounts, 0.0, held.time(i, run.grant.amounts)});
-      }
-    }
-    for (const auto& [i, alloc] : pending) {
-      const double time = held.time(i, alloc);
-      if (!std::isfinite(time)) return std::numeric_limits<double>::infinity();
-      rest.tasks.push_back({view.plan.tasks[left[i]].id, alloc, 0.0, time});
-    }
-    return sim::predict(rest, "greedy").observed_makespan;
+    std::vector<sim::RestTask> order;
+    for (const auto& [i, alloc] : pending) order.push_back({view.plan.tasks[left[i]].id, alloc, held.time(i, alloc)});
+    return sim::greedy_rest_seconds(view.plan.resource_names, view.plan.capacities, running, order);
   };
   std::vector<std::size_t> planned;  // indices into `left` of the pending tasks, in the re-plan's order
   for (std::size_t i = 0; i < left.size(); ++i) {
@@ -125,21 +110,6 @@ std::optional<sim::Replan> LearningLaunch::task_ended(std::size_t task, const si
   replan.reason = fmt::format("learnt a second core count of kind {}: the rest {:.4g} s against {:.4g} s", kind,
                               rest, rest_standing);
   return replan;
-}
-
-sim::EngineResult launch_on_truth(const sim::LaunchPlan& plan, const sched::Instance& truth,
-                                  sim::Replanner* replanner) {
-  auto policy = sim::make_policy("auto", plan, replanner);
-  auto pool = sim::make_abstract_pool(plan.resource_names, plan.capacities);
-  sim::SimulatedClock clock([&](std::size_t task, const platform::Grant& grant) {
-    return sim::SimulatedOutcome{truth.time(task, grant.amounts), sim::TaskStatus::ok};
-  });
-  sim::EngineResult result = sim::run_engine(plan, *policy, clock, *pool);
-  if (result.completed != plan.tasks.size()) {
-    throw std::logic_error(fmt::format("a launch of the study ended {} of its {} tasks", result.completed,
-                                       plan.tasks.size()));
-  }
-  return result;
 }
 
 }  // namespace cosched::bench

@@ -54,9 +54,4 @@ class LearningLaunch final : public sim::Replanner {
   std::size_t replans_ = 0;
 };
 
-// `plan` (its tasks the truth's, in order) run with its launch rule on a simulated clock whose durations are the
-// truth's at what each task is granted; `replanner` (null: none) is shown each task that ends.
-[[nodiscard]] sim::EngineResult launch_on_truth(const sim::LaunchPlan& plan, const sched::Instance& truth,
-                                                sim::Replanner* replanner);
-
 }  // namespace cosched::bench

@@ -23,6 +23,7 @@
 #include "knowledge_study/launch_learning.hpp"
 #include "knowledge_study/naive_ways.hpp"
 #include "knowledge_study/packed_profiling.hpp"
+#include "knowledge_study/simulated_launch.hpp"
 #include "knowledge_study/study_plan.hpp"
 
 namespace cosched::bench {
@@ -217,7 +218,9 @@ class Owner {
     };
     std::optional<LearningLaunch> learning;
     if (rules_.learn_in_launch && !outcome.naive) learning.emplace(launch_learning(drawn, fits, observed_seconds));
-    const sim::EngineResult launched = launch_on_truth(plan, truth, learning ? &*learning : nullptr);
+    const sim::EngineResult launched = launch_simulated(
+        plan, [&](std::size_t j, const std::vector<int>& amounts) { return truth.time(j, amounts); },
+        learning ? &*learning : nullptr);
     outcome.makespan = launched.observed_makespan;
     outcome.relearnt = learning ? learning->replans() : 0;
     outcome.runs = ledger.runs();
@@ -251,8 +254,13 @@ class Owner {
   // `learnt`: runs of its kind the launch observed, not yet kept (launch_learning.hpp).
   std::shared_ptr<const knowledge::FittedTask> fit_task(const RecurringBatch& drawn, std::size_t j,
                                                         const std::vector<knowledge::Measurement>& learnt = {}) {
-    std::vector<knowledge::Measurement> runs = evidence_[kind_of(drawn, j)];
-    runs.insert(runs.end(), learnt.begin(), learnt.end());
+    const std::vector<knowledge::Measurement>& kept = evidence_[kind_of(drawn, j)];
+    std::vector<knowledge::Measurement> with_learnt;
+    if (!learnt.empty()) {
+      with_learnt = kept;
+      with_learnt.insert(with_learnt.end(), learnt.begin(), learnt.end());
+    }
+    const std::vector<knowledge::Measurement>& runs = learnt.empty() ? kept : with_learnt;
     if (runs.empty()) return nullptr;
     try {
       return std::make_shared<const knowledge::FittedTask>(setup_.node, work_of(drawn.batch.tasks[j].work), runs,

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <limits>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -11,6 +12,7 @@
 #include "cosched/sim/clocks/simulated_clock.hpp"
 #include "cosched/sim/engine.hpp"
 #include "cosched/sim/policies.hpp"
+#include "cosched/sim/prediction.hpp"
 #include "cosched/sim/replanning.hpp"
 
 namespace cosched::sim {
@@ -125,6 +127,25 @@ TEST(Replanning, ARePlanOfATaskNotPendingOrBeyondTheNodeIsAnInternalError) {
     return Replan{{{2, {3}}}};
   });
   EXPECT_THROW((void)run(plan, "greedy", too_wide, {1.0, 2.0, 1.0}), std::logic_error);
+}
+
+// What a re-plan is weighed with (prediction.hpp): the rest of a launch run greedily from now, and a running task's
+// time left.
+TEST(GreedyRest, RunningTasksHoldTheirCoresThenThePendingOnesStartInOrder) {
+  // 2 cores: r (both cores, 1 s left), then a (1 core, 3 s) and b (1 core, 2 s) side by side: 4 s. With b on both
+  // cores first, a waits for it: 1 + 2 + 3 = 6 s.
+  const std::vector<RestTask> running{{"r", {2}, 1.0}};
+  EXPECT_DOUBLE_EQ(greedy_rest_seconds({"cores"}, {2}, running, {{"a", {1}, 3.0}, {"b", {1}, 2.0}}), 4.0);
+  EXPECT_DOUBLE_EQ(greedy_rest_seconds({"cores"}, {2}, running, {{"b", {2}, 2.0}, {"a", {1}, 3.0}}), 6.0);
+  EXPECT_EQ(greedy_rest_seconds({"cores"}, {2}, running, {{"a", {1}, std::numeric_limits<double>::infinity()}}),
+            std::numeric_limits<double>::infinity());
+}
+
+TEST(GreedyRest, ARunningTaskOverItsPredictionHasATenthOfItLeft) {
+  EXPECT_DOUBLE_EQ(running_time_left(10.0, 4.0), 6.0);
+  EXPECT_DOUBLE_EQ(running_time_left(10.0, 12.0), 1.0);
+  EXPECT_DOUBLE_EQ(running_time_left(std::numeric_limits<double>::infinity(), 5.0), 5.0);
+  EXPECT_DOUBLE_EQ(running_time_left(std::numeric_limits<double>::infinity(), 0.0), 1e-6);
 }
 
 }  // namespace

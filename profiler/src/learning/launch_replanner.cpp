@@ -36,10 +36,6 @@ constexpr sched::SearchLimits kReplanLimits{sched::kDefaultSearchBudgetMs / 4, 1
 // share: an equal prediction is not worth a new order.
 constexpr double kBetterBy = 1e-6;
 
-// A running task whose fit says it should have ended already is taken to end within this share of its predicted
-// time: the re-plan still has its resources busy for a while, not free at once nor for as long as it already ran.
-constexpr double kOverrunShare = 0.1;
-
 // `amounts` over `from`'s resource names as amounts over `to`'s (a name `from` lacks: 0). A plan and the instances
 // re-planned for it share resource names, not always their number: a batch whose pending tasks are all commands
 // the tier cannot place is planned over cores only.
@@ -233,10 +229,8 @@ LaunchReplanner::Candidate LaunchReplanner::replan(const sim::EngineView& view,
     const std::vector<int> alloc = by_name(run.grant.amounts, view.plan.resource_names, names);
     const double predicted = fitted.time(i, alloc);
     const double elapsed = std::max(0.0, view.now - run.launch.start);
-    const double left_s = std::isfinite(predicted) ? std::max(predicted - elapsed, kOverrunShare * predicted)
-                                                   : std::max(elapsed, kMinRunSeconds);
     std::vector<double> times(fitted.space().size(), std::numeric_limits<double>::infinity());
-    times[fitted.space().index_of(alloc)] = std::max(left_s, kMinRunSeconds);
+    times[fitted.space().index_of(alloc)] = sim::running_time_left(predicted, elapsed);
     tasks[i].profile = std::make_shared<sched::DenseTimeTable>(fitted.space(), std::move(times));
     chosen_on[i].profile = tasks[i].profile;
   }
@@ -249,24 +243,18 @@ LaunchReplanner::Candidate LaunchReplanner::replan(const sim::EngineView& view,
           .schedule;
 
   // The rest as the greedy rule runs it from now: the running tasks where they are, then the pending ones in order.
+  std::vector<sim::RestTask> running;
+  for (std::size_t i = 0; i < plan_task.size(); ++i) {
+    const sim::TaskRun& run = view.runs[plan_task[i]];
+    if (run.state != sim::TaskState::running) continue;
+    std::vector<int> alloc = by_name(run.grant.amounts, view.plan.resource_names, names);
+    const double seconds = instance.time(i, alloc);
+    running.push_back({left.tasks[i].id, std::move(alloc), seconds});
+  }
   const auto rest_s = [&](const std::vector<std::pair<std::size_t, std::vector<int>>>& pending) {
-    sim::LaunchPlan rest;
-    rest.algorithm = "rest";
-    rest.launch_rule = "greedy";
-    rest.resource_names = names;
-    rest.capacities = sched::capacities_of(instance.resources());
-    for (std::size_t i = 0; i < plan_task.size(); ++i) {
-      const sim::TaskRun& run = view.runs[plan_task[i]];
-      if (run.state != sim::TaskState::running) continue;
-      const std::vector<int> alloc = by_name(run.grant.amounts, view.plan.resource_names, names);
-      rest.tasks.push_back({left.tasks[i].id, alloc, 0.0, instance.time(i, alloc)});
-    }
-    for (const auto& [i, alloc] : pending) {
-      const double seconds = instance.time(i, alloc);
-      if (!std::isfinite(seconds)) return std::numeric_limits<double>::infinity();
-      rest.tasks.push_back({left.tasks[i].id, alloc, 0.0, seconds});
-    }
-    return sim::predict(rest, "greedy").observed_makespan;
+    std::vector<sim::RestTask> order;
+    for (const auto& [i, alloc] : pending) order.push_back({left.tasks[i].id, alloc, instance.time(i, alloc)});
+    return sim::greedy_rest_seconds(names, sched::capacities_of(instance.resources()), running, order);
   };
 
   std::vector<std::size_t> planned;  // indices into `left` of the pending tasks, in the candidate's order

@@ -2,6 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
 #include "cosched/sim/resources.hpp"
 #include "cosched/sim/clocks/contention_clock.hpp"
 #include "cosched/sim/clocks/simulated_clock.hpp"
@@ -68,6 +72,28 @@ EngineResult predict(const LaunchPlan& plan, std::string_view policy_name) {
 EngineResult predict_contention(const LaunchPlan& plan, std::string_view policy_name) {
   ContentionClock clock(plan);
   return run_on(plan, policy_name, clock);
+}
+
+double running_time_left(double predicted, double elapsed) {
+  constexpr double kOverrunShare = 0.1;
+  constexpr double kLeast = 1e-6;
+  const double left = std::isfinite(predicted) ? std::max(predicted - elapsed, kOverrunShare * predicted) : elapsed;
+  return std::max(left, kLeast);
+}
+
+double greedy_rest_seconds(const std::vector<std::string>& resource_names, const std::vector<int>& capacities,
+                           const std::vector<RestTask>& running, const std::vector<RestTask>& pending) {
+  LaunchPlan rest;
+  rest.algorithm = "rest";
+  rest.launch_rule = "greedy";
+  rest.resource_names = resource_names;
+  rest.capacities = capacities;
+  for (const RestTask& task : running) rest.tasks.push_back({task.id, task.demand, 0.0, task.seconds});
+  for (const RestTask& task : pending) {
+    if (!std::isfinite(task.seconds)) return std::numeric_limits<double>::infinity();
+    rest.tasks.push_back({task.id, task.demand, 0.0, task.seconds});
+  }
+  return predict(rest, "greedy").observed_makespan;
 }
 
 }  // namespace cosched::sim

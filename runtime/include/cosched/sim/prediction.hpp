@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "cosched/sim/engine.hpp"
 
@@ -31,5 +32,23 @@ struct MakespanComparison {
 // The contention-aware prediction: the plan on the contention clock with the policy it will run with. Without a
 // bandwidth model (or without traffic) it is predict()'s run, time for time.
 [[nodiscard]] EngineResult predict_contention(const LaunchPlan& plan, std::string_view policy);
+
+// What is left of a running task predicted to take `predicted` s that has run `elapsed` s: the difference; a tenth
+// of the prediction when it should have ended already (its resources stay busy a while, neither freed at once nor
+// for as long as it ran); its elapsed time when nothing finite was predicted. At least 1 us.
+[[nodiscard]] double running_time_left(double predicted, double elapsed);
+
+// A task of what is left of a launch: where it runs, and for how long from now.
+struct RestTask {
+  std::string id;
+  std::vector<int> demand;
+  double seconds = 0.0;
+};
+// What is left of a launch as the greedy rule runs it from now (replanning.hpp: a re-plan weighed against the plan
+// as it stands): the `running` tasks where they are, then the `pending` ones in this order, over the plan's
+// resources. +inf when a pending task's time is not finite (it cannot run where it is put).
+[[nodiscard]] double greedy_rest_seconds(const std::vector<std::string>& resource_names,
+                                         const std::vector<int>& capacities, const std::vector<RestTask>& running,
+                                         const std::vector<RestTask>& pending);
 
 }  // namespace cosched::sim
