@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "cosched/common/error.hpp"
 #include "cosched/profiler/launch_replanner.hpp"
 #include "cosched/profiler/learning.hpp"
 #include "cosched/sched/algorithm.hpp"
@@ -165,6 +166,46 @@ TEST(LaunchReplanner, TheFirstRunOfAGuessedKindPutsItsLongPendingTaskFirst) {
   ASSERT_TRUE(x.known_at_all());
   EXPECT_DOUBLE_EQ(x.fits.begin()->second->at(1, 0).seconds, 4.0) << "x2 was planned from x1's run";
 }
+
+// A planner that refuses every instance with an error of the kind a real one throws: an algorithm for one resource
+// given two (usage), a task that no allocation runs (input: a fit infinite everywhere, sched/allocation.cpp).
+class RefusingPlanner final : public sched::Algorithm {
+ public:
+  explicit RefusingPlanner(ErrorKind kind) : kind_(kind) {}
+  [[nodiscard]] std::string_view name() const override { return "refusing"; }
+  [[nodiscard]] sched::Schedule schedule(const sched::Instance& instance) const override {
+    if (kind_ == ErrorKind::usage) throw UsageError("refusing: one resource only");
+    throw InputError("task \"" + instance.tasks().front().id + "\"", "cannot run with any allocation");
+  }
+
+ private:
+  ErrorKind kind_;
+};
+
+class RefusedRePlan : public ::testing::TestWithParam<ErrorKind> {};
+
+TEST_P(RefusedRePlan, LeavesThePlanAndTheLaunchGoesOn) {
+  // The first batch of TheFirstRunOfAGuessedKindPutsItsLongPendingTaskFirst: x1's end would re-plan. The planner
+  // refuses: the launch runs as planned (9 s), and says why the plan stands.
+  test_support::RecordingReporter reporter;
+  const Batch batch = nothing_known({"x1", "y1", "y2", "y3", "y4", "y5", "y6", "x2"}, reporter);
+  const RefusingPlanner planner(GetParam());
+  LaunchReplanner replanner(batch.workload, batch.plan, batch.guessed, batch.known, batch.options, std::nullopt,
+                            planner, &reporter);
+  const sim::EngineResult result = launch(batch, &replanner);
+  EXPECT_DOUBLE_EQ(result.observed_makespan, 9.0);
+  EXPECT_EQ(result.failed, 0U);
+  EXPECT_EQ(replanner.replans(), 0U);
+  const std::string notes = reporter.text_of("note");
+  EXPECT_NE(notes.find("learnt as it ran: x1 took 4 s on 1 core"), std::string::npos) << notes;
+  EXPECT_NE(notes.find(GetParam() == ErrorKind::usage ? "the plan stands: refusing: one resource only"
+                                                      : "\": cannot run with any allocation"),
+            std::string::npos)
+      << notes;
+}
+
+INSTANTIATE_TEST_SUITE_P(LaunchReplanner, RefusedRePlan, ::testing::Values(ErrorKind::usage, ErrorKind::input),
+                         [](const ::testing::TestParamInfo<ErrorKind>& param) { return param.param == ErrorKind::usage ? "usage" : "input"; });
 
 // Keeps the re-plans a replanner takes (what the journal records of them).
 class KeptReplans final : public sim::Replanner {

@@ -153,7 +153,10 @@ std::optional<sim::Replan> LaunchReplanner::task_ended(std::size_t task, const s
   Candidate candidate;
   try {
     candidate = replan(view, standing);
-  } catch (const UsageError& e) {  // the planner refuses what is left (an algorithm for one resource given two)
+  } catch (const Error& e) {
+    // The planner refuses what is left: an algorithm for one resource given two (usage), or a task no allocation
+    // runs by its new fit (input). Learning must not end a launch that runs well as planned: the plan stands.
+    if (e.kind() != ErrorKind::usage && e.kind() != ErrorKind::input) throw;
     if (reporter_ != nullptr) reporter_->note(fmt::format("{}; the plan stands: {}", learnt, e.what()));
     return std::nullopt;
   }
