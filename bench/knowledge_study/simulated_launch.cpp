@@ -11,7 +11,8 @@
 namespace cosched::bench {
 
 sim::EngineResult launch_simulated(
-    const sim::LaunchPlan& plan, const std::function<double(std::size_t task, const std::vector<int>& amounts)>& seconds,
+    const sim::LaunchPlan& plan,
+    const std::function<double(std::size_t task, const std::vector<int>& amounts)>& seconds,
     sim::Replanner* replanner) {
   auto policy = sim::make_policy("auto", plan, replanner);
   auto pool = sim::make_abstract_pool(plan.resource_names, plan.capacities);

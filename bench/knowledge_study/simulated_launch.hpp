@@ -15,7 +15,8 @@ namespace cosched::bench {
 // `plan` run with its launch rule; task j takes `seconds(j, amounts)` at the amounts it is granted. `replanner`
 // (null: none) is shown each task that ends. Throws std::logic_error unless every task ends well.
 [[nodiscard]] sim::EngineResult launch_simulated(
-    const sim::LaunchPlan& plan, const std::function<double(std::size_t task, const std::vector<int>& amounts)>& seconds,
+    const sim::LaunchPlan& plan,
+    const std::function<double(std::size_t task, const std::vector<int>& amounts)>& seconds,
     sim::Replanner* replanner);
 
 }  // namespace cosched::bench

@@ -205,7 +205,9 @@ TEST_P(RefusedRePlan, LeavesThePlanAndTheLaunchGoesOn) {
 }
 
 INSTANTIATE_TEST_SUITE_P(LaunchReplanner, RefusedRePlan, ::testing::Values(ErrorKind::usage, ErrorKind::input),
-                         [](const ::testing::TestParamInfo<ErrorKind>& param) { return param.param == ErrorKind::usage ? "usage" : "input"; });
+                         [](const ::testing::TestParamInfo<ErrorKind>& param) {
+                           return param.param == ErrorKind::usage ? "usage" : "input";
+                         });
 
 // Keeps the re-plans a replanner takes (what the journal records of them).
 class KeptReplans final : public sim::Replanner {

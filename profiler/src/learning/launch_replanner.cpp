@@ -177,11 +177,9 @@ std::optional<sim::Replan> LaunchReplanner::task_ended(std::size_t task, const s
                                         candidate.rest_s, candidate.standing_rest_s, algorithm_.name());
   if (reporter_ != nullptr) {
     const std::vector<std::string>& moves = candidate.moves;
+    const auto named = static_cast<std::ptrdiff_t>(std::min(moves.size(), kMovesNamed));
     std::string moved = moves.empty() ? "every allocation kept"
-                                      : fmt::format("{}", fmt::join(moves.begin(),
-                                                                    moves.begin() + static_cast<std::ptrdiff_t>(
-                                                                                        std::min(moves.size(), kMovesNamed)),
-                                                                    ", "));
+                                      : fmt::format("{}", fmt::join(moves.begin(), moves.begin() + named, ", "));
     if (moves.size() > kMovesNamed) moved += fmt::format(" and {} more", moves.size() - kMovesNamed);
     reporter_->note(fmt::format("{}; the {} pending task(s) re-planned by {} in {:.2g} s, the rest to take {:.3g} s "
                                 "against {:.3g} s as planned: {}",
@@ -277,9 +275,11 @@ LaunchReplanner::Candidate LaunchReplanner::replan(const sim::EngineView& view,
     std::vector<int> demand =
         guessed ? standing.demands[j] : by_name(schedule.tasks[i].alloc, names, view.plan.resource_names);
     if (demand != standing.demands[j]) {
-      candidate.moves.push_back(fmt::format("{} on {} (planned {})", view.plan.tasks[j].id,
-                                            allocation_words(cores_and_chunks(demand, view.plan.resource_names)),
-                                            allocation_words(cores_and_chunks(standing.demands[j], view.plan.resource_names))));
+      const auto words = [&](const std::vector<int>& amounts) {
+        return allocation_words(cores_and_chunks(amounts, view.plan.resource_names));
+      };
+      candidate.moves.push_back(
+          fmt::format("{} on {} (planned {})", view.plan.tasks[j].id, words(demand), words(standing.demands[j])));
     }
     candidate_rest.emplace_back(i, by_name(demand, view.plan.resource_names, names));
     const double predicted = instance.time(i, candidate_rest.back().second);
