@@ -23,6 +23,10 @@ def main():
     total_loss = defaultdict(float)   # by cause, in units of the exhaustive makespan, summed over batches
     family_loss = defaultdict(float)
     prof_by = defaultdict(float)      # profiling seconds / makespan by class
+    # Search or knowledge: the row's plan and the exhaustive plan rated by the row's own fits (expected times, which
+    # the planner chooses on; columns written since 2026-11-30): the exhaustive plan rated better is a plan the
+    # search missed, rated worse one the fits' errors hid from it.
+    split = {"search missed": [], "fits hid": []}
     n = 0
     print("owner batch  plan/exh  allexh/exh  prof/mk  used%   kinds: family(loss%, cores plan/exh, ln err)")
     for key in sorted(batches):
@@ -50,6 +54,9 @@ def main():
         parts.sort(reverse=True)
         total_loss["rest (planner, explore, interaction)"] += (allexh - exh) / exh
         total_loss["interaction (sum of kinds vs all)"] += (mk - allexh) / exh - sum(p[0] for p in parts)
+        if t0.get("plan_on_expected_s"):
+            rated = f(t0["plan_on_expected_s"]), f(t0["exhaustive_plan_on_expected_s"])
+            split["search missed" if rated[1] < rated[0] else "fits hid"].append((mk - exh) / exh)
         runs_by_kind = defaultdict(float)
         for r in b["run"]:
             runs_by_kind[r["kind"]] += f(r["seconds"])
@@ -73,6 +80,11 @@ def main():
     print("by family:")
     for family, value in sorted(family_loss.items(), key=lambda kv: -kv[1]):
         print(f"  {family:<40} {100 * value / n:+6.2f} %")
+    if any(split.values()):
+        print("the exhaustive plan rated by the row's fits (expected times) against the row's plan:")
+        for what, losses in split.items():
+            text = f"mean loss {100 * sum(losses) / len(losses):+6.2f} %" if losses else ""
+            print(f"  {what:<40} {len(losses):>3} of {n} batches  {text}")
     print("profiling / makespan by class:")
     for cls, value in sorted(prof_by.items()):
         print(f"  {cls:<40} {100 * value / n:6.2f} %")

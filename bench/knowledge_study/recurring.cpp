@@ -674,6 +674,12 @@ class Owner {
       outcome.kinds.push_back({kind, family, makespan_planned_with(drawn, truth, swapped)});
     }
     outcome.makespan_all_exhaustive = makespan_planned_with(drawn, truth, all);
+    const sched::Instance medians = instance_of(drawn, fits);
+    const sched::Instance expected = instance_of(drawn, fits, knowledge::kExpectedTimes);
+    outcome.plan_on_fits = makespan_of(on_truth(plan, medians));
+    outcome.exhaustive_plan_on_fits = makespan_of(on_truth(reference.plan, medians));
+    outcome.plan_on_expected = makespan_of(on_truth(plan, expected));
+    outcome.exhaustive_plan_on_expected = makespan_of(on_truth(reference.plan, expected));
   }
 
   [[nodiscard]] std::size_t core_counts(std::size_t kind) {

@@ -100,6 +100,13 @@ struct RecurringOutcome {
   std::vector<RunDiagnosis> profiling;
   std::vector<KindDiagnosis> kinds;
   double makespan_all_exhaustive = 0.0;  // the row's plan with every kind's fits the exhaustive ones
+  // The row's plan and the exhaustive plan, each as it launches, on the row's fits (medians; expected times, which
+  // the planner chooses on): the exhaustive plan rated better than the row's by the row's own fits is a plan the
+  // search missed; rated worse, one the fits' errors hid.
+  double plan_on_fits = 0.0;
+  double exhaustive_plan_on_fits = 0.0;
+  double plan_on_expected = 0.0;
+  double exhaustive_plan_on_expected = 0.0;
 };
 
 [[nodiscard]] const std::vector<std::string>& recurring_rows();
