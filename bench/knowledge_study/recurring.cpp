@@ -254,13 +254,14 @@ class Owner {
   // `learnt`: runs of its kind the launch observed, not yet kept (launch_learning.hpp).
   std::shared_ptr<const knowledge::FittedTask> fit_task(const RecurringBatch& drawn, std::size_t j,
                                                         const std::vector<knowledge::Measurement>& learnt = {}) {
-    const std::vector<knowledge::Measurement>& kept = evidence_[kind_of(drawn, j)];
-    std::vector<knowledge::Measurement> with_learnt;
+    const std::vector<knowledge::Measurement>* kept = &evidence_[kind_of(drawn, j)];
+    std::vector<knowledge::Measurement> with_learnt;  // a copy only when the launch learnt runs (rarely)
     if (!learnt.empty()) {
-      with_learnt = kept;
+      with_learnt = *kept;
       with_learnt.insert(with_learnt.end(), learnt.begin(), learnt.end());
+      kept = &with_learnt;
     }
-    const std::vector<knowledge::Measurement>& runs = learnt.empty() ? kept : with_learnt;
+    const std::vector<knowledge::Measurement>& runs = *kept;
     if (runs.empty()) return nullptr;
     try {
       return std::make_shared<const knowledge::FittedTask>(setup_.node, work_of(drawn.batch.tasks[j].work), runs,

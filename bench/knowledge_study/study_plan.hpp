@@ -33,7 +33,8 @@ struct Planner {
   [[nodiscard]] sim::LaunchPlan plan(const sched::Instance& instance, const std::string& algorithm = "model-search");
 };
 
-// The plan with the true times at its allocations (the truth's closure included), run with its launch rule.
+// The plan with the true times at its allocations (the truth's closure included), run with its launch rule. Any
+// instance of the batch may stand for the truth: the diagnosis rates plans on a row's fits this way.
 [[nodiscard]] sim::LaunchPlan on_truth(const sim::LaunchPlan& plan, const sched::Instance& truth);
 [[nodiscard]] double makespan_of(const sim::LaunchPlan& plan);
 
