@@ -85,9 +85,38 @@ def main():
         for what, losses in split.items():
             text = f"mean loss {100 * sum(losses) / len(losses):+6.2f} %" if losses else ""
             print(f"  {what:<40} {len(losses):>3} of {n} batches  {text}")
+    calibration(lines)
     print("profiling / makespan by class:")
     for cls, value in sorted(prof_by.items()):
         print(f"  {cls:<40} {100 * value / n:6.2f} %")
+
+
+def calibration(lines):
+    """The sd of ln t the fits state at each planned allocation against how far off they were there (columns
+    written since 2026-11-30): a calibrated fit has its errors' rms near its stated sd and 80 % of them within
+    1.28 sd."""
+    bands = [(0.03, "sd < 0.03"), (0.1, "sd < 0.1"), (0.3, "sd < 0.3"), (math.inf, "sd >= 0.3")]
+    by_band = defaultdict(list)
+    for row in lines:
+        if row["what"] != "task" or row["guessed"] == "1" or not row.get("predicted_log_sd"):
+            continue
+        sd = float(row["predicted_log_sd"])
+        if not math.isfinite(sd):
+            continue
+        error = math.log(float(row["truth_s"]) / float(row["predicted_s"]))
+        by_band[next(name for top, name in bands if sd < top)].append((sd, error))
+    if not by_band:
+        return
+    print("the fits' stated sd of ln t at the plan's allocations against their errors there:")
+    print(f"  {'band':<10} {'tasks':>5} {'stated sd':>10} {'error rms':>10} {'within 1.28 sd':>15}")
+    for _, name in bands:
+        pairs = by_band.get(name)
+        if not pairs:
+            continue
+        rms = math.sqrt(sum(e * e for _, e in pairs) / len(pairs))
+        within = sum(abs(e) <= 1.2816 * sd for sd, e in pairs) / len(pairs)
+        print(f"  {name:<10} {len(pairs):>5} {sum(sd for sd, _ in pairs) / len(pairs):>10.3f} {rms:>10.3f} "
+              f"{100 * within:>14.0f}%")
 
 
 if __name__ == "__main__":

@@ -58,6 +58,10 @@ struct TaskDiagnosis {
   int exhaustive_cores = 0, exhaustive_chunks = 0;  // where the exhaustive plan ran it
   double exhaustive_truth = 0.0;
   double fit_at_exhaustive = 0.0;  // this row's fit at the exhaustive plan's allocation (NaN when guessed)
+  // The sd of ln t the fits state at each (FittedTask::at, which the expected times charge; NaN when guessed): how
+  // far off they say they may be, next to how far off they were.
+  double predicted_log_sd = 0.0;
+  double fit_at_exhaustive_log_sd = 0.0;
   double start = 0.0;            // the plan's start on the truth
   std::size_t counts_before = 0;  // core counts (0 fast chunks) its kind had run at before this batch's profiling
   std::size_t counts_planned = 0;  // ... when the plan was made

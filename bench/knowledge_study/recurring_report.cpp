@@ -28,26 +28,26 @@ std::string recurring_diagnosis_csv(const std::vector<RecurringOutcome>& outcome
       "what,node,sequence,batch,kind,family,task,work,guessed,cores,chunks,predicted_s,truth_s,exhaustive_cores,"
       "exhaustive_chunks,exhaustive_truth_s,fit_at_exhaustive_s,start_s,seconds,used,makespan_s,exhaustive_makespan_s,"
       "all_exhaustive_makespan_s,counts_before,counts_planned,plan_on_fits_s,exhaustive_plan_on_fits_s,"
-      "plan_on_expected_s,exhaustive_plan_on_expected_s\n";
+      "plan_on_expected_s,exhaustive_plan_on_expected_s,predicted_log_sd,fit_at_exhaustive_log_sd\n";
   for (const RecurringOutcome& o : outcomes) {
     const std::string head = fmt::format("{},{},{}", o.node, o.sequence, o.batch);
     const std::string on_fits = fmt::format("{:.6g},{:.6g},{:.6g},{:.6g}", o.plan_on_fits, o.exhaustive_plan_on_fits,
                                             o.plan_on_expected, o.exhaustive_plan_on_expected);
     for (const TaskDiagnosis& t : o.task_diagnosis) {
       text += fmt::format("task,{},{},{},{},{:.6g},{},{},{},{:.6g},{:.6g},{},{},{:.6g},{:.6g},{:.6g},,,{:.6g},{:.6g},"
-                          "{:.6g},{},{},{}\n",
+                          "{:.6g},{},{},{},{:.6g},{:.6g}\n",
                           head, t.kind, t.family, t.task, t.work, t.guessed ? 1 : 0, t.cores, t.chunks, t.predicted,
                           t.truth, t.exhaustive_cores, t.exhaustive_chunks, t.exhaustive_truth, t.fit_at_exhaustive,
                           t.start, o.makespan, o.exhaustive_makespan, o.makespan_all_exhaustive, t.counts_before,
-                          t.counts_planned, on_fits);
+                          t.counts_planned, on_fits, t.predicted_log_sd, t.fit_at_exhaustive_log_sd);
     }
     for (const RunDiagnosis& r : o.profiling) {
-      text += fmt::format("run,{},{},,,{:.6g},,{},{},,,,,,,,{:.6g},{},{:.6g},{:.6g},{:.6g},,,{}\n", head, r.kind,
+      text += fmt::format("run,{},{},,,{:.6g},,{},{},,,,,,,,{:.6g},{},{:.6g},{:.6g},{:.6g},,,{},,\n", head, r.kind,
                           r.work, r.cores, r.chunks, r.seconds, r.used ? 1 : 0, o.makespan, o.exhaustive_makespan,
                           o.makespan_all_exhaustive, on_fits);
     }
     for (const KindDiagnosis& k : o.kinds) {
-      text += fmt::format("kind,{},{},{},,,,,,,,,,,,,,,{:.6g},{:.6g},{:.6g},,,{}\n", head, k.kind, k.family,
+      text += fmt::format("kind,{},{},{},,,,,,,,,,,,,,,{:.6g},{:.6g},{:.6g},,,{},,\n", head, k.kind, k.family,
                           k.makespan_with_exhaustive, o.exhaustive_makespan, o.makespan_all_exhaustive, on_fits);
     }
   }
