@@ -642,17 +642,19 @@ class Owner {
       d.guessed = fits[j] == nullptr;
       d.cores = plan.tasks[j].demand[0];
       d.chunks = plan.tasks[j].demand[1];
-      d.predicted = fits[j] ? fits[j]->at(d.cores, d.chunks).seconds : guess;
+      const double nan = std::numeric_limits<double>::quiet_NaN();
+      const knowledge::CurvePoint at_plan =
+          fits[j] ? fits[j]->at(d.cores, d.chunks) : knowledge::CurvePoint{guess, nan};
+      d.predicted = at_plan.seconds;
+      d.predicted_log_sd = at_plan.log_sd;
       d.truth = truth.time(j, plan.tasks[j].demand);
       d.exhaustive_cores = reference.plan.tasks[j].demand[0];
       d.exhaustive_chunks = reference.plan.tasks[j].demand[1];
       d.exhaustive_truth = truth.time(j, reference.plan.tasks[j].demand);
-      const double nan = std::numeric_limits<double>::quiet_NaN();
       const knowledge::CurvePoint at_exhaustive =
           fits[j] ? fits[j]->at(d.exhaustive_cores, d.exhaustive_chunks) : knowledge::CurvePoint{nan, nan};
       d.fit_at_exhaustive = at_exhaustive.seconds;
       d.fit_at_exhaustive_log_sd = at_exhaustive.log_sd;
-      d.predicted_log_sd = fits[j] ? fits[j]->at(d.cores, d.chunks).log_sd : nan;
       d.start = timeline.runs.size() > j ? timeline.runs[j].launch.start : 0.0;
       d.counts_before = counts_before_[d.kind];
       d.counts_planned = core_counts(d.kind);
