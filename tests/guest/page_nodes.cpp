@@ -1,8 +1,8 @@
 // page_nodes: where a running program's pages live, read from outside it — the guest tests' check of where
 // stream_bench's tier backends put each array (tests/guest/, docs/guest.md), which trusts no allocator.
 //   page_nodes --min-rss-mib N -- COMMAND [ARGS...]
-// Starts COMMAND, waits until its resident set has reached N MiB and stopped growing and N MiB of its large
-// anonymous mappings are on nodes (its arrays are first-touched), stops it (SIGSTOP),
+// Starts COMMAND, waits until N MiB of its large anonymous mappings are on nodes and that count has not changed
+// for a second of readings (its arrays are first-touched), stops it (SIGSTOP),
 // reads the node of every page of each anonymous mapping of at least 1 MiB with move_pages(2) (nodes = NULL: a
 // query, nothing moves), prints one JSON line {"page_nodes": {"pid", "mappings": [{"start", "pages",
 // "runs": [[node, count], ...]}]}} (node -2: not resident), resumes the command and exits with its exit code.
@@ -104,29 +104,38 @@ int main(int argc, char** argv) {
     std::_Exit(127);
   }
   int status = 0;
-  // The resident set must have reached N MiB and stopped growing (the arrays are touched once, then only read and
-  // written; reading it is cheap); then, with the command stopped (so that it cannot free its arrays between the
-  // check and the reading), N MiB of the large anonymous mappings must be on nodes (other memory, libraries and
-  // heap, counts in the resident set too), else it goes on and we look again.
-  long last_kib = -1;
+  // The resident set must have reached N MiB (reading it is cheap); then, at each reading, with the command stopped
+  // (so that it cannot free its arrays between the check and the reading), N MiB of the large anonymous mappings
+  // must be on nodes (other memory, libraries and heap, counts in the resident set too) and that count must not
+  // have changed for a second of readings between which the command ran. A second, not one interval of 100 ms: in
+  // a TCG guest on a loaded host one thread's vCPU can stall that long while the others have touched their parts,
+  // and its share of an array is then caught untouched (tests/guest/guest_test.cpp counts whole arrays).
+  constexpr auto settled_for = std::chrono::seconds(1);
+  std::size_t last_pages = 0;
+  auto unchanged_since = std::chrono::steady_clock::now();
   for (;;) {
     if (::waitpid(pid, &status, WNOHANG) == pid) {
       std::fprintf(stderr, "page_nodes: %s ended before %zu of its pages were resident and settled\n", argv[4],
                    min_pages);
       return 3;
     }
-    const long kib = resident_kib(pid);
-    if (kib >= min_kib && kib == last_kib) {
+    if (resident_kib(pid) >= min_kib) {
       ::kill(pid, SIGSTOP);
       ::waitpid(pid, &status, WUNTRACED);
-      if (WIFSTOPPED(status) && resident_pages(pid) >= min_pages) break;
       if (!WIFSTOPPED(status)) {
         std::fprintf(stderr, "page_nodes: %s ended before its pages could be read\n", argv[4]);
         return 3;
       }
+      const std::size_t pages = resident_pages(pid);
+      const auto now = std::chrono::steady_clock::now();
+      if (pages != last_pages) {
+        last_pages = pages;
+        unchanged_since = now;
+      } else if (pages >= min_pages && now - unchanged_since >= settled_for) {
+        break;
+      }
       ::kill(pid, SIGCONT);
     }
-    last_kib = kib;
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
   std::string json = "{\"page_nodes\": {\"pid\": " + std::to_string(pid) + ", \"mappings\": [";
