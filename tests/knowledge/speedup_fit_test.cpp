@@ -79,6 +79,41 @@ TEST(SpeedupFit, TwoPointsOfAmdahlByHand) {
   EXPECT_NEAR(fit.models()[0].theta[0], 2.0, 1e-9);
 }
 
+TEST(SpeedupFit, ASerialFractionHeldAtZeroKeepsItsSpreadByHand) {
+  // t(2) = 50, t(4) = 25: a linear speed-up, a = 0 (held at its bound), b = 100. The laws in seconds weigh a point
+  // 1 / t^2: w = 1/2500, 1/625; over x = (1, 1/p), X'WX = [[2e-3, 6e-4], [6e-4, 2e-4]], det 4e-8, its inverse
+  // [[5000, -15000], [-15000, 50000]]. sigma^2 = (0 + nu0 sigma0^2) / (n - k + nu0) = 2 * 0.02^2 / 3 (k = 1 free).
+  // At 64 cores x'(X'WX)^-1 x = 4543.457, sd of ln t = sqrt(4543.457 sigma^2) / (100/64) = 0.7045; at 4 cores 625:
+  // 0.0163. Held at 0 without its spread, 64 cores would read 0.0115: sure of a speed-up two measured counts
+  // cannot tell from one that stops at 16 cores.
+  FitOptions options;
+  options.models = {"amdahl"};
+  const SpeedupFit fit({{2, 50.0, 0.0}, {4, 25.0, 0.0}}, options);
+  ASSERT_EQ(fit.models().size(), 1U);
+  EXPECT_EQ(fit.models()[0].theta[0], 0.0);
+  EXPECT_NEAR(fit.at(64).seconds, 100.0 / 64.0, 1e-9);
+  EXPECT_NEAR(fit.at(64).log_sd, 0.7045, 5e-4);
+  EXPECT_NEAR(fit.at(4).log_sd, 0.0163, 5e-4);
+}
+
+TEST(SpeedupFit, NoCountIsLessSureThanTheNearestMeasuredOneWithThePrior) {
+  // Points at 2 and 4 cores farther apart than any speed-up (t(4) < t(2) / 2): the serial fraction is held at 0
+  // with a large residual, and its released spread over the 64-core time (a fraction of a second) would be an sd of
+  // ln t of many units. The bound: the one-count prior from the nearest measured count (4) plus one run's noise.
+  FitOptions options;
+  options.models = {"amdahl"};
+  const SpeedupFit fit({{2, 50.0, 0.0}, {4, 10.0, 0.0}}, options);
+  ASSERT_EQ(fit.models()[0].theta[0], 0.0);
+  for (const int cores : {8, 16, 64}) {
+    const double bound = amdahl_prior_log_ratio(4, cores).second + fit.noise_log_sd() * fit.noise_log_sd();
+    const CurvePoint at = fit.at(cores);
+    ASSERT_TRUE(std::isfinite(at.log_sd)) << cores;
+    EXPECT_LE(at.log_sd * at.log_sd, bound * (1.0 + 1e-12)) << cores;
+  }
+  const double bound64 = amdahl_prior_log_ratio(4, 64).second + fit.noise_log_sd() * fit.noise_log_sd();
+  EXPECT_NEAR(fit.at(64).log_sd, std::sqrt(bound64), 1e-9);  // where the spread would pass it, the bound holds it
+}
+
 TEST(SpeedupFit, PredictionsNeverRiseWithCores) {
   // A program that slows down past 16 cores, measured with 5 % noise: the closed curve never rises.
   for (std::uint64_t seed = 1; seed <= 20; ++seed) {

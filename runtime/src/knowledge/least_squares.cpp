@@ -1,5 +1,6 @@
 #include "knowledge/least_squares.hpp"
 
+#include <bit>
 #include <cassert>
 #include <cmath>
 #include <limits>
@@ -105,7 +106,23 @@ BoundedSolution solve_bounded(const std::vector<WeightedRow>& rows, const std::v
     // Fewer held parameters first (mask order), so a tie keeps the free fit.
     if (feasible && candidate.weighted_rss < best.weighted_rss * (1.0 - 1e-12)) best = std::move(candidate);
   }
-  if (!std::isfinite(best.weighted_rss)) best = BoundedSolution{};
+  if (!std::isfinite(best.weighted_rss)) return BoundedSolution{};
+  best.released_inverse_normal = best.inverse_normal;
+  // The spread of the held parameters too: the system with the fewest of them held that the rows still separate.
+  const auto held_count = [](unsigned mask) { return std::popcount(mask); };
+  unsigned best_mask = 0;
+  for (std::size_t i = 0; i < count; ++i) best_mask |= best.held[i] ? (1U << i) : 0U;
+  for (int released = held_count(best_mask); released > 0; --released) {
+    for (unsigned mask = 0; mask < (1U << count); ++mask) {
+      if ((mask & ~best_mask) != 0 || held_count(best_mask) - held_count(mask) != released) continue;
+      std::vector<bool> held(count, false);
+      for (std::size_t i = 0; i < count; ++i) held[i] = ((mask >> i) & 1U) != 0;
+      const BoundedSolution wider = solve_free(rows, held);
+      if (!wider.solved) continue;
+      best.released_inverse_normal = wider.inverse_normal;
+      return best;
+    }
+  }
   return best;
 }
 

@@ -38,7 +38,8 @@ void check_fit_input(const std::vector<CoreSample>& samples, const FitOptions& o
 
 struct LawFit {
   ModelFit summary;
-  std::vector<double> covariance;  // of theta, row-major
+  std::vector<double> covariance;           // of theta, row-major (0 rows/columns where held at a bound)
+  std::vector<double> released_covariance;  // the same with the held parameters' spread (speedup_fit.hpp)
   std::vector<double> residuals;   // ln y - ln f, per sample
   double weighted_rss = 0.0;
   std::size_t free = 0;            // parameters not held at their bound
@@ -89,6 +90,10 @@ LawFit fit_law(const SpeedupModel& law, const std::vector<CoreSample>& samples, 
                        (std::max(0.0, n - k) + prior_weight);
   fit.covariance = solution.inverse_normal;
   for (double& value : fit.covariance) value *= scale;
+  // A serial fraction held at 0 still has its spread (speedup_fit.hpp): without it, the simulated KNL's fits
+  // claimed 1 % at 41 cores from runs at 2 and 4 and were 2.8 x off (bench/results/2026-11-30-held-at-bound.md).
+  fit.released_covariance = solution.released_inverse_normal;
+  for (double& value : fit.released_covariance) value *= scale;
   fit.summary.theta = solution.theta;
   fit.summary.log_rmse = std::sqrt(fit.weighted_rss / weight_sum);
   fit.summary.description = law.describe(solution.theta);
@@ -110,14 +115,20 @@ double evidence_score(const LawFit& fit, const std::vector<CoreSample>& samples,
   return chi2 + 2.0 * k + 2.0 * k * (k + 1.0) / std::max(1.0, n - k - 1.0);
 }
 
-// Mean of ln t and its variance for one fitted law at `cores`.
-std::pair<double, double> law_log_moments(const SpeedupModel& law, const ModelFit& fit,
-                                          const std::vector<double>& covariance, double cores) {
+struct LawMoments {
+  double mean = 0.0;               // of ln t
+  double variance = 0.0;           // of ln t, the held parameters without spread
+  double released_variance = 0.0;  // of ln t, with their spread
+};
+
+// Mean of ln t and its variances for one fitted law at `cores`.
+LawMoments law_log_moments(const SpeedupModel& law, const ModelFit& fit, const std::vector<double>& covariance,
+                           const std::vector<double>& released_covariance, double cores) {
   const std::vector<double> x = law.terms(cores);
-  const double variance = detail::quadratic_form(covariance, x);
   const double value = law.seconds(fit.theta, cores);
-  if (law.log_space()) return {std::log(value), variance};
-  return {std::log(value), variance / (value * value)};
+  const double to_log = law.log_space() ? 1.0 : 1.0 / (value * value);
+  return {std::log(value), detail::quadratic_form(covariance, x) * to_log,
+          detail::quadratic_form(released_covariance, x) * to_log};
 }
 
 }  // namespace
@@ -214,6 +225,7 @@ SpeedupFit::SpeedupFit(const std::vector<CoreSample>& samples, const FitOptions&
     fit.summary.weight /= total;
     models_.push_back(std::move(fit.summary));
     covariance_.push_back(std::move(fit.covariance));
+    released_covariance_.push_back(std::move(fit.released_covariance));
   }
 
   // Anchors: the averaged curve's residual at each measured core count, shrunk by how far the residuals exceed
@@ -221,8 +233,7 @@ SpeedupFit::SpeedupFit(const std::vector<CoreSample>& samples, const FitOptions&
   std::vector<double> residuals;
   std::vector<double> noise_of_mean;
   for (const auto& [cores, moments] : by_cores) {
-    double variance = 0.0;
-    residuals.push_back(moments.first / moments.second - averaged_log_mean(cores, variance));
+    residuals.push_back(moments.first / moments.second - averaged_log_moments(cores).mean);
     noise_of_mean.push_back(noise2 / moments.second);
   }
   double excess = 0.0;
@@ -242,21 +253,22 @@ const ModelFit& SpeedupFit::chosen() const {
                            [](const ModelFit& a, const ModelFit& b) { return a.weight < b.weight; });
 }
 
-double SpeedupFit::averaged_log_mean(double cores, double& variance) const {
-  double mean = 0.0;
-  std::vector<std::pair<double, double>> moments(models_.size());
+SpeedupFit::AveragedMoments SpeedupFit::averaged_log_moments(double cores) const {
+  std::vector<LawMoments> moments(models_.size());
+  AveragedMoments averaged;
   for (std::size_t m = 0; m < models_.size(); ++m) {
     if (models_[m].weight == 0.0) continue;
-    moments[m] = law_log_moments(find_speedup_model(models_[m].model), models_[m], covariance_[m], cores);
-    mean += models_[m].weight * moments[m].first;
+    moments[m] = law_log_moments(find_speedup_model(models_[m].model), models_[m], covariance_[m],
+                                 released_covariance_[m], cores);
+    averaged.mean += models_[m].weight * moments[m].mean;
   }
-  variance = 0.0;
   for (std::size_t m = 0; m < models_.size(); ++m) {
     if (models_[m].weight == 0.0) continue;
-    const double spread = moments[m].first - mean;
-    variance += models_[m].weight * (moments[m].second + spread * spread);
+    const double spread = moments[m].mean - averaged.mean;
+    averaged.variance += models_[m].weight * (moments[m].variance + spread * spread);
+    averaged.released_variance += models_[m].weight * (moments[m].released_variance + spread * spread);
   }
-  return mean;
+  return averaged;
 }
 
 CurvePoint SpeedupFit::at(int cores) const {
@@ -265,13 +277,17 @@ CurvePoint SpeedupFit::at(int cores) const {
     const auto [mean, variance] = amdahl_prior_log_ratio(one_core_count_->cores, cores);
     return {std::exp(one_core_count_->log_mean + mean), std::sqrt(one_core_count_->log_variance + variance)};
   }
-  double variance = 0.0;
-  double mean = averaged_log_mean(cores, variance);
+  const AveragedMoments moments = averaged_log_moments(cores);
+  double mean = moments.mean;
   // The anchored residual, linear in ln p between measured core counts and flat outside them.
   double residual = anchors_.front().residual;
   double nearest = std::abs(x - anchors_.front().log_cores);
+  double nearest_log_cores = anchors_.front().log_cores;
   for (std::size_t k = 0; k < anchors_.size(); ++k) {
-    nearest = std::min(nearest, std::abs(x - anchors_[k].log_cores));
+    if (std::abs(x - anchors_[k].log_cores) < nearest) {
+      nearest = std::abs(x - anchors_[k].log_cores);
+      nearest_log_cores = anchors_[k].log_cores;
+    }
     if (x >= anchors_[k].log_cores) residual = anchors_[k].residual;
     if (k + 1 < anchors_.size() && x > anchors_[k].log_cores && x < anchors_[k + 1].log_cores) {
       const double share = (x - anchors_[k].log_cores) / (anchors_[k + 1].log_cores - anchors_[k].log_cores);
@@ -279,8 +295,16 @@ CurvePoint SpeedupFit::at(int cores) const {
     }
   }
   mean += residual;
-  variance += misfit_variance_ * std::min(1.0, nearest / std::log(2.0));
-  return {std::exp(mean), std::sqrt(variance)};
+  const double misfit = misfit_variance_ * std::min(1.0, nearest / std::log(2.0));
+  // The held parameters' spread adds at most up to what the nearest measured count alone would leave with the
+  // one-count prior: the delta method's variance grows without bound where a law's time nears 0 (a serial fraction
+  // released from its bound, divided by the small time of many cores), and e^(sd^2 / 2) would overflow to an
+  // infinite expected time. It never makes a count surer than the fit with them held.
+  const int nearest_cores = static_cast<int>(std::lround(std::exp(nearest_log_cores)));
+  const double bound = amdahl_prior_log_ratio(nearest_cores, cores).second + noise_log_sd_ * noise_log_sd_;
+  double released = moments.released_variance + misfit;
+  if (!(released <= bound)) released = bound;  // NaN too
+  return {std::exp(mean), std::sqrt(std::max(moments.variance + misfit, released))};
 }
 
 std::vector<CurvePoint> SpeedupFit::curve(int max_cores) const {

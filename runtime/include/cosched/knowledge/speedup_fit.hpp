@@ -4,7 +4,9 @@
 // Noise model: a run's time is the task's time times a lognormal factor, so every fit works on relative (log)
 // residuals. Each registered law (speedup_models.hpp) is fitted by bounded weighted least squares — the laws in
 // seconds by iteratively reweighted least squares with weights 1 / t(p)^2, which makes their residuals relative
-// too. A parameter that sits on its bound (a serial fraction of 0) is held there and adds no variance.
+// too. A parameter that sits on its bound (a serial fraction of 0) is held there, and its spread — as far as the
+// points separate it — stays in the variance: points that put a serial fraction at 0 do not say it is 0. That
+// spread adds at most up to what the nearest measured count alone would leave with the one-count prior (below).
 //
 // Evidence: AICc with the noise taken as known — chi^2 of the log residuals over each point's variance (one run's
 // noise, below, plus what extrapolating the point added), + 2k + 2k(k+1)/max(1, n-k-1) — so that 3-4 points are
@@ -97,8 +99,14 @@ class SpeedupFit {
     double log_cores;
     double residual;  // shrunk
   };
-  // The laws' averaged mean of ln t at `cores` and its variance (parameters + spread between the laws).
-  [[nodiscard]] double averaged_log_mean(double cores, double& variance) const;
+  // The laws' averaged mean of ln t at `cores` and its variance (parameters + spread between the laws), with the
+  // parameters held at a bound fixed there and with their spread.
+  struct AveragedMoments {
+    double mean = 0.0;
+    double variance = 0.0;
+    double released_variance = 0.0;
+  };
+  [[nodiscard]] AveragedMoments averaged_log_moments(double cores) const;
 
   // Samples at one core count only, other than 1 (e.g. a task observed where a plan put it): no law can tell its
   // serial time from its speedup. Then ln t(p) = ln t(p0) + the prior's mean ln(t(p) / t(p0)), with ln-variance
@@ -111,6 +119,7 @@ class SpeedupFit {
   std::optional<OneCoreCount> one_core_count_;
   std::vector<ModelFit> models_;
   std::vector<std::vector<double>> covariance_;  // per model, row-major over its parameters (0 where held)
+  std::vector<std::vector<double>> released_covariance_;  // the same with the held parameters' spread
   std::vector<Anchor> anchors_;                  // ascending in cores
   double noise_log_sd_ = 0.0;
   double misfit_variance_ = 0.0;
