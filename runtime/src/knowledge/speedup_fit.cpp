@@ -300,11 +300,13 @@ CurvePoint SpeedupFit::at(int cores) const {
   // one-count prior: the delta method's variance grows without bound where a law's time nears 0 (a serial fraction
   // released from its bound, divided by the small time of many cores), and e^(sd^2 / 2) would overflow to an
   // infinite expected time. It never makes a count surer than the fit with them held.
+  const double held = moments.variance + misfit;
+  double released = moments.released_variance + misfit;
+  if (released <= held) return {std::exp(mean), std::sqrt(held)};  // nothing held, or no spread: skip the prior
   const int nearest_cores = static_cast<int>(std::lround(std::exp(nearest_log_cores)));
   const double bound = amdahl_prior_log_ratio(nearest_cores, cores).second + noise_log_sd_ * noise_log_sd_;
-  double released = moments.released_variance + misfit;
   if (!(released <= bound)) released = bound;  // NaN too
-  return {std::exp(mean), std::sqrt(std::max(moments.variance + misfit, released))};
+  return {std::exp(mean), std::sqrt(std::max(held, released))};
 }
 
 std::vector<CurvePoint> SpeedupFit::curve(int max_cores) const {
