@@ -11,7 +11,8 @@ come to all of those launches (a worst-error goal below that is out of reach in 
 observed makespan over the best and over the median of the eight; per task, observed / predicted duration for
 tasks that ran alone and that co-ran, by task type (what the residual model errors are made of); and per
 cores + fast launch, its error next to how fast its tasks that ran alone went against their profile (the
-machine's state at that launch). The same over all runs.
+machine's state at that launch); how many launches' observed makespans fell inside the 80 % interval each stated
+(per configuration and over all; issue 39 asks 70-90 %). The same over all runs.
 
 Measures, never asserts: stdout, demo_fidelity.json and demo_fidelity.csv in the output folder, and every run's
 demo folder under it (docs/fidelity.md, "The demo over several runs"). `--analyse DIR...` reads demo folders
@@ -175,6 +176,26 @@ def task_residuals(cosched, rows: list) -> tuple:
     return residuals, plans
 
 
+def interval_coverage(cosched, rows: list) -> dict:
+    """How many launches' observed makespans fell inside the 80 % interval each stated (`cosched report --json` of
+    its journal), per group (the STREAM batch's configurations, "mixed") and over all, with the misses' side."""
+    coverage = {}
+    for row in rows:
+        if not Path(row["journal"]).is_file():
+            continue
+        report = json.loads(cosched("report", row["journal"], "--json"))
+        interval, inside = report.get("predicted_interval"), report.get("inside_interval")
+        if interval is None or inside is None:
+            continue
+        for group in (row["group"], "all"):
+            cell = coverage.setdefault(group, {"stated": 0, "inside": 0, "below": 0, "above": 0})
+            cell["stated"] += 1
+            cell["inside"] += bool(inside)
+            cell["below"] += report["observed_makespan"] < interval["low_s"]
+            cell["above"] += report["observed_makespan"] > interval["high_s"]
+    return coverage
+
+
 def least_worst_error(launches: list):
     """The least worst |observed / predicted - 1| any one prediction can have over repeated launches of one plan:
     predicting their midrange, (max - min) / (max + min). A worst-error goal below it cannot be met by any model in
@@ -197,7 +218,8 @@ def analyse_run(cosched, folder: Path, meta: dict) -> dict:
             "noise_floor": fidelity["noise_floor"], "noise_floor_algorithm": fidelity["noise_floor_algorithm"],
             "noise_floor_observed": fidelity["noise_floor_observed"],
             "least_worst_error": least_worst_error(fidelity["noise_floor_observed"]), "groups": groups,
-            "planners": planner_ratios(rows), "tasks": residuals, "plans": plans}
+            "planners": planner_ratios(rows), "tasks": residuals, "plans": plans,
+            "interval": interval_coverage(cosched, rows)}
 
 
 # ---- over runs -------------------------------------------------------------------------------------------------
@@ -205,7 +227,12 @@ def analyse_run(cosched, folder: Path, meta: dict) -> dict:
 
 def over_runs(runs: list) -> dict:
     summary = {"groups": {}, "planners": {}, "noise_floor": [run["noise_floor"] for run in runs],
-               "least_worst_error": [run.get("least_worst_error") for run in runs]}
+               "least_worst_error": [run.get("least_worst_error") for run in runs], "interval": {}}
+    for run in runs:
+        for group, cell in run.get("interval", {}).items():
+            total = summary["interval"].setdefault(group, {"stated": 0, "inside": 0, "below": 0, "above": 0})
+            for key in total:
+                total[key] += cell[key]
     for group in runs[0]["groups"]:
         summary["groups"][group] = {}
         for model in MODELS:
@@ -228,6 +255,11 @@ def over_runs(runs: list) -> dict:
 
 def percent(value):
     return "-" if value is None else f"{100 * value:.1f} %"
+
+
+def describe_coverage(group: str, cell: dict) -> str:
+    return (f"{group} {cell['inside']} of {cell['stated']} ({100 * cell['inside'] / cell['stated']:.0f} %, "
+            f"{cell['below']} below, {cell['above']} above)")
 
 
 def print_run(k: int, run: dict) -> None:
@@ -271,6 +303,9 @@ def print_run(k: int, run: dict) -> None:
               "duration of the tasks that ran alone (the machine's speed then)")
         print("    " + ", ".join(f"{p['algorithm']} {100 * p['error_contention']:+.1f} % / "
                                   f"{p['alone_median_ratio']:.2f}" for p in plans))
+    if run.get("interval"):
+        print("  observed inside the stated 80 % interval (goal 70-90 %): " + "; ".join(
+            describe_coverage(group, cell) for group, cell in run["interval"].items()))
     for name, ratio in run["planners"].items():
         print(f"  {name:<14} observed {ratio['observed']:.3f} s = {ratio['over_best_of_eight']:.3f} x the best of the "
               f"eight, {ratio['over_median_of_eight']:.3f} x their median (goal for model-search: ≤ 1, ≤ 0.95)")
@@ -284,6 +319,9 @@ def print_summary(summary: dict, runs: int) -> None:
                           f"{percent(m['largest_run_median'])}, worst {percent(m['worst_over_runs'])}"
                           for model, m in models.items())
         print(f"  {group:<28} {cells}")
+    if summary["interval"]:
+        print("  observed inside the stated 80 % interval (goal 70-90 %): " + "; ".join(
+            describe_coverage(group, cell) for group, cell in summary["interval"].items()))
     for name, p in summary["planners"].items():
         print(f"  {name:<14} at or below the best of the eight in {p['runs_at_or_below_best_of_eight']} of "
               f"{p['runs']} runs; largest {p['largest_over_best_of_eight']:.3f} x the best, "

@@ -238,6 +238,7 @@ PredictionInterval report_prediction(const BatchPlan& plan, const launcher::Laun
     unknown_gains += options.log_gain_bound[j] > 0.0 ? 1 : 0;
   }
   options.launch_noise_sigma = noise.sigma;
+  options.launch_noise_dof = noise.degrees_of_freedom();
   options.error_groups = plan.error_groups;
   options.co_running_log_bound.assign(inputs.plan.tasks.size(), 0.0);  // plan tasks are the batch's, in order
   std::size_t unpredicted_co_running = 0;

@@ -67,7 +67,9 @@ RunRow plan_and_launch(const DemoSetup& setup, const sched::Instance& instance, 
   settings.workload_source = "demo batch";
   settings.label = configuration;
   knowledge::IntervalOptions interval;
-  interval.launch_noise_sigma = history.noise().sigma;
+  const profiler::LaunchNoise noise = history.noise();
+  interval.launch_noise_sigma = noise.sigma;
+  interval.launch_noise_dof = noise.degrees_of_freedom();
   const std::vector<double> no_fit_uncertainty(plan.tasks.size(), 0.0);
   const knowledge::MakespanInterval stated = knowledge::stated_interval(plan, no_fit_uncertainty, interval);
   settings.predicted_interval = launcher::PredictedInterval{stated.low_s, stated.high_s, knowledge::kStatedCoverage};

@@ -31,6 +31,10 @@ inline constexpr double kPriorLaunches = 2.0;
 struct LaunchNoise {
   double sigma = kPriorLaunchNoise;  // sd of ln(observed / predicted) of a whole launch
   std::size_t launches = 0;          // how many it is read from (besides the prior)
+  // What sigma is estimated from, the prior counted as its launches: knowledge::IntervalOptions::launch_noise_dof.
+  [[nodiscard]] std::size_t degrees_of_freedom() const {
+    return launches + static_cast<std::size_t>(kPriorLaunches);
+  }
 };
 
 // What the node's history says (the prior when there is none). Lines that do not parse are passed over.

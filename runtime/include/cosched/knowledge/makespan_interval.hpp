@@ -1,12 +1,14 @@
 #pragma once
 // A plan's makespan as a distribution (issue 39, item 3): Monte Carlo over the tasks' times, each drawn from its
 // fit's predictive distribution (lognormal around the planned duration with the task's sd of ln t: the fits'
-// uncertainty, one run's noise and the misfit of carrying short runs, FittedTask::interval_log_sd) times one
-// node-wide factor per simulated run (a lognormal of the caller's sigma: how this node's launches drift together,
-// e.g. a slower memory phase), each draw run through the simulation core exactly as the plan is predicted — the
-// contention clock with the launch policy (sim::predict_contention; without a bandwidth model that is the paper
-// model's simulated clock), so a task that runs late delays the tasks the list or pack rule keeps behind it. A
-// slower task moves the same bytes: its demand on the memory pools falls in proportion. Deterministic for a seed.
+// uncertainty, one run's noise and the misfit of carrying short runs, FittedTask::interval_log_sd), each draw run
+// through the simulation core exactly as the plan is predicted — the contention clock with the launch policy
+// (sim::predict_contention; without a bandwidth model that is the paper model's simulated clock), so a task that
+// runs late delays the tasks the list or pack rule keeps behind it. A slower task moves the same bytes: its demand
+// on the memory pools falls in proportion. Each simulated run's makespan is then scaled by one node-wide factor (a
+// lognormal of the caller's sigma, measured as whole launches' ln(observed / predicted): how this node's launches
+// drift together, e.g. a slower memory phase, which slows the pools as well as the tasks; with the sigma's degrees
+// of freedom given, its ln a Student's t). Deterministic for a seed.
 //
 // Tasks whose errors are one error share one draw (IntervalOptions::error_groups): the tasks timed by one guess
 // (kinds never measured), the tasks of one kind (one fit). Drawn independently, their errors would average out
@@ -43,6 +45,10 @@ struct IntervalOptions {
   // interval holds wherever the slowdown lies in its range, and never starts above the prediction it allows for.
   // Empty: none.
   std::vector<double> co_running_log_bound{};
+  // The launches launch_noise_sigma is the root mean square of (a prior counted as its launches): the factor's ln
+  // is then sigma times a Student's t of as many degrees of freedom, wider than a normal while they are few.
+  // 0: sigma is known (a normal).
+  std::size_t launch_noise_dof = 0;
 };
 
 // The interval every prediction states (issue 39, item 3): the central 80 %, the 10th to the 90th percentile.
