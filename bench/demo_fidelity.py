@@ -141,7 +141,13 @@ def planner_ratios(rows: list) -> dict:
     return ratios
 
 
-def task_residuals(cosched, rows: list) -> tuple:
+def journal_reports(cosched, rows: list) -> dict:
+    """`cosched report --json` of every row's journal that exists, read once: journal path -> report."""
+    return {row["journal"]: json.loads(cosched("report", row["journal"], "--json"))
+            for row in rows if Path(row["journal"]).is_file()}
+
+
+def task_residuals(reports: dict, rows: list) -> tuple:
     """Per task type (kernel and footprint) and for tasks alone / co-running, the median observed / predicted
     duration of each model, over the cores + fast memory launches; and per launch, its error next to the median
     observed / predicted duration of its tasks that ran alone — whose prediction is their profile, so that ratio is
@@ -149,9 +155,9 @@ def task_residuals(cosched, rows: list) -> tuple:
     sees)."""
     samples, plans = {}, []
     for row in rows:
-        if row["configuration"] != "cores+fast" or not Path(row["journal"]).is_file():
+        report = reports.get(row["journal"])
+        if row["configuration"] != "cores+fast" or report is None:
             continue
-        report = json.loads(cosched("report", row["journal"], "--json"))
         tasks = [t for t in report["tasks"] if t["status"] == "ok"]
         alone = []
         for task in tasks:
@@ -176,14 +182,14 @@ def task_residuals(cosched, rows: list) -> tuple:
     return residuals, plans
 
 
-def interval_coverage(cosched, rows: list) -> dict:
+def interval_coverage(reports: dict, rows: list) -> dict:
     """How many launches' observed makespans fell inside the 80 % interval each stated (`cosched report --json` of
     its journal), per group (the STREAM batch's configurations, "mixed") and over all, with the misses' side."""
     coverage = {}
     for row in rows:
-        if not Path(row["journal"]).is_file():
+        report = reports.get(row["journal"])
+        if report is None:
             continue
-        report = json.loads(cosched("report", row["journal"], "--json"))
         interval, inside = report.get("predicted_interval"), report.get("inside_interval")
         if interval is None or inside is None:
             continue
@@ -212,14 +218,15 @@ def analyse_run(cosched, folder: Path, meta: dict) -> dict:
     for configuration in sorted({row["configuration"] for row in rows if row["group"] == "mixed"}):
         groups[configuration] = model_errors(rows, "configuration", configuration)
     fidelity = results["fidelity"]
-    residuals, plans = task_residuals(cosched, rows)
+    reports = journal_reports(cosched, rows)
+    residuals, plans = task_residuals(reports, rows)
     return {**meta, "folder": str(folder), "emulated": results.get("emulated", False),
             "quick": results.get("quick", False), "node": results.get("node"),
             "noise_floor": fidelity["noise_floor"], "noise_floor_algorithm": fidelity["noise_floor_algorithm"],
             "noise_floor_observed": fidelity["noise_floor_observed"],
             "least_worst_error": least_worst_error(fidelity["noise_floor_observed"]), "groups": groups,
             "planners": planner_ratios(rows), "tasks": residuals, "plans": plans,
-            "interval": interval_coverage(cosched, rows)}
+            "interval": interval_coverage(reports, rows)}
 
 
 # ---- over runs -------------------------------------------------------------------------------------------------

@@ -118,7 +118,7 @@ TEST(MakespanInterval, TheNodesNoiseAloneSpreadsItAndTheMeanIsOfTheSamples) {
   const std::vector<double> none(plan.tasks.size(), 0.0);
   // No task uncertainty: the mean of identical samples is the prediction itself.
   EXPECT_DOUBLE_EQ(makespan_distribution(plan, none, {50, 1, 0.0, {0.5}, "auto", {}, {}}).mean, 17.0);
-  // The node's launch-to-launch noise alone (every task slowed alike in a sample) still spreads the makespan.
+  // The node's launch-to-launch noise alone (the whole run scaled alike in a sample) still spreads the makespan.
   const MakespanDistribution noisy = makespan_distribution(plan, none, {300, 3, 0.1, {0.1, 0.9}, "auto", {}, {}});
   EXPECT_LT(noisy.values[0], 17.0);
   EXPECT_GT(noisy.values[1], 17.0);
