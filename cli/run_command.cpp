@@ -61,8 +61,9 @@ const cosched::cli::CommandRegistration run_registration{"run", [](CLI::App& app
   sub->add_option("--timeout", flags->timeout_s, "Per-task timeout in seconds, its profiled runs included (SIGTERM, then SIGKILL)")
       ->check(cosched::app::finite_positive(cosched::kMaxSeconds));
   sub->add_flag("--explore,!--no-explore", flags->explore,
-                "Let a task run at a core count its kind never ran at where the plan has a core idle anyway, so the "
-                "next batch knows more (default: on)")
+                "Let a task run with more fast chunks, or more cores while its kind is known at one core count "
+                "only, where its kind never ran and the plan has room anyway, so the next batch knows more "
+                "(default: on)")
       ->excludes(resume);
   sub->add_flag("--replan,!--no-replan", flags->replan,
                 "When the first task of a kind never measured ends, or a kind known at one core count ends at "

@@ -204,7 +204,10 @@ class Owner {
         schedule.launch_rule = "greedy";
       }
     }
+    const sched::Schedule unexplored = schedule;
     if (rules_.explore) outcome.explored = explore(drawn, fits, schedule);
+    outcome.unexplored_makespan =
+        outcome.explored > 0 ? makespan_of(on_truth(sim::plan_from_schedule(truth, unexplored), truth)) : 0.0;
     const sim::LaunchPlan plan = sim::plan_from_schedule(truth, schedule);
     // What a run is observed to take over what it took: the launch's node noise and the run's own.
     knowledge::NormalDraws observed(seed + 29);
@@ -578,41 +581,38 @@ class Owner {
     outcome.profiling_wall = spent;
   }
 
-  // The exploring rows: cosched run's rule (sim::explore_in_slack) with the options profiler::exploration_options
-  // makes (mirrored here: the study does not link the profiler) — per task of a fitted kind, the core counts above
-  // its planned ones (2x, 4x ... and the node's all, the most first) its kind never ran at without fast memory, each
-  // at its fit's time one predictive sd up; one task per kind, the latest starting first. A move is taken when the
-  // plan's predicted makespan holds on those cautious times.
+  // The exploring rows: cosched run's rule (sim::explore_in_slack on sim::slack_exploration_options, as
+  // profiler::exploration_options makes them: the study does not link the profiler) — per task of a fitted kind,
+  // more fast chunks at its planned cores, and more cores at its planned fast chunks while its fit over cores stands
+  // on one core count, to amounts its kind never ran at, each at its fit's time one predictive sd up. A move is
+  // taken when the plan's predicted makespan holds on those cautious times.
   std::size_t explore(const RecurringBatch& drawn, const std::vector<std::shared_ptr<const knowledge::FittedTask>>& fits,
                       sched::Schedule& schedule) {
     const sched::Instance instance = instance_of(drawn, fits);
-    std::vector<sim::ExplorationOption> options;
+    std::vector<sim::ExplorableTask> tasks;
     for (std::size_t j = 0; j < drawn.batch.tasks.size(); ++j) {
       if (!fits[j]) continue;  // a kind never run: a guess on one core, nothing to weigh a move with
       const std::size_t kind = kind_of(drawn, j);
-      const std::vector<int>& planned = schedule.tasks[j].alloc;
-      sim::ExplorationOption option{j, kind, {}};
-      std::vector<int> counts{setup_.node.cores};
-      for (int cores = 2 * planned[0]; cores < setup_.node.cores; cores *= 2) counts.push_back(cores);
-      std::sort(counts.begin(), counts.end(), std::greater<>());
-      for (const int cores : counts) {
-        const bool ran = std::any_of(evidence_[kind].begin(), evidence_[kind].end(), [&](const knowledge::Measurement& m) {
-          return m.cores == cores && m.fast_chunks == planned[1];
+      const knowledge::FittedTask& fit = *fits[j];
+      const auto chunks_of = [](const std::vector<int>& alloc) { return alloc.size() > 1 ? alloc[1] : 0; };
+      sim::ExplorableTask task;
+      task.task = j;
+      task.kind = kind;
+      task.resources.clear();
+      if (fit.cores_fit().core_counts() <= 1) task.resources.push_back(0);
+      if (instance.dimensions() > 1) task.resources.push_back(1);
+      task.ran_at = [this, kind, chunks_of](const std::vector<int>& alloc) {
+        return std::any_of(evidence_[kind].begin(), evidence_[kind].end(), [&](const knowledge::Measurement& m) {
+          return m.cores == alloc[0] && m.fast_chunks == chunks_of(alloc);
         });
-        if (cores <= planned[0] || ran) continue;
-        std::vector<int> alloc = planned;
-        alloc[0] = cores;
-        const double median = instance.time(j, alloc);
-        if (std::isfinite(median)) {
-          option.choices.push_back({alloc, median * std::exp(fits[j]->predictive_log_sd(cores, planned[1]))});
-        }
-      }
-      if (!option.choices.empty()) options.push_back(std::move(option));
+      };
+      task.log_sd_at = [&fit, chunks_of](const std::vector<int>& alloc) {
+        return fit.predictive_log_sd(alloc[0], chunks_of(alloc));
+      };
+      tasks.push_back(std::move(task));
     }
-    std::stable_sort(options.begin(), options.end(), [&](const sim::ExplorationOption& a, const sim::ExplorationOption& b) {
-      return schedule.tasks[a.task].start > schedule.tasks[b.task].start;
-    });
-    return sim::explore_in_slack(instance, schedule, options).steps.size();
+    return sim::explore_in_slack(instance, schedule, sim::slack_exploration_options(instance, schedule, tasks))
+        .steps.size();
   }
 
   // The plan run_batch makes from `fits` (not the naive one), on the truth.

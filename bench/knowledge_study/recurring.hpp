@@ -13,8 +13,9 @@
 //                      one sd up less the plan on the medians), a kind never run measured first, its short runs
 //                      priced as one more task of the batch at the guessed time (knowledge_instance's) times their
 //                      share of its work; with the default planner (model-search), and the plan explores
-//                      (sim::explore_in_slack: a task of a fitted kind moves to a core count its kind never ran at
-//                      when the plan's makespan holds on its cautious time there)
+//                      (sim::explore_in_slack: a task of a fitted kind moves to more fast chunks than planned, or
+//                      more cores while its fit over cores stands on one count, where its kind never ran, when the
+//                      plan's makespan holds on its cautious time there)
 //   no-explore         recurring without the exploration (cosched run --no-explore)
 //   unpriced           recurring where a kind never run is not measured (cosched run before 2026-11-29: its cost
 //                      could not be told) and its tasks run on one core at the guess
@@ -92,7 +93,8 @@ struct RecurringOutcome {
   double most_stretch = 1.0;       // packed: the largest observed / alone of a run (the disturbance)
   double peak_demand = 0.0;        // packed: the largest DDR bandwidth demand of runs in flight together / capacity
   double budget = 0.0;             // the auto budget (seconds)
-  std::size_t explored = 0;        // tasks the plan gave idle cores to explore with
+  std::size_t explored = 0;        // tasks the plan gave idle cores or fast chunks to explore with
+  double unexplored_makespan = 0.0;  // when it explored: the plan without those moves, on the truth
   std::size_t relearnt = 0;        // re-plans its launch took as it learnt (row learn-in-launch)
   bool naive = false;              // the batch ran the naive way (nothing known)
   double makespan = 0.0;           // the plan on the true times

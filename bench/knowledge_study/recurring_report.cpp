@@ -11,13 +11,13 @@ std::string recurring_csv(const std::vector<RecurringOutcome>& outcomes) {
   std::string text =
       "node,sequence,batch,row,tasks,new_kinds,naive,runs,profiling_serial_s,budget_s,explored,makespan_s,"
       "exhaustive_makespan_s,oracle_makespan_s,naive_makespan_s,naive_way,profiling_wall_s,most_stretch,"
-      "peak_demand,relearnt\n";
+      "peak_demand,relearnt,unexplored_makespan_s\n";
   for (const RecurringOutcome& o : outcomes) {
     text += fmt::format(
-        "{},{},{},{},{},{},{},{},{:.6g},{:.6g},{},{:.6g},{:.6g},{:.6g},{:.6g},{},{:.6g},{:.6g},{:.6g},{}\n", o.node,
-        o.sequence, o.batch, o.row, o.tasks, o.new_kinds, o.naive ? 1 : 0, o.runs, o.profiling_serial, o.budget,
+        "{},{},{},{},{},{},{},{},{:.6g},{:.6g},{},{:.6g},{:.6g},{:.6g},{:.6g},{},{:.6g},{:.6g},{:.6g},{},{:.6g}\n",
+        o.node, o.sequence, o.batch, o.row, o.tasks, o.new_kinds, o.naive ? 1 : 0, o.runs, o.profiling_serial, o.budget,
         o.explored, o.makespan, o.exhaustive_makespan, o.oracle_makespan, o.naive_makespan, o.naive_way,
-        o.profiling_wall, o.most_stretch, o.peak_demand, o.relearnt);
+        o.profiling_wall, o.most_stretch, o.peak_demand, o.relearnt, o.unexplored_makespan);
   }
   return text;
 }

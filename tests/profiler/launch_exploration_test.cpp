@@ -124,7 +124,7 @@ TEST_F(LaunchExploration, TheExploredRunIsKeptAndTheNextBatchKnowsTheKindAtTwoCo
 // Four tasks of kind A, planned one core each from 0, 1, 2 and 3 s: kExplorationTasksPerKind (3) of them may explore,
 // the three that start latest (a4, a3, a2), in that order: the tail is where cores idle.
 TEST_F(LaunchExploration, AKindOffersItsLatestStartingTasksAndNoMoreThanItsShare) {
-  ASSERT_EQ(kExplorationTasksPerKind, 3U) << "the test is worked for three";
+  ASSERT_EQ(sim::kExplorationTasksPerKind, 3U) << "the test is worked for three";
   config::Workload workload;
   workload.name = "explore";
   for (const char* id : {"a1", "a2", "a3", "a4"}) workload.tasks.push_back(testing::command_task(id, {"true"}));
@@ -188,6 +188,24 @@ config::Workload triads(const std::vector<std::string>& ids) {
   return workload;
 }
 
+// The triads t1 and t2 known from `observed` (a launch's runs), planned on one core each from 0 s without fast
+// chunks on four_cores_with_fast_chunks: the options exploration_options offers them.
+struct StreamExploration : LaunchExploration {
+  std::vector<sim::ExplorationOption> triads_planned_on_one_core(const std::vector<ObservedTask>& observed) {
+    const config::PlatformConfig platform = four_cores_with_fast_chunks();
+    config::Workload workload = triads({"t1", "t2"});
+    EXPECT_EQ(learn_from_launch(workload, observed, cache, "preferred"), observed.size());
+    const BatchKnowledge known = know(workload, platform);
+    const KnowledgeInstance made = knowledge_instance(workload, known, platform, nullptr, true);
+    sched::Schedule schedule;
+    schedule.launch_rule = "greedy";
+    for (std::size_t j = 0; j < 2; ++j) {
+      schedule.tasks.push_back({{1, 0}, 0.0, made.instance.time(j, std::vector<int>{1, 0})});
+    }
+    return exploration_options(workload, known, made.instance, schedule);
+  }
+};
+
 // The interval's side of the same move: where a kind was never measured on fast memory its fit assumes no gain, and
 // the gain may reach the tiers' bandwidth ratio (the node model's, else the platform's emulation_ratio); once one
 // of its runs had fast chunks, the fit knows and no bound is left.
@@ -222,18 +240,9 @@ TEST_F(LaunchExploration, FastMemoryAKindNeverRanOnMayGainUpToTheTiersRatioUntil
 
 // A STREAM kind known without fast memory (the naive first run gave it none) may try the node's fast chunks at its
 // planned cores, as a separate option from more cores: a kind learns both, one task each.
-TEST_F(LaunchExploration, AStreamKindWithoutFastMemoryMayTryTheFastChunksAsItsOwnOption) {
-  const config::PlatformConfig platform = four_cores_with_fast_chunks();
-  config::Workload workload = triads({"t1", "t2"});
-  ASSERT_EQ(learn_from_launch(workload, {{"t1", {1, 0}, 1.25, 1.0}, {"t2", {1, 0}, 1.3, 1.0}}, cache, "preferred"),
-            2U);
-  const BatchKnowledge known = know(workload, platform);
-  const KnowledgeInstance made = knowledge_instance(workload, known, platform, nullptr, true);
-  sched::Schedule schedule;
-  schedule.launch_rule = "greedy";
-  for (std::size_t j = 0; j < 2; ++j) schedule.tasks.push_back({{1, 0}, 0.0, made.instance.time(j, std::vector<int>{1, 0})});
-
-  const std::vector<sim::ExplorationOption> options = exploration_options(workload, known, made.instance, schedule);
+TEST_F(StreamExploration, AStreamKindWithoutFastMemoryMayTryTheFastChunksAsItsOwnOption) {
+  const std::vector<sim::ExplorationOption> options =
+      triads_planned_on_one_core({{"t1", {1, 0}, 1.25, 1.0}, {"t2", {1, 0}, 1.3, 1.0}});
   std::vector<std::vector<int>> chunk_choices;
   std::size_t core_options = 0;
   for (const sim::ExplorationOption& option : options) {
@@ -252,6 +261,22 @@ TEST_F(LaunchExploration, AStreamKindWithoutFastMemoryMayTryTheFastChunksAsItsOw
   std::set<std::size_t> groups;
   for (const sim::ExplorationOption& option : options) groups.insert(option.group);
   EXPECT_EQ(groups.size(), 2U) << "one kind: one group for its cores, one for its fast chunks";
+}
+
+// The same kind once its runs stand on two core counts: its fit says how it speeds up, and more cores can make a
+// program slower past a count no fit through the measured ones foresees — on the simulated KNL such moves
+// lengthened their own batches. It tries the fast chunks only; a kind on one count still tries both.
+TEST_F(StreamExploration, AKindKnownAtTwoCoreCountsTriesTheFastChunksOnly) {
+  const std::vector<sim::ExplorationOption> options =
+      triads_planned_on_one_core({{"t1", {1, 0}, 1.25, 1.0}, {"t2", {2, 0}, 0.7, 1.0}});
+  ASSERT_EQ(options.size(), 2U) << "one option per task";
+  for (const sim::ExplorationOption& option : options) {
+    for (const sim::ExplorationChoice& choice : option.choices) {
+      EXPECT_EQ(choice.alloc[0], 1) << "at its planned cores: no core count is tried";
+      EXPECT_GT(choice.alloc[1], 0);
+    }
+  }
+  EXPECT_EQ(options[0].group, options[1].group) << "one kind, one resource";
 }
 
 }  // namespace

@@ -12,6 +12,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <limits>
 #include <memory>
 #include <stdexcept>
@@ -136,6 +138,62 @@ TEST(ExploreInSlack, RefusesAChoiceOutsideTheNodeOrWithoutATime) {
   EXPECT_THROW((void)explore_in_slack(instance, schedule, {option(3, 0, {{{0}, 1.0}})}), std::invalid_argument)
       << "a task on no core";
   EXPECT_THROW((void)explore_in_slack(instance, schedule, {option(9, 0, {{k2, 1.0}})}), std::invalid_argument);
+}
+
+// slack_exploration_options on the four-core plan: every task of one kind unless said, along cores only.
+ExplorableTask explorable(std::size_t task, std::size_t kind, std::vector<std::vector<int>> ran = {}) {
+  ExplorableTask explorable;
+  explorable.task = task;
+  explorable.kind = kind;
+  explorable.ran_at = [ran](const std::vector<int>& alloc) {
+    return std::find(ran.begin(), ran.end(), alloc) != ran.end();
+  };
+  explorable.log_sd_at = [](const std::vector<int>& alloc) { return 0.1 * alloc[0]; };
+  return explorable;
+}
+
+TEST(SlackExplorationOptions, OffersTheNodesAllThenDoublingsItsKindNeverRanAtEachOneSdUp) {
+  const sched::Instance instance = four_core_instance();
+  const sched::Schedule schedule = four_core_plan();
+  const std::vector<ExplorationOption> options = slack_exploration_options(instance, schedule, {explorable(3, 5)});
+  ASSERT_EQ(options.size(), 1U);
+  EXPECT_EQ(options[0].task, 3U);
+  EXPECT_EQ(options[0].group, 10U) << "group 2 kind + resource";
+  ASSERT_EQ(options[0].choices.size(), 2U) << "d planned on 1 core: 4 (all) and 2";
+  EXPECT_EQ(options[0].choices[0].alloc, std::vector<int>{4});
+  EXPECT_DOUBLE_EQ(options[0].choices[0].cautious_s, 0.6 * std::exp(0.4));
+  EXPECT_EQ(options[0].choices[1].alloc, k2);
+  EXPECT_DOUBLE_EQ(options[0].choices[1].cautious_s, kMedianOfDOnTwoCores * std::exp(0.2));
+
+  const std::vector<ExplorationOption> ran_on_all =
+      slack_exploration_options(instance, schedule, {explorable(3, 5, {{4}})});
+  ASSERT_EQ(ran_on_all.size(), 1U);
+  ASSERT_EQ(ran_on_all[0].choices.size(), 1U) << "its kind ran on 4 cores: only 2 is left to learn";
+  EXPECT_EQ(ran_on_all[0].choices[0].alloc, k2);
+  EXPECT_TRUE(slack_exploration_options(instance, schedule, {explorable(0, 5, {{4}})}).empty())
+      << "a on 2 cores: only 4, where it ran";
+}
+
+TEST(SlackExplorationOptions, AKindOffersItsLatestStartingTasksAndNoMoreThanItsShare) {
+  const sched::Instance instance = four_core_instance();
+  sched::Schedule schedule = four_core_plan();
+  schedule.tasks[1].start = 0.5;  // b after a and c, before d
+  std::vector<ExplorableTask> tasks;
+  for (std::size_t j = 0; j < 4; ++j) tasks.push_back(explorable(j, 0));
+  const std::vector<ExplorationOption> options = slack_exploration_options(instance, schedule, tasks);
+  std::vector<std::size_t> order;
+  for (const ExplorationOption& option : options) order.push_back(option.task);
+  ASSERT_EQ(kExplorationTasksPerKind, 3U) << "the test is worked for three";
+  EXPECT_EQ(order, (std::vector<std::size_t>{3, 1, 0})) << "d (1 s), b (0.5 s), then a and c (0 s) in their order";
+}
+
+TEST(SlackExplorationOptions, RefusesATaskOrAResourceTheInstanceDoesNotHave) {
+  const sched::Instance instance = four_core_instance();
+  const sched::Schedule schedule = four_core_plan();
+  ExplorableTask along_chunks = explorable(3, 0);
+  along_chunks.resources = {0, 1};
+  EXPECT_THROW((void)slack_exploration_options(instance, schedule, {along_chunks}), std::invalid_argument);
+  EXPECT_THROW((void)slack_exploration_options(instance, schedule, {explorable(4, 0)}), std::invalid_argument);
 }
 
 }  // namespace

@@ -2,9 +2,11 @@
 #include "cosched/sim/exploration.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 #include <stdexcept>
 
@@ -49,7 +51,62 @@ void restart_by_launch_rule(const sched::Instance& instance, sched::Schedule& sc
   schedule.makespan = sched::completion_time(schedule.tasks);
 }
 
+// The amounts worth a try above `planned` of a resource of `capacity`: 2x, 4x ... (from 1 when none is planned) and
+// all of it, the most first.
+std::vector<int> larger_amounts(int planned, int capacity) {
+  std::vector<int> amounts;
+  if (planned < capacity) amounts.push_back(capacity);
+  for (int amount = std::max(1, 2 * planned); amount < capacity; amount *= 2) amounts.push_back(amount);
+  std::sort(amounts.begin(), amounts.end(), std::greater<>());
+  return amounts;
+}
+
+ExplorationOption option_along(const sched::Instance& instance, const ExplorableTask& task, std::size_t resource,
+                               const std::vector<int>& planned) {
+  ExplorationOption option{task.task, 2 * task.kind + resource, {}};
+  for (const int amount : larger_amounts(planned[resource], instance.space().capacities()[resource])) {
+    std::vector<int> alloc = planned;
+    alloc[resource] = amount;
+    if (task.ran_at(alloc)) continue;
+    const double median = instance.time(task.task, alloc);
+    if (!std::isfinite(median)) continue;
+    option.choices.push_back({alloc, median * std::exp(task.log_sd_at(alloc))});
+  }
+  return option;
+}
+
 }  // namespace
+
+std::vector<ExplorationOption> slack_exploration_options(const sched::Instance& instance,
+                                                         const sched::Schedule& schedule,
+                                                         const std::vector<ExplorableTask>& tasks) {
+  std::map<std::size_t, std::vector<ExplorationOption>> by_group;  // a set order: by kind, then resource
+  for (const ExplorableTask& task : tasks) {
+    const bool outside = std::any_of(task.resources.begin(), task.resources.end(),
+                                     [&](std::size_t resource) { return resource >= instance.dimensions(); });
+    if (task.task >= schedule.tasks.size() || task.task >= instance.task_count() || outside) {
+      throw std::invalid_argument(fmt::format("slack_exploration_options: task {} of {}, along resources {} of {}",
+                                              task.task, instance.task_count(), fmt::join(task.resources, ", "),
+                                              instance.dimensions()));
+    }
+    for (const std::size_t resource : task.resources) {
+      ExplorationOption option = option_along(instance, task, resource, schedule.tasks[task.task].alloc);
+      if (!option.choices.empty()) by_group[option.group].push_back(std::move(option));
+    }
+  }
+  const auto latest_first = [&](const ExplorationOption& a, const ExplorationOption& b) {
+    return schedule.tasks[a.task].start > schedule.tasks[b.task].start;
+  };
+  std::vector<ExplorationOption> options;
+  for (auto& [group, offered] : by_group) {
+    std::stable_sort(offered.begin(), offered.end(), latest_first);
+    if (offered.size() > kExplorationTasksPerKind) offered.resize(kExplorationTasksPerKind);
+    for (ExplorationOption& option : offered) options.push_back(std::move(option));
+  }
+  // Latest start first across kinds too: the tail's idle cores go to the tasks next to them.
+  std::stable_sort(options.begin(), options.end(), latest_first);
+  return options;
+}
 
 ExplorationResult explore_in_slack(const sched::Instance& instance, sched::Schedule& schedule,
                                    const std::vector<ExplorationOption>& options) {

@@ -14,18 +14,11 @@
 
 namespace cosched::profiler {
 
-// At most this many tasks of one kind are tried (the latest starting first): one of them explores, and each try
-// is a prediction of the whole plan.
-inline constexpr std::size_t kExplorationTasksPerKind = 3;
-
 // For every task of a fitted kind in `schedule` (a plan of `instance`, knowledge_instance's of `workload` and
-// `known`), two options: more cores at its planned fast chunks, and more fast chunks at its planned cores (where its
-// kind's fit is over fast chunks: not a command the tier cannot place). Each tries the amounts its kind has no run
-// at — twice, four times ... the planned amount (from 1 when none) and the node's all, the most first (a far point
-// tells a fit more than a near one) — each at the fit's time one predictive sd above its median there. Tasks of
-// unknown kinds (a guess, one core only) have none. One group per kind and resource, at most
-// kExplorationTasksPerKind tasks each; ordered by planned start, latest first: the tail of a list plan is where
-// cores idle.
+// `known`), sim::slack_exploration_options's moves: more fast chunks at its planned cores where its kind's fit is
+// over fast chunks (not a command the tier cannot place), and more cores at its planned fast chunks while its kind's
+// fit over cores stands on one core count, to amounts its kind has no run at, at the fit's time one predictive sd
+// up. Tasks of unknown kinds (a guess, one core only) have none.
 [[nodiscard]] std::vector<sim::ExplorationOption> exploration_options(const config::Workload& workload,
                                                                       const BatchKnowledge& known,
                                                                       const sched::Instance& instance,

@@ -10,6 +10,7 @@
 // takes its cautious time there (its fit one sd up, not its median). Moves already taken keep their cautious times
 // while later ones are tried, so all of them together stay within the plan's makespan on those times.
 #include <cstddef>
+#include <functional>
 #include <vector>
 
 #include "cosched/sched/model.hpp"
@@ -49,5 +50,30 @@ struct ExplorationResult {
 // of range or whose choice does not fit the instance's capacities or has a cautious time not > 0.
 [[nodiscard]] ExplorationResult explore_in_slack(const sched::Instance& instance, sched::Schedule& schedule,
                                                  const std::vector<ExplorationOption>& options);
+
+// A task a plan may move, as what its kind knows sees it (the caller's store of runs and fits: cosched run's, the
+// simulated study's).
+struct ExplorableTask {
+  std::size_t task = 0;       // index into the instance's (and schedule's) tasks
+  std::size_t kind = 0;       // tasks of one kind teach the same
+  std::vector<std::size_t> resources{0};  // the instance's resources it may move along (0 cores, 1 fast chunks)
+  std::function<bool(const std::vector<int>& alloc)> ran_at;       // its kind has a run at this allocation
+  std::function<double(const std::vector<int>& alloc)> log_sd_at;  // the predictive sd of ln t of a run there
+};
+
+// At most this many tasks of one kind and resource are offered (the latest starting first): one of them explores,
+// and each try is a prediction of the whole plan.
+inline constexpr std::size_t kExplorationTasksPerKind = 3;
+
+// The options explore_in_slack tries for `tasks` on `schedule` (a plan of `instance`): per task and resource, the
+// amounts of that resource its kind has no run at — twice, four times ... the planned amount (from 1 when none is
+// planned) and the node's all, the most first (a far point tells a fit more than a near one) — the others as
+// planned, each at the instance's time there (its median) times e^(log_sd_at): one predictive sd up. One group per
+// kind and resource (group 2 kind + resource), at most kExplorationTasksPerKind tasks each; ordered by planned
+// start, latest first: the tail of a list plan is where cores idle. Throws std::invalid_argument for a task out
+// of range or a resource the instance does not have.
+[[nodiscard]] std::vector<ExplorationOption> slack_exploration_options(const sched::Instance& instance,
+                                                                      const sched::Schedule& schedule,
+                                                                      const std::vector<ExplorableTask>& tasks);
 
 }  // namespace cosched::sim

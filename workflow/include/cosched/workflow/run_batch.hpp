@@ -33,7 +33,7 @@ struct RunBatchOptions {
   bool resume = false;                           // continue the run in `output`
   bool force = false;                            // start over in an `output` that holds a run
   bool reprofile = false;                        // set aside what is known of every kind
-  bool explore = true;  // a task may run at a core count its kind never ran at where the plan has a core idle
+  bool explore = true;  // a task may run where its kind never ran, the plan having room (exploration_options)
   bool replan = true;   // the first task of a guessed kind to end re-plans the pending tasks (LaunchReplanner)
   bool slurm = false;                            // inside a Slurm allocation: over its nodes, one step per node
 };
