@@ -158,7 +158,7 @@ TEST(SlackExplorationOptions, OffersTheNodesAllThenDoublingsItsKindNeverRanAtEac
   const std::vector<ExplorationOption> options = slack_exploration_options(instance, schedule, {explorable(3, 5)});
   ASSERT_EQ(options.size(), 1U);
   EXPECT_EQ(options[0].task, 3U);
-  EXPECT_EQ(options[0].group, 10U) << "group 2 kind + resource";
+  EXPECT_EQ(options[0].group, 5U) << "kind 5 along the one resource of a cores-only instance";
   ASSERT_EQ(options[0].choices.size(), 2U) << "d planned on 1 core: 4 (all) and 2";
   EXPECT_EQ(options[0].choices[0].alloc, std::vector<int>{4});
   EXPECT_DOUBLE_EQ(options[0].choices[0].cautious_s, 0.6 * std::exp(0.4));

@@ -21,10 +21,10 @@ std::vector<sim::ExplorationOption> exploration_options(const config::Workload& 
     task.resources.clear();
     // More cores only while nothing measured says how the kind speeds up (its fit over cores stands on one core
     // count: a naive first run's, or its first short runs'): more cores can make a program slower, past a count no
-    // fit through the counts measured foresees, and such a move then ends the batch late — on the simulated KNL the
-    // moves of kinds already known at two counts or more lengthened their own batches in 23 of 26 where they
-    // changed them (docs/knowledge.md, "Exploration"). More fast memory never makes a task slower: every kind
-    // tries it, where its fit is over fast chunks (a command is not placed where the tier cannot).
+    // fit through the counts measured foresees, and such a move then ends the batch late — on the simulated KNL,
+    // moves to more cores lengthened their own batches in 23 of the 26 they changed (docs/knowledge.md,
+    // "Exploration"). More fast memory never makes a task slower: every kind tries it, where its fit is over fast
+    // chunks (a command is not placed where the tier cannot).
     if (fitted.cores_fit().core_counts() <= 1) task.resources.push_back(0);
     if (std::min(instance.dimensions(), fitted.space().dimensions()) > 1) task.resources.push_back(1);
     task.ran_at = [&state, chunks_of](const std::vector<int>& alloc) {

@@ -63,7 +63,7 @@ std::vector<int> larger_amounts(int planned, int capacity) {
 
 ExplorationOption option_along(const sched::Instance& instance, const ExplorableTask& task, std::size_t resource,
                                const std::vector<int>& planned) {
-  ExplorationOption option{task.task, 2 * task.kind + resource, {}};
+  ExplorationOption option{task.task, task.kind * instance.dimensions() + resource, {}};
   for (const int amount : larger_amounts(planned[resource], instance.space().capacities()[resource])) {
     std::vector<int> alloc = planned;
     alloc[resource] = amount;

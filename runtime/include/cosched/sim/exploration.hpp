@@ -69,9 +69,9 @@ inline constexpr std::size_t kExplorationTasksPerKind = 3;
 // amounts of that resource its kind has no run at — twice, four times ... the planned amount (from 1 when none is
 // planned) and the node's all, the most first (a far point tells a fit more than a near one) — the others as
 // planned, each at the instance's time there (its median) times e^(log_sd_at): one predictive sd up. One group per
-// kind and resource (group 2 kind + resource), at most kExplorationTasksPerKind tasks each; ordered by planned
-// start, latest first: the tail of a list plan is where cores idle. Throws std::invalid_argument for a task out
-// of range or a resource the instance does not have.
+// kind and resource (group kind x the instance's dimensions + resource), at most kExplorationTasksPerKind tasks
+// each; ordered by planned start, latest first: the tail of a list plan is where cores idle. Throws
+// std::invalid_argument for a task out of range or a resource the instance does not have.
 [[nodiscard]] std::vector<ExplorationOption> slack_exploration_options(const sched::Instance& instance,
                                                                       const sched::Schedule& schedule,
                                                                       const std::vector<ExplorableTask>& tasks);
