@@ -6,9 +6,9 @@ makespan with the profiling over the best naive way's, and how many batches met 
 (profiling <= 10 % of the makespan, plan <= 1.03 x exhaustive); per node and row. Then, for the rows that explored
 (CSVs with unexplored_makespan_s), what the exploration's moves did to their own batches: the makespan over the same
 plan without them (geometric mean over the batches that explored), and in how many they made it shorter or longer."""
-import math
 import argparse
 import csv
+import math
 from collections import defaultdict
 
 

@@ -15,6 +15,7 @@
 #include <tuple>
 
 #include "cosched/common/error.hpp"
+#include "cosched/knowledge/exploration.hpp"
 #include "cosched/knowledge/strategy.hpp"
 #include "cosched/sched/allocation.hpp"
 #include "cosched/sched/generator.hpp"
@@ -204,10 +205,13 @@ class Owner {
         schedule.launch_rule = "greedy";
       }
     }
-    const sched::Schedule unexplored = schedule;
-    if (rules_.explore) outcome.explored = explore(drawn, fits, schedule);
-    outcome.unexplored_makespan =
-        outcome.explored > 0 ? makespan_of(on_truth(sim::plan_from_schedule(truth, unexplored), truth)) : 0.0;
+    if (rules_.explore) {
+      const sched::Schedule unexplored = schedule;
+      outcome.explored = explore(drawn, fits, schedule);
+      if (outcome.explored > 0) {
+        outcome.unexplored_makespan = makespan_of(on_truth(sim::plan_from_schedule(truth, unexplored), truth));
+      }
+    }
     const sim::LaunchPlan plan = sim::plan_from_schedule(truth, schedule);
     // What a run is observed to take over what it took: the launch's node noise and the run's own.
     knowledge::NormalDraws observed(seed + 29);
@@ -581,11 +585,11 @@ class Owner {
     outcome.profiling_wall = spent;
   }
 
-  // The exploring rows: cosched run's rule (sim::explore_in_slack on sim::slack_exploration_options, as
-  // profiler::exploration_options makes them: the study does not link the profiler) — per task of a fitted kind,
-  // more fast chunks at its planned cores, and more cores at its planned fast chunks while its fit over cores stands
-  // on one core count, to amounts its kind never ran at, each at its fit's time one predictive sd up. A move is
-  // taken when the plan's predicted makespan holds on those cautious times.
+  // The exploring rows: cosched run's rule (knowledge::explorable_task, sim::slack_exploration_options and
+  // sim::explore_in_slack, as profiler::exploration_options calls them with its store; the study does not link the
+  // profiler) — per task of a fitted kind, more fast chunks at its planned cores, and more cores at its planned fast
+  // chunks while its fit over cores stands on one core count, to amounts its kind never ran at, each at its fit's
+  // time one predictive sd up. A move is taken when the plan's predicted makespan holds on those cautious times.
   std::size_t explore(const RecurringBatch& drawn, const std::vector<std::shared_ptr<const knowledge::FittedTask>>& fits,
                       sched::Schedule& schedule) {
     const sched::Instance instance = instance_of(drawn, fits);
@@ -593,23 +597,13 @@ class Owner {
     for (std::size_t j = 0; j < drawn.batch.tasks.size(); ++j) {
       if (!fits[j]) continue;  // a kind never run: a guess on one core, nothing to weigh a move with
       const std::size_t kind = kind_of(drawn, j);
-      const knowledge::FittedTask& fit = *fits[j];
-      const auto chunks_of = [](const std::vector<int>& alloc) { return alloc.size() > 1 ? alloc[1] : 0; };
-      sim::ExplorableTask task;
-      task.task = j;
-      task.kind = kind;
-      task.resources.clear();
-      if (fit.cores_fit().core_counts() <= 1) task.resources.push_back(0);
-      if (instance.dimensions() > 1) task.resources.push_back(1);
-      task.ran_at = [this, kind, chunks_of](const std::vector<int>& alloc) {
-        return std::any_of(evidence_[kind].begin(), evidence_[kind].end(), [&](const knowledge::Measurement& m) {
-          return m.cores == alloc[0] && m.fast_chunks == chunks_of(alloc);
+      const auto ran_at = [this, kind](int cores, int chunks) {
+        const std::vector<knowledge::Measurement>& runs = evidence_[kind];
+        return std::any_of(runs.begin(), runs.end(), [&](const knowledge::Measurement& m) {
+          return m.cores == cores && m.fast_chunks == chunks;
         });
       };
-      task.log_sd_at = [&fit, chunks_of](const std::vector<int>& alloc) {
-        return fit.predictive_log_sd(alloc[0], chunks_of(alloc));
-      };
-      tasks.push_back(std::move(task));
+      tasks.push_back(knowledge::explorable_task(j, kind, *fits[j], instance.dimensions() > 1, ran_at));
     }
     return sim::explore_in_slack(instance, schedule, sim::slack_exploration_options(instance, schedule, tasks))
         .steps.size();

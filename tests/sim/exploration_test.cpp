@@ -187,13 +187,16 @@ TEST(SlackExplorationOptions, AKindOffersItsLatestStartingTasksAndNoMoreThanItsS
   EXPECT_EQ(order, (std::vector<std::size_t>{3, 1, 0})) << "d (1 s), b (0.5 s), then a and c (0 s) in their order";
 }
 
-TEST(SlackExplorationOptions, RefusesATaskOrAResourceTheInstanceDoesNotHave) {
+TEST(SlackExplorationOptions, RefusesATaskOrAResourceTheInstanceDoesNotHaveOrNoKnowledge) {
   const sched::Instance instance = four_core_instance();
   const sched::Schedule schedule = four_core_plan();
   ExplorableTask along_chunks = explorable(3, 0);
   along_chunks.resources = {0, 1};
   EXPECT_THROW((void)slack_exploration_options(instance, schedule, {along_chunks}), std::invalid_argument);
   EXPECT_THROW((void)slack_exploration_options(instance, schedule, {explorable(4, 0)}), std::invalid_argument);
+  ExplorableTask unknowing = explorable(3, 0);
+  unknowing.ran_at = nullptr;
+  EXPECT_THROW((void)slack_exploration_options(instance, schedule, {unknowing}), std::invalid_argument);
 }
 
 }  // namespace

@@ -89,6 +89,10 @@ std::vector<ExplorationOption> slack_exploration_options(const sched::Instance& 
                                               task.task, instance.task_count(), fmt::join(task.resources, ", "),
                                               instance.dimensions()));
     }
+    if (!task.ran_at || !task.log_sd_at) {
+      throw std::invalid_argument(fmt::format("slack_exploration_options: task {} without what its kind knows",
+                                              task.task));
+    }
     for (const std::size_t resource : task.resources) {
       ExplorationOption option = option_along(instance, task, resource, schedule.tasks[task.task].alloc);
       if (!option.choices.empty()) by_group[option.group].push_back(std::move(option));

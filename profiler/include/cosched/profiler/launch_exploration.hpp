@@ -15,10 +15,11 @@
 namespace cosched::profiler {
 
 // For every task of a fitted kind in `schedule` (a plan of `instance`, knowledge_instance's of `workload` and
-// `known`), sim::slack_exploration_options's moves: more fast chunks at its planned cores where its kind's fit is
-// over fast chunks (not a command the tier cannot place), and more cores at its planned fast chunks while its kind's
-// fit over cores stands on one core count, to amounts its kind has no run at, at the fit's time one predictive sd
-// up. Tasks of unknown kinds (a guess, one core only) have none.
+// `known`), sim::slack_exploration_options's moves by knowledge::explorable_task's rule: more fast chunks at its
+// planned cores where its kind's fit is over fast chunks (not a command the tier cannot place), and more cores at
+// its planned fast chunks while its kind's fit over cores stands on one core count, to amounts its kind has no run
+// at (its runs in the store), at the fit's time one predictive sd up. Tasks of unknown kinds (a guess, one core
+// only) have none.
 [[nodiscard]] std::vector<sim::ExplorationOption> exploration_options(const config::Workload& workload,
                                                                       const BatchKnowledge& known,
                                                                       const sched::Instance& instance,

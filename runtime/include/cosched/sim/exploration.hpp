@@ -71,7 +71,8 @@ inline constexpr std::size_t kExplorationTasksPerKind = 3;
 // planned, each at the instance's time there (its median) times e^(log_sd_at): one predictive sd up. One group per
 // kind and resource (group kind x the instance's dimensions + resource), at most kExplorationTasksPerKind tasks
 // each; ordered by planned start, latest first: the tail of a list plan is where cores idle. Throws
-// std::invalid_argument for a task out of range or a resource the instance does not have.
+// std::invalid_argument for a task out of range, a resource the instance does not have, or a callback missing.
+// knowledge::explorable_task makes a fitted task's (which resources it moves along, and why).
 [[nodiscard]] std::vector<ExplorationOption> slack_exploration_options(const sched::Instance& instance,
                                                                       const sched::Schedule& schedule,
                                                                       const std::vector<ExplorableTask>& tasks);
