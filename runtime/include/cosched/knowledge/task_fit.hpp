@@ -11,7 +11,9 @@
 //      that fixed cost is here — its fit error, plus, borrowed from other cores, the spread of the fixed costs
 //      across counts (or the prior TaskFitOptions::fixed_share_sd when fewer than two counts separated one), or
 //      the prior alone when none was separated — times how far the amount is from production, goes into the
-//      point's variance;
+//      point's variance. A run carried by a cost from other cores less surely than the one-count prior from those
+//      cores says (amdahl_prior_log_ratio: a short run mostly fixed cost) is left out when the other points stand on
+//      one core count, where it would take the prior's place though it tells less (notes() says so);
 //   2. the times without fast memory are fitted over cores (speedup_fit.hpp);
 //   3. the times with fast memory, against the time without at the same cores, give the fast-memory ratio
 //      (fast_memory.hpp), applied at every core count; a time with fast memory measured at production whose
