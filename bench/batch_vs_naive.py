@@ -34,7 +34,8 @@ use, and its journal's durations order longest-first; when round 1 starts with a
 before the rounds does (its preparation). Every round runs every way once, the order rotated by one way per round
 (ABC.., BC..A, ...), with --pause seconds before each run. Per way: the min / median / max wall time, each round's time over that round's best naive way, the load
 average before each run and the CPU steal during it; for cosched ways the batch's predicted makespan (contention-
-aware, paper model) and its observed one, from `cosched report --json` of the run's journal.
+aware, paper model), the 80 % interval it stated and whether the batch fell inside it, and its observed makespan,
+from `cosched report --json` of the run's journal.
 
     bench/batch_vs_naive.py --batch debian,readme --rounds 3     # the baseline of docs/end-to-end.md
     bench/batch_vs_naive.py --batch my-batch.json --ways xargs,cosched-cached --rounds 5 --pause 5
@@ -227,9 +228,14 @@ def source_version(bin_dir: Path) -> dict:
 
 
 def summary(report: dict) -> dict:
-    """The batch's makespans from a journal's report, and the seconds the launcher spent warming the plan's memory
+    """The batch's makespans from a journal's report, the 80 % interval its prediction stated and whether the batch
+    fell inside it (None when no interval was stated), and the seconds the launcher spent warming the plan's memory
     before the batch (docs/launcher.md; None when it did not)."""
     result = {key: report[key] for key in ("observed_makespan", "predicted_makespan", "predicted_makespan_contention")}
+    interval = report.get("predicted_interval") or {}
+    result["interval_low_s"] = interval.get("low_s")
+    result["interval_high_s"] = interval.get("high_s")
+    result["inside"] = report.get("inside_interval")
     result["memory_warm_up_s"] = (report.get("memory_warm_up") or {}).get("seconds")
     return result
 
@@ -277,16 +283,32 @@ def spread(values: list) -> dict:
     return {"min": min(values), "median": statistics.median(values), "max": max(values)} if values else None
 
 
+def best_naive_way(runs: list, batch: str):
+    """The naive way with the lowest median wall time over the rounds of `batch` (None when none ran)."""
+    walls = {}
+    for run in runs:
+        if run["batch"] == batch and run["way"] in WAYS_NAIVE and run["ok"]:
+            walls.setdefault(run["way"], []).append(run["wall_s"])
+    return min(walls, key=lambda way: statistics.median(walls[way])) if walls else None
+
+
 def add_ratios(runs: list) -> None:
-    """Each run's wall time over the best naive way of its batch and round."""
-    best = {}
+    """Each run's wall time over its round's fastest naive way (`ratio_to_best_naive`), and over the same round's
+    run of the naive way fastest by median (`ratio_to_best_way`). The first takes the least of several noisy times
+    each round, so a way as fast as a naive one comes out above 1 by about the noise; the second does not select on
+    the noise."""
+    best, walls = {}, {}
     for run in runs:
         if run["way"] in WAYS_NAIVE and run["ok"]:
             key = (run["batch"], run["round"])
             best[key] = min(best.get(key, float("inf")), run["wall_s"])
+            walls[(run["batch"], run["round"], run["way"])] = run["wall_s"]
+    best_ways = {batch: best_naive_way(runs, batch) for batch in {run["batch"] for run in runs}}
     for run in runs:
         base = best.get((run["batch"], run["round"]))
         run["ratio_to_best_naive"] = run["wall_s"] / base if base and run["ok"] else None
+        way_base = walls.get((run["batch"], run["round"], best_ways[run["batch"]]))
+        run["ratio_to_best_way"] = run["wall_s"] / way_base if way_base and run["ok"] else None
 
 
 def table(runs: list, batches: list, ways: list) -> dict:
@@ -299,10 +321,12 @@ def table(runs: list, batches: list, ways: list) -> dict:
         for number in rounds:
             naive = [r for r in mine if r["round"] == number and r["way"] in WAYS_NAIVE and r["ok"]]
             best_ways.append(min(naive, key=lambda r: r["wall_s"])["way"] if naive else "-")
+        best_way = best_naive_way(runs, batch.name)
         print(f"\n{batch.name}: {len(batch.tasks)} tasks, {len(rounds)} round(s); best naive way per round: "
-              f"{', '.join(best_ways)}")
-        print(f"{'way':15s} | {'wall s: min':>11s} {'median':>7s} {'max':>7s} | {'/ best naive: min':>17s} "
-              f"{'median':>6s} {'max':>6s} | {'batch predicted':>15s} {'observed':>8s} | {'load':>4s} {'steal':>5s}")
+              f"{', '.join(best_ways)}; by median: {best_way or '-'}")
+        print(f"{'way':16s} | {'wall s: min':>11s} {'median':>7s} {'max':>7s} | {'/ best naive: min':>17s} "
+              f"{'median':>6s} {'max':>6s} | {'/ ' + (best_way or '-'):>14s} | {'batch predicted':>15s} "
+              f"{'80 % interval':>15s} {'observed':>8s} {'inside':>6s} | {'load':>4s} {'steal':>5s}")
         result[batch.name] = {}
         for way in ways:
             of_way = [r for r in mine if r["way"] == way]
@@ -311,30 +335,44 @@ def table(runs: list, batches: list, ways: list) -> dict:
                      "wall_s": spread([r["wall_s"] for r in ok]),
                      "ratio_to_best_naive": spread([r["ratio_to_best_naive"] for r in ok
                                                     if r["ratio_to_best_naive"] is not None]),
+                     "ratio_to_best_way": spread([r["ratio_to_best_way"] for r in ok
+                                                  if r.get("ratio_to_best_way") is not None]),
                      "load_before": spread([r["load_before"] for r in of_way]),
                      "steal_pct": spread([r["steal_pct"] for r in of_way])}
             if way in WAYS_COSCHED:
-                for key in ("predicted_makespan_contention", "predicted_makespan", "observed_makespan"):
+                for key in ("predicted_makespan_contention", "predicted_makespan", "observed_makespan",
+                            "interval_low_s", "interval_high_s"):
                     entry[key] = spread([r[key] for r in ok if r.get(key) is not None])
+                stated = [r["inside"] for r in ok if r.get("inside") is not None]
+                entry["interval_held"] = {"stated": len(stated), "inside": sum(stated)}
             result[batch.name][way] = entry
             wall, ratio = entry["wall_s"], entry["ratio_to_best_naive"]
             if not wall:
-                print(f"{way:15s} | {'all ' + str(len(of_way)) + ' run(s) failed':>27s}")
+                print(f"{way:16s} | {'all ' + str(len(of_way)) + ' run(s) failed':>27s}")
                 continue
             cells = f"{wall['min']:11.2f} {wall['median']:7.2f} {wall['max']:7.2f} | "
             cells += (f"{ratio['min']:17.2f} {ratio['median']:6.2f} {ratio['max']:6.2f} | " if ratio
                       else f"{'n/a':>31s} | ")
-            predicted = entry.get("predicted_makespan_contention")
+            to_way = entry["ratio_to_best_way"]
+            cells += f"{to_way['median']:14.2f} | " if to_way else f"{'n/a':>14s} | "
+            predicted = entry.get("predicted_makespan_contention") or entry.get("predicted_makespan")
             observed = entry.get("observed_makespan")
-            cells += (f"{predicted['median']:15.2f} {observed['median']:8.2f} | " if predicted and observed
-                      else f"{'':15s} {'':8s} | ")
+            low, high = entry.get("interval_low_s"), entry.get("interval_high_s")
+            held = entry.get("interval_held") or {"stated": 0}
+            interval = f"{low['median']:.2f} .. {high['median']:.2f}" if low and high else ""
+            inside = f"{held['inside']}/{held['stated']}" if held["stated"] else ""
+            cells += (f"{predicted['median']:15.2f} {interval:>15s} {observed['median']:8.2f} {inside:>6s} | "
+                      if predicted and observed else f"{'':15s} {'':15s} {'':8s} {'':6s} | ")
             cells += f"{entry['load_before']['median']:4.1f} {entry['steal_pct']['max']:5.1f}"
             failed = f"  ({entry['failed']} failed)" if entry["failed"] else ""
-            print(f"{way:15s} | {cells}{failed}")
+            print(f"{way:16s} | {cells}{failed}")
     print("\nwall s: the whole command; / best naive: each round's time over that round's fastest way without "
-          "cosched; batch predicted / observed: cosched's contention-aware prediction of the batch and the batch's "
-          "own time (medians); load: 1-min load average before a run (median); steal: CPU steal % during a run "
-          "(max)")
+          "cosched; / <way>: the median of each round's time over that round's run of the naive way fastest by "
+          "median (not chosen on each round's noise); batch predicted / 80 % interval / observed: cosched's "
+          "prediction of the batch (contention-aware where it has a node model), the interval it stated (a wide one "
+          "says much was guessed) and the batch's own time (medians); inside: runs whose batch fell inside its "
+          "interval / runs that stated one; load: 1-min load average before a run (median); steal: CPU steal % during "
+          "a run (max)")
     return result
 
 

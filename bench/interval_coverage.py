@@ -100,8 +100,6 @@ def one_run(args, batch: Path, number: int) -> dict:
     for line in read_json_lines(log.read_text(errors="replace")):
         if line.get("kind") == "prediction" and isinstance(line.get("data"), dict):
             data = line["data"]
-            result["interval_low_s"] = data["interval_80"]["low_s"]
-            result["interval_high_s"] = data["interval_80"]["high_s"]
             result["guessed_tasks"] = data.get("guessed_tasks", 0)
             result["launches_seen"] = data.get("launches_seen")
             result["co_running_unpredicted_tasks"] = data.get("co_running_unpredicted_tasks", 0)
@@ -115,15 +113,13 @@ def one_run(args, batch: Path, number: int) -> dict:
     result["tasks"] = len(report["tasks"])
     predicted = result.get("predicted_makespan_contention") or result.get("predicted_makespan")
     result["predicted_s"] = predicted
-    if "interval_low_s" in result:
-        result["inside"] = result["interval_low_s"] <= result["observed_makespan"] <= result["interval_high_s"]
     if predicted:
         result["relative_error"] = result["observed_makespan"] / predicted - 1.0
     return result
 
 
 def coverage(runs: list) -> dict:
-    stated = [r for r in runs if "inside" in r]
+    stated = [r for r in runs if r.get("inside") is not None]
     errors = [abs(r["relative_error"]) for r in runs if "relative_error" in r]
     below = sum(1 for r in stated if r["observed_makespan"] < r["interval_low_s"])
     return {"runs": len(stated), "inside": sum(1 for r in stated if r["inside"]),
@@ -178,7 +174,7 @@ def main() -> int:
         runs.append(run)
         if not run["ok"]:
             print(f"run {number:2d} {batch.stem:22s}: FAILED ({run['error']}; {run['log']})", flush=True)
-        elif "inside" not in run:
+        elif run.get("inside") is None:
             print(f"run {number:2d} {batch.stem:22s}: no interval stated ({run['log']})", flush=True)
         else:
             print(f"run {number:2d} {batch.stem:22s}: predicted {run['predicted_s']:6.2f} s, 80 % "

@@ -382,11 +382,15 @@ class Owner {
                                ? owner_.predicted_makespan(drawn, fits, owner_.chosen_plan(drawn, fits))
                                : plan_.makespan);
       const bool all_known = std::all_of(fits.begin(), fits.end(), [](const auto& fit) { return fit != nullptr; });
-      if (owner_.rules_.cap_at_saving && all_known) {
+      for (std::size_t k = 0; k < kinds_.size(); ++k) known_before_.push_back(fits_[tasks_of(k).front()] != nullptr);
+      if (owner_.rules_.cap_at_saving) {
         const double cautious =
             owner_.planner_.schedule(owner_.instance_of(drawn, fits, knowledge::cautious_times(1.0)), kLearningPlanner)
                 .makespan;
-        budget_ = std::min(budget_, std::max(0.0, cautious - plan_.makespan));
+        const double may_save = std::max(0.0, cautious - plan_.makespan);
+        // learning.cpp: with every kind known the budget; beside kinds never run, what the known kinds' runs spend.
+        if (all_known) budget_ = std::min(budget_, may_save);
+        else known_cap_ = may_save;
       }
     }
 
@@ -449,6 +453,9 @@ class Owner {
         done_[k] = true;
         return std::nullopt;
       }
+      if (known_before_[k] && run.estimated_seconds > known_cap_ - spent_on_known_) {
+        run.estimated_seconds = std::numeric_limits<double>::infinity();  // more than the known kinds may spend
+      }
       return run;
     }
 
@@ -457,6 +464,7 @@ class Owner {
     }
 
     void finished(std::size_t k, const knowledge::PlannedRun& run, double seconds) override {
+      if (known_before_[k]) spent_on_known_ += seconds;
       owner_.runs_now_.push_back({kinds_[k], run.cores, run.fast_chunks, run.work, seconds, false});
       owner_.evidence_[kinds_[k]].push_back({run.cores, run.fast_chunks, run.work, seconds});
       ++measured_now_[k];
@@ -495,6 +503,9 @@ class Owner {
     std::vector<std::size_t> kinds_;
     KnownPlan plan_;
     double budget_ = 0.0;
+    std::vector<bool> known_before_;  // kinds with a fit when the budget was set
+    double known_cap_ = std::numeric_limits<double>::infinity();  // what their runs may spend
+    double spent_on_known_ = 0.0;
     std::vector<bool> done_;
     std::vector<int> measured_now_;
     std::map<std::tuple<std::size_t, int, int, double>, int> repeats_;

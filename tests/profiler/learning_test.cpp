@@ -234,6 +234,37 @@ TEST_F(LearningFixture, AnAutomaticBudgetIsAtMostWhatKnowingMoreMaySave) {
       << known.budget_why;
 }
 
+// Beside a kind never measured, an automatic budget is the share, but the runs of the kinds already known spend at
+// most what knowing more of them may save (the plans on their fits one sd up and on their medians, the new kind at
+// the guess in both): the rest is the new kind's. Twelve tasks of `true`, observed once at each core count (1 s
+// and 0.5 s, linear: a sure fit), and a new kind at the guess (1 s a task, its whole run): the share (a tenth of
+// the ~6.5 s plan) cannot pay the new kind's run, and would pay a second run of the known kind at 2 cores (0.5 s,
+// exhaustive's second run of every point) that can save less than it costs. Nothing is measured, and the budget's
+// why says so.
+TEST_F(LearningFixture, BesideANewKindTheKnownKindsSpendAtMostWhatKnowingMoreOfThemMaySave) {
+  config::Workload workload;
+  workload.name = "known-and-new";
+  for (int k = 0; k < 12; ++k) workload.tasks.push_back(command_task("a" + std::to_string(k), {"true"}));
+  workload.tasks.push_back(command_task("b", {"sh", "-c", "exit 0"}));
+  LearningOptions exhaustive = options();
+  exhaustive.strategy = "exhaustive";
+  (void)learn_batch(workload, cache, exhaustive);
+  ASSERT_EQ(learn_from_launch(workload, {{"a0", {1}, 1.0, 1.0}, {"a1", {2}, 0.5, 1.0}}, cache, "preferred"), 2U);
+  reporter.events.clear();
+  const BatchKnowledge known = learn_batch(workload, cache, exhaustive);
+  ASSERT_EQ(known.unknown_kinds(), 1U);
+  ASSERT_TRUE(known.share_s.has_value());
+  const std::string why = known.budget_why;
+  const std::string cap = "; on the kinds already known at most what knowing more of them may save, ";
+  ASSERT_NE(why.find(cap), std::string::npos) << why;
+  const double may_save = std::stod(why.substr(why.find(cap) + cap.size()));
+  EXPECT_LT(may_save, 0.5) << why;  // below the known kind's run at 2 cores
+  EXPECT_GT(known.budget_s, 0.5) << why;  // which the share alone would have paid
+  EXPECT_EQ(known.runs, 0U) << reporter.text_of("progress");
+  EXPECT_TRUE(known.stopped_by_budget);
+  EXPECT_FALSE(known.of(workload.tasks.back()).known_at_all());
+}
+
 TEST_F(LearningFixture, AKindNeverSeenIsMeasuredWithinABudgetTheUserGave) {
   config::Workload workload = three_commands();
   const BatchKnowledge known = learn_batch(workload, cache, options(30.0));

@@ -45,7 +45,8 @@ struct ProfileBudget {
   double share = 0.1;  // auto: this share of the batch's predicted makespan (kinds never measured at the guess),
                        // once some kind of it is known; with nothing known and no first short runs, 0 (the batch
                        // runs the naive way); with every kind known, at most what knowing more may save (the plan
-                       // on every fit one sd up less the plan on the medians)
+                       // on every fit one sd up less the plan on the medians); beside kinds never measured, the
+                       // runs of the kinds known spend at most that
   // auto, nothing of the batch known: each kind that says how its work scales is measured first by two short runs
   // (its strategy's cheapest point at two amounts) when they take at most this share of its tasks' work, the kinds
   // with the most tasks first — then the batch has a plan and the budget a scale, and what they cost is spent from
