@@ -240,7 +240,7 @@ TEST_F(LearningFixture, AnAutomaticBudgetIsAtMostWhatKnowingMoreMaySave) {
 // and 0.5 s, linear: a sure fit), and a new kind at the guess (1 s a task, its whole run): the share (a tenth of
 // the ~6.5 s plan) cannot pay the new kind's run, and would pay a second run of the known kind at 2 cores (0.5 s,
 // exhaustive's second run of every point) that can save less than it costs. Nothing is measured, and the budget's
-// why says so.
+// why and the "profiled" line say so.
 TEST_F(LearningFixture, BesideANewKindTheKnownKindsSpendAtMostWhatKnowingMoreOfThemMaySave) {
   config::Workload workload;
   workload.name = "known-and-new";
@@ -263,6 +263,9 @@ TEST_F(LearningFixture, BesideANewKindTheKnownKindsSpendAtMostWhatKnowingMoreOfT
   EXPECT_EQ(known.runs, 0U) << reporter.text_of("progress");
   EXPECT_TRUE(known.stopped_by_budget);
   EXPECT_FALSE(known.of(workload.tasks.back()).known_at_all());
+  const std::string note = reporter.text_of("note");
+  EXPECT_NE(note.find("or, of the kinds already known, more than knowing more of them may save"), std::string::npos)
+      << note;
 }
 
 TEST_F(LearningFixture, AKindNeverSeenIsMeasuredWithinABudgetTheUserGave) {

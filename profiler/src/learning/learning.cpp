@@ -620,6 +620,7 @@ BatchKnowledge learn_batch(config::Workload& workload, const ProfileCache& cache
   std::vector<bool> known_before(known.kinds.size(), false);  // the kinds known_kinds_cap_s bounds
   for (std::size_t k = 0; k < known.kinds.size(); ++k) known_before[k] = known.kinds[k].known_at_all();
   double spent_on_known_s = 0.0;
+  bool capped_known = false;  // a known kind's run was left to the kinds never measured
   std::map<std::tuple<std::size_t, int, int, double>, int> repeats;  // runs per (kind, cores, chunks, work) here
   while (known.budget_s - known.spent_s > 0.0 && !stop.requested()) {
     std::vector<std::size_t> order(known.kinds.size());
@@ -673,6 +674,7 @@ BatchKnowledge learn_batch(config::Workload& workload, const ProfileCache& cache
       if ((unknown_cost && !options.budget.seconds) ||
           (!unknown_cost && known.expected_run_cost(k, estimated_s) > allowed)) {
         known.stopped_by_budget = true;
+        capped_known = capped_known || (!unknown_cost && known.expected_run_cost(k, estimated_s) <= remaining);
         continue;
       }
       next.emplace(k, run);
@@ -702,10 +704,13 @@ BatchKnowledge learn_batch(config::Workload& workload, const ProfileCache& cache
     probe_commands(known, runner, platform, cache, reporter);
   }
   if (known.runs > 0 || known.stopped_by_budget) {
+    std::string stopped;
+    if (known.stopped_by_budget) {
+      stopped = "; stopped there: more runs would have cost more than what was left";
+      if (capped_known) stopped += ", or, of the kinds already known, more than knowing more of them may save";
+    }
     say(fmt::format("profiled {} run(s) in {:.3g} s of the {:.3g} s budget{}", known.runs, known.spent_s,
-                    known.budget_s,
-                    known.stopped_by_budget ? "; stopped there: more runs would have cost more than what was left"
-                                            : ""));
+                    known.budget_s, stopped));
   }
 
   for (const KindState& state : known.kinds) {
