@@ -620,6 +620,9 @@ BatchKnowledge learn_batch(config::Workload& workload, const ProfileCache& cache
   std::vector<bool> known_before(known.kinds.size(), false);  // the kinds known_kinds_cap_s bounds
   for (std::size_t k = 0; k < known.kinds.size(); ++k) known_before[k] = known.kinds[k].known_at_all();
   double spent_on_known_s = 0.0;
+  const auto allowance = [&](std::size_t k, double remaining) {  // what a run of kind k may cost now
+    return known_before[k] ? std::min(remaining, known_kinds_cap_s - spent_on_known_s) : remaining;
+  };
   bool capped_known = false;  // a known kind's run was left to the kinds never measured
   std::map<std::tuple<std::size_t, int, int, double>, int> repeats;  // runs per (kind, cores, chunks, work) here
   while (known.budget_s - known.spent_s > 0.0 && !stop.requested()) {
@@ -670,7 +673,7 @@ BatchKnowledge learn_batch(config::Workload& workload, const ProfileCache& cache
         estimated_s = unknown_guess(workload, known).seconds * run.work / state.kind.largest();
       }
       const bool unknown_cost = std::isnan(estimated_s);
-      const double allowed = known_before[k] ? std::min(remaining, known_kinds_cap_s - spent_on_known_s) : remaining;
+      const double allowed = allowance(k, remaining);
       if ((unknown_cost && !options.budget.seconds) ||
           (!unknown_cost && known.expected_run_cost(k, estimated_s) > allowed)) {
         known.stopped_by_budget = true;
@@ -686,9 +689,7 @@ BatchKnowledge learn_batch(config::Workload& workload, const ProfileCache& cache
     ++repeats[{next->first, run.cores, run.fast_chunks, run.work}];
     const bool was_known = state.known_at_all();
     const double spent_before = known.spent_s;
-    const double limit =
-        known_before[next->first] ? std::min(remaining, known_kinds_cap_s - spent_on_known_s) : remaining;
-    const bool measured = measure(next->first, run, limit);
+    const bool measured = measure(next->first, run, allowance(next->first, remaining));
     if (known_before[next->first]) spent_on_known_s += known.spent_s - spent_before;
     if (!measured) {
       done[next->first] = true;
