@@ -44,6 +44,31 @@ TEST(WorkScaling, NoisyShortRunsCoverTheProductionTime) {
   EXPECT_GE(covered, 85);
 }
 
+// Noisy short runs of a program that does next to nothing (`true` at 1, 1 and 4 units: 4.3, 1.6 and 3.0 ms, taken
+// under load) barely separate a cost per unit; carried to 100 units, its error is many times the fitted time. To
+// first order the sd of ln t was that ratio, 12.6, and a plan's expected time e^(sd^2 / 2) x t was 1e34 s: the
+// instance check refused the batch (tests/profiler/learning_test.cpp's PricedUnknown, under load). A fixed cost and
+// a cost per unit >= 0 put t(100) within [t(4), 25 x t(4)]: the sd is at most that width, ln 25 (and the noise).
+TEST(WorkScaling, FarFromItsRunsAFitIsNoLessSureThanItsBracket) {
+  const WorkScalingFit fit({{1.0, 0.004253}, {4.0, 0.00296}, {1.0, 0.001638}});
+  const CurvePoint at = fit.predict(100.0);
+  EXPECT_NEAR(at.log_sd, std::hypot(std::log(25.0), fit.noise_log_sd()), 1e-12);
+  EXPECT_NEAR(carried_log_sd_bound(4.0, 100.0, 0.0), std::log(25.0), 1e-12);
+  EXPECT_NEAR(carried_log_sd_bound(100.0, 4.0, 0.0), std::log(25.0), 1e-12);  // carried down: [t / 25, t]
+  // Where the runs separate the cost per unit well, the first-order sd stands (below the bracket).
+  const WorkScalingFit separated({{10.0, 0.6}, {20.0, 0.7}});
+  EXPECT_LT(separated.predict(1000.0).log_sd, carried_log_sd_bound(20.0, 1000.0, separated.noise_log_sd()));
+  // The plan's expected times stay a time: 3 ms a run, within the bracket's e^(ln^2 25 / 2) of it.
+  const FittedTask task({2, 0}, TaskWork{100.0, {1.0, 4.0}},
+                        {{1, 0, 1.0, 0.004253}, {1, 0, 4.0, 0.00296}, {1, 0, 1.0, 0.001638}});
+  const auto expected = task.profile(kExpectedTimes);
+  for (const int cores : {1, 2}) {
+    const double seconds = expected->time_at(task.space(), std::vector<int>{cores});
+    EXPECT_TRUE(std::isfinite(seconds));
+    EXPECT_LT(seconds, 1e3) << cores << " core(s)";  // 1e34 s to first order
+  }
+}
+
 TEST(WorkScaling, RefusesOneAmount) {
   EXPECT_THROW(WorkScalingFit({{10.0, 1.0}, {10.0, 1.1}}), InputError);
   EXPECT_THROW(WorkScalingFit({{0.0, 1.0}, {10.0, 1.1}}), InputError);

@@ -142,7 +142,10 @@ std::map<PointKey, ProductionPoint> to_production(const Grouped& grouped, const 
       const double scale = work.production / run.work;
       const double variable = std::max(run.seconds - fixed, 1e-3 * run.seconds);
       const double seconds = fixed + scale * variable;
-      const double extra_variance = (scale - 1.0) * (scale - 1.0) * variance / (seconds * seconds);
+      // At most the bracket's width (work_scaling.hpp); the run's own noise is the fit over cores' to add.
+      const double bound = carried_log_sd_bound(run.work, work.production, 0.0);
+      const double extra_variance =
+          std::min((scale - 1.0) * (scale - 1.0) * variance / (seconds * seconds), bound * bound);
       // A short run whose time is mostly the fixed cost borrowed from other cores is carried as the difference of
       // two like numbers times the scale: less surely than the one-count prior from the lending count says, it is
       // set aside (below).

@@ -19,6 +19,7 @@ WorkScalingFit::WorkScalingFit(const std::vector<WorkSample>& samples, const Fit
     amounts.insert(sample.work);
   }
   if (amounts.size() < 2) throw InputError("work scaling", "runs at two amounts of work at least are needed");
+  amounts_.assign(amounts.begin(), amounts.end());
 
   std::vector<detail::WeightedRow> rows(samples.size());
   std::vector<double> fitted(samples.size());
@@ -54,10 +55,19 @@ WorkScalingFit::WorkScalingFit(const std::vector<WorkSample>& samples, const Fit
   for (double& value : covariance_) value *= noise2;
 }
 
+double carried_log_sd_bound(double measured_work, double work, double noise_log_sd) {
+  return std::hypot(std::log(work / measured_work), noise_log_sd);
+}
+
 CurvePoint WorkScalingFit::predict(double work) const {
   const double seconds = fixed_ + per_unit_ * work;
   const double variance = detail::quadratic_form(covariance_, {1.0, work});
-  return {seconds, seconds > 0.0 ? std::sqrt(variance) / seconds : 0.0};
+  double nearest = amounts_.front();
+  for (const double amount : amounts_) {
+    if (std::abs(std::log(work / amount)) < std::abs(std::log(work / nearest))) nearest = amount;
+  }
+  const double bound = carried_log_sd_bound(nearest, work, noise_log_sd_);
+  return {seconds, seconds > 0.0 ? std::min(std::sqrt(variance) / seconds, bound) : bound};
 }
 
 }  // namespace cosched::knowledge

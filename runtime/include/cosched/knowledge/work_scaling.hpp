@@ -7,7 +7,7 @@
 // Fitted by weighted least squares on relative residuals (weights 1 / t^2, reweighted once by the fit), both
 // parameters >= 0; the covariance is sigma^2 (X'WX)^-1 with sigma^2 pooled with the caller's noise floor as in
 // speedup_fit.hpp. Predicting far beyond the measured amounts multiplies the per-unit cost's error by the distance:
-// the prediction's log_sd says by how much.
+// the prediction's log_sd says by how much, at most carried_log_sd_bound from the measured amount nearest.
 #include <vector>
 
 #include "cosched/knowledge/speedup_fit.hpp"
@@ -18,6 +18,17 @@ struct WorkSample {
   double work = 1.0;
   double seconds = 0.0;
 };
+
+// How unsure a time carried from a run at w units to W units can be: with a fixed cost and a cost per unit both
+// >= 0, t(W) lies within [t(w), t(w) W / w] (W > w; mirrored below), so the sd of its ln is never more than that
+// whole width, |ln(W / w)| — beside the run's own noise, in quadrature. The first-order sd of a fit carried far is
+// (its error) / (its time) and has no such bound: noisy short runs of `true` at 1, 1 and 4 units, whose cost per
+// unit they barely separated, said 12.6 at 100 units, and a plan's expected time e^(sd^2 / 2) x t was 1e34 s (the
+// instance check refused the batch: learning_test.cpp's PricedUnknown, under load). Bounded, 3.2: still a time a
+// plan stays away from. (The log-normal with the fit's two moments, sqrt(ln(1 + (sd / t)^2)), said 2.3 there and
+// took such a time at its median: the simulated Xeon Max's recurring plans went from 1.026 to 1.293 x the
+// exhaustive plan, bench/results/2026-12-02-carried-log-sd-bound.md.)
+[[nodiscard]] double carried_log_sd_bound(double measured_work, double work, double noise_log_sd);
 
 class WorkScalingFit {
  public:
@@ -36,6 +47,7 @@ class WorkScalingFit {
   double fixed_ = 0.0;
   double per_unit_ = 0.0;
   std::vector<double> covariance_;  // 2 x 2, row-major, of (fixed, per_unit)
+  std::vector<double> amounts_;     // the amounts of work measured, ascending
   double noise_log_sd_ = 0.0;
 };
 
